@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk contexts: creation, the state machine and teardown.
+ *
+ * States (ctx->state, plus ctx->started while loaded):
+ *
+ *   UNLOADED --load--> LOADED(stopped) --start--> LOADED(started)
+ *      ^                   |    ^                     |
+ *      +------unload-------+    +--------stop---------+
+ *      ^                                              |
+ *      +-------------------unload---------------------+
+ *
+ * close is legal in every state and goes through unload.  MASKED is
+ * entered by the sampling path and left by restart.  Every call that is
+ * illegal in the current state fails with the errno the table in
+ * Documentation/state-machine.rst gives; the state is then unchanged.
+ *
+ * All functions here expect ctx->mutex held (the kapi/ layer takes it).
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+static bool pfmk_uuid_is_null(const pfm_uuid_t uuid)
+{
+	return !memchr_inv(uuid, 0, sizeof(pfm_uuid_t));
+}
+
+static int pfmk_ctx_check_req(const struct pfarg_ctx *req, void *smpl_arg,
+			      size_t smpl_size)
+{
+	if (!(req->ctx_flags & PFM_FL_SYSTEM_WIDE))
+		return -EINVAL;
+	if (req->ctx_flags & ~PFMK_CTX_FLAGS)
+		return -EINVAL;
+	/* No sampling format is registered yet: only "none" is valid. */
+	if (!pfmk_uuid_is_null(req->ctx_smpl_buf_id))
+		return -EINVAL;
+	if (smpl_arg || smpl_size)
+		return -EINVAL;
+	if (!memchr(req->ctx_pmu_name, 0, sizeof(req->ctx_pmu_name)))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * pfmk_ctx_create() - create a context (see pfmk_create_context())
+ * @req: context description.
+ * @smpl_arg: sampling format argument.
+ * @smpl_size: size of @smpl_arg.
+ * @c: the owner's completion.
+ * @desc: output: descriptor.
+ * @buf: output, optional: sampling buffer address.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or a negative errno; nothing is left allocated on error.
+ */
+int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
+		    struct completion *c, void **desc, void **buf)
+{
+	const struct pfmk_pmu_desc *pmu;
+	struct pfmk_ctx *ctx;
+	int ret;
+
+	if (!req || !c || !desc)
+		return -EINVAL;
+	ret = pfmk_ctx_check_req(req, smpl_arg, smpl_size);
+	if (ret)
+		return ret;
+
+	pmu = pfmk_pmu_get(req->ctx_pmu_name[0] ? req->ctx_pmu_name : NULL);
+	if (IS_ERR(pmu))
+		return PTR_ERR(pmu);
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx) {
+		ret = -ENOMEM;
+		goto err_pmu;
+	}
+	refcount_set(&ctx->ref, 1);
+	mutex_init(&ctx->mutex);
+	ctx->state = PFM_CTX_UNLOADED;
+	ctx->cpu = -1;
+	ctx->flags = req->ctx_flags;
+	ctx->completion = c;
+	atomic_set(&ctx->readers, 0);
+	ctx->pmu = pmu;
+	pfmk_msgq_init(&ctx->msgq);
+
+	ret = pfmk_set_init(&ctx->set0, 0, pmu->num_pmcs, pmu);
+	if (ret)
+		goto err_ctx;
+	ctx->active_set = &ctx->set0;
+
+	ret = pfmk_desc_alloc(ctx, desc);
+	if (ret)
+		goto err_set;
+
+	req->ctx_fd = -1;
+	req->ctx_smpl_buf_size = 0;
+	if (buf)
+		*buf = NULL;
+	return 0;
+
+err_set:
+	pfmk_set_free(&ctx->set0);
+err_ctx:
+	mutex_destroy(&ctx->mutex);
+	kfree(ctx);
+err_pmu:
+	pfmk_pmu_put(pmu);
+	return ret;
+}
+
+/* Account the active set's time when monitoring stops. */
+static void pfmk_set_deactivate(struct pfmk_set *set)
+{
+	if (set->act_start) {
+		set->duration += ktime_get_ns() - set->act_start;
+		set->act_start = 0;
+	}
+}
+
+/**
+ * pfmk_ctx_load() - attach a context to a CPU (see pfmk_load_context())
+ * @ctx: the context, locked.
+ * @req: load arguments.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 or a negative errno; the context stays unloaded on error.
+ */
+int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
+{
+	unsigned int cpu;
+	int ret;
+
+	if (!req)
+		return -EINVAL;
+	cpu = req->load_pid;
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	if (!pfmk_set_find(ctx, req->load_set))
+		return -EINVAL;
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return -EBUSY;
+	if (!cpu_online(cpu))
+		return -ENODEV;
+
+	ctx->active_set = pfmk_set_find(ctx, req->load_set);
+	ret = pfmk_perf_load_set(ctx->active_set, ctx->pmu, cpu);
+	if (ret)
+		return ret;
+	ctx->cpu = cpu;
+	ctx->state = PFM_CTX_LOADED;
+	ctx->started = false;
+	return 0;
+}
+
+/**
+ * pfmk_ctx_unload() - detach a context from its CPU
+ * @ctx: the context, locked.
+ *
+ * Stops monitoring if it runs and folds the perf counts into the PMDs.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0, or -ENOTCONN if the context is not loaded.
+ */
+int pfmk_ctx_unload(struct pfmk_ctx *ctx)
+{
+	if (ctx->state == PFM_CTX_UNLOADED)
+		return -ENOTCONN;
+	if (ctx->started)
+		pfmk_ctx_stop(ctx);
+	pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
+	ctx->cpu = -1;
+	ctx->state = PFM_CTX_UNLOADED;
+	return 0;
+}
+
+/**
+ * pfmk_ctx_start() - start monitoring (see pfmk_start())
+ * @ctx: the context, locked.
+ * @req: optional start arguments.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 or a negative errno.
+ */
+int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req)
+{
+	struct pfmk_set *set = ctx->active_set;
+
+	if (req && req->start_set != set->id)
+		return -EINVAL;
+	if (ctx->state == PFM_CTX_UNLOADED)
+		return -ENOTCONN;
+	if (ctx->started)
+		return -EALREADY;
+
+	set->runs++;
+	set->act_start = ktime_get_ns();
+	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
+	ctx->started = true;
+	return 0;
+}
+
+/**
+ * pfmk_ctx_stop() - stop monitoring (see pfmk_stop())
+ * @ctx: the context, locked.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0, -ENOTCONN if unloaded, -EALREADY if not started.
+ */
+int pfmk_ctx_stop(struct pfmk_ctx *ctx)
+{
+	if (ctx->state == PFM_CTX_UNLOADED)
+		return -ENOTCONN;
+	if (!ctx->started)
+		return -EALREADY;
+
+	pfmk_perf_disable_set(ctx->active_set, ctx->pmu->num_pmcs);
+	pfmk_set_deactivate(ctx->active_set);
+	ctx->started = false;
+	return 0;
+}
+
+/**
+ * pfmk_ctx_restart() - resume monitoring after an overflow notification
+ * @ctx: the context, locked.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0, -ENOTCONN if unloaded, -EBUSY if not masked.
+ */
+int pfmk_ctx_restart(struct pfmk_ctx *ctx)
+{
+	if (ctx->state == PFM_CTX_UNLOADED)
+		return -ENOTCONN;
+	if (ctx->state != PFM_CTX_MASKED)
+		return -EBUSY;
+	ctx->state = PFM_CTX_LOADED;
+	return 0;
+}
+
+/**
+ * pfmk_ctx_state() - state of a context for pfmk_get_state()
+ * @ctx: the context, locked.
+ *
+ * Context: ctx->mutex held.
+ * Return: PFM_CTX_* state, OR'ed with PFMK_STATE_STARTED if started.
+ */
+int pfmk_ctx_state(struct pfmk_ctx *ctx)
+{
+	return ctx->state | (ctx->started ? PFMK_STATE_STARTED : 0);
+}
+
+/**
+ * pfmk_ctx_close() - tear a context down (see pfmk_close())
+ * @ctx: the context, locked; the caller still unlocks and puts it.
+ *
+ * Unloads the context, unpublishes its descriptor, wakes the pfmk_read()
+ * callers waiting on it (they return -EBADF), frees everything it owns
+ * and drops the creation reference.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_ctx_close(struct pfmk_ctx *ctx)
+{
+	int readers;
+
+	if (ctx->state != PFM_CTX_UNLOADED)
+		pfmk_ctx_unload(ctx);
+	pfmk_desc_free(ctx);
+
+	/* Pairs with the barrier in pfmk_ctx_read_msg(). */
+	WRITE_ONCE(ctx->dead, true);
+	smp_mb();
+	for (readers = atomic_read(&ctx->readers); readers > 0; readers--)
+		complete(ctx->completion);
+
+	pfmk_msgq_flush(&ctx->msgq);
+	pfmk_set_free(&ctx->set0);
+	pfmk_pmu_put(ctx->pmu);
+	ctx->pmu = NULL;
+	pfmk_ctx_put(ctx);
+}

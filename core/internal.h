@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfmk internal header: what core/, kapi/ and pmu/ share.  Client modules
+ * use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
+ *
+ * Naming: pfmk_ctx_*() act on a context and expect its mutex held (the
+ * kapi/ layer takes it); pfmk_perf_*() are the perf backend; pfmk_desc_*()
+ * manage descriptors (handles); pfmk_pmu_*() the PMU description registry;
+ * pfmk_msgq_*() the message queue.
+ *
+ * Lock order (outermost first):
+ *
+ *   pfmk_pmu_lock			PMU description registry (pmu/pmu_desc.c)
+ *
+ *   ctx->mutex				one context; held by every KAPI call
+ *     perf_event_context::mutex	taken inside perf_event_*() calls
+ *     ctx->msgq.lock			raw spinlock, irq-safe, never sleeps
+ *
+ *   pfmk_ctx_xa.xa_lock		descriptor table; taken alone
+ *
+ * Descriptor lookups run under RCU and take a reference on the context
+ * (ctx->ref).  A context's memory is freed by the last reference, after an
+ * RCU grace period; everything else it owns (perf events, registers, the
+ * PMU description's module reference) is freed by pfmk_close() under
+ * ctx->mutex, after which every call on the context returns -EBADF.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#ifndef _PFMK_INTERNAL_H
+#define _PFMK_INTERNAL_H
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu.h>
+
+/* Depth of a context's message queue (perfmon2: PFM_MAX_MSGS). */
+#define PFMK_MSGQ_LEN		8
+
+/* Input reg_flags each register type accepts. */
+#define PFMK_PMC_FLAGS		PFM_REGFL_NO_EMUL64
+#define PFMK_PMD_FLAGS		(PFM_REGFL_OVFL_NOTIFY | PFM_REGFL_RANDOM)
+
+/* Context flags pfmk_create_context() accepts. */
+#define PFMK_CTX_FLAGS		(PFM_FL_SYSTEM_WIDE | PFM_FL_OVFL_NO_MSG)
+
+/**
+ * struct pfmk_pmd - a 64-bit virtual PMD and the perf event behind it
+ * @value: virtual value at the last sync with @event.
+ * @perf_base: perf count of @event at the last sync.
+ * @time_enabled: enabled ns of the events released before @event.
+ * @time_running: running ns of the events released before @event.
+ * @long_reset: reg_long_reset.
+ * @short_reset: reg_short_reset.
+ * @last_reset_val: reg_last_reset_val.
+ * @ovfl_switch_cnt: reg_ovfl_switch_cnt.
+ * @reset_pmds: reg_reset_pmds.
+ * @smpl_pmds: reg_smpl_pmds.
+ * @eventid: reg_smpl_eventid.
+ * @random_mask: reg_random_mask.
+ * @random_seed: reg_random_seed.
+ * @flags: PFM_REGFL_* input flags.
+ * @event: perf event counting for this PMD while loaded, else NULL.
+ *
+ * The PMD's current value is @value + (count of @event - @perf_base).
+ */
+struct pfmk_pmd {
+	u64			value;
+	u64			perf_base;
+	u64			time_enabled;
+	u64			time_running;
+	u64			long_reset;
+	u64			short_reset;
+	u64			last_reset_val;
+	u64			ovfl_switch_cnt;
+	u64			reset_pmds[PFM_PMD_BV];
+	u64			smpl_pmds[PFM_PMD_BV];
+	u64			eventid;
+	u64			random_mask;
+	u32			random_seed;
+	u32			flags;
+	struct perf_event	*event;
+};
+
+/**
+ * struct pfmk_set - an event set: PMC values and PMDs
+ * @id: set identifier.
+ * @pmcs: PMC values, one per PMC of the description.
+ * @pmds: PMDs, one per PMD of the description.
+ * @runs: number of activations (starts).
+ * @duration: total ns the set was active before the current activation.
+ * @act_start: ktime_get_ns() at the current activation, 0 if inactive.
+ */
+struct pfmk_set {
+	u16			id;
+	u64			*pmcs;
+	struct pfmk_pmd		*pmds;
+	u64			runs;
+	u64			duration;
+	u64			act_start;
+};
+
+/**
+ * struct pfmk_msgq - bounded message queue of a context
+ * @lock: protects the queue; taken with interrupts disabled.
+ * @head: index of the oldest message.
+ * @count: number of queued messages.
+ * @dropped: messages lost because the queue was full.
+ * @msgs: ring of messages.
+ */
+struct pfmk_msgq {
+	raw_spinlock_t		lock;
+	unsigned int		head;
+	unsigned int		count;
+	u64			dropped;
+	union pfm_msg		msgs[PFMK_MSGQ_LEN];
+};
+
+/**
+ * struct pfmk_ctx - a monitoring context
+ * @id: index in the descriptor table.
+ * @cookie: random tag, the upper half of the descriptor.
+ * @ref: references: one from creation until close, one per call in flight.
+ * @mutex: serializes the KAPI calls on the context.
+ * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
+ * @started: monitoring started (pfmk_start() without pfmk_stop()).
+ * @dead: closed; set under @mutex, read locklessly by waiting readers.
+ * @cpu: monitored CPU while loaded, else -1.
+ * @flags: PFM_FL_* flags given at creation.
+ * @completion: the owner's completion, for pfmk_read().
+ * @readers: pfmk_read() calls waiting on @completion.
+ * @pmu: PMU description; its module is pinned until close.
+ * @set0: the default event set.
+ * @active_set: the set loaded on the PMU.
+ * @msgq: message queue.
+ * @rcu: frees the context after the last reference.
+ */
+struct pfmk_ctx {
+	u32				id;
+	u32				cookie;
+	refcount_t			ref;
+	struct mutex			mutex;
+	unsigned int			state;
+	bool				started;
+	bool				dead;
+	int				cpu;
+	u32				flags;
+	struct completion		*completion;
+	atomic_t			readers;
+	const struct pfmk_pmu_desc	*pmu;
+	struct pfmk_set			set0;
+	struct pfmk_set			*active_set;
+	struct pfmk_msgq		msgq;
+	struct rcu_head			rcu;
+};
+
+/* core/desc.c: descriptors */
+int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc);
+void pfmk_desc_free(struct pfmk_ctx *ctx);
+struct pfmk_ctx *pfmk_desc_get(void *desc);
+void pfmk_ctx_put(struct pfmk_ctx *ctx);
+struct pfmk_ctx *pfmk_ctx_lock(void *desc);
+void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
+
+/* core/context.c: life cycle and state machine */
+int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
+		    struct completion *c, void **desc, void **buf);
+void pfmk_ctx_close(struct pfmk_ctx *ctx);
+int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req);
+int pfmk_ctx_unload(struct pfmk_ctx *ctx);
+int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req);
+int pfmk_ctx_stop(struct pfmk_ctx *ctx);
+int pfmk_ctx_restart(struct pfmk_ctx *ctx);
+int pfmk_ctx_state(struct pfmk_ctx *ctx);
+
+/* core/regs.c: PMC and PMD access */
+int pfmk_check_count(int count, int max, const void *req);
+int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
+			int count);
+int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
+			int count);
+int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
+		       struct pfmk_pmd_time *time, int count);
+
+/* core/sets.c: event sets */
+int pfmk_set_init(struct pfmk_set *set, u16 id, unsigned int nregs,
+		  const struct pfmk_pmu_desc *pmu);
+void pfmk_set_free(struct pfmk_set *set);
+struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id);
+int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
+			 int count);
+int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
+			 int count);
+int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
+			  int count);
+
+/* core/msgq.c: message queue */
+void pfmk_msgq_init(struct pfmk_msgq *q);
+bool pfmk_msgq_pop(struct pfmk_msgq *q, union pfm_msg *msg);
+void pfmk_msgq_flush(struct pfmk_msgq *q);
+ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
+			  int noblock);
+
+/* pmu/pmu_desc.c: PMU description registry */
+const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name);
+void pfmk_pmu_put(const struct pfmk_pmu_desc *desc);
+
+/* pmu/pmu_generic.c: the built-in generic description */
+int pfmk_pmu_generic_init(void);
+void pfmk_pmu_generic_exit(void);
+
+/* pmu/perf.c: perf backend */
+struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
+				    unsigned int reg, u64 pmc, int cpu);
+void pfmk_perf_release(struct pfmk_pmd *pmd);
+void pfmk_perf_sync(struct pfmk_pmd *pmd);
+u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
+int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
+		       int cpu);
+void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);
+void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs);
+void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs);
+
+#endif /* _PFMK_INTERNAL_H */

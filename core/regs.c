@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk registers: pfmk_write_pmcs(), pfmk_write_pmds(), pfmk_read_pmds().
+ *
+ * Vector calls validate every entry before they apply any: a vector with
+ * one bad entry changes nothing, and the bad entry's reg_flags carries a
+ * PFM_REG_RETFL_* error flag, as in perfmon2.
+ *
+ * All functions here expect ctx->mutex held.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/err.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+/* reg_flags bits 0-15 are input flags; 24-31 are returned errors. */
+#define PFMK_REGFL_INPUT	0xffffU
+
+/**
+ * pfmk_check_count() - validate the count of a vector call
+ * @count: number of entries given by the caller.
+ * @max: largest accepted count.
+ * @req: the vector.
+ *
+ * Return: 0 if valid, -EINVAL for a negative count or a NULL vector,
+ * -E2BIG for a count above @max.
+ */
+int pfmk_check_count(int count, int max, const void *req)
+{
+	if (count < 0)
+		return -EINVAL;
+	if (count > max)
+		return -E2BIG;
+	if (count && !req)
+		return -EINVAL;
+	return 0;
+}
+
+/* Mark entry @flags with @err and return -EINVAL. */
+static int pfmk_reg_error(pfm_flags_t *flags, u32 err)
+{
+	*flags = (*flags & ~PFM_REG_RETFL_MASK) | err;
+	return -EINVAL;
+}
+
+/* Validate the register number, set and flags common to PMCs and PMDs. */
+static int pfmk_check_reg(struct pfmk_ctx *ctx, unsigned int num, u16 set,
+			  pfm_flags_t *flags, u32 valid_flags)
+{
+	if (num >= ctx->pmu->num_pmcs)
+		return pfmk_reg_error(flags, PFM_REG_RETFL_NOTAVAIL);
+	if (!pfmk_set_find(ctx, set))
+		return pfmk_reg_error(flags, PFM_REG_RETFL_NOSET);
+	if (*flags & PFMK_REGFL_INPUT & ~valid_flags)
+		return pfmk_reg_error(flags, PFM_REG_RETFL_EINVAL);
+	*flags &= ~PFM_REG_RETFL_MASK;
+	return 0;
+}
+
+static int pfmk_check_pmc(struct pfmk_ctx *ctx, struct pfarg_pmc *pmc)
+{
+	const struct pfmk_pmu_desc *pmu = ctx->pmu;
+	int ret;
+
+	ret = pfmk_check_reg(ctx, pmc->reg_num, pmc->reg_set, &pmc->reg_flags,
+			     PFMK_PMC_FLAGS);
+	if (ret)
+		return ret;
+	if (pmc->reg_value & pmu->pmc_desc[pmc->reg_num].rsvd_msk)
+		return pfmk_reg_error(&pmc->reg_flags, PFM_REG_RETFL_EINVAL);
+	if (pmu->pmc_check && pmu->pmc_check(pmu, pmc->reg_num, pmc->reg_value))
+		return pfmk_reg_error(&pmc->reg_flags, PFM_REG_RETFL_EINVAL);
+	return 0;
+}
+
+/*
+ * Reprogram PMCs of a loaded, stopped context: create every new event
+ * first, so that a failure leaves the old events and values untouched.
+ */
+static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
+				 int count)
+{
+	struct perf_event **events;
+	struct pfmk_set *set;
+	int i, ret = 0;
+
+	events = kcalloc(count, sizeof(*events), GFP_KERNEL);
+	if (!events)
+		return -ENOMEM;
+
+	for (i = 0; i < count; i++) {
+		set = pfmk_set_find(ctx, req[i].reg_set);
+		if (set != ctx->active_set)
+			continue;
+		events[i] = pfmk_perf_create(ctx->pmu, req[i].reg_num,
+					     req[i].reg_value, ctx->cpu);
+		if (IS_ERR(events[i])) {
+			ret = PTR_ERR(events[i]);
+			events[i] = NULL;
+			goto err;
+		}
+	}
+
+	for (i = 0; i < count; i++) {
+		struct pfmk_pmd *pmd;
+
+		set = pfmk_set_find(ctx, req[i].reg_set);
+		set->pmcs[req[i].reg_num] = req[i].reg_value;
+		if (set != ctx->active_set)
+			continue;
+		pmd = &set->pmds[req[i].reg_num];
+		pfmk_perf_release(pmd);
+		pmd->event = events[i];
+		pmd->perf_base = 0;
+	}
+	kfree(events);
+	return 0;
+
+err:
+	while (i--)
+		if (events[i])
+			perf_event_release_kernel(events[i]);
+	kfree(events);
+	return ret;
+}
+
+/**
+ * pfmk_ctx_write_pmcs() - write PMCs (see pfmk_write_pmcs())
+ * @ctx: the context, locked.
+ * @req: vector of PMC values.
+ * @count: number of entries.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 or a negative errno.
+ */
+int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
+{
+	int i, ret;
+
+	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		ret = pfmk_check_pmc(ctx, &req[i]);
+		if (ret)
+			return ret;
+	}
+	if (ctx->started)
+		return -EBUSY;
+	if (!count)
+		return 0;
+
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return pfmk_reprogram_loaded(ctx, req, count);
+
+	for (i = 0; i < count; i++)
+		pfmk_set_find(ctx, req[i].reg_set)->pmcs[req[i].reg_num] =
+			req[i].reg_value;
+	return 0;
+}
+
+static int pfmk_check_pmd(struct pfmk_ctx *ctx, struct pfarg_pmd *pmd)
+{
+	unsigned int n = ctx->pmu->num_pmcs;
+	int ret;
+
+	ret = pfmk_check_reg(ctx, pmd->reg_num, pmd->reg_set, &pmd->reg_flags,
+			     PFMK_PMD_FLAGS);
+	if (ret)
+		return ret;
+	/* Bit vectors may only name PMDs that exist. */
+	if (find_next_bit((unsigned long *)pmd->reg_reset_pmds,
+			  PFM_MAX_PMDS, n) < PFM_MAX_PMDS ||
+	    find_next_bit((unsigned long *)pmd->reg_smpl_pmds,
+			  PFM_MAX_PMDS, n) < PFM_MAX_PMDS)
+		return pfmk_reg_error(&pmd->reg_flags, PFM_REG_RETFL_EINVAL);
+	return 0;
+}
+
+/**
+ * pfmk_ctx_write_pmds() - write PMDs (see pfmk_write_pmds())
+ * @ctx: the context, locked.
+ * @req: vector of PMD values and sampling parameters.
+ * @count: number of entries.
+ *
+ * A value written to a PMD of a loaded context takes effect at once: the
+ * PMD continues counting from it.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 or a negative errno.
+ */
+int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req, int count)
+{
+	int i, ret;
+
+	ret = pfmk_check_count(count, PFM_MAX_PMDS, req);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		ret = pfmk_check_pmd(ctx, &req[i]);
+		if (ret)
+			return ret;
+	}
+	if (ctx->started)
+		return -EBUSY;
+
+	for (i = 0; i < count; i++) {
+		struct pfmk_set *set = pfmk_set_find(ctx, req[i].reg_set);
+		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
+
+		pfmk_perf_sync(pmd);
+		pmd->value = req[i].reg_value;
+		pmd->long_reset = req[i].reg_long_reset;
+		pmd->short_reset = req[i].reg_short_reset;
+		pmd->ovfl_switch_cnt = req[i].reg_ovfl_switch_cnt;
+		memcpy(pmd->reset_pmds, req[i].reg_reset_pmds,
+		       sizeof(pmd->reset_pmds));
+		memcpy(pmd->smpl_pmds, req[i].reg_smpl_pmds,
+		       sizeof(pmd->smpl_pmds));
+		pmd->eventid = req[i].reg_smpl_eventid;
+		pmd->random_mask = req[i].reg_random_mask;
+		pmd->random_seed = req[i].reg_random_seed;
+		pmd->flags = req[i].reg_flags & PFMK_PMD_FLAGS;
+	}
+	return 0;
+}
+
+/**
+ * pfmk_ctx_read_pmds() - read PMDs (see pfmk_read_pmds())
+ * @ctx: the context, locked.
+ * @req: vector of PMDs to read.
+ * @time: optional vector of enabled/running times, @count entries.
+ * @count: number of entries.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 or a negative errno.
+ */
+int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
+		       struct pfmk_pmd_time *time, int count)
+{
+	int i, ret;
+
+	ret = pfmk_check_count(count, PFM_MAX_PMDS, req);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		ret = pfmk_check_reg(ctx, req[i].reg_num, req[i].reg_set,
+				     &req[i].reg_flags, ~0U);
+		if (ret)
+			return ret;
+	}
+
+	for (i = 0; i < count; i++) {
+		struct pfmk_set *set = pfmk_set_find(ctx, req[i].reg_set);
+		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
+		u64 enabled, running;
+
+		req[i].reg_value = pfmk_perf_value(pmd, &enabled, &running);
+		req[i].reg_last_reset_val = pmd->last_reset_val;
+		req[i].reg_long_reset = pmd->long_reset;
+		req[i].reg_short_reset = pmd->short_reset;
+		if (time) {
+			time[i].time_enabled = enabled;
+			time[i].time_running = running;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KAPI: the exported calls.
+ *
+ * The fourteen perfmon2 KAPI calls of 2006, with their 2006 signatures,
+ * and pfmk's extensions.  Each call looks its descriptor up (-EBADF for
+ * NULL, unknown, forged or closed descriptors, checked first), locks the
+ * context, and hands over to core/.  All calls run in process context and
+ * may sleep; a call never leaves the context half changed: on error the
+ * context is as it was.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+
+#include "../core/internal.h"
+
+/**
+ * pfmk_create_context() - create a system-wide monitoring context
+ * @req: context description: ctx_flags must have PFM_FL_SYSTEM_WIDE and
+ *	may have PFM_FL_OVFL_NO_MSG; ctx_pmu_name selects the PMU description
+ *	("" for "generic"); ctx_smpl_buf_id must be all zeroes.  On success
+ *	ctx_fd is set to -1 and ctx_smpl_buf_size to 0.
+ * @smpl_arg: sampling format argument; NULL.
+ * @smpl_size: size of @smpl_arg; 0.
+ * @c: the owner's completion, initialized by the owner; pfmk_read() waits
+ *	on it.  It must stay valid until pfmk_close() returns.
+ * @desc: output: the context's descriptor.
+ * @buf: output, may be NULL: the sampling buffer's address; NULL.
+ *
+ * The context starts UNLOADED, with every PMC at its description's default
+ * value and every PMD at 0.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 on success; -EINVAL if @req, @c or @desc is NULL, a flag is
+ * missing or unknown (PFM_FL_NOTIFY_BLOCK and PFM_FL_MAP_SETS included),
+ * a sampling format or argument is given, or ctx_pmu_name is not
+ * NUL-terminated; -ENOENT if no PMU description of that name is
+ * registered; -ENOMEM.
+ */
+int pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
+			struct completion *c, void **desc, void **buf)
+{
+	return pfmk_ctx_create(req, smpl_arg, smpl_size, c, desc, buf);
+}
+PFMK_EXPORT_SYMBOL(pfmk_create_context);
+
+/**
+ * pfmk_write_pmcs() - program PMCs
+ * @desc: context descriptor.
+ * @req: @count PMC numbers, sets and values.
+ * @count: number of entries, 0 to PFM_MAX_PMCS.
+ *
+ * Every entry is validated before any is applied.  Values the description
+ * rejects fail here, not at load.  On a loaded, stopped context the
+ * affected events are re-created at once (so the errors of
+ * pfmk_load_context() can also occur); the PMDs keep their values.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF for a bad descriptor; -EINVAL for a negative @count,
+ * a NULL @req or an invalid entry (whose reg_flags then has
+ * PFM_REG_RETFL_NOTAVAIL for a register out of range, PFM_REG_RETFL_NOSET
+ * for an unknown set, PFM_REG_RETFL_EINVAL for bad flags or value);
+ * -E2BIG for @count above PFM_MAX_PMCS; -EBUSY while monitoring is
+ * started; -ENOMEM.
+ */
+int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_write_pmcs(ctx, req, count);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_write_pmcs);
+
+/**
+ * pfmk_write_pmds() - set PMD values and their overflow parameters
+ * @desc: context descriptor.
+ * @req: @count PMD numbers, sets, 64-bit values and reset parameters.
+ * @count: number of entries, 0 to PFM_MAX_PMDS.
+ *
+ * On a loaded context the PMD continues counting from the new value.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -EINVAL for a negative @count, a NULL @req or an
+ * invalid entry (reg_flags marked as for pfmk_write_pmcs(); bit vectors
+ * naming PMDs that do not exist are PFM_REG_RETFL_EINVAL); -E2BIG for
+ * @count above PFM_MAX_PMDS; -EBUSY while monitoring is started.
+ */
+int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_write_pmds(ctx, req, count);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_write_pmds);
+
+/**
+ * pfmk_read_pmds() - read 64-bit PMD values
+ * @desc: context descriptor.
+ * @req: @count PMD numbers and sets; reg_value, reg_last_reset_val,
+ *	reg_long_reset and reg_short_reset are filled in.
+ * @count: number of entries, 0 to PFM_MAX_PMDS.
+ *
+ * Legal in every state: a loaded context returns live values, an unloaded
+ * one the values as last folded.  A value is the value last written plus
+ * what perf counted while monitoring was started since.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -EINVAL for a negative @count, a NULL @req, or an
+ * entry out of range (PFM_REG_RETFL_NOTAVAIL) or of an unknown set
+ * (PFM_REG_RETFL_NOSET); -E2BIG for @count above PFM_MAX_PMDS.
+ */
+int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_read_pmds(ctx, req, NULL, count);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_read_pmds);
+
+/**
+ * pfmk_read_pmds_time() - read PMDs with their enabled and running times
+ * @desc: context descriptor.
+ * @req: as for pfmk_read_pmds().
+ * @time: @count entries, filled in: ns each PMD's events were enabled and
+ *	actually counting, summed over all loads.
+ * @count: number of entries, 0 to PFM_MAX_PMDS.
+ *
+ * pfmk extension.  time_running below time_enabled means perf multiplexed
+ * the event with others and the PMD missed part of what happened.
+ *
+ * Context: process context; may sleep.
+ * Return: as pfmk_read_pmds(); -EINVAL also for a NULL @time.
+ */
+int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
+			struct pfmk_pmd_time *time, int count)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = time ? pfmk_ctx_read_pmds(ctx, req, time, count) : -EINVAL;
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_read_pmds_time);
+
+/**
+ * pfmk_restart() - resume monitoring after an overflow notification
+ * @desc: context descriptor.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -ENOTCONN if the context is not loaded; -EBUSY if
+ * monitoring is not masked.
+ */
+int pfmk_restart(void *desc)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_restart(ctx);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_restart);
+
+/**
+ * pfmk_stop() - stop monitoring
+ * @desc: context descriptor.
+ *
+ * The PMDs keep their values; pfmk_start() continues from them.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -ENOTCONN if the context is not loaded; -EALREADY if
+ * monitoring is not started.
+ */
+int pfmk_stop(void *desc)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_stop(ctx);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_stop);
+
+/**
+ * pfmk_start() - start monitoring
+ * @desc: context descriptor.
+ * @req: may be NULL; start_set must be the loaded set (0).
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -EINVAL for another start_set; -ENOTCONN if the
+ * context is not loaded; -EALREADY if monitoring is started.
+ */
+int pfmk_start(void *desc, struct pfarg_start *req)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_start(ctx, req);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_start);
+
+/**
+ * pfmk_load_context() - attach a context to a CPU
+ * @desc: context descriptor.
+ * @req: load_pid is the CPU to monitor; load_set the set to load (0).
+ *
+ * Creates the perf events of the PMDs whose PMCs are enabled, stopped.
+ * Any CPU may make the call, unlike in 2006.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -EINVAL for a NULL @req, a CPU that does not exist
+ * or an unknown set; -EBUSY if already loaded; -ENODEV if the CPU is
+ * offline; -EOPNOTSUPP if the running machine has no PMU for one of the
+ * events (for example hardware events in an emulated guest); another
+ * negative errno from perf.  The context stays unloaded on error.
+ */
+int pfmk_load_context(void *desc, struct pfarg_load *req)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_load(ctx, req);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_load_context);
+
+/**
+ * pfmk_unload_context() - detach a context from its CPU
+ * @desc: context descriptor.
+ *
+ * Stops monitoring if started, folds the counts into the PMDs and
+ * releases the perf events.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -ENOTCONN if the context is not loaded.
+ */
+int pfmk_unload_context(void *desc)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_unload(ctx);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_unload_context);
+
+/**
+ * pfmk_delete_evtsets() - delete event sets
+ * @desc: context descriptor.
+ * @req: @count set identifiers.
+ * @count: number of entries, 0 to PFM_MAX_PMCS.
+ *
+ * Set 0 always exists and cannot be deleted; user-defined sets are not
+ * implemented yet.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 for @count 0; -EBADF; -EINVAL for a negative @count, a NULL
+ * @req, set 0 (set_flags PFM_REG_RETFL_EINVAL) or an unknown set
+ * (PFM_REG_RETFL_NOSET); -E2BIG; -EBUSY if the context is loaded.
+ */
+int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_delete_sets(ctx, req, count);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_delete_evtsets);
+
+/**
+ * pfmk_create_evtsets() - define event sets
+ * @desc: context descriptor.
+ * @req: @count set descriptions.
+ * @count: number of entries, 0 to PFM_MAX_PMCS.
+ *
+ * Only set 0 without switching flags is accepted until event sets are
+ * implemented.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -EINVAL for a negative @count or a NULL @req; -E2BIG;
+ * -EBUSY if the context is loaded; -EOPNOTSUPP for any set but set 0 or
+ * any set flag.
+ */
+int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_create_sets(ctx, req, count);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_create_evtsets);
+
+/**
+ * pfmk_getinfo_evtsets() - report on event sets
+ * @desc: context descriptor.
+ * @req: @count entries; set_id is input, the other fields are filled in:
+ *	set_runs (activations), set_act_duration (ns active), set_timeout,
+ *	set_id_next, set_avail_pmcs and set_avail_pmds.
+ * @count: number of entries, 0 to PFM_MAX_PMCS.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -EINVAL for a negative @count, a NULL @req or an
+ * unknown set (set_flags PFM_REG_RETFL_NOSET); -E2BIG.
+ */
+int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_getinfo_sets(ctx, req, count);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_getinfo_evtsets);
+
+/**
+ * pfmk_close() - destroy a context
+ * @desc: context descriptor.
+ *
+ * Legal in every state: stops, unloads and frees everything the context
+ * owns.  Calls racing with the close on the same descriptor either finish
+ * before it or fail with -EBADF; pfmk_read() calls waiting on the context
+ * are woken and return -EBADF.  The descriptor is invalid afterwards.
+ *
+ * Context: process context; may sleep.  Unlike 2006, never from an
+ * interrupt handler, because releasing perf events sleeps.
+ * Return: 0, or -EBADF.
+ */
+int pfmk_close(void *desc)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	pfmk_ctx_close(ctx);
+	pfmk_ctx_unlock(ctx);
+	return 0;
+}
+PFMK_EXPORT_SYMBOL(pfmk_close);
+
+/**
+ * pfmk_read() - read one message, waiting on the context's completion
+ * @desc: context descriptor.
+ * @msg: output: the message.
+ * @sz: sizeof(*@msg).
+ * @noblock: non-zero: do not wait.
+ *
+ * Without a queued message, waits on the completion given to
+ * pfmk_create_context().  Other code may complete it too: a return of 0
+ * means "woken, but no pfmk message", and the caller decides why.
+ *
+ * Context: process context; may sleep unless @noblock.
+ * Return: sizeof(*@msg) with a message copied to @msg; 0 if woken without
+ * a message; -EAGAIN if @noblock and no message is queued; -ERESTARTSYS
+ * if a signal interrupted the wait; -EINVAL for a NULL @msg or a wrong
+ * @sz; -EBADF for a bad descriptor or a context closed during the wait.
+ */
+ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
+{
+	struct pfmk_ctx *ctx = pfmk_desc_get(desc);
+	ssize_t ret;
+
+	if (!ctx)
+		return -EBADF;
+	if (!msg || sz != sizeof(*msg))
+		ret = -EINVAL;
+	else
+		ret = pfmk_ctx_read_msg(ctx, msg, noblock);
+	pfmk_ctx_put(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_read);
+
+/**
+ * pfmk_get_state() - state of a context
+ * @desc: context descriptor.
+ *
+ * pfmk extension.
+ *
+ * Context: process context; may sleep.
+ * Return: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED, OR'ed with
+ * PFMK_STATE_STARTED while monitoring is started; -EBADF.
+ */
+int pfmk_get_state(void *desc)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	int ret;
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfmk_ctx_state(ctx);
+	pfmk_ctx_unlock(ctx);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_get_state);

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk perf backend: one perf kernel counter per used PMD.
+ *
+ * A PMD's 64-bit virtual value is pmd->value + (perf count - pmd->perf_base).
+ * pfmk_perf_sync() folds the perf count into pmd->value; it runs whenever a
+ * PMD is written or its event goes away, so values carry across stop,
+ * unload, load and PMC reprogramming.
+ *
+ * Events are created disabled on the context's CPU, without a task, not
+ * pinned: when perf must multiplex, pfmk_read_pmds_time() tells.  Every
+ * function here may sleep (perf_event_enable() and friends take the perf
+ * context mutex) and runs under the owning context's mutex.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/perf_event.h>
+
+#include "../core/internal.h"
+
+/**
+ * pfmk_perf_create() - create the perf event programmed by a PMC
+ * @pmu: the context's PMU description.
+ * @reg: PMC number.
+ * @pmc: PMC value.
+ * @cpu: CPU to count on.
+ *
+ * Context: process context; may sleep.
+ * Return: a disabled event; NULL if the PMC leaves its PMD unused;
+ * ERR_PTR(-EOPNOTSUPP) if the running machine has no PMU for the event,
+ * ERR_PTR(-ENODEV) if @cpu is offline, or another ERR_PTR from perf.
+ */
+struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
+				    unsigned int reg, u64 pmc, int cpu)
+{
+	struct perf_event_attr attr = { };
+	struct perf_event *event;
+	int ret;
+
+	ret = pmu->pmc_to_attr(pmu, reg, pmc, &attr);
+	if (ret == PFMK_PMC_OFF)
+		return NULL;
+	if (ret)
+		return ERR_PTR(ret);
+
+	attr.size = sizeof(attr);
+	attr.disabled = 1;
+
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(event) && PTR_ERR(event) == -ENOENT)
+		return ERR_PTR(-EOPNOTSUPP);
+	return event;
+}
+
+/**
+ * pfmk_perf_value() - current value of a PMD
+ * @pmd: the PMD.
+ * @enabled: output: ns enabled, over all of the PMD's events.
+ * @running: output: ns running, over all of the PMD's events.
+ *
+ * Context: process context; may sleep.
+ * Return: the 64-bit virtual value.
+ */
+u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
+{
+	u64 count, en = 0, run = 0;
+
+	*enabled = pmd->time_enabled;
+	*running = pmd->time_running;
+	if (!pmd->event)
+		return pmd->value;
+
+	count = perf_event_read_value(pmd->event, &en, &run);
+	*enabled += en;
+	*running += run;
+	return pmd->value + (count - pmd->perf_base);
+}
+
+/**
+ * pfmk_perf_sync() - fold a PMD's perf count into its value
+ * @pmd: the PMD.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_perf_sync(struct pfmk_pmd *pmd)
+{
+	u64 count, en, run;
+
+	if (!pmd->event)
+		return;
+	count = perf_event_read_value(pmd->event, &en, &run);
+	pmd->value += count - pmd->perf_base;
+	pmd->perf_base = count;
+}
+
+/**
+ * pfmk_perf_release() - fold a PMD's count and release its event
+ * @pmd: the PMD.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_perf_release(struct pfmk_pmd *pmd)
+{
+	u64 count, en, run;
+
+	if (!pmd->event)
+		return;
+	count = perf_event_read_value(pmd->event, &en, &run);
+	pmd->value += count - pmd->perf_base;
+	pmd->perf_base = 0;
+	pmd->time_enabled += en;
+	pmd->time_running += run;
+	perf_event_release_kernel(pmd->event);
+	pmd->event = NULL;
+}
+
+/**
+ * pfmk_perf_load_set() - create the events of a set's used PMDs
+ * @set: the set.
+ * @pmu: the context's PMU description.
+ * @cpu: CPU to count on.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the first error of pfmk_perf_create(); no event is left
+ * behind on error.
+ */
+int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
+		       int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < pmu->num_pmcs; i++) {
+		struct perf_event *event;
+
+		event = pfmk_perf_create(pmu, i, set->pmcs[i], cpu);
+		if (IS_ERR(event)) {
+			pfmk_perf_unload_set(set, i);
+			return PTR_ERR(event);
+		}
+		set->pmds[i].event = event;
+		set->pmds[i].perf_base = 0;
+	}
+	return 0;
+}
+
+/**
+ * pfmk_perf_unload_set() - fold and release the events of a set
+ * @set: the set.
+ * @nregs: number of PMDs to release, from 0.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nregs; i++)
+		pfmk_perf_release(&set->pmds[i]);
+}
+
+/**
+ * pfmk_perf_enable_set() - start counting on a set's events
+ * @set: the set.
+ * @nregs: number of PMDs.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nregs; i++)
+		if (set->pmds[i].event)
+			perf_event_enable(set->pmds[i].event);
+}
+
+/**
+ * pfmk_perf_disable_set() - stop counting on a set's events
+ * @set: the set.
+ * @nregs: number of PMDs.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nregs; i++)
+		if (set->pmds[i].event)
+			perf_event_disable(set->pmds[i].event);
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk PMU description registry.
+ *
+ * PMU description modules register a struct pfmk_pmu_desc (<pfmk/pmu.h>);
+ * contexts select one by name at creation and pin its module until they
+ * are closed, so a description never goes away under a context.  As in
+ * perfmon2, creating a context does not load a description module: load
+ * it first.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <pfmk/pmu_generic.h>
+
+#include "../core/internal.h"
+
+static DEFINE_MUTEX(pfmk_pmu_lock);
+static LIST_HEAD(pfmk_pmu_list);
+
+static struct pfmk_pmu_desc *pfmk_pmu_find(const char *name)
+{
+	struct pfmk_pmu_desc *desc;
+
+	lockdep_assert_held(&pfmk_pmu_lock);
+	list_for_each_entry(desc, &pfmk_pmu_list, list)
+		if (!strcmp(desc->name, name))
+			return desc;
+	return NULL;
+}
+
+/**
+ * pfmk_pmu_register() - register a PMU description
+ * @desc: the description; it must stay valid until unregistered.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @desc is malformed (no name or a name of
+ * PFMK_PMU_NAME_LEN characters or more, no registers or more than
+ * PFM_MAX_HW_PMDS, no register table, no ->pmc_to_attr()); -EEXIST if a
+ * description of that name is registered.
+ */
+int pfmk_pmu_register(struct pfmk_pmu_desc *desc)
+{
+	int ret = 0;
+
+	if (!desc || !desc->name || !desc->name[0] ||
+	    strnlen(desc->name, PFMK_PMU_NAME_LEN) >= PFMK_PMU_NAME_LEN ||
+	    !desc->num_pmcs || desc->num_pmcs > PFM_MAX_HW_PMDS ||
+	    !desc->pmc_desc || !desc->pmc_to_attr)
+		return -EINVAL;
+
+	mutex_lock(&pfmk_pmu_lock);
+	if (pfmk_pmu_find(desc->name))
+		ret = -EEXIST;
+	else
+		list_add_tail(&desc->list, &pfmk_pmu_list);
+	mutex_unlock(&pfmk_pmu_lock);
+	if (!ret)
+		pr_info("PMU description %s registered (%u PMCs/PMDs)\n",
+			desc->name, desc->num_pmcs);
+	return ret;
+}
+PFMK_EXPORT_SYMBOL(pfmk_pmu_register);
+
+/**
+ * pfmk_pmu_unregister() - unregister a PMU description
+ * @desc: a description registered with pfmk_pmu_register().
+ *
+ * No context can be using @desc: contexts pin the description's module,
+ * so this runs from that module's exit, after the last context closed.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_pmu_unregister(struct pfmk_pmu_desc *desc)
+{
+	mutex_lock(&pfmk_pmu_lock);
+	list_del(&desc->list);
+	mutex_unlock(&pfmk_pmu_lock);
+}
+PFMK_EXPORT_SYMBOL(pfmk_pmu_unregister);
+
+/**
+ * pfmk_pmu_get() - find a description and pin its module
+ * @name: description name, or NULL for the generic description.
+ *
+ * Context: process context; may sleep.
+ * Return: the description, or ERR_PTR(-ENOENT) if none of that name is
+ * registered (or its module is going away).
+ */
+const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name)
+{
+	struct pfmk_pmu_desc *desc;
+
+	mutex_lock(&pfmk_pmu_lock);
+	desc = pfmk_pmu_find(name ? name : PFMK_GENERIC_NAME);
+	if (desc && !try_module_get(desc->owner))
+		desc = NULL;
+	mutex_unlock(&pfmk_pmu_lock);
+	return desc ? desc : ERR_PTR(-ENOENT);
+}
+
+/**
+ * pfmk_pmu_put() - unpin a description taken with pfmk_pmu_get()
+ * @desc: the description.
+ */
+void pfmk_pmu_put(const struct pfmk_pmu_desc *desc)
+{
+	module_put(desc->owner);
+}
