@@ -277,8 +277,8 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 		pfmk_ctx_unload(ctx);
 	pfmk_desc_free(ctx);
 
-	/* Pairs with the barrier in pfmk_ctx_read_msg(). */
 	WRITE_ONCE(ctx->dead, true);
+	/* Order ->dead before ->readers; pairs with pfmk_ctx_read_msg(). */
 	smp_mb();
 	for (readers = atomic_read(&ctx->readers); readers > 0; readers--)
 		complete(ctx->completion);

@@ -114,7 +114,7 @@ struct pfmk_set {
  * @msgs: ring of messages.
  */
 struct pfmk_msgq {
-	raw_spinlock_t		lock;
+	raw_spinlock_t		lock;	/* see Lock order */
 	unsigned int		head;
 	unsigned int		count;
 	u64			dropped;
@@ -144,7 +144,7 @@ struct pfmk_ctx {
 	u32				id;
 	u32				cookie;
 	refcount_t			ref;
-	struct mutex			mutex;
+	struct mutex			mutex;	/* see Lock order */
 	unsigned int			state;
 	bool				started;
 	bool				dead;

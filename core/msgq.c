@@ -94,7 +94,7 @@ ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
 		return -EAGAIN;
 
 	atomic_inc(&ctx->readers);
-	/* Pairs with the barrier in pfmk_ctx_close(). */
+	/* Order ->readers before ->dead; pairs with pfmk_ctx_close(). */
 	smp_mb__after_atomic();
 	if (READ_ONCE(ctx->dead))
 		ret = -EBADF;

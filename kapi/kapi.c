@@ -45,7 +45,7 @@ int pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 {
 	return pfmk_ctx_create(req, smpl_arg, smpl_size, c, desc, buf);
 }
-PFMK_EXPORT_SYMBOL(pfmk_create_context);
+EXPORT_SYMBOL_NS_GPL(pfmk_create_context, PFMK_NS);
 
 /**
  * pfmk_write_pmcs() - program PMCs
@@ -77,7 +77,7 @@ int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_write_pmcs);
+EXPORT_SYMBOL_NS_GPL(pfmk_write_pmcs, PFMK_NS);
 
 /**
  * pfmk_write_pmds() - set PMD values and their overflow parameters
@@ -104,7 +104,7 @@ int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_write_pmds);
+EXPORT_SYMBOL_NS_GPL(pfmk_write_pmds, PFMK_NS);
 
 /**
  * pfmk_read_pmds() - read 64-bit PMD values
@@ -133,7 +133,7 @@ int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_read_pmds);
+EXPORT_SYMBOL_NS_GPL(pfmk_read_pmds, PFMK_NS);
 
 /**
  * pfmk_read_pmds_time() - read PMDs with their enabled and running times
@@ -161,7 +161,7 @@ int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_read_pmds_time);
+EXPORT_SYMBOL_NS_GPL(pfmk_read_pmds_time, PFMK_NS);
 
 /**
  * pfmk_restart() - resume monitoring after an overflow notification
@@ -182,7 +182,7 @@ int pfmk_restart(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_restart);
+EXPORT_SYMBOL_NS_GPL(pfmk_restart, PFMK_NS);
 
 /**
  * pfmk_stop() - stop monitoring
@@ -205,7 +205,7 @@ int pfmk_stop(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_stop);
+EXPORT_SYMBOL_NS_GPL(pfmk_stop, PFMK_NS);
 
 /**
  * pfmk_start() - start monitoring
@@ -227,7 +227,7 @@ int pfmk_start(void *desc, struct pfarg_start *req)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_start);
+EXPORT_SYMBOL_NS_GPL(pfmk_start, PFMK_NS);
 
 /**
  * pfmk_load_context() - attach a context to a CPU
@@ -255,7 +255,7 @@ int pfmk_load_context(void *desc, struct pfarg_load *req)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_load_context);
+EXPORT_SYMBOL_NS_GPL(pfmk_load_context, PFMK_NS);
 
 /**
  * pfmk_unload_context() - detach a context from its CPU
@@ -278,7 +278,7 @@ int pfmk_unload_context(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_unload_context);
+EXPORT_SYMBOL_NS_GPL(pfmk_unload_context, PFMK_NS);
 
 /**
  * pfmk_delete_evtsets() - delete event sets
@@ -305,7 +305,7 @@ int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_delete_evtsets);
+EXPORT_SYMBOL_NS_GPL(pfmk_delete_evtsets, PFMK_NS);
 
 /**
  * pfmk_create_evtsets() - define event sets
@@ -332,7 +332,7 @@ int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_create_evtsets);
+EXPORT_SYMBOL_NS_GPL(pfmk_create_evtsets, PFMK_NS);
 
 /**
  * pfmk_getinfo_evtsets() - report on event sets
@@ -357,7 +357,7 @@ int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_getinfo_evtsets);
+EXPORT_SYMBOL_NS_GPL(pfmk_getinfo_evtsets, PFMK_NS);
 
 /**
  * pfmk_close() - destroy a context
@@ -382,7 +382,7 @@ int pfmk_close(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return 0;
 }
-PFMK_EXPORT_SYMBOL(pfmk_close);
+EXPORT_SYMBOL_NS_GPL(pfmk_close, PFMK_NS);
 
 /**
  * pfmk_read() - read one message, waiting on the context's completion
@@ -415,7 +415,7 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 	pfmk_ctx_put(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_read);
+EXPORT_SYMBOL_NS_GPL(pfmk_read, PFMK_NS);
 
 /**
  * pfmk_get_state() - state of a context
@@ -438,4 +438,4 @@ int pfmk_get_state(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-PFMK_EXPORT_SYMBOL(pfmk_get_state);
+EXPORT_SYMBOL_NS_GPL(pfmk_get_state, PFMK_NS);

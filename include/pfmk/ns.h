@@ -1,35 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk symbol namespace: one macro pair for both spellings of the namespace.
+ * pfmk symbol namespace, spelled for the kernel being built against.
  *
- * Linux 6.13 changed EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS() to take a
- * string literal ("PFMK"); earlier kernels take a bare token (PFMK) and
- * stringify it themselves.  pfmk's own Kbuild probes <linux/export.h> and
- * defines PFMK_NS_STRING or PFMK_NS_TOKEN.  Client modules built by their
- * own Kbuild have no probe, so they fall back on the kernel version: this is
- * the only version test in pfmk, and it is in a header clients include.
+ * Linux 6.13 changed EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS() to take
+ * a string literal ("PFMK"); earlier kernels take a bare token (PFMK) and
+ * stringify it.  PFMK_NS is the one macro that covers both: pass it as the
+ * namespace argument of either macro.  client.kbuild (included by pfmk's
+ * own Kbuild and by client modules' Kbuild files) probes <linux/export.h>
+ * and defines PFMK_NS_STRING or PFMK_NS_TOKEN; there is no version test.
  */
 #ifndef _PFMK_NS_H
 #define _PFMK_NS_H
 
 #include <linux/export.h>
 #include <linux/module.h>
-#include <linux/version.h>
 
-#if !defined(PFMK_NS_STRING) && !defined(PFMK_NS_TOKEN)
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define PFMK_NS_STRING
+#if defined(PFMK_NS_STRING)
+#define PFMK_NS		"PFMK"
+#elif defined(PFMK_NS_TOKEN)
+#define PFMK_NS		PFMK
 #else
-#define PFMK_NS_TOKEN
-#endif
+#error "pfmk: include pfmk's client.kbuild from your Kbuild (it probes the namespace form)"
 #endif
 
-#ifdef PFMK_NS_STRING
-#define PFMK_EXPORT_SYMBOL(sym)	EXPORT_SYMBOL_NS_GPL(sym, "PFMK")
-#define PFMK_IMPORT_NS()	MODULE_IMPORT_NS("PFMK")
-#else
-#define PFMK_EXPORT_SYMBOL(sym)	EXPORT_SYMBOL_NS_GPL(sym, PFMK)
-#define PFMK_IMPORT_NS()	MODULE_IMPORT_NS(PFMK)
-#endif
+/**
+ * PFMK_IMPORT_NS() - import the PFMK symbol namespace into a client module
+ */
+#define PFMK_IMPORT_NS()	MODULE_IMPORT_NS(PFMK_NS)
 
 #endif /* _PFMK_NS_H */

@@ -18,6 +18,7 @@
 #ifndef _PFMK_PFMK_H
 #define _PFMK_PFMK_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <pfmk/ns.h>
 
@@ -56,9 +57,9 @@ typedef __u8 pfm_uuid_t[16];
 #define PFM_REGFL_NO_EMUL64	0x4	/* PMC: accepted, ignored (always 64 bit) */
 
 /* Register error flags (reg_flags), bits 24-31, set on output with -EINVAL. */
-#define PFM_REG_RETFL_NOTAVAIL	(1U << 31)	/* register not implemented */
-#define PFM_REG_RETFL_EINVAL	(1U << 30)	/* invalid value or flags */
-#define PFM_REG_RETFL_NOSET	(1U << 29)	/* event set does not exist */
+#define PFM_REG_RETFL_NOTAVAIL	BIT(31)	/* register not implemented */
+#define PFM_REG_RETFL_EINVAL	BIT(30)	/* invalid value or flags */
+#define PFM_REG_RETFL_NOSET	BIT(29)	/* event set does not exist */
 #define PFM_REG_RETFL_MASK	(PFM_REG_RETFL_NOTAVAIL | \
 				 PFM_REG_RETFL_EINVAL | \
 				 PFM_REG_RETFL_NOSET)
