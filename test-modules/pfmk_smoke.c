@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk_smoke: smoke tests of the pfmk KAPI for kernels without KUnit.
+ *
+ * Runs at module load and prints a KTAP document with pr_info(): a life
+ * cycle with exact counts on the deterministic "pfmk_test" PMU, cpu-clock
+ * counts bounded by elapsed time, and a few errnos.  Module init always
+ * returns 0: the harness reads the verdict from the KTAP lines.  The
+ * KUnit suites (pfmk_kunit) cover the same ground in depth.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+#include <pfmk/ns.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
+
+#include "pfmk_test_pmu.h"
+
+/* Slack allowed between cpu-clock and ktime (different clocks). */
+#define SMOKE_CLOCK_SLACK_NS	(5 * NSEC_PER_MSEC)
+
+#define SMOKE_INIT0		BIT_ULL(40)
+#define SMOKE_INIT1		5ULL
+#define SMOKE_STEP0		3
+#define SMOKE_STEP1		7
+
+enum smoke_result { SMOKE_PASS, SMOKE_FAIL, SMOKE_SKIP };
+
+/**
+ * struct smoke - state shared by the smoke tests, which run in order
+ * @name: name of the running test, for diagnostics.
+ * @result: result of the running test.
+ * @skip_reason: reason of a SMOKE_SKIP.
+ * @desc: the life-cycle context on the test PMU, NULL once closed.
+ * @cpu: CPU the life-cycle context is loaded on.
+ * @expect: expected values of PMD 0 and 1 of @desc.
+ * @done: completion given to pfmk_create_context().
+ */
+struct smoke {
+	const char		*name;
+	enum smoke_result	result;
+	const char		*skip_reason;
+	void			*desc;
+	int			cpu;
+	u64			expect[2];
+	struct completion	done;
+};
+
+static struct smoke smoke;
+
+/* Record a failed comparison as a KTAP diagnostic line. */
+static bool smoke_check(struct smoke *s, const char *what, long long expected,
+			long long actual)
+{
+	if (expected == actual)
+		return true;
+	pr_info("# %s: %s: expected %lld, got %lld\n", s->name, what,
+		expected, actual);
+	s->result = SMOKE_FAIL;
+	return false;
+}
+
+static bool smoke_check_u64(struct smoke *s, const char *what, u64 expected,
+			    u64 actual)
+{
+	if (expected == actual)
+		return true;
+	pr_info("# %s: %s: expected %llu (0x%llx), got %llu (0x%llx)\n",
+		s->name, what, expected, expected, actual, actual);
+	s->result = SMOKE_FAIL;
+	return false;
+}
+
+static bool smoke_check_true(struct smoke *s, const char *what, bool cond)
+{
+	if (cond)
+		return true;
+	pr_info("# %s: %s: false\n", s->name, what);
+	s->result = SMOKE_FAIL;
+	return false;
+}
+
+static void smoke_skip(struct smoke *s, const char *reason)
+{
+	s->result = SMOKE_SKIP;
+	s->skip_reason = reason;
+}
+
+/* The life-cycle tests need the context of the first one. */
+static bool smoke_need_ctx(struct smoke *s)
+{
+	if (s->desc)
+		return true;
+	smoke_skip(s, "no life-cycle context (an earlier test failed)");
+	return false;
+}
+
+static int smoke_create(struct smoke *s, const char *pmu, void **desc)
+{
+	struct pfarg_ctx req;
+
+	memset(&req, 0, sizeof(req));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	strscpy(req.ctx_pmu_name, pmu, sizeof(req.ctx_pmu_name));
+	return pfmk_create_context(&req, NULL, 0, &s->done, desc, NULL);
+}
+
+static int smoke_load(void *desc, int cpu)
+{
+	struct pfarg_load load;
+
+	memset(&load, 0, sizeof(load));
+	load.load_pid = cpu;
+	return pfmk_load_context(desc, &load);
+}
+
+/* Read PMD 0 and 1 of the life-cycle context and compare to s->expect. */
+static void smoke_check_pmds(struct smoke *s)
+{
+	struct pfarg_pmd pmd[2];
+
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_num = 0;
+	pmd[1].reg_num = 1;
+	if (!smoke_check(s, "read_pmds", 0, pfmk_read_pmds(s->desc, pmd, 2)))
+		return;
+	smoke_check_u64(s, "PMD0", s->expect[0], pmd[0].reg_value);
+	smoke_check_u64(s, "PMD1", s->expect[1], pmd[1].reg_value);
+}
+
+static void smoke_lifecycle_create(struct smoke *s)
+{
+	void *desc = NULL;
+
+	if (!smoke_check(s, "create", 0,
+			 smoke_create(s, PFMK_TEST_PMU_NAME, &desc)))
+		return;
+	s->desc = desc;
+	smoke_check(s, "state", PFM_CTX_UNLOADED, pfmk_get_state(desc));
+}
+
+static void smoke_lifecycle_program(struct smoke *s)
+{
+	struct pfarg_pmc pmc[2];
+	struct pfarg_pmd pmd[2];
+
+	if (!smoke_need_ctx(s))
+		return;
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_num = 0;
+	pmc[0].reg_value = PFMK_TEST_PMC(SMOKE_STEP0);
+	pmc[1].reg_num = 1;
+	pmc[1].reg_value = PFMK_TEST_PMC(SMOKE_STEP1);
+	smoke_check(s, "write_pmcs", 0, pfmk_write_pmcs(s->desc, pmc, 2));
+
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_num = 0;
+	pmd[0].reg_value = SMOKE_INIT0;
+	pmd[1].reg_num = 1;
+	pmd[1].reg_value = SMOKE_INIT1;
+	smoke_check(s, "write_pmds", 0, pfmk_write_pmds(s->desc, pmd, 2));
+	s->expect[0] = SMOKE_INIT0;
+	s->expect[1] = SMOKE_INIT1;
+	smoke_check_pmds(s);
+}
+
+static void smoke_lifecycle_load_start(struct smoke *s)
+{
+	if (!smoke_need_ctx(s))
+		return;
+	if (!smoke_check(s, "load", 0, smoke_load(s->desc, s->cpu)))
+		return;
+	smoke_check(s, "state after load", PFM_CTX_LOADED,
+		    pfmk_get_state(s->desc));
+	smoke_check(s, "active events while stopped", 0,
+		    pfmk_test_pmu_nr_active(s->cpu));
+	pfmk_test_pmu_tick(s->cpu, 100);
+	smoke_check_pmds(s);
+
+	if (!smoke_check(s, "start", 0, pfmk_start(s->desc, NULL)))
+		return;
+	smoke_check(s, "state after start",
+		    PFM_CTX_LOADED | PFMK_STATE_STARTED,
+		    pfmk_get_state(s->desc));
+	smoke_check(s, "active events while started", 2,
+		    pfmk_test_pmu_nr_active(s->cpu));
+}
+
+static void smoke_lifecycle_count(struct smoke *s)
+{
+	if (!smoke_need_ctx(s))
+		return;
+	pfmk_test_pmu_tick(s->cpu, 1000);
+	s->expect[0] += 1000 * SMOKE_STEP0;
+	s->expect[1] += 1000 * SMOKE_STEP1;
+	smoke_check_pmds(s);
+	pfmk_test_pmu_tick(s->cpu, 1);
+	s->expect[0] += SMOKE_STEP0;
+	s->expect[1] += SMOKE_STEP1;
+	smoke_check_pmds(s);
+}
+
+static void smoke_lifecycle_stop(struct smoke *s)
+{
+	if (!smoke_need_ctx(s))
+		return;
+	if (!smoke_check(s, "stop", 0, pfmk_stop(s->desc)))
+		return;
+	smoke_check(s, "state after stop", PFM_CTX_LOADED,
+		    pfmk_get_state(s->desc));
+	smoke_check(s, "active events after stop", 0,
+		    pfmk_test_pmu_nr_active(s->cpu));
+	pfmk_test_pmu_tick(s->cpu, 500);
+	smoke_check_pmds(s);
+}
+
+static void smoke_lifecycle_restart(struct smoke *s)
+{
+	if (!smoke_need_ctx(s))
+		return;
+	if (!smoke_check(s, "start again", 0, pfmk_start(s->desc, NULL)))
+		return;
+	pfmk_test_pmu_tick(s->cpu, 10);
+	s->expect[0] += 10 * SMOKE_STEP0;
+	s->expect[1] += 10 * SMOKE_STEP1;
+	smoke_check_pmds(s);
+}
+
+static void smoke_lifecycle_unload(struct smoke *s)
+{
+	if (!smoke_need_ctx(s))
+		return;
+	if (!smoke_check(s, "unload", 0, pfmk_unload_context(s->desc)))
+		return;
+	smoke_check(s, "state after unload", PFM_CTX_UNLOADED,
+		    pfmk_get_state(s->desc));
+	smoke_check(s, "active events after unload", 0,
+		    pfmk_test_pmu_nr_active(s->cpu));
+	pfmk_test_pmu_tick(s->cpu, 77);
+	smoke_check_pmds(s);
+}
+
+static void smoke_lifecycle_close(struct smoke *s)
+{
+	struct pfarg_pmd pmd;
+	void *desc = s->desc;
+
+	if (!smoke_need_ctx(s))
+		return;
+	s->desc = NULL;
+	if (!smoke_check(s, "close", 0, pfmk_close(desc)))
+		return;
+	memset(&pmd, 0, sizeof(pmd));
+	smoke_check(s, "read_pmds after close", -EBADF,
+		    pfmk_read_pmds(desc, &pmd, 1));
+	smoke_check(s, "close after close", -EBADF, pfmk_close(desc));
+}
+
+static void smoke_bad_descriptor(struct smoke *s)
+{
+	struct pfarg_pmd pmd;
+	int local;
+	void *bad[] = { NULL, (void *)0x1234, (void *)-1L, &local };
+	unsigned int i;
+
+	memset(&pmd, 0, sizeof(pmd));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		smoke_check(s, "read_pmds", -EBADF,
+			    pfmk_read_pmds(bad[i], &pmd, 1));
+		smoke_check(s, "start", -EBADF, pfmk_start(bad[i], NULL));
+		smoke_check(s, "get_state", -EBADF, pfmk_get_state(bad[i]));
+		smoke_check(s, "close", -EBADF, pfmk_close(bad[i]));
+	}
+}
+
+static void smoke_bad_state(struct smoke *s)
+{
+	struct pfarg_load load;
+	void *desc = NULL;
+
+	if (!smoke_check(s, "create", 0, smoke_create(s, "", &desc)))
+		return;
+	smoke_check(s, "start unloaded", -ENOTCONN, pfmk_start(desc, NULL));
+	smoke_check(s, "stop unloaded", -ENOTCONN, pfmk_stop(desc));
+	smoke_check(s, "unload unloaded", -ENOTCONN, pfmk_unload_context(desc));
+	smoke_check(s, "restart unloaded", -ENOTCONN, pfmk_restart(desc));
+
+	memset(&load, 0, sizeof(load));
+	load.load_pid = s->cpu;
+	if (smoke_check(s, "load", 0, pfmk_load_context(desc, &load))) {
+		smoke_check(s, "load loaded", -EBUSY,
+			    pfmk_load_context(desc, &load));
+		smoke_check(s, "stop stopped", -EALREADY, pfmk_stop(desc));
+		smoke_check(s, "restart not masked", -EBUSY,
+			    pfmk_restart(desc));
+		if (smoke_check(s, "start", 0, pfmk_start(desc, NULL)))
+			smoke_check(s, "start started", -EALREADY,
+				    pfmk_start(desc, NULL));
+	}
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+static void smoke_invalid_pmc(struct smoke *s)
+{
+	struct pfarg_pmc pmc[2];
+	struct pfarg_pmd pmd;
+	void *desc = NULL;
+
+	if (!smoke_check(s, "create", 0,
+			 smoke_create(s, PFMK_TEST_PMU_NAME, &desc)))
+		return;
+
+	/* A good entry and one with a reserved bit: nothing is applied. */
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_num = 0;
+	pmc[0].reg_value = PFMK_TEST_PMC(1);
+	pmc[1].reg_num = 1;
+	pmc[1].reg_value = PFMK_TEST_PMC(1) | BIT_ULL(40);
+	smoke_check(s, "reserved bit", -EINVAL, pfmk_write_pmcs(desc, pmc, 2));
+	smoke_check_true(s, "PFM_REG_RETFL_EINVAL on the bad entry",
+			 pmc[1].reg_flags & PFM_REG_RETFL_EINVAL);
+	smoke_check_true(s, "no error flag on the good entry",
+			 !PFM_REG_HAS_ERROR(pmc[0].reg_flags));
+
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_num = 0;
+	pmc[0].reg_value = PFMK_TEST_PMC(0);
+	smoke_check(s, "EN with STEP 0", -EINVAL,
+		    pfmk_write_pmcs(desc, pmc, 1));
+	smoke_check_true(s, "PFM_REG_RETFL_EINVAL on STEP 0",
+			 pmc[0].reg_flags & PFM_REG_RETFL_EINVAL);
+
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_num = PFMK_TEST_NUM_PMCS;
+	pmc[0].reg_value = PFMK_TEST_PMC(1);
+	smoke_check(s, "PMC out of range", -EINVAL,
+		    pfmk_write_pmcs(desc, pmc, 1));
+	smoke_check_true(s, "PFM_REG_RETFL_NOTAVAIL",
+			 pmc[0].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+
+	/* PMC 0 must still be disabled: loaded and started, it counts 0. */
+	if (smoke_check(s, "load", 0, smoke_load(desc, s->cpu)) &&
+	    smoke_check(s, "start", 0, pfmk_start(desc, NULL))) {
+		smoke_check(s, "active events", 0,
+			    pfmk_test_pmu_nr_active(s->cpu));
+		pfmk_test_pmu_tick(s->cpu, 10);
+		memset(&pmd, 0, sizeof(pmd));
+		smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
+		smoke_check_u64(s, "PMD0 of the rejected vector", 0,
+				pmd.reg_value);
+	}
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+static void smoke_cpu_clock(struct smoke *s)
+{
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+	u64 t0, elapsed, prev;
+	void *desc = NULL;
+	int cpu = raw_smp_processor_id();
+
+	if (!smoke_check(s, "create", 0, smoke_create(s, "", &desc)))
+		return;
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
+	if (!smoke_check(s, "write_pmcs", 0, pfmk_write_pmcs(desc, &pmc, 1)) ||
+	    !smoke_check(s, "load", 0, smoke_load(desc, cpu)))
+		goto out;
+
+	t0 = ktime_get_ns();
+	if (!smoke_check(s, "start", 0, pfmk_start(desc, NULL)))
+		goto out;
+	msleep(20);
+	memset(&pmd, 0, sizeof(pmd));
+	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
+	elapsed = ktime_get_ns() - t0;
+	smoke_check_true(s, "cpu-clock >= 10 ms after msleep(20)",
+			 pmd.reg_value >= 10 * NSEC_PER_MSEC);
+	if (pmd.reg_value > elapsed + SMOKE_CLOCK_SLACK_NS) {
+		pr_info("# %s: cpu-clock %llu ns > elapsed %llu ns + slack\n",
+			s->name, pmd.reg_value, elapsed);
+		s->result = SMOKE_FAIL;
+	}
+	prev = pmd.reg_value;
+	usleep_range(100, 200);
+	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
+	smoke_check_true(s, "cpu-clock grows while started",
+			 pmd.reg_value > prev);
+	smoke_check(s, "stop", 0, pfmk_stop(desc));
+	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
+	prev = pmd.reg_value;
+	usleep_range(5000, 6000);
+	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
+	smoke_check_u64(s, "cpu-clock frozen while stopped", prev,
+			pmd.reg_value);
+out:
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+/* Expected load result for a hardware event: what perf itself says. */
+static int smoke_hw_expected(int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.size = sizeof(attr),
+		.disabled = 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(event))
+		return PTR_ERR(event) == -ENOENT ? -EOPNOTSUPP : PTR_ERR(event);
+	perf_event_release_kernel(event);
+	return 0;
+}
+
+static void smoke_hw_event(struct smoke *s)
+{
+	struct pfarg_pmc pmc;
+	void *desc = NULL;
+	int cpu = s->cpu, expected, ret;
+
+	if (!smoke_check(s, "create", 0, smoke_create(s, "", &desc)))
+		return;
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
+	if (smoke_check(s, "write_pmcs", 0, pfmk_write_pmcs(desc, &pmc, 1))) {
+		expected = smoke_hw_expected(cpu);
+		pr_info("# %s: hardware cycles on CPU %d: perf says %d\n",
+			s->name, cpu, expected);
+		ret = smoke_load(desc, cpu);
+		smoke_check(s, "load", expected, ret);
+		smoke_check(s, "state", ret ? PFM_CTX_UNLOADED : PFM_CTX_LOADED,
+			    pfmk_get_state(desc));
+	}
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+struct smoke_test {
+	const char	*name;
+	void		(*run)(struct smoke *s);
+};
+
+static const struct smoke_test smoke_tests[] = {
+	{ "lifecycle_create", smoke_lifecycle_create },
+	{ "lifecycle_program", smoke_lifecycle_program },
+	{ "lifecycle_load_start", smoke_lifecycle_load_start },
+	{ "lifecycle_count_exact", smoke_lifecycle_count },
+	{ "lifecycle_stop_freezes", smoke_lifecycle_stop },
+	{ "lifecycle_restart_grows", smoke_lifecycle_restart },
+	{ "lifecycle_unload_folds", smoke_lifecycle_unload },
+	{ "lifecycle_close", smoke_lifecycle_close },
+	{ "bad_descriptor", smoke_bad_descriptor },
+	{ "bad_state", smoke_bad_state },
+	{ "invalid_pmc", smoke_invalid_pmc },
+	{ "cpu_clock_plausible", smoke_cpu_clock },
+	{ "hw_event_load", smoke_hw_event },
+};
+
+static int __init pfmk_smoke_init(void)
+{
+	struct smoke *s = &smoke;
+	unsigned int i, failed = 0;
+
+	init_completion(&s->done);
+	s->cpu = cpumask_last(cpu_online_mask);
+
+	pr_info("KTAP version 1\n");
+	pr_info("1..%zu\n", ARRAY_SIZE(smoke_tests));
+	for (i = 0; i < ARRAY_SIZE(smoke_tests); i++) {
+		s->name = smoke_tests[i].name;
+		s->result = SMOKE_PASS;
+		smoke_tests[i].run(s);
+		if (s->result == SMOKE_SKIP)
+			pr_info("ok %u %s # SKIP %s\n", i + 1, s->name,
+				s->skip_reason);
+		else if (s->result == SMOKE_PASS)
+			pr_info("ok %u %s\n", i + 1, s->name);
+		else
+			pr_info("not ok %u %s\n", i + 1, s->name);
+		failed += s->result == SMOKE_FAIL;
+	}
+	/* A failed life-cycle step may leave its context behind. */
+	if (s->desc) {
+		pfmk_close(s->desc);
+		s->desc = NULL;
+	}
+	pr_info("# pfmk_smoke: %u of %zu failed\n", failed,
+		ARRAY_SIZE(smoke_tests));
+	return 0;
+}
+
+static void __exit pfmk_smoke_exit(void)
+{
+}
+
+module_init(pfmk_smoke_init);
+module_exit(pfmk_smoke_exit);
+
+PFMK_IMPORT_NS();
+MODULE_DESCRIPTION("pfmk KAPI smoke tests (KTAP output)");
+MODULE_LICENSE("GPL");
