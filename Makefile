@@ -1,0 +1,42 @@
+# pfmk: perfmon2 KAPI on top of perf_events -- top-level Makefile.
+# The module list is in Kbuild; the harness logic lives in scripts/.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+.PHONY: all modules clean test check demo kernels help
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	@if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf build
+
+test:
+	@scripts/test.sh
+
+check:
+	@scripts/check.sh
+
+demo:
+	@scripts/demo.sh
+
+kernels:
+	@for s in $${PFMK_SERIES:-6.1 6.12}; do scripts/debug-kernel.sh $$s || exit 1; done
+
+help:
+	@echo 'pfmk make targets:'
+	@echo '  make [modules]  build the modules against KDIR (default: running kernel)'
+	@echo '                  KDIR=$(KDIR)'
+	@echo '  make clean      remove module build products and build/'
+	@echo '  make test       full suite: make check, W=1 -Werror builds and QEMU runs on'
+	@echo '                  the Debian 6.1/6.12 kernels and on debug kernels (KASAN,'
+	@echo '                  lockdep, kmemleak, KUnit) built from linux-source; prints'
+	@echo '                  a summary ending in "N passed, N failed, N skipped"'
+	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck'
+	@echo '  make demo       boot the Debian 6.1 kernel and run pfmk_example_count'
+	@echo '  make kernels    build (or reuse) the cached debug kernels only'
+	@echo 'Caches: $${XDG_CACHE_HOME:-$$HOME/.cache}/pfmk; outputs and logs: build/'
+	@echo 'Knobs: PFMK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_JOBS (see scripts/test.sh)'

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Build the pfmk modules for one kernel, out of tree, with W=1 -Werror.
+#
+# usage: scripts/build-modules.sh <kernel-id> <kdir>
+#
+# The module sources are copied to build/modules/<kernel-id>/ so that several
+# kernels can be built from one source tree. The log goes to
+# build/logs/modules-<kernel-id>.log. Exits non-zero if the build failed or
+# printed any warning (compiler or modpost).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+id=${1:?usage: build-modules.sh <kernel-id> <kdir>}
+kdir=${2:?usage: build-modules.sh <kernel-id> <kdir>}
+dest=$PFMK_BUILD/modules/$id
+log=$PFMK_LOGS/modules-$id.log
+
+[[ -f $kdir/Makefile ]] || die "$id: no kernel build directory at $kdir"
+mkdir -p "$PFMK_LOGS"
+rm -rf "$dest"
+mkdir -p "$dest"
+for s in "${PFMK_MODULE_SOURCES[@]}"; do
+	[[ -e $PFMK_MODSRC/$s ]] && cp -a "$PFMK_MODSRC/$s" "$dest/"
+done
+[[ -f $dest/Kbuild ]] || die "$id: no Kbuild in $PFMK_MODSRC"
+
+say "$id: building modules (W=1 -Werror) against $kdir"
+rc=0
+make -C "$kdir" M="$dest" W=1 KCFLAGS=-Werror -j"$PFMK_JOBS" modules >"$log" 2>&1 || rc=$?
+# Warnings that do not fail the compiler still count (modpost, Kbuild).
+if grep -E -i '(^|[^a-z])warning:' "$log" >"$log.warnings"; then
+	say "$id: warnings in the module build:"
+	cat "$log.warnings" >&2
+	((rc)) || rc=1
+fi
+rm -f "$log.warnings"
+if ((rc)); then
+	show_log_tail "$log" 30
+	say "$id: module build FAILED (log: $log)"
+	exit "$rc"
+fi
+say "$id: built $(find "$dest" -name '*.ko' | wc -l) modules: $(find "$dest" -name '*.ko' -printf '%f ' | sort)"

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck.
+#
+# usage: scripts/check.sh [results.json]
+#
+# Uses the newest Debian 6.12 headers for sparse and the linux-source-6.12 tree
+# extracted in the cache for checkpatch.pl, kernel-doc and coccicheck.
+# Zero tolerance: any finding of any tool fails. Logs: build/logs/check-*.log.
+# With an argument, also writes one result row per tool (pass/fail) there.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+out_json=${1:-}
+SERIES=${PFMK_CHECK_SERIES:-6.12}
+MAX_LINE=${PFMK_MAX_LINE_LENGTH:-100}
+
+ensure_deps
+rel=$(stock_kernel_release "$SERIES") || die "no Debian $SERIES kernel headers installed"
+kdir=$(stock_kernel_kdir "$rel")
+src=$(ensure_source_tree "$SERIES")
+mkdir -p "$PFMK_LOGS"
+
+# Work on a copy so that no tool writes into the repository.
+work=$PFMK_BUILD/check/src
+rm -rf "$work"
+mkdir -p "$work"
+for s in "${PFMK_MODULE_SOURCES[@]}"; do
+	[[ -e $PFMK_MODSRC/$s ]] && cp -a "$PFMK_MODSRC/$s" "$work/"
+done
+
+# Every *.c / *.h of the repository outside build/ and patches/.
+mapfile -t files < <(cd "$PFMK_MODSRC" && find . \( -path ./build -o -path ./patches -o -path ./.git \) -prune -o \
+	-type f \( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | LC_ALL=C sort)
+mapfile -t headers < <(printf '%s\n' "${files[@]}" | grep -E '^include/.*\.h$' || true)
+mapfile -t cfiles < <(printf '%s\n' "${files[@]}" | grep -E '\.c$' || true)
+say "check: ${#files[@]} source files (${#cfiles[@]} .c, ${#headers[@]} headers in include/)"
+
+declare -A count secs
+record() { # tool findings-file seconds
+	count[$1]=$(grep -c . "$2" || true)
+	secs[$1]=$3
+	if ((count[$1])); then
+		say "check: $1: ${count[$1]} finding(s) in $3s:"
+		sed 's/^/    /' "$2" >&2
+	else
+		say "check: $1: clean ($3s)"
+	fi
+}
+
+# coccicheck is the slow one: start it first, in the background. It is run
+# one rule at a time (COCCI=<rule>), PFMK_JOBS rules in parallel, because a
+# single failing rule aborts a whole coccicheck run. Rules written in OCaml
+# script cannot run with Debian's coccinelle (no OCaml compiler): skipped,
+# and listed in the log.
+cocci_log=$PFMK_LOGS/check-coccicheck.log
+cocci_dir=$PFMK_BUILD/check/cocci
+rm -rf "$cocci_dir"
+mkdir -p "$cocci_dir"
+cocci_start=$SECONDS
+mapfile -t cocci_rules < <(find "$src/scripts/coccinelle" -name '*.cocci' -type f | LC_ALL=C sort)
+: >"$cocci_log"
+cocci_run=()
+for r in "${cocci_rules[@]}"; do
+	if grep -qE '^@ *(script|initialize|finalize) *: *ocaml' "$r"; then
+		echo "SKIPPED (OCaml script rule): ${r#"$src"/}" >>"$cocci_log"
+	else
+		cocci_run+=("$r")
+	fi
+done
+(
+	cd "$work"
+	export srctree=$src KBUILD_EXTMOD=$work MODE=report J=1 V=0 COCCI_DIR=$cocci_dir
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	printf '%s\0' "${cocci_run[@]}" | xargs -0 -n1 -P"$PFMK_JOBS" bash -c '
+		out=$COCCI_DIR/$(basename "$1" .cocci).out
+		if ! COCCI=$1 bash "$srctree/scripts/coccicheck" >"$out" 2>&1; then
+			echo "RULE FAILED: $1" >>"$out"
+			exit 1
+		fi' _
+) >>"$cocci_log" 2>&1 &
+cocci_pid=$!
+
+# sparse
+t=$SECONDS
+sparse_log=$PFMK_LOGS/check-sparse.log
+sparse_rc=0
+make -C "$kdir" M="$work" C=2 -j"$PFMK_JOBS" modules >"$sparse_log" 2>&1 || sparse_rc=$?
+# Findings: sparse diagnostics (file:line:col: warning/error) and build errors.
+grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$sparse_log" | sort -u >"$sparse_log.findings" || true
+if ((sparse_rc)) && [[ ! -s $sparse_log.findings ]]; then
+	echo "sparse build failed (rc=$sparse_rc), see $sparse_log" >"$sparse_log.findings"
+fi
+record sparse "$sparse_log.findings" $((SECONDS - t))
+
+# checkpatch
+t=$SECONDS
+cp_log=$PFMK_LOGS/check-checkpatch.log
+: >"$cp_log"
+for f in "${files[@]}"; do
+	perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --no-summary --show-types \
+		--max-line-length="$MAX_LINE" -f "$PFMK_MODSRC/$f" >>"$cp_log" 2>&1 || true
+done
+sed -i "s|$PFMK_MODSRC/||" "$cp_log"
+grep -E '(ERROR|WARNING|CHECK):' "$cp_log" >"$cp_log.findings" || true
+record checkpatch "$cp_log.findings" $((SECONDS - t))
+
+# kernel-doc
+t=$SECONDS
+kd_log=$PFMK_LOGS/check-kernel-doc.log
+: >"$kd_log"
+kd_files=("${headers[@]}" "${cfiles[@]}")
+if ((${#kd_files[@]})); then
+	(cd "$PFMK_MODSRC" && perl "$src/scripts/kernel-doc" -Wall -none "${kd_files[@]}") >"$kd_log" 2>&1 || true
+fi
+grep -v '^\s*$' "$kd_log" >"$kd_log.findings" || true
+record kernel-doc "$kd_log.findings" $((SECONDS - t))
+
+say "check: waiting for coccicheck (log: $cocci_log)"
+cocci_rc=0
+wait "$cocci_pid" || cocci_rc=$?
+cat "$cocci_dir"/*.out >>"$cocci_log" 2>/dev/null || true
+sed -i "s|$work/||g" "$cocci_log"
+grep '^RULE FAILED' "$cocci_log" >&2 || true
+# Report-mode findings are "file:line:col-col: message" lines about our files.
+grep -E '^(\./)?[A-Za-z0-9_./-]+\.[ch]:[0-9]+:' "$cocci_log" | sort -u >"$cocci_log.findings" || true
+if ((cocci_rc)); then
+	echo "coccicheck: a rule failed to run (rc=$cocci_rc), see $cocci_log" >>"$cocci_log.findings"
+fi
+record coccicheck "$cocci_log.findings" $((SECONDS - cocci_start))
+
+total=0
+for tool in sparse checkpatch kernel-doc coccicheck; do
+	total=$((total + count[$tool]))
+	if [[ -n $out_json ]]; then
+		f=$PFMK_LOGS/check-$tool.log.findings
+		mapfile -t notes < <(head -n 50 "$f")
+		if ((count[$tool])); then
+			python3 "$PFMK_ROOT/scripts/results.py" row "${out_json%.json}-$tool.json" check "$tool" 0 1 0 0 \
+				"${count[$tool]} finding(s), log: $PFMK_LOGS/check-$tool.log" "${notes[@]}"
+		else
+			python3 "$PFMK_ROOT/scripts/results.py" row "${out_json%.json}-$tool.json" check "$tool" 1 0 0 0
+		fi
+	fi
+done
+say "check: sparse=${count[sparse]} checkpatch=${count[checkpatch]} kernel-doc=${count[kernel-doc]} coccicheck=${count[coccicheck]} (times: sparse ${secs[sparse]}s, checkpatch ${secs[checkpatch]}s, kernel-doc ${secs[kernel-doc]}s, coccicheck ${secs[coccicheck]}s)"
+if ((total)); then
+	say "check: FAILED with $total finding(s)"
+	exit 1
+fi
+say "check: all clean"

@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""pfmk test results: parse guest console logs, record rows, print the summary.
+
+usage:
+  results.py parse <kernel-id> <console.log> <plan.json> <qemu-rc> <out.json>
+  results.py row <out.json> <kernel> <suite> <passed> <failed> <skipped> <missing> [note...]
+  results.py summary <results-dir>
+
+A result file holds a list of rows {kernel, suite, passed, failed, skipped,
+missing, notes}. "summary" prints the kernel x suite table, the notes of every
+row that did not pass, and as its last line "N passed, N failed, N skipped",
+where missing tests count as failed. It exits 1 if anything failed or was
+missing.
+"""
+
+import json
+import os
+import re
+import sys
+
+PREFIX_RE = re.compile(r"^(\[\s*\d+\.\d+\]\s?)?(\[\s*[TC]\d+\]\s?)?")
+BEGIN_RE = re.compile(r"PFMK-STEP-BEGIN (\S+)")
+END_RE = re.compile(r"PFMK-STEP-END (\S+) rc=(-?\d+)")
+DONE_RE = re.compile(r"PFMK-PLAN-DONE")
+
+# KTAP / TAP syntax (kernel 6.1 and 6.12 KUnit, plus pr_info documents).
+VERSION_RE = re.compile(r"^(KTAP|TAP) version \d+\s*$")
+PLAN_RE = re.compile(r"^1\.\.(\d+)\s*$")
+SUBTEST_RE = re.compile(r"^# Subtest: (.*)$")
+RESULT_RE = re.compile(
+    r"^(ok|not ok) (\d+)(?: -)?(?: ([^#]*?))?\s*(?:#\s*(SKIP|TODO)\b\s*(.*))?$",
+    re.IGNORECASE)
+# Optional "modname: " prefix added by pr_fmt() in front of KTAP lines.
+PRFMT_RE = re.compile(r"^[A-Za-z0-9_]+: (.*)$")
+
+# Kernel reports. PRIMARY headers start a report; SECONDARY lines only count
+# when no primary header was seen shortly before (e.g. a bare dump_stack()).
+PRIMARY = [re.compile(p) for p in (
+    r"BUG:", r"WARNING:", r"\bOops\b", r"general protection", r"[Kk]ernel panic",
+    r"INFO: task .* blocked", r"unreferenced object", r"UBSAN:",
+    r"possible circular locking", r"inconsistent lock state",
+    r"possible recursive locking", r"INFO: trying to register non-static key",
+    r"INFO: rcu_\w+ (self-)?detected stall", r"soft lockup", r"hard LOCKUP",
+    r"suspicious RCU usage", r"KASAN: ",
+)]
+SECONDARY = [re.compile(p) for p in (
+    r"Call Trace", r"^=====+\s*$", r"\bKASAN\b", r"\blockdep\b.*(warning|turning off)",
+)]
+MERGE_PRIMARY = 12   # a primary within this many lines of the last one: same report
+MERGE_SECONDARY = 200  # a secondary within this many lines of a primary: same report
+
+
+def clean(line):
+    line = line.rstrip("\r\n")
+    return PREFIX_RE.sub("", line, count=1)
+
+
+def ktap_line(text):
+    """Return (indent, stripped) if text is a KTAP syntax line, else None."""
+    for cand in (text, None):
+        if cand is None:
+            m = PRFMT_RE.match(text)
+            if not m:
+                return None
+            cand = m.group(1)
+        stripped = cand.lstrip(" \t")
+        indent = len(cand) - len(stripped)
+        if (VERSION_RE.match(stripped) or PLAN_RE.match(stripped)
+                or SUBTEST_RE.match(stripped) or RESULT_RE.match(stripped)):
+            return indent, stripped
+    return None
+
+
+class Node:
+    def __init__(self, indent, name=None):
+        self.indent = indent
+        self.name = name
+        self.plan = None
+        self.results = []   # list of (status, name, directive, children Node|None)
+        self.pending = []   # finished child documents not yet attached to a result
+
+
+def parse_ktap(lines):
+    """Parse KTAP lines; return the root Node (or None if no KTAP at all)."""
+    stack = []
+    seen = False
+
+    def close_deeper(indent):
+        # Pop nodes deeper than indent; attach them to their parent as pending.
+        while stack and stack[-1].indent > indent:
+            child = stack.pop()
+            if stack:
+                stack[-1].pending.append(child)
+            else:
+                root = Node(indent)
+                root.pending.append(child)
+                stack.append(root)
+
+    def node_at(indent):
+        close_deeper(indent)
+        if not stack or stack[-1].indent < indent:
+            stack.append(Node(indent))
+        return stack[-1]
+
+    for text in lines:
+        k = ktap_line(text)
+        if not k:
+            continue
+        seen = True
+        indent, s = k
+        if VERSION_RE.match(s):
+            node_at(indent)
+        elif SUBTEST_RE.match(s):
+            n = node_at(indent)
+            if n.name is None and not n.results:
+                n.name = SUBTEST_RE.match(s).group(1).strip()
+        elif PLAN_RE.match(s):
+            n = node_at(indent)
+            if n.plan is None:
+                n.plan = int(PLAN_RE.match(s).group(1))
+        else:
+            m = RESULT_RE.match(s)
+            n = node_at(indent)
+            children = n.pending.pop() if n.pending else None
+            # Earlier unattached children (should not happen) are kept.
+            status = m.group(1).lower()
+            name = (m.group(3) or "").strip()
+            directive = (m.group(4) or "").upper()
+            n.results.append((status, name, directive, children))
+    if not seen:
+        return None
+    close_deeper(stack[0].indent)
+    while len(stack) > 1:
+        child = stack.pop()
+        stack[-1].pending.append(child)
+    return stack[0] if stack else None
+
+
+def count(node):
+    """Count leaf test cases: dict passed/failed/skipped/missing + notes."""
+    c = {"passed": 0, "failed": 0, "skipped": 0, "missing": 0, "notes": []}
+
+    def add(o):
+        for k in ("passed", "failed", "skipped", "missing"):
+            c[k] += o[k]
+        c["notes"] += o["notes"]
+
+    nres = len(node.results) + len(node.pending)
+    for status, name, directive, children in node.results:
+        if children is not None and (children.results or children.pending):
+            sub = count(children)
+            add(sub)
+            if status == "not ok" and directive != "SKIP" and sub["failed"] == 0 \
+                    and sub["missing"] == 0:
+                # The parent failed without a failing leaf (e.g. suite init).
+                c["failed"] += 1
+                c["notes"].append("not ok %s (no failing subtest)" % name)
+        elif directive == "SKIP":
+            c["skipped"] += 1
+        elif status == "ok":
+            c["passed"] += 1
+        else:
+            c["failed"] += 1
+            c["notes"].append("not ok %s" % name)
+    for child in node.pending:
+        # A subtest document without its result line: crashed mid-way.
+        add(count(child))
+        c["notes"].append("subtest %s has no result line" % (child.name or "?"))
+        if not child.results and not child.pending:
+            c["missing"] += max(child.plan or 1, 1)
+    if node.plan is not None and node.plan > nres:
+        c["missing"] += node.plan - nres
+        c["notes"].append("%s: plan 1..%d but %d results" %
+                          (node.name or "document", node.plan, nres))
+    return c
+
+
+def suites(root, step):
+    """Split a KTAP document in rows: one per top-level subtest with children."""
+    rows = []
+    leaf = Node(root.indent, step)
+    leaf.plan = None
+    for r in root.results:
+        status, name, directive, children = r
+        if children is not None and (children.results or children.pending):
+            tmp = Node(root.indent)
+            tmp.results = [r]
+            rows.append((name or step, count(tmp)))
+        else:
+            leaf.results.append(r)
+    for child in root.pending:
+        tmp = Node(root.indent)
+        tmp.pending = [child]
+        rows.append((child.name or step, count(tmp)))
+    rest = count(leaf)
+    nres = len(root.results) + len(root.pending)
+    if root.plan is not None and root.plan > nres:
+        rest["missing"] += root.plan - nres
+        rest["notes"].append("plan 1..%d but %d results" % (root.plan, nres))
+    if leaf.results or rest["missing"] or not rows:
+        rows.append((step, rest))
+    return rows
+
+
+def scan_reports(lines):
+    reports = []
+    last_primary = -10**9
+    for i, text in enumerate(lines):
+        if "PFMK-" in text:
+            continue
+        if any(p.search(text) for p in PRIMARY):
+            if i - last_primary > MERGE_PRIMARY:
+                reports.append((i + 1, text.strip()))
+            last_primary = i
+        elif any(p.search(text) for p in SECONDARY):
+            if i - last_primary > MERGE_SECONDARY:
+                reports.append((i + 1, text.strip()))
+                last_primary = i
+    return reports
+
+
+def row(kernel, suite, passed=0, failed=0, skipped=0, missing=0, notes=None):
+    return {"kernel": kernel, "suite": suite, "passed": passed, "failed": failed,
+            "skipped": skipped, "missing": missing, "notes": notes or []}
+
+
+def parse(kernel, log, plan_file, qemu_rc):
+    with open(plan_file) as f:
+        plan = json.load(f)
+    try:
+        with open(log, errors="replace") as f:
+            lines = [clean(x) for x in f]
+    except FileNotFoundError:
+        lines = []
+    begins, ends = {}, {}
+    for i, text in enumerate(lines):
+        m = BEGIN_RE.search(text)
+        if m:
+            begins.setdefault(m.group(1), i)
+        m = END_RE.search(text)
+        if m:
+            ends.setdefault(m.group(1), (i, int(m.group(2))))
+    done = any(DONE_RE.search(x) for x in lines)
+
+    rows = []
+    life = row(kernel, "insmod/rmmod")
+    for st in plan["steps"]:
+        name, kind = st["name"], st["kind"]
+        label = name.split(":", 1)[-1] if kind == "ktap" else name
+        if st.get("missing_module"):
+            rows.append(row(kernel, label, missing=1,
+                            notes=["expected module %s was not built" % label]))
+            continue
+        if name not in begins:
+            note = "step %s never started" % name
+            if kind == "rc" and name.startswith(("insmod:", "rmmod:")):
+                life["missing"] += 1
+                life["notes"].append(note)
+            else:
+                rows.append(row(kernel, label, missing=1, notes=[note]))
+            continue
+        b = begins[name]
+        e, rc = ends.get(name, (len(lines), None))
+        notes = [] if rc is not None else ["step %s never ended (crash or hang)" % name]
+        if kind == "ktap":
+            root = parse_ktap(lines[b + 1:e])
+            if root is None:
+                if rc == 0:
+                    rows.append(row(kernel, label, missing=1,
+                                    notes=notes + ["no KTAP output from %s" % name]))
+                else:
+                    rows.append(row(kernel, label, failed=1 if rc is not None else 0,
+                                    missing=1 if rc is None else 0,
+                                    notes=notes + ["%s rc=%s, no KTAP output" % (name, rc)]))
+                continue
+            for sname, c in suites(root, label):
+                rows.append(row(kernel, sname, c["passed"], c["failed"], c["skipped"],
+                                c["missing"], notes + c["notes"]))
+            if rc is not None and rc != 0:
+                rows.append(row(kernel, label + " (insmod)", failed=1,
+                                notes=["%s rc=%d" % (name, rc)]))
+        else:
+            target = life if name.startswith(("insmod:", "rmmod:")) else None
+            if target is None:
+                target = row(kernel, name)
+                rows.append(target)
+            if rc is None:
+                target["missing"] += 1
+                target["notes"] += notes
+            elif rc == 0:
+                target["passed"] += 1
+            else:
+                target["failed"] += 1
+                target["notes"].append("%s rc=%d" % (name, rc))
+    if life["passed"] or life["failed"] or life["missing"]:
+        rows.insert(0, life)
+
+    guest = row(kernel, "guest run")
+    if done and qemu_rc == 0:
+        guest["passed"] = 1
+    else:
+        guest["failed"] = 1
+        why = "QEMU timeout" if qemu_rc == 124 else "QEMU rc=%d" % qemu_rc
+        guest["notes"].append("%s, plan %s" % (why, "finished" if done else "did not finish"))
+    rows.append(guest)
+
+    reps = scan_reports(lines)
+    rep = row(kernel, "reports", passed=0 if reps else 1, failed=len(reps),
+              notes=["%s:%d: %s" % (os.path.basename(log), n, t) for n, t in reps])
+    rows.append(rep)
+    return rows
+
+
+def summary(results_dir):
+    rows = []
+    for fn in sorted(os.listdir(results_dir)):
+        if fn.endswith(".json"):
+            with open(os.path.join(results_dir, fn)) as f:
+                rows += json.load(f)
+    kw = max([len("kernel")] + [len(r["kernel"]) for r in rows])
+    sw = max([len("suite")] + [len(r["suite"]) for r in rows])
+    hdr = "%-*s  %-*s  %6s  %6s  %7s  %7s" % (kw, "kernel", sw, "suite", "passed",
+                                                "failed", "skipped", "missing")
+    print(hdr)
+    print("-" * len(hdr))
+    tot = {"passed": 0, "failed": 0, "skipped": 0, "missing": 0}
+    bad = []
+    for r in rows:
+        flag = "  <-- FAIL" if r["failed"] or r["missing"] else ""
+        print("%-*s  %-*s  %6d  %6d  %7d  %7d%s" % (kw, r["kernel"], sw, r["suite"],
+                                                   r["passed"], r["failed"], r["skipped"],
+                                                   r["missing"], flag))
+        for k in tot:
+            tot[k] += r[k]
+        if r["failed"] or r["missing"]:
+            bad.append(r)
+    print("-" * len(hdr))
+    print("%-*s  %-*s  %6d  %6d  %7d  %7d" % (kw, "total", sw, "", tot["passed"],
+                                              tot["failed"], tot["skipped"], tot["missing"]))
+    if bad:
+        print()
+        print("Failures (missing tests count as failed):")
+        for r in bad:
+            print("  %s / %s:" % (r["kernel"], r["suite"]))
+            for n in r["notes"][:30] or ["(no details)"]:
+                print("      " + n)
+            if len(r["notes"]) > 30:
+                print("      ... %d more" % (len(r["notes"]) - 30))
+    print()
+    print("%d passed, %d failed, %d skipped" % (tot["passed"], tot["failed"] + tot["missing"],
+                                                tot["skipped"]))
+    return 1 if tot["failed"] or tot["missing"] else 0
+
+
+def main(argv):
+    if len(argv) >= 6 and argv[1] == "parse":
+        rows = parse(argv[2], argv[3], argv[4], int(argv[5]))
+        with open(argv[6], "w") as f:
+            json.dump(rows, f, indent=1)
+        bad = sum(r["failed"] + r["missing"] for r in rows)
+        return 1 if bad else 0
+    if len(argv) >= 9 and argv[1] == "row":
+        r = row(argv[3], argv[4], int(argv[5]), int(argv[6]), int(argv[7]), int(argv[8]),
+                argv[9:])
+        with open(argv[2], "w") as f:
+            json.dump([r], f, indent=1)
+        return 0
+    if len(argv) == 3 and argv[1] == "summary":
+        return summary(argv[2])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Boot a kernel + initramfs in QEMU (TCG) and save the serial console log.
+#
+# usage: scripts/run-guest.sh <bzImage> <initramfs> <log> [timeout-seconds]
+#
+# PFMK_GUEST_STDOUT=1 also streams the console to stdout (make demo).
+# Exit status: 0 if QEMU exited by itself, 124 on timeout, QEMU's otherwise.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+kernel=${1:?usage}
+initrd=${2:?usage}
+log=${3:?usage}
+tmo=${4:-600}
+
+# No oops=panic: after an oops the plan goes on so that every report and
+# every later step shows up; hangs are bounded by the wall-clock timeout.
+# panic=-1 reboots (i.e. exits QEMU, -no-reboot) at once on a panic.
+cmdline="console=ttyS0 printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
+cmdline+=" ${PFMK_GUEST_CMDLINE:-}"
+
+qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m 1G -nographic -no-reboot
+	-nodefaults -serial stdio -monitor none
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+
+mkdir -p "$(dirname "$log")"
+rc=0
+if [[ ${PFMK_GUEST_STDOUT:-0} == 1 ]]; then
+	timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log" || rc=${PIPESTATUS[0]}
+else
+	timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || rc=${PIPESTATUS[0]}
+fi
+if ((rc == 124 || rc == 137)); then
+	echo "PFMK-HOST: QEMU killed after ${tmo}s timeout" >>"$log"
+	exit 124
+fi
+exit "$rc"

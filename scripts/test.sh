@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The full pfmk test suite (make test).
+#
+#  1. static checks (scripts/check.sh), one test case per tool;
+#  2. for each series (PFMK_SERIES, default "6.1 6.12"):
+#     - debian-<series>: the newest installed Debian kernel of that series;
+#     - debug-<series>:  a debug kernel built from linux-source-<series>
+#       (KASAN, lockdep, kmemleak, KUnit; cached, see scripts/debug-kernel.sh);
+#     for each kernel: W=1 -Werror module build (one test case), initramfs,
+#     QEMU boot running the guest plan, console log parsed into results;
+#  3. summary table; the last line is "N passed, N failed, N skipped".
+#
+# Environment: PFMK_SERIES, PFMK_KERNELS (subset of kernel ids to run, e.g.
+# "debian-6.1 debug-6.12"), PFMK_SKIP_CHECK=1, PFMK_STOCK_TIMEOUT,
+# PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in seconds).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+SERIES=${PFMK_SERIES:-6.1 6.12}
+STOCK_TIMEOUT=${PFMK_STOCK_TIMEOUT:-300}
+DEBUG_TIMEOUT=${PFMK_DEBUG_TIMEOUT:-900}
+RESULTS=$PFMK_BUILD/results
+S=$PFMK_ROOT/scripts
+
+t0=$SECONDS
+ensure_deps
+rm -rf "$RESULTS" "$PFMK_BUILD/guest"
+mkdir -p "$RESULTS" "$PFMK_LOGS"
+
+wanted() { [[ -z ${PFMK_KERNELS:-} || " $PFMK_KERNELS " == *" $1 "* ]]; }
+result_row() { python3 "$S/results.py" row "$RESULTS/$1.json" "${@:2}"; }
+declare -a timings=()
+
+# Build the modules, boot, parse. args: id mode kdir kernel-image timeout
+run_kernel() {
+	local id=$1 mode=$2 kdir=$3 image=$4 tmo=$5 t rc
+	t=$SECONDS
+	if "$S/build-modules.sh" "$id" "$kdir"; then
+		result_row "$id-0build" "$id" "module build W=1 -Werror" 1 0 0 0
+	else
+		local notes
+		mapfile -t notes < <(grep -E -i 'error|warning' "$PFMK_LOGS/modules-$id.log" | head -n 20)
+		result_row "$id-0build" "$id" "module build W=1 -Werror" 0 1 0 0 \
+			"see $PFMK_LOGS/modules-$id.log" "${notes[@]}"
+	fi
+	local g=$PFMK_BUILD/guest/$id
+	mkdir -p "$g"
+	"$S/mkinitramfs.sh" "$id" "$mode" "$PFMK_BUILD/modules/$id" "$g"
+	say "$id: booting $(basename "$image") in QEMU (TCG, timeout ${tmo}s, log: $PFMK_LOGS/$id.log)"
+	local tb=$SECONDS
+	rc=0
+	"$S/run-guest.sh" "$image" "$g/initramfs.cpio.gz" "$PFMK_LOGS/$id.log" "$tmo" || rc=$?
+	say "$id: guest finished in $((SECONDS - tb))s (qemu rc=$rc)"
+	python3 "$S/results.py" parse "$id" "$PFMK_LOGS/$id.log" "$g/plan.json" "$rc" "$RESULTS/$id-1run.json" ||
+		say "$id: guest tests reported failures"
+	timings+=("$id: $((SECONDS - t))s (boot $((SECONDS - tb))s)")
+}
+
+if [[ ${PFMK_SKIP_CHECK:-0} != 1 ]]; then
+	t=$SECONDS
+	say "make check (sparse, checkpatch, kernel-doc, coccicheck)"
+	"$S/check.sh" "$RESULTS/check.json" || true
+	timings+=("check: $((SECONDS - t))s")
+fi
+
+for series in $SERIES; do
+	id=debian-$series
+	wanted "$id" || continue
+	if rel=$(stock_kernel_release "$series"); then
+		run_kernel "$id" stock "$(stock_kernel_kdir "$rel")" "/boot/vmlinuz-$rel" "$STOCK_TIMEOUT"
+	else
+		result_row "$id-0build" "$id" "kernel" 0 0 0 1 "no Debian $series kernel image + headers installed"
+	fi
+done
+
+for series in $SERIES; do
+	id=debug-$series
+	wanted "$id" || continue
+	t=$SECONDS
+	if dir=$("$S/debug-kernel.sh" "$series"); then
+		timings+=("$id kernel (build or cache): $((SECONDS - t))s")
+		run_kernel "$id" debug "$dir/build" "$dir/bzImage" "$DEBUG_TIMEOUT"
+	else
+		result_row "$id-0build" "$id" "debug kernel build" 0 1 0 0 \
+			"see $("$S/debug-kernel.sh" --key "$series")/build.log"
+	fi
+done
+
+say "timings: ${timings[*]/%/;} total $((SECONDS - t0))s"
+echo
+python3 "$S/results.py" summary "$RESULTS"
