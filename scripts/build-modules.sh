@@ -20,9 +20,7 @@ log=$PFMK_LOGS/modules-$id.log
 mkdir -p "$PFMK_LOGS"
 rm -rf "$dest"
 mkdir -p "$dest"
-for s in "${PFMK_MODULE_SOURCES[@]}"; do
-	[[ -e $PFMK_MODSRC/$s ]] && cp -a "$PFMK_MODSRC/$s" "$dest/"
-done
+copy_module_sources "$dest"
 [[ -f $dest/Kbuild ]] || die "$id: no Kbuild in $PFMK_MODSRC"
 
 say "$id: building modules (W=1 -Werror) against $kdir"
@@ -40,4 +38,4 @@ if ((rc)); then
 	say "$id: module build FAILED (log: $log)"
 	exit "$rc"
 fi
-say "$id: built $(find "$dest" -name '*.ko' | wc -l) modules: $(find "$dest" -name '*.ko' -printf '%f ' | sort)"
+say "$id: built $(find "$dest" -name '*.ko' | wc -l) modules: $(find "$dest" -name '*.ko' -printf '%f\n' | sort | tr '\n' ' ')"

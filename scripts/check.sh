@@ -25,9 +25,7 @@ mkdir -p "$PFMK_LOGS"
 work=$PFMK_BUILD/check/src
 rm -rf "$work"
 mkdir -p "$work"
-for s in "${PFMK_MODULE_SOURCES[@]}"; do
-	[[ -e $PFMK_MODSRC/$s ]] && cp -a "$PFMK_MODSRC/$s" "$work/"
-done
+copy_module_sources "$work"
 
 # Every *.c / *.h of the repository outside build/ and patches/.
 mapfile -t files < <(cd "$PFMK_MODSRC" && find . \( -path ./build -o -path ./patches -o -path ./.git \) -prune -o \

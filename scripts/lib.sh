@@ -15,9 +15,26 @@ PFMK_LOGS=$PFMK_BUILD/logs
 PFMK_JOBS=${PFMK_JOBS:-$(nproc)}
 export PFMK_ROOT PFMK_MODSRC PFMK_BUILD PFMK_CACHE PFMK_LOGS PFMK_JOBS
 
-# Module sources copied into each per-kernel build directory.
-# shellcheck disable=SC2034 # used by the scripts sourcing this file
-PFMK_MODULE_SOURCES=(Kbuild core kapi pmu include examples test-modules)
+# Module sources copied into each per-kernel build directory: the Kbuild
+# directories plus any other top-level Kbuild fragment (e.g. client.kbuild).
+module_sources() {
+	local e
+	for e in Kbuild core kapi pmu include examples test-modules; do
+		[[ -e $PFMK_MODSRC/$e ]] && echo "$e"
+	done
+	for e in "$PFMK_MODSRC"/*.kbuild "$PFMK_MODSRC"/Kbuild.*; do
+		[[ -f $e ]] && echo "${e##*/}"
+	done
+	return 0
+}
+
+# copy_module_sources <dest>
+copy_module_sources() {
+	local e
+	while IFS= read -r e; do
+		cp -a "$PFMK_MODSRC/$e" "$1/"
+	done < <(module_sources)
+}
 
 # Packages the harness needs on a Debian host.
 PFMK_PACKAGES=(
