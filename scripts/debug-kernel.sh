@@ -49,6 +49,8 @@ exec 9>"$dir/.lock"
 flock 9
 
 if [[ -f $dir/.pfmk-complete ]]; then
+	# The O= directory refers to its source tree: make sure it still exists.
+	ensure_source_tree "$series" >/dev/null
 	say "debug-$series: cached kernel $dir"
 	echo "$dir"
 	exit 0
@@ -134,4 +136,5 @@ cp "$obj/arch/x86/boot/bzImage" "$dir/bzImage"
 [[ -f $obj/Module.symvers ]] || die "debug-$series: no Module.symvers"
 touch "$dir/.pfmk-complete"
 say "debug-$series: built in $((SECONDS - start))s"
+prune_cache "$(dirname "$dir")" '*' "$dir"
 echo "$dir"

@@ -181,6 +181,7 @@ ensure_source_tree() {
 	rm -rf "$dir"
 	mv "$top" "$dir"
 	rm -rf "$tmp"
+	prune_cache "$PFMK_CACHE/src" "linux-source-$series-*" "$dir"
 	echo "$dir"
 }
 
@@ -189,4 +190,21 @@ show_log_tail() {
 	local f=$1 n=${2:-40}
 	say "last $n lines of $f:"
 	tail -n "$n" "$f" >&2 || true
+}
+
+# prune_cache <parent-dir> <glob> <current>: delete all but the newest
+# PFMK_CACHE_KEEP (default 2) entries matching <glob> under <parent-dir>,
+# never <current> and never an entry whose .lock is held by a running build.
+prune_cache() {
+	local parent=$1 glob=$2 current=$3 keep=${PFMK_CACHE_KEEP:-2} d n=0
+	while IFS= read -r d; do
+		[[ $d == "$current" ]] && continue
+		n=$((n + 1))
+		((n < keep)) && continue
+		if [[ -e $d/.lock ]] && ! flock -n "$d/.lock" true; then
+			continue
+		fi
+		say "pruning old cache entry $d"
+		rm -rf "$d"
+	done < <(find "$parent" -mindepth 1 -maxdepth 1 -type d -name "$glob" -printf '%T@ %p\n' 2>/dev/null | sort -rn | cut -d' ' -f2-)
 }
