@@ -495,6 +495,7 @@ static void api_reg_flags(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	u32 bad_flags[] = { 0x8, 0x100, 0x8000 };
+	struct pfmk_pmd_time time;
 	struct pfarg_pmc pmc;
 	struct pfarg_pmd pmd;
 	unsigned int i;
@@ -513,6 +514,21 @@ static void api_reg_flags(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, &pmd, 1),
 				    -EINVAL, "PMD flags 0x%x", bad_flags[i]);
 		KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
+
+		/* The contract checks input flags on every vector call. */
+		memset(&pmd, 0, sizeof(pmd));
+		pmd.reg_flags = bad_flags[i];
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds(desc, &pmd, 1),
+				    -EINVAL, "read_pmds flags 0x%x",
+				    bad_flags[i]);
+		KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
+		memset(&pmd, 0, sizeof(pmd));
+		pmd.reg_flags = bad_flags[i];
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds_time(desc, &pmd, &time,
+							      1),
+				    -EINVAL, "read_pmds_time flags 0x%x",
+				    bad_flags[i]);
+		KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
 	}
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 
@@ -528,6 +544,10 @@ static void api_reg_flags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd.reg_flags));
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
+
+	/* Reading through the vector just written, flags and all. */
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, 3ULL);
 	pfmkt_close(test, desc);
 }
 

@@ -332,6 +332,7 @@ static void count_hw_event(struct kunit *test)
 {
 	int cpu = pfmkt_cpu(), expected = pfmkt_hw_cycles_expected(cpu);
 	void *desc = pfmkt_create(test, "");
+	struct pfarg_pmc pmc;
 
 	kunit_info(test, "perf on hardware cycles, CPU %d: %d\n", cpu,
 		   expected);
@@ -346,14 +347,25 @@ static void count_hw_event(struct kunit *test)
 		/* Without the hardware event, the load goes through. */
 		pfmkt_write_pmc(test, desc, 1, 0);
 		KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+		/* Reprogrammed on the loaded context: refused, unchanged. */
+		memset(&pmc, 0, sizeof(pmc));
+		pmc.reg_num = 1;
+		pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
+		KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1),
+				expected);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		usleep_range(2000, 3000);
+		KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
+		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
 	} else {
 		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 		usleep_range(2000, 3000);
 		KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
 	}
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED |
-			(expected ? 0 : PFMK_STATE_STARTED));
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 	pfmkt_close(test, desc);
 }
 

@@ -351,6 +351,44 @@ static void race_close_wakes_reader(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-EBADF);
 }
 
+/*
+ * The completion may be shared by several contexts (and other events of
+ * the owner): closing one context must still wake its own readers.
+ */
+static void race_close_shared_completion(struct kunit *test)
+{
+	struct race_msg_reader *ra, *rb;
+	struct task_struct *ta, *tb;
+	void *a, *b;
+
+	ra = kunit_kzalloc(test, sizeof(*ra), GFP_KERNEL);
+	rb = kunit_kzalloc(test, sizeof(*rb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ra);
+	KUNIT_ASSERT_NOT_NULL(test, rb);
+	a = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	b = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	/* B's reader waits first, so a single complete() would wake it. */
+	rb->desc = b;
+	tb = race_start_msg_reader(test, rb);
+	msleep(20);
+	ra->desc = a;
+	ta = race_start_msg_reader(test, ra);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&ra->finished));
+	KUNIT_EXPECT_FALSE(test, completion_done(&rb->finished));
+
+	pfmkt_close(test, a);
+	race_join_msg_reader(test, ta, ra);
+	KUNIT_EXPECT_EQ(test, ra->ret, (ssize_t)-EBADF);
+
+	/* B's reader may have been woken (0) or wait on until B closes. */
+	pfmkt_close(test, b);
+	race_join_msg_reader(test, tb, rb);
+	KUNIT_EXPECT_TRUE_MSG(test, rb->ret == 0 || rb->ret == -EBADF,
+			      "returned %zd", rb->ret);
+}
+
 #define RACE_NR_NEW	1000
 #define RACE_NR_OPEN	32
 
@@ -391,6 +429,7 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_read_completion),
 	KUNIT_CASE(race_read_signal),
 	KUNIT_CASE(race_close_wakes_reader),
+	KUNIT_CASE(race_close_shared_completion),
 	KUNIT_CASE(race_handles_not_reused),
 	{}
 };
