@@ -259,6 +259,50 @@ static void count_disabled_pmd(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/* read_pmds returns the reset values written with the PMD. */
+static void count_reset_fields(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_pmd pmd[2];
+	unsigned int pass;
+
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_num = 3;
+	pmd[0].reg_value = 10;
+	pmd[0].reg_long_reset = 1111;
+	pmd[0].reg_short_reset = 2222;
+	pmd[1].reg_num = 4;
+	pmd[1].reg_value = 20;
+	pmd[1].reg_long_reset = ~0ULL;
+	pmd[1].reg_short_reset = 1ULL << 63;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 2), 0);
+	pfmkt_write_pmc(test, desc, 3, PFMK_TEST_PMC(1));
+
+	for (pass = 0; pass < 2; pass++) {
+		/* Garbage in every output field. */
+		memset(pmd, 0x5a, sizeof(pmd));
+		pmd[0].reg_num = 3;
+		pmd[0].reg_set = 0;
+		pmd[0].reg_flags = 0;
+		pmd[1].reg_num = 4;
+		pmd[1].reg_set = 0;
+		pmd[1].reg_flags = 0;
+		KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, pmd, 2), 0);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 10ULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_long_reset, 1111ULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_short_reset, 2222ULL);
+		KUNIT_EXPECT_NE(test, pmd[0].reg_last_reset_val,
+				0x5a5a5a5a5a5a5a5aULL);
+		KUNIT_EXPECT_EQ(test, pmd[1].reg_value, 20ULL);
+		KUNIT_EXPECT_EQ(test, pmd[1].reg_long_reset, ~0ULL);
+		KUNIT_EXPECT_EQ(test, pmd[1].reg_short_reset, 1ULL << 63);
+		/* Again, loaded: the fields do not depend on the state. */
+		if (!pass)
+			pfmkt_load(test, desc, pfmkt_cpu());
+	}
+	pfmkt_close(test, desc);
+}
+
 static void count_read_time(struct kunit *test, void *desc,
 			    struct pfarg_pmd *pmd, struct pfmk_pmd_time *time)
 {
@@ -404,6 +448,7 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_lifecycle_cpu_clock),
 	KUNIT_CASE(count_read_vectors_generic),
 	KUNIT_CASE(count_disabled_pmd),
+	KUNIT_CASE(count_reset_fields),
 	KUNIT_CASE(count_read_pmds_time),
 	KUNIT_CASE(count_hw_event),
 	KUNIT_CASE(count_load_offline_cpu),
