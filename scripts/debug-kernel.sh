@@ -14,6 +14,8 @@
 # (scripts/kconfig/debug.config), sha256 of patches/linux-<series>/*, the
 # compiler version and the recipe version below.
 set -euo pipefail
+# Parsed as a whole before running: editing this file cannot break a run.
+{
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -138,3 +140,5 @@ touch "$dir/.pfmk-complete"
 say "debug-$series: built in $((SECONDS - start))s"
 prune_cache "$(dirname "$dir")" '*' "$dir"
 echo "$dir"
+exit
+}
