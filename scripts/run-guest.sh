@@ -3,9 +3,12 @@
 #
 # usage: scripts/run-guest.sh <bzImage> <initramfs> <log> [timeout-seconds]
 #
-# PFMK_GUEST_STDOUT=1 also streams the console to stdout (make demo).
+# PFMK_GUEST_STDOUT=1 also streams the console to stdout (make demo);
+# otherwise a progress line (current guest step) is printed every 30 s.
 # Exit status: 0 if QEMU exited by itself, 124 on timeout, QEMU's otherwise.
 set -euo pipefail
+# Parsed as a whole before running: editing this file cannot break a run.
+{
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -25,14 +28,35 @@ qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m 1G -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
 
 mkdir -p "$(dirname "$log")"
-rc=0
-if [[ ${PFMK_GUEST_STDOUT:-0} == 1 ]]; then
-	timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log" || rc=${PIPESTATUS[0]}
-else
-	timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log" || rc=${PIPESTATUS[0]}
-fi
+rm -f "$log.rc"
+(
+	set +e
+	if [[ ${PFMK_GUEST_STDOUT:-0} == 1 ]]; then
+		timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log"
+	else
+		timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log"
+	fi
+	echo "${PIPESTATUS[0]}" >"$log.rc"
+) &
+pid=$!
+start=$SECONDS
+while kill -0 "$pid" 2>/dev/null; do
+	for _ in $(seq 30); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -0 "$pid" 2>/dev/null || break
+	if [[ ${PFMK_GUEST_STDOUT:-0} != 1 ]]; then
+		cur=$(grep -o 'PFMK-STEP-BEGIN .*' "$log" 2>/dev/null | tail -n1 | cut -d' ' -f2 || true)
+		say "$(basename "$log" .log): guest running ($((SECONDS - start))s, step: ${cur:-booting})"
+	fi
+done
+wait "$pid" || true
+rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+rm -f "$log.rc"
 if ((rc == 124 || rc == 137)); then
 	echo "PFMK-HOST: QEMU killed after ${tmo}s timeout" >>"$log"
 	exit 124
 fi
 exit "$rc"
+}
