@@ -86,6 +86,17 @@ t=$SECONDS
 sparse_log=$PFMK_LOGS/check-sparse.log
 sparse_rc=0
 make -C "$kdir" M="$work" C=2 -j"$PFMK_JOBS" modules >"$sparse_log" 2>&1 || sparse_rc=$?
+# Debian kernels lack CONFIG_KUNIT, so the KUnit modules are not built (nor
+# checked) above: when the debug kernel of the same series is in the cache,
+# run sparse against it as well.
+dbg=$("$PFMK_ROOT/scripts/debug-kernel.sh" --key "$SERIES")
+if [[ -f $dbg/.pfmk-complete ]]; then
+	make -C "$dbg/build" M="$work" clean >/dev/null 2>&1 || true
+	echo "==== sparse against the debug-$SERIES kernel ($dbg/build)" >>"$sparse_log"
+	make -C "$dbg/build" M="$work" C=2 -j"$PFMK_JOBS" modules >>"$sparse_log" 2>&1 || sparse_rc=$?
+else
+	say "check: no cached debug-$SERIES kernel: KUnit modules not sparse-checked (run make kernels)"
+fi
 # Findings: sparse diagnostics (file:line:col: warning/error) and build errors.
 grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$sparse_log" | sort -u >"$sparse_log.findings" || true
 if ((sparse_rc)) && [[ ! -s $sparse_log.findings ]]; then

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The full pfmk test suite (make test).
 #
-#  1. static checks (scripts/check.sh), one test case per tool;
-#  2. for each series (PFMK_SERIES, default "6.1 6.12"):
+#  1. for each series (PFMK_SERIES, default "6.1 6.12"):
 #     - debian-<series>: the newest installed Debian kernel of that series;
 #     - debug-<series>:  a debug kernel built from linux-source-<series>
 #       (KASAN, lockdep, kmemleak, KUnit; cached, see scripts/debug-kernel.sh);
 #     for each kernel: W=1 -Werror module build (one test case), initramfs,
 #     QEMU boot running the guest plan, console log parsed into results;
+#  2. static checks (scripts/check.sh), one test case per tool;
 #  3. summary table; the last line is "N passed, N failed, N skipped".
 #
 # Environment: PFMK_SERIES, PFMK_KERNELS (subset of kernel ids to run, e.g.
@@ -59,13 +59,6 @@ run_kernel() {
 	timings+=("$id: $((SECONDS - t))s (boot $((SECONDS - tb))s)")
 }
 
-if [[ ${PFMK_SKIP_CHECK:-0} != 1 ]]; then
-	t=$SECONDS
-	say "make check (sparse, checkpatch, kernel-doc, coccicheck)"
-	"$S/check.sh" "$RESULTS/check.json" || true
-	timings+=("check: $((SECONDS - t))s")
-fi
-
 for series in $SERIES; do
 	id=debian-$series
 	wanted "$id" || continue
@@ -88,6 +81,15 @@ for series in $SERIES; do
 			"see $("$S/debug-kernel.sh" --key "$series")/build.log"
 	fi
 done
+
+# Static checks last: sparse then also covers the KUnit modules against the
+# debug-6.12 kernel built above.
+if [[ ${PFMK_SKIP_CHECK:-0} != 1 ]]; then
+	t=$SECONDS
+	say "make check (sparse, checkpatch, kernel-doc, coccicheck)"
+	"$S/check.sh" "$RESULTS/check.json" || true
+	timings+=("check: $((SECONDS - t))s")
+fi
 
 say "timings: ${timings[*]/%/;} total $((SECONDS - t0))s"
 echo
