@@ -41,11 +41,13 @@ PRIMARY = [re.compile(p) for p in (
     r"possible circular locking", r"inconsistent lock state",
     r"possible recursive locking", r"INFO: trying to register non-static key",
     r"INFO: rcu_\w+ (self-)?detected stall", r"soft lockup", r"hard LOCKUP",
-    r"suspicious RCU usage", r"KASAN: ",
+    r"suspicious RCU usage", r"KASAN: ", r"kernel BUG at", r"ODEBUG:",
+    r"list_(add|del) corruption", r"Unable to handle kernel",
 )]
 SECONDARY = [re.compile(p) for p in (
     r"Call Trace", r"^=====+\s*$", r"\bKASAN\b", r"\blockdep\b.*(warning|turning off)",
 )]
+END_TRACE_RE = re.compile(r"---\[ end (trace|Kernel panic)")
 MERGE_PRIMARY = 12   # a primary within this many lines of the last one: same report
 MERGE_SECONDARY = 200  # a secondary within this many lines of a primary: same report
 
@@ -203,20 +205,27 @@ def suites(root, step):
 
 
 def scan_reports(lines):
+    """Return [(line number, header text)], one entry per kernel report."""
     reports = []
-    last_primary = -10**9
+    last_prim = last_any = -10**9
     for i, text in enumerate(lines):
         if "PFMK-" in text:
             continue
+        if END_TRACE_RE.search(text):
+            last_prim = last_any = -10**9   # the next header is a new report
+            continue
         if any(p.search(text) for p in PRIMARY):
-            if i - last_primary > MERGE_PRIMARY:
-                reports.append((i + 1, text.strip()))
-            last_primary = i
+            if reports and reports[-1][2] and i - reports[-1][3] <= 3:
+                # A "=====" banner started it: name the report by its header.
+                reports[-1][1], reports[-1][2] = text.strip(), False
+            elif i - last_prim > MERGE_PRIMARY:
+                reports.append([i + 1, text.strip(), False, i])
+            last_prim = last_any = i
         elif any(p.search(text) for p in SECONDARY):
-            if i - last_primary > MERGE_SECONDARY:
-                reports.append((i + 1, text.strip()))
-                last_primary = i
-    return reports
+            if i - last_any > MERGE_SECONDARY:
+                reports.append([i + 1, text.strip(), True, i])
+                last_any = i
+    return [(r[0], r[1]) for r in reports]
 
 
 def row(kernel, suite, passed=0, failed=0, skipped=0, missing=0, notes=None):

@@ -16,6 +16,8 @@ kernel=${1:?usage}
 initrd=${2:?usage}
 log=${3:?usage}
 tmo=${4:-600}
+[[ -r $kernel ]] || die "cannot read $kernel (Debian installs /boot/vmlinuz-* mode 0600: run as root)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (package qemu-system-x86)"
 
 # No oops=panic: after an oops the plan goes on so that every report and
 # every later step shows up; hangs are bounded by the wall-clock timeout.
