@@ -10,7 +10,7 @@ PFMK_ROOT=${PFMK_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # testing the harness against a scratch tree).
 PFMK_MODSRC=${PFMK_MODSRC:-$PFMK_ROOT}
 PFMK_BUILD=${PFMK_BUILD:-$PFMK_ROOT/build}
-PFMK_CACHE=${PFMK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pfmk}
+PFMK_CACHE=${PFMK_CACHE:-${XDG_CACHE_HOME:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache}/pfmk}
 PFMK_LOGS=$PFMK_BUILD/logs
 PFMK_JOBS=${PFMK_JOBS:-$(nproc)}
 export PFMK_ROOT PFMK_MODSRC PFMK_BUILD PFMK_CACHE PFMK_LOGS PFMK_JOBS
