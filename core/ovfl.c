@@ -36,6 +36,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/irq_work.h>
+#include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -201,6 +202,20 @@ static int pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	return ret;
 }
 
+/*
+ * The PMD wrapped at the overflow; it should be just past zero.  Whole
+ * periods beyond that went by without an interrupt.
+ */
+static void pfmk_ovfl_account_late(struct pfmk_ctx *ctx,
+				   const struct pfmk_pmd *pmd, u64 count)
+{
+	u64 past = pfmk_pmd_value_at(pmd, count);
+	u64 period = pfmk_pmd_period(pmd->last_reset_val);
+
+	if (past < S64_MAX && past >= period)
+		ctx->stats.ovfl_missed += div64_u64(past, period);
+}
+
 static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			     struct pfmk_pmd *pmd, struct pt_regs *regs)
 {
@@ -250,6 +265,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	raw_write_seqcount_begin(&ctx->ovfl_seq);
 	ctx->stats.ovfl_count++;
 	count = local64_read(&event->count);
+	pfmk_ovfl_account_late(ctx, pmd, count);
 
 	if (READ_ONCE(ctx->masked)) {
 		ctx->stats.ovfl_masked++;

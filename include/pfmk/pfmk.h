@@ -322,6 +322,9 @@ struct pfmk_pmd_time {
  *	same context was being handled (NMI within an interrupt), dropped.
  * @throttled: overflows at which perf throttled an event (it then stays
  *	silent until the next tick).
+ * @ovfl_missed: whole periods that went by without an overflow, because
+ *	the overflow interrupt came late (the PMD had run past zero by that
+ *	many periods); the samples a late interrupt cost.
  * @notify_count: notifications (masking overflows and full buffers).
  * @msgs_dropped: messages lost because the queue was full.
  * @restarts: pfmk_restart() calls that unmasked the context.
@@ -333,10 +336,11 @@ struct pfmk_ctx_stats {
 	__u64		ovfl_masked;
 	__u64		ovfl_nested;
 	__u64		throttled;
+	__u64		ovfl_missed;
 	__u64		notify_count;
 	__u64		msgs_dropped;
 	__u64		restarts;
-	__u64		reserved[8];
+	__u64		reserved[7];
 };
 
 int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
