@@ -89,7 +89,10 @@ static void account_ip(struct sampler *s, unsigned long ip)
 static void drain_buffer(struct sampler *s, struct pfm_dfl_smpl_hdr *hdr)
 {
 	struct pfm_dfl_smpl_entry *ent = (void *)(hdr + 1);
-	u64 i, count = smp_load_acquire(&hdr->hdr_count);
+	u64 i, count;
+
+	/* Entries below hdr_count are complete: pairs with the writer. */
+	count = smp_load_acquire(&hdr->hdr_count);
 
 	/* PMD 0 records no other PMD: entries are all the same size. */
 	for (i = 0; i < count; i++)
