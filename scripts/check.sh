@@ -8,6 +8,8 @@
 # Zero tolerance: any finding of any tool fails. Logs: build/logs/check-*.log.
 # With an argument, also writes one result row per tool (pass/fail) there.
 set -euo pipefail
+# Parsed as a whole before running: editing this file cannot break a run.
+{
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -147,3 +149,5 @@ if ((total)); then
 	exit 1
 fi
 say "check: all clean"
+exit
+}

@@ -14,6 +14,8 @@
 # (scripts/kconfig/debug.config), sha256 of patches/linux-<series>/*, the
 # compiler version and the recipe version below.
 set -euo pipefail
+# Parsed as a whole before running: editing this file cannot break a run.
+{
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -51,6 +53,7 @@ flock 9
 if [[ -f $dir/.pfmk-complete ]]; then
 	# The O= directory refers to its source tree: make sure it still exists.
 	ensure_source_tree "$series" >/dev/null
+	ln -sfn "$(basename "$dir")" "$(dirname "$dir")/latest"
 	say "debug-$series: cached kernel $dir"
 	echo "$dir"
 	exit 0
@@ -137,4 +140,7 @@ cp "$obj/arch/x86/boot/bzImage" "$dir/bzImage"
 touch "$dir/.pfmk-complete"
 say "debug-$series: built in $((SECONDS - start))s"
 prune_cache "$(dirname "$dir")" '*' "$dir"
+ln -sfn "$(basename "$dir")" "$(dirname "$dir")/latest"
 echo "$dir"
+exit
+}

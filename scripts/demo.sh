@@ -5,6 +5,8 @@
 # PFMK_DEMO_SERIES selects another Debian kernel series (default 6.1);
 # PFMK_DEMO_VERBOSE=1 streams the whole console instead of the summary.
 set -euo pipefail
+# Parsed as a whole before running: editing this file cannot break a run.
+{
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -27,9 +29,15 @@ PFMK_GUEST_STDOUT=${PFMK_DEMO_VERBOSE:-0} "$PFMK_ROOT/scripts/run-guest.sh" \
 echo
 echo "==== pfmk_example_count on Linux $rel ($(nproc) host cores, QEMU -smp 2, TCG) ===="
 sed -n '/PFMK-STEP-BEGIN insmod:pfmk$/,/PFMK-STEP-END rmmod:pfmk /p' "$log" |
-	grep -v -E 'taints kernel|module verification failed'
+	grep -v -E 'taints kernel|module verification failed|PFMK-STEP-END .* rc=0$' |
+	sed -E -e 's/^PFMK-STEP-BEGIN insmod:(.*)$/# insmod \1.ko/' \
+		-e "s/^PFMK-STEP-BEGIN example:(.*)\$/# insmod \\1.ko seconds=${PFMK_EXAMPLE_SECONDS:-3}   (waiting for '\\1: done')/" \
+		-e 's/^PFMK-STEP-BEGIN rmmod:(.*)$/# rmmod \1/' \
+		-e 's/^PFMK-STEP-END (.*) rc=(.*)$/# FAILED: \1 rc=\2/'
 echo "===="
 if ((rc)) || ! grep -q 'pfmk_example_count: done' "$log"; then
 	die "demo failed (qemu rc=$rc); full console log: $log"
 fi
 say "demo finished"
+exit
+}

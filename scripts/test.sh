@@ -14,12 +14,14 @@
 # "debian-6.1 debug-6.12"), PFMK_SKIP_CHECK=1, PFMK_STOCK_TIMEOUT,
 # PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in seconds).
 set -euo pipefail
+# Parsed as a whole before running: editing this file cannot break a run.
+{
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 SERIES=${PFMK_SERIES:-6.1 6.12}
 STOCK_TIMEOUT=${PFMK_STOCK_TIMEOUT:-300}
-DEBUG_TIMEOUT=${PFMK_DEBUG_TIMEOUT:-900}
+DEBUG_TIMEOUT=${PFMK_DEBUG_TIMEOUT:-600}
 RESULTS=$PFMK_BUILD/results
 S=$PFMK_ROOT/scripts
 
@@ -90,3 +92,5 @@ done
 say "timings: ${timings[*]/%/;} total $((SECONDS - t0))s"
 echo
 python3 "$S/results.py" summary "$RESULTS"
+exit
+}

@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_api_args: argument checking of every KAPI call.
+ *
+ * Descriptors (NULL, garbage, kernel pointers, forged, closed), context
+ * creation requests, vector counts, register numbers, sets, flags and
+ * values, load and start arguments, pfmk_read() arguments.  Failing calls
+ * must change nothing.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+/* Every call on @desc fails with -EBADF, whatever its other arguments. */
+static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct pfarg_setdesc setdesc;
+	struct pfarg_setinfo setinfo;
+	struct pfmk_pmd_time time;
+	struct pfarg_start start;
+	struct pfarg_load load;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+	union pfm_msg msg;
+
+	memset(&setdesc, 0, sizeof(setdesc));
+	memset(&setinfo, 0, sizeof(setinfo));
+	memset(&start, 0, sizeof(start));
+	memset(&load, 0, sizeof(load));
+	memset(&pmc, 0, sizeof(pmc));
+	memset(&pmd, 0, sizeof(pmd));
+	load.load_pid = pfmkt_cpu();
+
+	/* Valid arguments otherwise. */
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, &pmd, 1), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds(desc, &pmd, 1), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds_time(desc, &pmd, &time, 1),
+			    -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_restart(desc), -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_stop(desc), -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_start(desc, &start), -EBADF, "%s",
+			    what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_load_context(desc, &load), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_unload_context(desc), -EBADF, "%s",
+			    what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_delete_evtsets(desc, &setinfo, 1),
+			    -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_create_evtsets(desc, &setdesc, 1),
+			    -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_getinfo_evtsets(desc, &setinfo, 1),
+			    -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_get_state(desc), -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			    (ssize_t)-EBADF, "%s", what);
+	/* Must not wait: if it does, the completion wakes it up with 0. */
+	complete(&priv->done);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizeof(msg), 0),
+			    (ssize_t)-EBADF, "%s", what);
+	reinit_completion(&priv->done);
+
+	/* -EBADF is checked before anything else. */
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, NULL, -1), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, NULL, 1), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds(desc, NULL, INT_MAX), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds_time(desc, &pmd, NULL, 1),
+			    -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_load_context(desc, NULL), -EBADF,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_getinfo_evtsets(desc, NULL, -5),
+			    -EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, NULL, 0, 1),
+			    (ssize_t)-EBADF, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_close(desc), -EBADF, "%s", what);
+}
+
+/* NULL, garbage and kernel pointers are not descriptors. */
+static void api_bad_descriptors(struct kunit *test)
+{
+	int local = 0;
+	struct pfarg_ctx req;
+
+	api_expect_ebadf(test, NULL, "NULL");
+	api_expect_ebadf(test, (void *)0x1234, "0x1234");
+	api_expect_ebadf(test, (void *)-1L, "-1");
+	api_expect_ebadf(test, &local, "&local");
+	api_expect_ebadf(test, &req, "&req");
+	api_expect_ebadf(test, test, "test");
+	api_expect_ebadf(test, (void *)1, "1");
+	KUNIT_EXPECT_EQ(test, local, 0);
+}
+
+/* A valid handle with bits flipped is not one; the real one still works. */
+static void api_forged_descriptors(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *other = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	unsigned long h = (unsigned long)desc;
+	unsigned int bit;
+
+	for (bit = 0; bit < BITS_PER_LONG; bit++) {
+		void *forged = (void *)(h ^ BIT(bit));
+
+		if (forged == other)
+			continue;
+		api_expect_ebadf(test, forged, "forged");
+	}
+	api_expect_ebadf(test, (void *)(h + 1), "desc + 1");
+	api_expect_ebadf(test, (void *)(h - 1), "desc - 1");
+	api_expect_ebadf(test, (void *)~h, "~desc");
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
+	pfmkt_close(test, desc);
+	pfmkt_close(test, other);
+}
+
+/* A closed descriptor is dead in every state it was closed in. */
+static void api_closed_descriptors(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_close(test, desc);
+	api_expect_ebadf(test, desc, "closed unloaded");
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	pfmkt_close(test, desc);
+	api_expect_ebadf(test, desc, "closed loaded");
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	api_expect_ebadf(test, desc, "closed started");
+}
+
+static void api_init_req(struct pfarg_ctx *req, const char *pmu)
+{
+	memset(req, 0, sizeof(*req));
+	req->ctx_flags = PFM_FL_SYSTEM_WIDE;
+	strscpy(req->ctx_pmu_name, pmu, sizeof(req->ctx_pmu_name));
+}
+
+static void api_expect_create(struct kunit *test, struct pfarg_ctx *req,
+			      int err, const char *what)
+{
+	void *desc = NULL;
+
+	KUNIT_EXPECT_EQ_MSG(test, pfmkt_try_create(test, req, &desc), err,
+			    "%s", what);
+}
+
+/* pfmk_create_context() argument checks. */
+static void api_create_args(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct pfarg_ctx req;
+	void *desc = NULL;
+	char data[8];
+
+	api_init_req(&req, "");
+	KUNIT_EXPECT_EQ(test, pfmk_create_context(NULL, NULL, 0, &priv->done,
+						  &desc, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, NULL, &desc,
+						  NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, &priv->done,
+						  NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_NULL(test, desc);
+
+	api_init_req(&req, "");
+	req.ctx_flags = 0;
+	api_expect_create(test, &req, -EINVAL, "no flags");
+	req.ctx_flags = PFM_FL_OVFL_NO_MSG;
+	api_expect_create(test, &req, -EINVAL, "OVFL_NO_MSG alone");
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE | PFM_FL_NOTIFY_BLOCK;
+	api_expect_create(test, &req, -EINVAL, "NOTIFY_BLOCK");
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE | PFM_FL_MAP_SETS;
+	api_expect_create(test, &req, -EINVAL, "MAP_SETS");
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE | 0x8000;
+	api_expect_create(test, &req, -EINVAL, "flag 0x8000");
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE | 0x80000000;
+	api_expect_create(test, &req, -EINVAL, "flag 0x80000000");
+
+	api_init_req(&req, "");
+	req.ctx_smpl_buf_id[15] = 1;
+	api_expect_create(test, &req, -EINVAL, "sampling format");
+
+	api_init_req(&req, "");
+	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, data, 0, &priv->done,
+						  &desc, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, sizeof(data),
+						  &priv->done, &desc, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, data, sizeof(data),
+						  &priv->done, &desc, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_NULL(test, desc);
+
+	api_init_req(&req, "");
+	memset(req.ctx_pmu_name, 'x', sizeof(req.ctx_pmu_name));
+	api_expect_create(test, &req, -EINVAL, "name not NUL-terminated");
+	req.ctx_pmu_name[sizeof(req.ctx_pmu_name) - 1] = '\0';
+	api_expect_create(test, &req, -ENOENT, "unknown 31-character name");
+	api_init_req(&req, "no_such_pmu");
+	api_expect_create(test, &req, -ENOENT, "unknown name");
+	api_init_req(&req, "PFMK_TEST");
+	api_expect_create(test, &req, -ENOENT, "name in upper case");
+	api_init_req(&req, "generic ");
+	api_expect_create(test, &req, -ENOENT, "name with a trailing blank");
+}
+
+/* What a successful creation returns, and which description it selects. */
+static void api_create_success(struct kunit *test)
+{
+	static const struct {
+		const char	*name;
+		unsigned int	nregs;
+	} pmus[] = {
+		{ "", PFMK_GENERIC_NUM_PMCS },
+		{ PFMK_GENERIC_NAME, PFMK_GENERIC_NUM_PMCS },
+		{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS },
+	};
+	struct pfmkt_priv *priv = test->priv;
+	struct pfarg_setinfo info;
+	struct pfarg_pmc pmc;
+	struct pfarg_ctx req;
+	unsigned int i, w;
+	void *desc, *buf;
+
+	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
+		api_init_req(&req, pmus[i].name);
+		req.ctx_flags |= PFM_FL_OVFL_NO_MSG;
+		req.ctx_fd = 1234;
+		req.ctx_smpl_buf_size = 99;
+		desc = NULL;
+		buf = &req;
+		KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0,
+							  &priv->done, &desc,
+							  &buf), 0);
+		KUNIT_EXPECT_NOT_NULL(test, desc);
+		KUNIT_EXPECT_EQ(test, req.ctx_fd, -1);
+		KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 0ULL);
+		KUNIT_EXPECT_NULL(test, buf);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+		KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
+	}
+
+	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
+		desc = pfmkt_create(test, pmus[i].name);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+
+		/* The description's register count: last valid, first not. */
+		memset(&pmc, 0, sizeof(pmc));
+		pmc.reg_num = pmus[i].nregs - 1;
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), 0,
+				    "pmu '%s'", pmus[i].name);
+		pmc.reg_num = pmus[i].nregs;
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1),
+				    -EINVAL, "pmu '%s'", pmus[i].name);
+
+		memset(&info, 0, sizeof(info));
+		KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
+		for (w = 0; w < PFM_PMC_BV; w++) {
+			unsigned int nregs = pmus[i].nregs;
+			u64 bits = 0;
+
+			if (nregs >= (w + 1) * 64)
+				bits = ~0ULL;
+			else if (nregs > w * 64)
+				bits = BIT_ULL(nregs - w * 64) - 1;
+			KUNIT_EXPECT_EQ_MSG(test, info.set_avail_pmcs[w], bits,
+					    "pmu '%s' word %u", pmus[i].name,
+					    w);
+			KUNIT_EXPECT_EQ_MSG(test, info.set_avail_pmds[w], bits,
+					    "pmu '%s' word %u", pmus[i].name,
+					    w);
+		}
+		KUNIT_EXPECT_EQ(test, info.set_runs, 0ULL);
+		KUNIT_EXPECT_EQ(test, info.set_act_duration, 0ULL);
+		pfmkt_close(test, desc);
+	}
+}
+
+enum api_op {
+	API_WRITE_PMCS, API_WRITE_PMDS, API_READ_PMDS, API_READ_PMDS_TIME,
+	API_CREATE_SETS, API_DELETE_SETS, API_GETINFO_SETS, API_NR_OPS
+};
+
+static const char * const api_op_names[API_NR_OPS] = {
+	"write_pmcs", "write_pmds", "read_pmds", "read_pmds_time",
+	"create_evtsets", "delete_evtsets", "getinfo_evtsets",
+};
+
+static int api_vec(enum api_op op, void *desc, void *req, int count,
+		   struct pfmk_pmd_time *time)
+{
+	switch (op) {
+	case API_WRITE_PMCS:
+		return pfmk_write_pmcs(desc, req, count);
+	case API_WRITE_PMDS:
+		return pfmk_write_pmds(desc, req, count);
+	case API_READ_PMDS:
+		return pfmk_read_pmds(desc, req, count);
+	case API_READ_PMDS_TIME:
+		return pfmk_read_pmds_time(desc, req, time, count);
+	case API_CREATE_SETS:
+		return pfmk_create_evtsets(desc, req, count);
+	case API_DELETE_SETS:
+		return pfmk_delete_evtsets(desc, req, count);
+	default:
+		return pfmk_getinfo_evtsets(desc, req, count);
+	}
+}
+
+/* Vector counts: negative, too large, zero, and a NULL vector. */
+static void api_vector_counts(struct kunit *test)
+{
+	size_t entry_size[API_NR_OPS] = {
+		sizeof(struct pfarg_pmc), sizeof(struct pfarg_pmd),
+		sizeof(struct pfarg_pmd), sizeof(struct pfarg_pmd),
+		sizeof(struct pfarg_setdesc), sizeof(struct pfarg_setinfo),
+		sizeof(struct pfarg_setinfo),
+	};
+	int max[API_NR_OPS] = {
+		PFM_MAX_PMCS, PFM_MAX_PMDS, PFM_MAX_PMDS, PFM_MAX_PMDS,
+		PFM_MAX_PMCS, PFM_MAX_PMCS, PFM_MAX_PMCS,
+	};
+	struct pfmk_pmd_time *time;
+	void *desc, *req;
+	enum api_op op;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	time = kunit_kcalloc(test, PFM_MAX_PMDS + 1, sizeof(*time),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, time);
+
+	for (op = 0; op < API_NR_OPS; op++) {
+		const char *name = api_op_names[op];
+
+		req = kunit_kcalloc(test, max[op] + 1, entry_size[op],
+				    GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, req);
+		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, -1, time),
+				    -EINVAL, "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, INT_MIN, time),
+				    -EINVAL, "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, max[op] + 1,
+						  time),
+				    -E2BIG, "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, INT_MAX, time),
+				    -E2BIG, "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, 0, time), 0,
+				    "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, NULL, 0, time), 0,
+				    "%s", name);
+		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, NULL, 1, time),
+				    -EINVAL, "%s", name);
+		kunit_kfree(test, req);
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	pfmkt_close(test, desc);
+}
+
+/* Out-of-range register numbers: -EINVAL and NOTAVAIL on that entry. */
+static void api_reg_num_range(struct kunit *test)
+{
+	static const struct {
+		const char	*name;
+		u16		nregs;
+	} pmus[] = {
+		{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS },
+		{ "", PFMK_GENERIC_NUM_PMCS },
+	};
+	struct pfmk_pmd_time time[3];
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	u16 bad[] = { 0, 0xffff, PFM_MAX_PMCS };
+	unsigned int p, b;
+	void *desc;
+
+	for (p = 0; p < ARRAY_SIZE(pmus); p++) {
+		desc = pfmkt_create(test, pmus[p].name);
+		bad[0] = pmus[p].nregs;
+		for (b = 0; b < ARRAY_SIZE(bad); b++) {
+			memset(pmc, 0, sizeof(pmc));
+			pmc[0].reg_num = 0;
+			pmc[1].reg_num = bad[b];
+			pmc[2].reg_num = 1;
+			KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3),
+					-EINVAL);
+			KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags &
+					  PFM_REG_RETFL_NOTAVAIL);
+			KUNIT_EXPECT_FALSE(test,
+					   PFM_REG_HAS_ERROR(pmc[0].reg_flags));
+
+			memset(pmd, 0, sizeof(pmd));
+			pmd[0].reg_num = 0;
+			pmd[0].reg_value = 42;
+			pmd[1].reg_num = bad[b];
+			pmd[2].reg_num = 1;
+			KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3),
+					-EINVAL);
+			KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags &
+					  PFM_REG_RETFL_NOTAVAIL);
+			KUNIT_EXPECT_FALSE(test,
+					   PFM_REG_HAS_ERROR(pmd[0].reg_flags));
+
+			memset(pmd, 0, sizeof(pmd));
+			pmd[1].reg_num = bad[b];
+			KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 3),
+					-EINVAL);
+			KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags &
+					  PFM_REG_RETFL_NOTAVAIL);
+
+			memset(pmd, 0, sizeof(pmd));
+			pmd[2].reg_num = bad[b];
+			KUNIT_EXPECT_EQ(test,
+					pfmk_read_pmds_time(desc, pmd, time, 3),
+					-EINVAL);
+			KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags &
+					  PFM_REG_RETFL_NOTAVAIL);
+		}
+		/* Nothing was written: PMD 0 is still 0. */
+		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+		pfmkt_close(test, desc);
+	}
+}
+
+/* reg_set other than 0: -EINVAL and NOSET (no event sets yet). */
+static void api_reg_set(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u16 sets[] = { 1, 0xffff };
+	struct pfmk_pmd_time time;
+	struct pfarg_pmc pmc[2];
+	struct pfarg_pmd pmd[2];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sets); i++) {
+		memset(pmc, 0, sizeof(pmc));
+		pmc[0].reg_value = PFMK_TEST_PMC(1);
+		pmc[1].reg_num = 1;
+		pmc[1].reg_set = sets[i];
+		pmc[1].reg_value = PFMK_TEST_PMC(1);
+		KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), -EINVAL);
+		KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOSET);
+		KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
+
+		memset(pmd, 0, sizeof(pmd));
+		pmd[0].reg_value = 5;
+		pmd[1].reg_set = sets[i];
+		KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 2), -EINVAL);
+		KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOSET);
+
+		memset(pmd, 0, sizeof(pmd));
+		pmd[0].reg_set = sets[i];
+		KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), -EINVAL);
+		KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
+		memset(pmd, 0, sizeof(pmd));
+		pmd[0].reg_set = sets[i];
+		KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, &time, 1),
+				-EINVAL);
+		KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
+	}
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+	pfmkt_close(test, desc);
+}
+
+/* Input reg_flags: known ones accepted, unknown ones rejected. */
+static void api_reg_flags(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u32 bad_flags[] = { 0x8, 0x100, 0x8000 };
+	struct pfmk_pmd_time time;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_flags); i++) {
+		memset(&pmc, 0, sizeof(pmc));
+		pmc.reg_flags = bad_flags[i];
+		pmc.reg_value = PFMK_TEST_PMC(1);
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1),
+				    -EINVAL, "PMC flags 0x%x", bad_flags[i]);
+		KUNIT_EXPECT_TRUE(test, pmc.reg_flags & PFM_REG_RETFL_EINVAL);
+
+		memset(&pmd, 0, sizeof(pmd));
+		pmd.reg_flags = bad_flags[i];
+		pmd.reg_value = 3;
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, &pmd, 1),
+				    -EINVAL, "PMD flags 0x%x", bad_flags[i]);
+		KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
+
+		/* The contract checks input flags on every vector call. */
+		memset(&pmd, 0, sizeof(pmd));
+		pmd.reg_flags = bad_flags[i];
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds(desc, &pmd, 1),
+				    -EINVAL, "read_pmds flags 0x%x",
+				    bad_flags[i]);
+		KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
+		memset(&pmd, 0, sizeof(pmd));
+		pmd.reg_flags = bad_flags[i];
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds_time(desc, &pmd, &time,
+							      1),
+				    -EINVAL, "read_pmds_time flags 0x%x",
+				    bad_flags[i]);
+		KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
+	}
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_flags = PFM_REGFL_NO_EMUL64;
+	pmc.reg_value = PFMK_TEST_PMC(1);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc.reg_flags));
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
+	pmd.reg_value = 3;
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd.reg_flags));
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
+
+	/* Reading through the vector just written, flags and all. */
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, 3ULL);
+	pfmkt_close(test, desc);
+}
+
+static void api_expect_bad_pmc(struct kunit *test, void *desc, u64 value)
+{
+	struct pfarg_pmc pmc;
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = 2;
+	pmc.reg_value = value;
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL,
+			    "PMC value 0x%llx", value);
+	KUNIT_EXPECT_TRUE_MSG(test, pmc.reg_flags & PFM_REG_RETFL_EINVAL,
+			      "PMC value 0x%llx", value);
+}
+
+static void api_expect_good_pmc(struct kunit *test, void *desc, u64 value)
+{
+	struct pfarg_pmc pmc;
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = 2;
+	pmc.reg_value = value;
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), 0,
+			    "PMC value 0x%llx", value);
+}
+
+/* Invalid PMC values fail at write_pmcs, with RETFL_EINVAL. */
+static void api_pmc_values(struct kunit *test)
+{
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(0));
+	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(0x10000));
+	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(1) | BIT_ULL(62));
+	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(1) | BIT_ULL(16));
+	api_expect_bad_pmc(test, desc, BIT_ULL(40));
+	api_expect_bad_pmc(test, desc, ~0ULL);
+	api_expect_good_pmc(test, desc, 0);
+	api_expect_good_pmc(test, desc, 1);
+	api_expect_good_pmc(test, desc, PFMK_TEST_PMC(1));
+	api_expect_good_pmc(test, desc, PFMK_TEST_PMC(0xffff));
+	pfmkt_close(test, desc);
+
+	desc = pfmkt_create(test, "");
+	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
+				       BIT_ULL(62));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
+				       BIT_ULL(56));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
+				       BIT_ULL(40));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
+				       BIT_ULL(47));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_PMC(PERF_TYPE_TRACEPOINT, 1));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_PMC(PERF_TYPE_BREAKPOINT, 0));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_PMC(15, 0));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_MAX));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_BPF_OUTPUT));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(0xffffffffffULL));
+	api_expect_bad_pmc(test, desc, PFMK_GEN_HW(PERF_COUNT_HW_MAX));
+	api_expect_bad_pmc(test, desc,
+			   PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
+					PERF_COUNT_HW_CACHE_MAX));
+	api_expect_bad_pmc(test, desc,
+			   PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
+					PERF_COUNT_HW_CACHE_OP_MAX << 8));
+	api_expect_bad_pmc(test, desc,
+			   PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
+					PERF_COUNT_HW_CACHE_RESULT_MAX << 16));
+	api_expect_good_pmc(test, desc, 0);
+	api_expect_good_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+	api_expect_good_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
+					PFMK_GEN_XIDLE | PFMK_GEN_XHV);
+	api_expect_good_pmc(test, desc, PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES));
+	api_expect_good_pmc(test, desc,
+			    PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
+					 PERF_COUNT_HW_CACHE_L1D |
+					 PERF_COUNT_HW_CACHE_OP_READ << 8 |
+					 PERF_COUNT_HW_CACHE_RESULT_MISS << 16));
+	api_expect_good_pmc(test, desc, PFMK_GEN_PMC(PERF_TYPE_RAW, 0x3c));
+	pfmkt_close(test, desc);
+}
+
+/* One bad entry: nothing of the vector is applied; a retry succeeds. */
+static void api_vector_atomic(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_num = 0;
+	pmc[0].reg_value = PFMK_TEST_PMC(1);
+	pmc[1].reg_num = 1;
+	pmc[1].reg_value = PFMK_TEST_PMC(2);
+	pmc[2].reg_num = 2;
+	pmc[2].reg_value = PFMK_TEST_PMC(0);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[1].reg_flags));
+
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_num = 0;
+	pmd[0].reg_value = 111;
+	pmd[1].reg_num = 1;
+	pmd[1].reg_value = 222;
+	pmd[2].reg_num = PFMK_TEST_NUM_PMCS;
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+
+	/* Neither vector was applied: no event counts, PMDs are 0. */
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
+	/* Fixed, the same vectors go through; error flags are cleared. */
+	pmc[2].reg_value = PFMK_TEST_PMC(3);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[2].reg_flags));
+	pmd[2].reg_num = 2;
+	pmd[2].reg_value = 333;
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[2].reg_flags));
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 121ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 242ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 363ULL);
+
+	/* Loaded and stopped: a bad vector leaves the events as they are. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	pmc[0].reg_value = PFMK_TEST_PMC(100);
+	pmc[1].reg_value = 0;
+	pmc[2].reg_value = PFMK_TEST_PMC(1) | BIT_ULL(20);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 122ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 244ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 366ULL);
+	pfmkt_close(test, desc);
+}
+
+/* pfmk_load_context() argument checks; the context stays unloaded. */
+static void api_load_args(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_load load;
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, nr_cpu_ids), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, 0xffffffff), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, 0x80000000), -EINVAL);
+	memset(&load, 0, sizeof(load));
+	load.load_pid = pfmkt_cpu();
+	load.load_set = 1;
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
+
+	load.load_set = 0;
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	pfmkt_close(test, desc);
+}
+
+/* pfmk_start() argument checks. */
+static void api_start_args(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	int cpu = pfmkt_cpu();
+	struct pfarg_start start;
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	memset(&start, 0, sizeof(start));
+	start.start_set = 1;
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, &start), -EINVAL);
+	start.start_set = 0xffff;
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, &start), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+
+	start.start_set = 0;
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, &start), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	pfmkt_close(test, desc);
+}
+
+/* pfmk_read() and pfmk_read_pmds_time() argument checks. */
+static void api_read_args(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	size_t sizes[] = { 0, 1, sizeof(union pfm_msg) - 1,
+			   sizeof(union pfm_msg) + 1, SIZE_MAX };
+	struct pfarg_pmd pmd;
+	union pfm_msg msg;
+	unsigned int i;
+
+	/* If a call wrongly waits, the completion ends the wait with 0. */
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		complete(&priv->done);
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizes[i], 0),
+				    (ssize_t)-EINVAL, "size %zu", sizes[i]);
+		reinit_completion(&priv->done);
+		KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizes[i], 1),
+				    (ssize_t)-EINVAL, "size %zu", sizes[i]);
+	}
+	complete(&priv->done);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(msg), 0),
+			(ssize_t)-EINVAL);
+	reinit_completion(&priv->done);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(msg), 1),
+			(ssize_t)-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+
+	memset(&pmd, 0, sizeof(pmd));
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, &pmd, NULL, 1),
+			-EINVAL);
+	pfmkt_close(test, desc);
+}
+
+/* getinfo_evtsets: set 0 only; another set is NOSET. */
+static void api_evtsets(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_setinfo info[2];
+	struct pfarg_setdesc setdesc;
+
+	memset(info, 0, sizeof(info));
+	info[1].set_id = 1;
+	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, 2), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, info[1].set_flags & PFM_REG_RETFL_NOSET);
+
+	memset(info, 0, sizeof(info));
+	info[0].set_id = 0xffff;
+	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, 1), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, info[0].set_flags & PFM_REG_RETFL_NOSET);
+
+	memset(info, 0, sizeof(info));
+	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, 1), 0);
+	KUNIT_EXPECT_EQ(test, info[0].set_avail_pmcs[0],
+			BIT_ULL(PFMK_TEST_NUM_PMCS) - 1);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(info[0].set_flags));
+
+	/* Set 0 exists: defining it (no switching) is accepted. */
+	memset(&setdesc, 0, sizeof(setdesc));
+	KUNIT_EXPECT_EQ(test, pfmk_create_evtsets(desc, &setdesc, 1), 0);
+	pfmkt_close(test, desc);
+}
+
+static struct kunit_case pfmk_api_args_cases[] = {
+	KUNIT_CASE(api_bad_descriptors),
+	KUNIT_CASE(api_forged_descriptors),
+	KUNIT_CASE(api_closed_descriptors),
+	KUNIT_CASE(api_create_args),
+	KUNIT_CASE(api_create_success),
+	KUNIT_CASE(api_vector_counts),
+	KUNIT_CASE(api_reg_num_range),
+	KUNIT_CASE(api_reg_set),
+	KUNIT_CASE(api_reg_flags),
+	KUNIT_CASE(api_pmc_values),
+	KUNIT_CASE(api_vector_atomic),
+	KUNIT_CASE(api_load_args),
+	KUNIT_CASE(api_start_args),
+	KUNIT_CASE(api_read_args),
+	KUNIT_CASE(api_evtsets),
+	{}
+};
+
+struct kunit_suite pfmk_api_args_suite = {
+	.name = "pfmk_api_args",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_api_args_cases,
+};

@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suites pfmk_count and pfmk_multi: what the PMDs count.
+ *
+ * pfmk_count: the life cycle with exact counts on the deterministic test
+ * PMU and plausible ones on cpu-clock, vectors of 1, 4 and all PMDs,
+ * initial values, enabled/running times, hardware events, offline CPUs.
+ * pfmk_multi: several contexts on one CPU and on two CPUs.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+/*
+ * cpu-clock reads the event CPU's local_clock(), the bound ktime: allow
+ * two scheduler ticks (jiffies-based sched_clock) and a millisecond.
+ */
+#define COUNT_CLOCK_SLACK	(2 * TICK_NSEC + NSEC_PER_MSEC)
+
+#define COUNT_INIT		BIT_ULL(40)
+
+/* Read @n PMDs listed in @regs into @val, or abort the test. */
+static void count_read(struct kunit *test, void *desc, const u16 *regs,
+		       unsigned int n, u64 *val)
+{
+	struct pfarg_pmd *pmd;
+	unsigned int i;
+
+	pmd = kunit_kcalloc(test, n, sizeof(*pmd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pmd);
+	for (i = 0; i < n; i++)
+		pmd[i].reg_num = regs[i];
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, pmd, n), 0);
+	for (i = 0; i < n; i++)
+		val[i] = pmd[i].reg_value;
+	kunit_kfree(test, pmd);
+}
+
+/* PMD i of the life-cycle context: STEP i + 1 from COUNT_INIT + i. */
+static void count_expect_all(struct kunit *test, void *desc, u64 ticks)
+{
+	static const u16 one[] = { 3 };
+	static const u16 four[] = { 7, 0, 5, 2 };
+	static const u16 all[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	u64 val[PFMK_TEST_NUM_PMCS];
+	unsigned int i;
+
+	count_read(test, desc, one, ARRAY_SIZE(one), val);
+	KUNIT_EXPECT_EQ(test, val[0], COUNT_INIT + 3 + ticks * 4);
+
+	count_read(test, desc, four, ARRAY_SIZE(four), val);
+	for (i = 0; i < ARRAY_SIZE(four); i++)
+		KUNIT_EXPECT_EQ_MSG(test, val[i],
+				    COUNT_INIT + four[i] +
+				    ticks * (four[i] + 1),
+				    "PMD %u after %llu ticks", four[i], ticks);
+
+	count_read(test, desc, all, ARRAY_SIZE(all), val);
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		KUNIT_EXPECT_EQ_MSG(test, val[i],
+				    COUNT_INIT + i + ticks * (i + 1),
+				    "PMD %u after %llu ticks", i, ticks);
+}
+
+/* The whole life cycle on the test PMU, with exact counts. */
+static void count_lifecycle_exact(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct pfarg_pmc *pmc;
+	struct pfarg_pmd *pmd;
+	unsigned int i;
+	void *desc;
+
+	pmc = kunit_kcalloc(test, PFMK_TEST_NUM_PMCS, sizeof(*pmc), GFP_KERNEL);
+	pmd = kunit_kcalloc(test, PFMK_TEST_NUM_PMCS, sizeof(*pmd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pmc);
+	KUNIT_ASSERT_NOT_NULL(test, pmd);
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	for (i = 0; i < PFMK_TEST_NUM_PMCS; i++) {
+		pmc[i].reg_num = i;
+		pmc[i].reg_value = PFMK_TEST_PMC(i + 1);
+		pmd[i].reg_num = i;
+		pmd[i].reg_value = COUNT_INIT + i;
+	}
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, PFMK_TEST_NUM_PMCS),
+			0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, PFMK_TEST_NUM_PMCS),
+			0);
+	count_expect_all(test, desc, 0);
+
+	pfmkt_load(test, desc, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 5);
+	count_expect_all(test, desc, 0);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu),
+			PFMK_TEST_NUM_PMCS);
+	pfmk_test_pmu_tick(cpu, 1000);
+	count_expect_all(test, desc, 1000);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 300);
+	count_expect_all(test, desc, 1000);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 7);
+	count_expect_all(test, desc, 1007);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	count_expect_all(test, desc, 1007);
+	pfmk_test_pmu_tick(cpu, 13);
+	count_expect_all(test, desc, 1007);
+
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), -EBADF);
+}
+
+/* The life cycle on cpu-clock: plausible, monotonic, frozen when stopped. */
+static void count_lifecycle_cpu_clock(struct kunit *test)
+{
+	static const u16 regs[] = { 0, 1 };
+	int cpu = pfmkt_cpu();
+	u64 t0, elapsed, v[2], w[2];
+	void *desc;
+
+	desc = pfmkt_create(test, "");
+	pfmkt_write_pmc(test, desc, 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+	pfmkt_write_pmc(test, desc, 1, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+	pfmkt_write_pmd(test, desc, 1, COUNT_INIT);
+	pfmkt_load(test, desc, cpu);
+	usleep_range(2000, 3000);
+	count_read(test, desc, regs, 2, v);
+	KUNIT_EXPECT_EQ(test, v[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, v[1], COUNT_INIT);
+
+	t0 = ktime_get_ns();
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	msleep(20);
+	count_read(test, desc, regs, 2, v);
+	elapsed = ktime_get_ns() - t0;
+	KUNIT_EXPECT_GE(test, v[0], 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_LE(test, v[0], elapsed + COUNT_CLOCK_SLACK);
+	KUNIT_EXPECT_GE(test, v[1], COUNT_INIT + 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_LE(test, v[1], COUNT_INIT + elapsed + COUNT_CLOCK_SLACK);
+
+	usleep_range(2000, 3000);
+	count_read(test, desc, regs, 2, w);
+	KUNIT_EXPECT_GT(test, w[0], v[0]);
+	KUNIT_EXPECT_GT(test, w[1], v[1]);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	count_read(test, desc, regs, 2, v);
+	KUNIT_EXPECT_GE(test, v[0], w[0]);
+	usleep_range(5000, 6000);
+	count_read(test, desc, regs, 2, w);
+	KUNIT_EXPECT_EQ(test, w[0], v[0]);
+	KUNIT_EXPECT_EQ(test, w[1], v[1]);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	usleep_range(2000, 3000);
+	count_read(test, desc, regs, 2, v);
+	elapsed = ktime_get_ns() - t0;
+	KUNIT_EXPECT_GT(test, v[0], w[0]);
+	KUNIT_EXPECT_LE(test, v[0], elapsed + COUNT_CLOCK_SLACK);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	count_read(test, desc, regs, 2, v);
+	usleep_range(2000, 3000);
+	count_read(test, desc, regs, 2, w);
+	KUNIT_EXPECT_EQ(test, w[0], v[0]);
+	KUNIT_EXPECT_EQ(test, w[1], v[1]);
+	pfmkt_close(test, desc);
+}
+
+/* Vectors of 1, 4 and all 64 PMDs of the generic description. */
+static void count_read_vectors_generic(struct kunit *test)
+{
+	static const u16 one[] = { PFMK_GENERIC_NUM_PMCS - 1 };
+	static const u16 four[] = { 42, 0, 63, 17 };
+	static const u16 dup[] = { 5, 5, 9, 5 };
+	struct pfarg_pmd *pmd;
+	u16 all[PFMK_GENERIC_NUM_PMCS];
+	u64 val[PFMK_GENERIC_NUM_PMCS];
+	unsigned int i, pass;
+	void *desc;
+
+	desc = pfmkt_create(test, "");
+	pmd = kunit_kcalloc(test, PFMK_GENERIC_NUM_PMCS, sizeof(*pmd),
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pmd);
+	for (i = 0; i < PFMK_GENERIC_NUM_PMCS; i++) {
+		pmd[i].reg_num = i;
+		pmd[i].reg_value = ((u64)i << 48) | (i * 0x1111ULL);
+		/* Reverse order, to catch index mix-ups. */
+		all[i] = PFMK_GENERIC_NUM_PMCS - 1 - i;
+	}
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd,
+					      PFMK_GENERIC_NUM_PMCS), 0);
+
+	/* Unloaded, then loaded (no PMC enabled: the values stay). */
+	for (pass = 0; pass < 2; pass++) {
+		count_read(test, desc, one, ARRAY_SIZE(one), val);
+		KUNIT_EXPECT_EQ(test, val[0], (63ULL << 48) | (63 * 0x1111ULL));
+		count_read(test, desc, four, ARRAY_SIZE(four), val);
+		for (i = 0; i < ARRAY_SIZE(four); i++)
+			KUNIT_EXPECT_EQ(test, val[i], ((u64)four[i] << 48) |
+					(four[i] * 0x1111ULL));
+		count_read(test, desc, dup, ARRAY_SIZE(dup), val);
+		for (i = 0; i < ARRAY_SIZE(dup); i++)
+			KUNIT_EXPECT_EQ(test, val[i], ((u64)dup[i] << 48) |
+					(dup[i] * 0x1111ULL));
+		count_read(test, desc, all, ARRAY_SIZE(all), val);
+		for (i = 0; i < ARRAY_SIZE(all); i++)
+			KUNIT_EXPECT_EQ_MSG(test, val[i],
+					    ((u64)all[i] << 48) |
+					    (all[i] * 0x1111ULL),
+					    "PMD %u", all[i]);
+		if (!pass) {
+			pfmkt_load(test, desc, pfmkt_cpu());
+			KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		}
+	}
+	pfmkt_close(test, desc);
+}
+
+/* A PMD whose PMC is disabled keeps the value written to it. */
+static void count_disabled_pmd(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	int cpu = pfmkt_cpu();
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, 0xffff);
+	pfmkt_write_pmd(test, desc, 1, 77);
+	pfmkt_write_pmd(test, desc, 6, ~0ULL);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	pfmk_test_pmu_tick(cpu, 9);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 9ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 77ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 6), ~0ULL);
+	pfmkt_close(test, desc);
+}
+
+/* read_pmds returns the reset values written with the PMD. */
+static void count_reset_fields(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_pmd pmd[2];
+	unsigned int pass;
+
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_num = 3;
+	pmd[0].reg_value = 10;
+	pmd[0].reg_long_reset = 1111;
+	pmd[0].reg_short_reset = 2222;
+	pmd[1].reg_num = 4;
+	pmd[1].reg_value = 20;
+	pmd[1].reg_long_reset = ~0ULL;
+	pmd[1].reg_short_reset = 1ULL << 63;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 2), 0);
+	pfmkt_write_pmc(test, desc, 3, PFMK_TEST_PMC(1));
+
+	for (pass = 0; pass < 2; pass++) {
+		/* Garbage in every output field. */
+		memset(pmd, 0x5a, sizeof(pmd));
+		pmd[0].reg_num = 3;
+		pmd[0].reg_set = 0;
+		pmd[0].reg_flags = 0;
+		pmd[1].reg_num = 4;
+		pmd[1].reg_set = 0;
+		pmd[1].reg_flags = 0;
+		KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, pmd, 2), 0);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 10ULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_long_reset, 1111ULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_short_reset, 2222ULL);
+		KUNIT_EXPECT_NE(test, pmd[0].reg_last_reset_val,
+				0x5a5a5a5a5a5a5a5aULL);
+		KUNIT_EXPECT_EQ(test, pmd[1].reg_value, 20ULL);
+		KUNIT_EXPECT_EQ(test, pmd[1].reg_long_reset, ~0ULL);
+		KUNIT_EXPECT_EQ(test, pmd[1].reg_short_reset, 1ULL << 63);
+		/* Again, loaded: the fields do not depend on the state. */
+		if (!pass)
+			pfmkt_load(test, desc, pfmkt_cpu());
+	}
+	pfmkt_close(test, desc);
+}
+
+static void count_read_time(struct kunit *test, void *desc,
+			    struct pfarg_pmd *pmd, struct pfmk_pmd_time *time)
+{
+	memset(pmd, 0, 2 * sizeof(*pmd));
+	memset(time, 0, 2 * sizeof(*time));
+	pmd[0].reg_num = 0;
+	pmd[1].reg_num = 1;
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds_time(desc, pmd, time, 2), 0);
+	KUNIT_EXPECT_LE(test, time[0].time_running, time[0].time_enabled);
+}
+
+/* Enabled and running times grow while started, not while stopped. */
+static void count_read_pmds_time(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+	int cpu = pfmkt_cpu();
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
+	pfmkt_write_pmd(test, desc, 0, 1000);
+	count_read_time(test, desc, pmd, a);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1000ULL);
+	KUNIT_EXPECT_EQ(test, a[0].time_enabled, 0ULL);
+	KUNIT_EXPECT_EQ(test, a[0].time_running, 0ULL);
+
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	usleep_range(2000, 3000);
+	pfmk_test_pmu_tick(cpu, 4);
+	count_read_time(test, desc, pmd, a);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
+	KUNIT_EXPECT_GE(test, a[0].time_enabled, 2 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GT(test, a[0].time_running, 0ULL);
+	/* PMD 1 has no event: no time. */
+	KUNIT_EXPECT_EQ(test, a[1].time_enabled, 0ULL);
+	KUNIT_EXPECT_EQ(test, a[1].time_running, 0ULL);
+
+	usleep_range(2000, 3000);
+	count_read_time(test, desc, pmd, b);
+	KUNIT_EXPECT_GE(test, b[0].time_enabled,
+			a[0].time_enabled + 2 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	count_read_time(test, desc, pmd, a);
+	usleep_range(2000, 3000);
+	count_read_time(test, desc, pmd, b);
+	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
+	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
+
+	/* Unload folds the times; a new load adds to them. */
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	count_read_time(test, desc, pmd, b);
+	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
+	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
+
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	usleep_range(2000, 3000);
+	count_read_time(test, desc, pmd, b);
+	KUNIT_EXPECT_GE(test, b[0].time_enabled,
+			a[0].time_enabled + 2 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+	pfmkt_close(test, desc);
+}
+
+/* Hardware events: accepted at write_pmcs, loadable only if perf can. */
+static void count_hw_event(struct kunit *test)
+{
+	int cpu = pfmkt_cpu(), expected = pfmkt_hw_cycles_expected(cpu);
+	void *desc = pfmkt_create(test, "");
+	struct pfarg_pmc pmc;
+
+	kunit_info(test, "perf on hardware cycles, CPU %d: %d\n", cpu,
+		   expected);
+	pfmkt_write_pmc(test, desc, 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+	pfmkt_write_pmc(test, desc, 1, PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES));
+	pfmkt_write_pmd(test, desc, 0, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), expected);
+	if (expected) {
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+		KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
+		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
+		/* Without the hardware event, the load goes through. */
+		pfmkt_write_pmc(test, desc, 1, 0);
+		KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+		/* Reprogrammed on the loaded context: refused, unchanged. */
+		memset(&pmc, 0, sizeof(pmc));
+		pmc.reg_num = 1;
+		pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
+		KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1),
+				expected);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		usleep_range(2000, 3000);
+		KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
+		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+	} else {
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		usleep_range(2000, 3000);
+		KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	pfmkt_close(test, desc);
+}
+
+/* Loading on a CPU that is possible but offline: -ENODEV. */
+static void count_load_offline_cpu(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu(), ret;
+	void *desc;
+
+	if (num_online_cpus() < 2 || cpu == 0)
+		kunit_skip(test, "needs a second online CPU to take offline, have %u",
+			   num_online_cpus());
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	ret = remove_cpu(cpu);
+	if (ret)
+		kunit_skip(test, "remove_cpu(%d) failed: %d", cpu, ret);
+	priv->offline_cpu = cpu;
+
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	priv->offline_cpu = -1;
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
+	pfmkt_close(test, desc);
+}
+
+static struct kunit_case pfmk_count_cases[] = {
+	KUNIT_CASE(count_lifecycle_exact),
+	KUNIT_CASE(count_lifecycle_cpu_clock),
+	KUNIT_CASE(count_read_vectors_generic),
+	KUNIT_CASE(count_disabled_pmd),
+	KUNIT_CASE(count_reset_fields),
+	KUNIT_CASE(count_read_pmds_time),
+	KUNIT_CASE(count_hw_event),
+	KUNIT_CASE(count_load_offline_cpu),
+	{}
+};
+
+struct kunit_suite pfmk_count_suite = {
+	.name = "pfmk_count",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_count_cases,
+};
+
+static void *multi_create(struct kunit *test, int cpu, u64 step, u64 init)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(step));
+	pfmkt_write_pmd(test, desc, 0, init);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	return desc;
+}
+
+/* Two contexts on two CPUs: each counts its own CPU's ticks only. */
+static void multi_two_cpus(struct kunit *test)
+{
+	int cpu_a = cpumask_first(cpu_online_mask), cpu_b = pfmkt_cpu();
+	void *a, *b;
+
+	if (cpu_a == cpu_b)
+		kunit_skip(test, "needs 2 online CPUs, have %u",
+			   num_online_cpus());
+
+	a = multi_create(test, cpu_a, 1, 0);
+	b = multi_create(test, cpu_b, 2, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_a), 1U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_b), 1U);
+
+	pfmk_test_pmu_tick(cpu_a, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 0ULL);
+	pfmk_test_pmu_tick(cpu_b, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 20ULL);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_a), 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_b), 1U);
+	pfmk_test_pmu_tick(cpu_a, 10);
+	pfmk_test_pmu_tick(cpu_b, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 40ULL);
+
+	pfmkt_close(test, a);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 40ULL);
+	pfmk_test_pmu_tick(cpu_b, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 42ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(b),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	pfmkt_close(test, b);
+}
+
+/* Two contexts on one CPU are independent of each other. */
+static void multi_same_cpu(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	a = multi_create(test, cpu, 1, 0);
+	b = multi_create(test, cpu, 3, 1000);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
+
+	/* Stopping one does not stop the other. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(b),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
+
+	/* Writing one does not write the other. */
+	pfmkt_write_pmd(test, a, 0, 500);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
+
+	/* Closing one leaves the other's values and counting intact. */
+	KUNIT_ASSERT_EQ(test, pfmk_start(a, NULL), 0);
+	pfmkt_close(test, b);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 500ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 501ULL);
+	pfmkt_close(test, a);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+#define MULTI_NR	16
+
+/* Many contexts on one CPU, half of them closed midway. */
+static void multi_many(struct kunit *test)
+{
+	void *desc[MULTI_NR];
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+
+	for (i = 0; i < MULTI_NR; i++)
+		desc[i] = multi_create(test, cpu, i + 1, (u64)i << 32);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR);
+	pfmk_test_pmu_tick(cpu, 100);
+	for (i = 0; i < MULTI_NR; i++)
+		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
+				((u64)i << 32) + 100 * (i + 1));
+	for (i = 0; i < MULTI_NR; i += 2)
+		pfmkt_close(test, desc[i]);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
+	pfmk_test_pmu_tick(cpu, 10);
+	for (i = 0; i < MULTI_NR; i++) {
+		if (i % 2 == 0) {
+			KUNIT_EXPECT_EQ(test, pfmk_get_state(desc[i]), -EBADF);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
+				((u64)i << 32) + 110 * (i + 1));
+		pfmkt_close(test, desc[i]);
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+static struct kunit_case pfmk_multi_cases[] = {
+	KUNIT_CASE(multi_two_cpus),
+	KUNIT_CASE(multi_same_cpu),
+	KUNIT_CASE(multi_many),
+	{}
+};
+
+struct kunit_suite pfmk_multi_suite = {
+	.name = "pfmk_multi",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_multi_cases,
+};

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suites: shared helpers and the suite list of pfmk_kunit.ko.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/string.h>
+#include <pfmk/ns.h>
+#include <pfmk/pfmk.h>
+
+#include "pfmk_kunit.h"
+
+/**
+ * pfmkt_init() - suite init: allocate the per-test state
+ * @test: the test.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pfmkt_init(struct kunit *test)
+{
+	struct pfmkt_priv *priv;
+
+	priv = kunit_kzalloc(test, sizeof(*priv), GFP_KERNEL);
+	if (!priv)
+		return -ENOMEM;
+	init_completion(&priv->done);
+	priv->offline_cpu = -1;
+	test->priv = priv;
+	return 0;
+}
+
+/**
+ * pfmkt_exit() - suite exit: close what the test left open
+ * @test: the test.
+ *
+ * Runs even when the test aborted on a failed assertion.  A context that
+ * cannot be closed is a failure of the test.
+ */
+void pfmkt_exit(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	unsigned int i;
+
+	if (!priv)
+		return;
+	for (i = 0; i < PFMKT_MAX_CTX; i++) {
+		if (!priv->desc[i])
+			continue;
+		KUNIT_EXPECT_EQ(test, pfmk_close(priv->desc[i]), 0);
+		priv->desc[i] = NULL;
+	}
+	if (priv->offline_cpu >= 0) {
+		KUNIT_EXPECT_EQ(test, add_cpu(priv->offline_cpu), 0);
+		priv->offline_cpu = -1;
+	}
+}
+
+static void pfmkt_track(struct kunit *test, void *desc)
+{
+	struct pfmkt_priv *priv = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < PFMKT_MAX_CTX; i++) {
+		if (!priv->desc[i]) {
+			priv->desc[i] = desc;
+			return;
+		}
+	}
+	pfmk_close(desc);
+	KUNIT_ASSERT_TRUE_MSG(test, false, "more than %d contexts open",
+			      PFMKT_MAX_CTX);
+}
+
+/**
+ * pfmkt_forget() - stop tracking a context the test closes itself
+ * @test: the test.
+ * @desc: its descriptor.
+ */
+void pfmkt_forget(struct kunit *test, void *desc)
+{
+	struct pfmkt_priv *priv = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < PFMKT_MAX_CTX; i++) {
+		if (priv->desc[i] == desc) {
+			priv->desc[i] = NULL;
+			return;
+		}
+	}
+}
+
+/**
+ * pfmkt_try_create() - pfmk_create_context() with the test's completion
+ * @test: the test.
+ * @req: the request.
+ * @desc: output: the descriptor, tracked if the call succeeded.
+ *
+ * Return: what pfmk_create_context() returned.
+ */
+int pfmkt_try_create(struct kunit *test, struct pfarg_ctx *req, void **desc)
+{
+	struct pfmkt_priv *priv = test->priv;
+	int ret;
+
+	ret = pfmk_create_context(req, NULL, 0, &priv->done, desc, NULL);
+	if (!ret)
+		pfmkt_track(test, *desc);
+	return ret;
+}
+
+/**
+ * pfmkt_create() - create a context, or abort the test
+ * @test: the test.
+ * @pmu: name of the PMU description ("" for generic).
+ *
+ * Return: the descriptor, tracked.
+ */
+void *pfmkt_create(struct kunit *test, const char *pmu)
+{
+	struct pfarg_ctx req;
+	void *desc = NULL;
+
+	memset(&req, 0, sizeof(req));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	strscpy(req.ctx_pmu_name, pmu, sizeof(req.ctx_pmu_name));
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, &req, &desc), 0);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	return desc;
+}
+
+/**
+ * pfmkt_close() - close a tracked context, expecting success
+ * @test: the test.
+ * @desc: its descriptor.
+ */
+void pfmkt_close(struct kunit *test, void *desc)
+{
+	pfmkt_forget(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
+}
+
+/**
+ * pfmkt_write_pmc() - write one PMC, or abort the test
+ * @test: the test.
+ * @desc: the context.
+ * @reg: PMC number.
+ * @value: PMC value.
+ */
+void pfmkt_write_pmc(struct kunit *test, void *desc, u16 reg, u64 value)
+{
+	struct pfarg_pmc pmc;
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = reg;
+	pmc.reg_value = value;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+}
+
+/**
+ * pfmkt_write_pmd() - write one PMD value, or abort the test
+ * @test: the test.
+ * @desc: the context.
+ * @reg: PMD number.
+ * @value: the value.
+ */
+void pfmkt_write_pmd(struct kunit *test, void *desc, u16 reg, u64 value)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	pmd.reg_value = value;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+}
+
+/**
+ * pfmkt_read_pmd() - read one PMD, or abort the test
+ * @test: the test.
+ * @desc: the context.
+ * @reg: PMD number.
+ *
+ * Return: the PMD's value.
+ */
+u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	return pmd.reg_value;
+}
+
+/**
+ * pfmkt_load_cpu() - pfmk_load_context() on a CPU, set 0
+ * @desc: the context.
+ * @cpu: load_pid.
+ *
+ * Return: what pfmk_load_context() returned.
+ */
+int pfmkt_load_cpu(void *desc, u32 cpu)
+{
+	struct pfarg_load load;
+
+	memset(&load, 0, sizeof(load));
+	load.load_pid = cpu;
+	return pfmk_load_context(desc, &load);
+}
+
+/**
+ * pfmkt_load() - load a context on a CPU, or abort the test
+ * @test: the test.
+ * @desc: the context.
+ * @cpu: the CPU.
+ */
+void pfmkt_load(struct kunit *test, void *desc, int cpu)
+{
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+}
+
+/**
+ * pfmkt_hw_cycles_expected() - what loading a hardware cycles event gives
+ * @cpu: the CPU.
+ *
+ * Asks perf directly: if it can count CPU cycles on @cpu, a pfmk load must
+ * succeed; if perf has no PMU for the event (-ENOENT), the load must fail
+ * with -EOPNOTSUPP; another perf error must come back as is.
+ *
+ * Return: the errno pfmk_load_context() must return, or 0.
+ */
+int pfmkt_hw_cycles_expected(int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.size = sizeof(attr),
+		.disabled = 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(event))
+		return PTR_ERR(event) == -ENOENT ? -EOPNOTSUPP : PTR_ERR(event);
+	perf_event_release_kernel(event);
+	return 0;
+}
+
+/**
+ * pfmkt_cpu() - the CPU single-CPU tests load their contexts on
+ *
+ * The highest online CPU: on SMP it is usually not the CPU the test
+ * thread started on, so loads and ticks cross CPUs.
+ *
+ * Return: an online CPU.
+ */
+int pfmkt_cpu(void)
+{
+	return cpumask_last(cpu_online_mask);
+}
+
+kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
+		  &pfmk_state_suite, &pfmk_count_suite, &pfmk_multi_suite,
+		  &pfmk_race_suite);
+
+PFMK_IMPORT_NS();
+MODULE_DESCRIPTION("pfmk KAPI KUnit tests");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_test_pmu: the deterministic test PMU itself,
+ * driven through perf directly, so that the pfmk suites can trust it.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+/* Overflows whose count the handler records. */
+#define TPMU_NR_RECORD	16
+
+/**
+ * struct tpmu_ovfl - what the overflow handler saw
+ * @nr: number of calls.
+ * @bad_context: calls not in hard-irq context with interrupts off, or
+ *	without registers.
+ * @bad_cpu: calls on another CPU than the event's.
+ * @bad_period: calls whose sample period was not the event's.
+ * @count: the event's count at the first TPMU_NR_RECORD calls.
+ */
+struct tpmu_ovfl {
+	atomic_t	nr;
+	atomic_t	bad_context;
+	atomic_t	bad_cpu;
+	atomic_t	bad_period;
+	u64		count[TPMU_NR_RECORD];
+};
+
+static void tpmu_overflow(struct perf_event *event,
+			  struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct tpmu_ovfl *o = event->overflow_handler_context;
+	int n = atomic_inc_return(&o->nr);
+
+	if (!in_hardirq() || !irqs_disabled() || !regs)
+		atomic_inc(&o->bad_context);
+	if (smp_processor_id() != event->cpu)
+		atomic_inc(&o->bad_cpu);
+	if (data->period != event->attr.sample_period)
+		atomic_inc(&o->bad_period);
+	if (n <= TPMU_NR_RECORD)
+		o->count[n - 1] = local64_read(&event->count);
+}
+
+static struct perf_event *tpmu_create(struct perf_event_attr *attr, int cpu,
+				      struct tpmu_ovfl *o)
+{
+	attr->type = pfmk_test_pmu_type();
+	attr->size = sizeof(*attr);
+	return perf_event_create_kernel_counter(attr, cpu, NULL,
+						o ? tpmu_overflow : NULL, o);
+}
+
+static u64 tpmu_value(struct perf_event *event)
+{
+	u64 enabled, running;
+
+	return perf_event_read_value(event, &enabled, &running);
+}
+
+static void tpmu_expect_rejected(struct kunit *test,
+				 struct perf_event_attr *attr, int cpu,
+				 struct task_struct *task, long err)
+{
+	struct perf_event *event;
+
+	attr->type = pfmk_test_pmu_type();
+	attr->size = sizeof(*attr);
+	event = perf_event_create_kernel_counter(attr, cpu, task, NULL, NULL);
+	if (!IS_ERR(event))
+		perf_event_release_kernel(event);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(event));
+	if (IS_ERR(event))
+		KUNIT_EXPECT_EQ(test, PTR_ERR(event), err);
+}
+
+/* event_init rejects what the encoding does not allow. */
+static void tpmu_event_init_checks(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event_attr attr;
+
+	KUNIT_ASSERT_GT(test, pfmk_test_pmu_type(), (int)PERF_TYPE_MAX - 1);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 0;
+	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = BIT_ULL(16) | 1;
+	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = BIT_ULL(63) | 1;
+	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
+
+	/* CPU-bound events only. */
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 1;
+	tpmu_expect_rejected(test, &attr, -1, current, -EINVAL);
+
+	/* No frequency mode: a tick is not a unit of time. */
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 1;
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
+
+	/* PERF_PMU_CAP_NO_EXCLUDE. */
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 1;
+	attr.exclude_kernel = 1;
+	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
+}
+
+/* Counts are ticks * STEP, only while the event is started. */
+static void tpmu_counts_exact(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event_attr attr;
+	struct perf_event *event;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 5;
+	attr.disabled = 1;
+	event = tpmu_create(&attr, cpu, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 0ULL);
+
+	perf_event_enable(event);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	pfmk_test_pmu_tick(cpu, 100);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 500ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL);
+
+	perf_event_disable(event);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 1000);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL);
+
+	perf_event_enable(event);
+	pfmk_test_pmu_tick(cpu, 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL + 5 * (1ULL << 40));
+
+	/* Releasing a started event detaches it. */
+	perf_event_release_kernel(event);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Ticks on another CPU, or on no CPU, leave an event alone. */
+static void tpmu_tick_other_cpu(struct kunit *test)
+{
+	int cpu = pfmkt_cpu(), other = cpumask_first(cpu_online_mask);
+	struct perf_event_attr attr;
+	struct perf_event *event;
+
+	pfmk_test_pmu_tick(-1, 1);
+	pfmk_test_pmu_tick(nr_cpu_ids, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(-1), 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(nr_cpu_ids), 0U);
+
+	if (other == cpu)
+		kunit_skip(test, "needs 2 online CPUs, have %u",
+			   num_online_cpus());
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 1;
+	event = tpmu_create(&attr, cpu, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(other), 0U);
+	pfmk_test_pmu_tick(other, 10);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 0ULL);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 10ULL);
+	perf_event_release_kernel(event);
+}
+
+/* A sampling event overflows at each multiple of its period. */
+static void tpmu_sampling_overflows(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	struct tpmu_ovfl *o;
+	unsigned int k;
+
+	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o);
+
+	/* STEP 3, period 10: overflow k at the first count >= 10 * k. */
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 3;
+	attr.sample_period = 10;
+	event = tpmu_create(&attr, cpu, o);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 0);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 1);
+	pfmk_test_pmu_tick(cpu, 96);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 300ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 30);
+	for (k = 1; k <= TPMU_NR_RECORD; k++)
+		KUNIT_EXPECT_EQ_MSG(test, o->count[k - 1],
+				    3 * DIV_ROUND_UP(10ULL * k, 3),
+				    "count at overflow %u", k);
+
+	/* Stopped: neither counts nor overflows. */
+	perf_event_disable(event);
+	pfmk_test_pmu_tick(cpu, 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 30);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 300ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_context), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_cpu), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_period), 0);
+	perf_event_release_kernel(event);
+
+	/* STEP 25, period 10: several overflows in one tick. */
+	memset(o, 0, sizeof(*o));
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 25;
+	attr.sample_period = 10;
+	event = tpmu_create(&attr, cpu, o);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 2);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 5);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 50ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_context), 0);
+	perf_event_release_kernel(event);
+}
+
+/* The period carries across a stop: 7 + 3 ticks overflow once. */
+static void tpmu_sampling_period_carries(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	struct tpmu_ovfl *o;
+
+	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 1;
+	attr.sample_period = 10;
+	event = tpmu_create(&attr, cpu, o);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	pfmk_test_pmu_tick(cpu, 7);
+	perf_event_disable(event);
+	pfmk_test_pmu_tick(cpu, 50);
+	perf_event_enable(event);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 0);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 1);
+	KUNIT_EXPECT_EQ(test, o->count[0], 10ULL);
+	perf_event_release_kernel(event);
+}
+
+static struct kunit_case pfmk_test_pmu_cases[] = {
+	KUNIT_CASE(tpmu_event_init_checks),
+	KUNIT_CASE(tpmu_counts_exact),
+	KUNIT_CASE(tpmu_tick_other_cpu),
+	KUNIT_CASE(tpmu_sampling_overflows),
+	KUNIT_CASE(tpmu_sampling_period_carries),
+	{}
+};
+
+struct kunit_suite pfmk_test_pmu_suite = {
+	.name = "pfmk_test_pmu",
+	.test_cases = pfmk_test_pmu_cases,
+};

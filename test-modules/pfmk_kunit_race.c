@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_race: concurrency, pfmk_read() and descriptor
+ * lifetime.
+ *
+ * Closes racing with reads of the same descriptor, starts and stops racing
+ * with reads, pfmk_read() woken by a completion, a signal or a close, and
+ * descriptors that stay dead while many contexts come and go.  KASAN and
+ * lockdep, when built in, report what the assertions cannot see.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/signal.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+#define RACE_ITERATIONS		200
+#define RACE_VALUE		12345ULL
+#define RACE_TIMEOUT		(10 * HZ)
+#define RACE_STARTED		(PFM_CTX_LOADED | PFMK_STATE_STARTED)
+
+/**
+ * struct race_reader - a kthread hammering one descriptor
+ * @desc: the descriptor.
+ * @monotonic: PMD 0 must not decrease (else: must equal RACE_VALUE).
+ * @started: the thread runs.
+ * @nr_ok: successful read_pmds calls.
+ * @nr_ebadf: read_pmds calls that returned -EBADF.
+ * @nr_bad: results that break the contract.
+ * @bad_ret: last unexpected return value.
+ * @bad_value: last unexpected PMD value.
+ * @last: last PMD value read.
+ */
+struct race_reader {
+	void			*desc;
+	bool			monotonic;
+	struct completion	started;
+	unsigned long		nr_ok;
+	unsigned long		nr_ebadf;
+	unsigned long		nr_bad;
+	long			bad_ret;
+	u64			bad_value;
+	u64			last;
+};
+
+static void race_bad(struct race_reader *r, long ret, u64 value)
+{
+	r->nr_bad++;
+	r->bad_ret = ret;
+	r->bad_value = value;
+}
+
+static int race_reader_fn(void *data)
+{
+	struct race_reader *r = data;
+	struct pfarg_pmd pmd;
+	bool dead = false;
+	int ret;
+
+	complete(&r->started);
+	while (!kthread_should_stop()) {
+		memset(&pmd, 0, sizeof(pmd));
+		ret = pfmk_read_pmds(r->desc, &pmd, 1);
+		if (ret == -EBADF) {
+			dead = true;
+			r->nr_ebadf++;
+		} else if (ret || dead) {
+			/* An error, or a success after -EBADF. */
+			race_bad(r, ret, pmd.reg_value);
+		} else {
+			r->nr_ok++;
+			if (r->monotonic ? pmd.reg_value < r->last :
+					   pmd.reg_value != RACE_VALUE)
+				race_bad(r, ret, pmd.reg_value);
+			r->last = pmd.reg_value;
+		}
+
+		ret = pfmk_get_state(r->desc);
+		if (ret == -EBADF)
+			dead = true;
+		else if (dead || (ret != RACE_STARTED && ret != PFM_CTX_LOADED))
+			race_bad(r, ret, 0);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Start a reader, on another CPU than the caller's when there is one. */
+static struct task_struct *race_start_reader(struct kunit *test,
+					     struct race_reader *r,
+					     unsigned int i)
+{
+	struct task_struct *t;
+	unsigned int cpu;
+
+	init_completion(&r->started);
+	t = kthread_create(race_reader_fn, r, "pfmk_race/%u", i);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu < nr_cpu_ids)
+		kthread_bind(t, cpu);
+	wake_up_process(t);
+	wait_for_completion(&r->started);
+	return t;
+}
+
+static void *race_create_started(struct kunit *test, int cpu)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmd(test, desc, 0, RACE_VALUE);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	return desc;
+}
+
+/* Close racing with read_pmds/get_state: 0 or -EBADF, nothing else. */
+static void race_close_vs_read(struct kunit *test)
+{
+	unsigned long nr_ok = 0, nr_ebadf = 0;
+	int cpu = pfmkt_cpu();
+	struct race_reader *r;
+	struct task_struct *t;
+	unsigned int i;
+	void *desc;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	for (i = 0; i < RACE_ITERATIONS; i++) {
+		desc = race_create_started(test, cpu);
+		memset(r, 0, sizeof(*r));
+		r->desc = desc;
+		t = race_start_reader(test, r, i);
+
+		/* Vary the moment of the close. */
+		if (i % 3 == 1)
+			usleep_range(10, 20 + i);
+		else if (i % 3 == 2)
+			udelay(i % 50);
+		pfmkt_close(test, desc);
+		if (i % 2)
+			usleep_range(10, 50);
+		kthread_stop(t);
+
+		nr_ok += r->nr_ok;
+		nr_ebadf += r->nr_ebadf;
+		KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL,
+				    "iteration %u: returned %ld, value %llu",
+				    i, r->bad_ret, r->bad_value);
+		KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+		if (r->nr_bad)
+			break;
+	}
+	kunit_info(test, "%lu reads succeeded, %lu saw -EBADF\n", nr_ok,
+		   nr_ebadf);
+	KUNIT_EXPECT_GT(test, nr_ok + nr_ebadf, 0UL);
+}
+
+/* start/stop racing with reads: values never go back, calls never fail. */
+static void race_start_stop_vs_read(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct race_reader *r;
+	struct task_struct *t;
+	unsigned int i;
+	void *desc;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	desc = race_create_started(test, cpu);
+	r->desc = desc;
+	r->monotonic = true;
+	t = race_start_reader(test, r, 0);
+	for (i = 0; i < RACE_ITERATIONS; i++) {
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL, "returned %ld, value %llu",
+			    r->bad_ret, r->bad_value);
+	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			RACE_VALUE + RACE_ITERATIONS);
+	pfmkt_close(test, desc);
+}
+
+/**
+ * struct race_msg_reader - a kthread blocked in pfmk_read()
+ * @desc: the descriptor.
+ * @allow_kill: the thread accepts SIGKILL.
+ * @self_kill: the thread sends itself SIGKILL before reading.
+ * @ret: what pfmk_read() returned.
+ * @msg: the message buffer.
+ * @started: the thread is about to call pfmk_read().
+ * @finished: pfmk_read() returned.
+ */
+struct race_msg_reader {
+	void			*desc;
+	bool			allow_kill;
+	bool			self_kill;
+	ssize_t			ret;
+	union pfm_msg		msg;
+	struct completion	started;
+	struct completion	finished;
+};
+
+static int race_msg_reader_fn(void *data)
+{
+	struct race_msg_reader *r = data;
+
+	if (r->allow_kill)
+		allow_signal(SIGKILL);
+	if (r->self_kill)
+		send_sig(SIGKILL, current, 1);
+	complete(&r->started);
+	r->ret = pfmk_read(r->desc, &r->msg, sizeof(r->msg), 0);
+	flush_signals(current);
+	complete(&r->finished);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static struct task_struct *race_start_msg_reader(struct kunit *test,
+						 struct race_msg_reader *r)
+{
+	struct task_struct *t;
+
+	init_completion(&r->started);
+	init_completion(&r->finished);
+	r->ret = 1;
+	t = kthread_run(race_msg_reader_fn, r, "pfmk_read");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&r->started);
+	return t;
+}
+
+/*
+ * Wait for the reader to return; if it does not, wake it through the
+ * context's completion so that the test can end, and fail.
+ */
+static void race_join_msg_reader(struct kunit *test, struct task_struct *t,
+				 struct race_msg_reader *r)
+{
+	struct pfmkt_priv *priv = test->priv;
+
+	if (!wait_for_completion_timeout(&r->finished, RACE_TIMEOUT)) {
+		KUNIT_FAIL(test, "pfmk_read() did not return");
+		complete_all(&priv->done);
+		wait_for_completion(&r->finished);
+	}
+	kthread_stop(t);
+}
+
+/* pfmk_read() returns 0 when someone else completed the completion. */
+static void race_read_completion(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct race_msg_reader *r;
+	struct task_struct *t;
+	union pfm_msg msg;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+
+	/* Completed before the read. */
+	complete(&priv->done);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
+			(ssize_t)0);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+
+	/* Completed while the reader waits. */
+	r->desc = desc;
+	t = race_start_msg_reader(test, r);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+	complete(&priv->done);
+	race_join_msg_reader(test, t, r);
+	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)0);
+	pfmkt_close(test, desc);
+}
+
+/* A signal ends the wait with -ERESTARTSYS. */
+static void race_read_signal(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct race_msg_reader *r;
+	struct task_struct *t;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+
+	/* Signal pending before the call. */
+	r->desc = desc;
+	r->allow_kill = true;
+	r->self_kill = true;
+	t = race_start_msg_reader(test, r);
+	race_join_msg_reader(test, t, r);
+	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
+
+	/* Signal while waiting. */
+	r->self_kill = false;
+	t = race_start_msg_reader(test, r);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+	send_sig(SIGKILL, t, 1);
+	race_join_msg_reader(test, t, r);
+	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	pfmkt_close(test, desc);
+}
+
+/* Closing a context wakes its waiting readers, which get -EBADF. */
+static void race_close_wakes_reader(struct kunit *test)
+{
+	void *desc = race_create_started(test, pfmkt_cpu());
+	struct race_msg_reader *r;
+	struct task_struct *t;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->desc = desc;
+	t = race_start_msg_reader(test, r);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+	pfmkt_close(test, desc);
+	race_join_msg_reader(test, t, r);
+	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-EBADF);
+}
+
+/*
+ * The completion may be shared by several contexts (and other events of
+ * the owner): closing one context must still wake its own readers.
+ */
+static void race_close_shared_completion(struct kunit *test)
+{
+	struct race_msg_reader *ra, *rb;
+	struct task_struct *ta, *tb;
+	void *a, *b;
+
+	ra = kunit_kzalloc(test, sizeof(*ra), GFP_KERNEL);
+	rb = kunit_kzalloc(test, sizeof(*rb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ra);
+	KUNIT_ASSERT_NOT_NULL(test, rb);
+	a = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	b = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	/* B's reader waits first, so a single complete() would wake it. */
+	rb->desc = b;
+	tb = race_start_msg_reader(test, rb);
+	msleep(20);
+	ra->desc = a;
+	ta = race_start_msg_reader(test, ra);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&ra->finished));
+	KUNIT_EXPECT_FALSE(test, completion_done(&rb->finished));
+
+	pfmkt_close(test, a);
+	race_join_msg_reader(test, ta, ra);
+	KUNIT_EXPECT_EQ(test, ra->ret, (ssize_t)-EBADF);
+
+	/* B's reader may have been woken (0) or wait on until B closes. */
+	pfmkt_close(test, b);
+	race_join_msg_reader(test, tb, rb);
+	KUNIT_EXPECT_TRUE_MSG(test, rb->ret == 0 || rb->ret == -EBADF,
+			      "returned %zd", rb->ret);
+}
+
+#define RACE_NR_NEW	1000
+#define RACE_NR_OPEN	32
+
+/* A closed descriptor stays invalid while many contexts come and go. */
+static void race_handles_not_reused(struct kunit *test)
+{
+	void *open[RACE_NR_OPEN];
+	void *old, *desc;
+	unsigned int i;
+
+	old = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_close(test, old);
+
+	for (i = 0; i < RACE_NR_NEW; i++) {
+		desc = pfmkt_create(test, i % 2 ? "" : PFMK_TEST_PMU_NAME);
+		KUNIT_EXPECT_PTR_NE(test, desc, old);
+		pfmkt_close(test, desc);
+		if (i % 100 == 0)
+			KUNIT_EXPECT_EQ(test, pfmk_get_state(old), -EBADF);
+	}
+	for (i = 0; i < RACE_NR_OPEN; i++) {
+		open[i] = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+		KUNIT_EXPECT_PTR_NE(test, open[i], old);
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(old), -EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(old, NULL, 0), -EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_close(old), -EBADF);
+	for (i = 0; i < RACE_NR_OPEN; i++) {
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(open[i]),
+				PFM_CTX_UNLOADED);
+		pfmkt_close(test, open[i]);
+	}
+}
+
+static struct kunit_case pfmk_race_cases[] = {
+	KUNIT_CASE(race_close_vs_read),
+	KUNIT_CASE(race_start_stop_vs_read),
+	KUNIT_CASE(race_read_completion),
+	KUNIT_CASE(race_read_signal),
+	KUNIT_CASE(race_close_wakes_reader),
+	KUNIT_CASE(race_close_shared_completion),
+	KUNIT_CASE(race_handles_not_reused),
+	{}
+};
+
+struct kunit_suite pfmk_race_suite = {
+	.name = "pfmk_race",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_race_cases,
+};
