@@ -165,8 +165,13 @@ static void pfmk_test_read(struct perf_event *event)
 
 /*
  * Advance one started event by @ticks ticks.  A sampling event overflows
- * each time its count crosses a multiple of its period; the overflow
- * handler may stop it (or other events), so check after each call.
+ * on the tick that uses up its period; the overflow handler runs first,
+ * then the next period starts afresh from hw.sample_period, which the
+ * handler may have changed (pfmk's short reset).  What a tick added
+ * beyond the end of the period (when STEP does not divide it) counts but
+ * does not carry into the next period, as a PMD reset in an interrupt
+ * handler discards skid.  The handler may stop this event (or others),
+ * so check after each call.
  */
 static void pfmk_test_event_tick(struct pfmk_test_event *te, u64 ticks,
 				 struct pt_regs *regs)
@@ -175,8 +180,8 @@ static void pfmk_test_event_tick(struct pfmk_test_event *te, u64 ticks,
 	struct hw_perf_event *hwc = &event->hw;
 	perf_overflow_handler_t handler;
 	struct perf_sample_data data;
-	u64 n, nr_ovfl;
 	s64 left;
+	u64 n;
 
 	if (!is_sampling_event(event)) {
 		local64_add(ticks * te->step, &event->count);
@@ -194,17 +199,11 @@ static void pfmk_test_event_tick(struct pfmk_test_event *te, u64 ticks,
 		}
 		ticks -= n;
 		local64_add(n * te->step, &event->count);
-		left -= n * te->step;
-		/* -step < left <= 0: one overflow, more if step > period. */
-		nr_ovfl = 1 + div64_u64(-left, hwc->sample_period);
-		local64_set(&hwc->period_left,
-			    left + nr_ovfl * hwc->sample_period);
-		while (nr_ovfl-- && !(hwc->state & PERF_HES_STOPPED)) {
-			perf_sample_data_init(&data, 0, hwc->last_period);
-			hwc->last_period = hwc->sample_period;
-			handler = READ_ONCE(event->overflow_handler);
-			handler(event, &data, regs);
-		}
+		perf_sample_data_init(&data, 0, hwc->last_period);
+		handler = READ_ONCE(event->overflow_handler);
+		handler(event, &data, regs);
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
 	}
 }
 
