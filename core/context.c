@@ -26,6 +26,7 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -312,8 +313,6 @@ int pfmk_ctx_state(struct pfmk_ctx *ctx)
  */
 void pfmk_ctx_close(struct pfmk_ctx *ctx)
 {
-	int readers;
-
 	if (ctx->state != PFM_CTX_UNLOADED)
 		pfmk_ctx_unload(ctx);
 	pfmk_desc_free(ctx);
@@ -321,8 +320,16 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	WRITE_ONCE(ctx->dead, true);
 	/* Order ->dead before ->readers; pairs with pfmk_ctx_read_msg(). */
 	smp_mb();
-	for (readers = atomic_read(&ctx->readers); readers > 0; readers--)
+	/*
+	 * The completion may be shared: complete() wakes its oldest waiter,
+	 * maybe not one of ours.  Complete until our readers are gone; the
+	 * others see a wake-up without a message, which sharing allows.
+	 */
+	while (atomic_read(&ctx->readers) > 0) {
 		complete(ctx->completion);
+		wait_var_event_timeout(&ctx->readers,
+				       !atomic_read(&ctx->readers), HZ / 100);
+	}
 
 	pfmk_msgq_flush(&ctx->msgq);
 	pfmk_smpl_free(ctx);

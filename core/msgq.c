@@ -14,6 +14,7 @@
 
 #include <linux/completion.h>
 #include <linux/sched/signal.h>
+#include <linux/wait_bit.h>
 
 #include "internal.h"
 
@@ -125,7 +126,8 @@ ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
 		ret = -EBADF;
 	else
 		ret = wait_for_completion_interruptible(ctx->completion);
-	atomic_dec(&ctx->readers);
+	if (atomic_dec_and_test(&ctx->readers))
+		wake_up_var(&ctx->readers);
 	if (ret)
 		return ret;
 	if (READ_ONCE(ctx->dead))

@@ -311,7 +311,7 @@ int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		return ret;
 	for (i = 0; i < count; i++) {
 		ret = pfmk_check_reg(ctx, req[i].reg_num, req[i].reg_set,
-				     &req[i].reg_flags, ~0U);
+				     &req[i].reg_flags, PFMK_PMD_FLAGS);
 		if (ret)
 			return ret;
 	}

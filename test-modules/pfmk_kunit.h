@@ -18,6 +18,11 @@
 #include <linux/types.h>
 #include <pfmk/pfmk.h>
 
+/* KUnit's speed attribute appeared in 6.6: plain cases before. */
+#ifndef KUNIT_CASE_SLOW
+#define KUNIT_CASE_SLOW(test_name)	KUNIT_CASE(test_name)
+#endif
+
 /* Most contexts one test may have open at once. */
 #define PFMKT_MAX_CTX		64
 

@@ -424,7 +424,7 @@ static void race_handles_not_reused(struct kunit *test)
 }
 
 static struct kunit_case pfmk_race_cases[] = {
-	KUNIT_CASE(race_close_vs_read),
+	KUNIT_CASE_SLOW(race_close_vs_read),
 	KUNIT_CASE(race_start_stop_vs_read),
 	KUNIT_CASE(race_read_completion),
 	KUNIT_CASE(race_read_signal),
