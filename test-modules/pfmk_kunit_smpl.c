@@ -1,0 +1,908 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suites: sampling, overflow messages and restart
+ * (Documentation/sampling.rst).
+ *
+ * pfmk_smpl_args: creation with the default sampling format, its header
+ * and its argument checks; pfmk_get_stats() arguments.
+ * pfmk_smpl_exact: exact overflows, samples, resets and random periods
+ * on the deterministic test PMU.
+ *
+ * The test PMU advances the started events of a CPU one after the
+ * other, each by the whole tick count, in the order perf added them:
+ * PMD order for the events created by one load.  Tests that record or
+ * reset a PMD from another PMD's overflow therefore tick one tick at a
+ * time, and the value another PMD shows at an overflow depends on
+ * whether it comes before or after the overflowing PMD in that order.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+#define SMPL_HDR		sizeof(struct pfm_dfl_smpl_hdr)
+#define SMPL_ENTRY		sizeof(struct pfm_dfl_smpl_entry)
+#define SMPL_TEST_MIN		(SMPL_ENTRY + 8 * PFMK_TEST_NUM_PMCS)
+#define SMPL_GEN_MIN		(SMPL_ENTRY + 8 * PFMK_GENERIC_NUM_PMCS)
+#define SMPL_BUF_MAX		(64ULL << 20)
+#define SMPL_TIMEOUT		(10 * HZ)
+#define SMPL_STARTED		(PFM_CTX_LOADED | PFMK_STATE_STARTED)
+#define SMPL_MASKED		(PFM_CTX_MASKED | PFMK_STATE_STARTED)
+
+/* Park-Miller modulus, 2^31 - 1. */
+#define SMPL_PM_MOD		0x7fffffffU
+
+static const pfm_uuid_t smpl_dfl_uuid = PFM_DFL_SMPL_UUID;
+
+/* Track a context created here, like pfmkt_try_create() does. */
+static void smpl_track(struct kunit *test, void *desc)
+{
+	struct pfmkt_priv *priv = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < PFMKT_MAX_CTX; i++) {
+		if (!priv->desc[i]) {
+			priv->desc[i] = desc;
+			return;
+		}
+	}
+	pfmk_close(desc);
+	KUNIT_ASSERT_TRUE_MSG(test, false, "more than %d contexts open",
+			      PFMKT_MAX_CTX);
+}
+
+static void smpl_init_req(struct pfarg_ctx *req, const char *pmu, u32 flags,
+			  bool dfl)
+{
+	memset(req, 0, sizeof(*req));
+	req->ctx_flags = PFM_FL_SYSTEM_WIDE | flags;
+	strscpy(req->ctx_pmu_name, pmu, sizeof(req->ctx_pmu_name));
+	if (dfl)
+		memcpy(req->ctx_smpl_buf_id, smpl_dfl_uuid, sizeof(pfm_uuid_t));
+}
+
+/* pfmk_create_context() with the test's completion; tracked on success. */
+static int smpl_try_create(struct kunit *test, struct pfarg_ctx *req,
+			   void *arg, size_t size, void **desc, void **buf)
+{
+	struct pfmkt_priv *priv = test->priv;
+	int ret;
+
+	ret = pfmk_create_context(req, arg, size, &priv->done, desc, buf);
+	if (!ret)
+		smpl_track(test, *desc);
+	return ret;
+}
+
+/*
+ * Create a context with the default format and a buffer of @buf_size
+ * bytes (or none if @buf_size is 0), or abort the test.
+ */
+static void *smpl_create(struct kunit *test, const char *pmu, u32 flags,
+			 u64 buf_size, void **buf)
+{
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_ctx req;
+	void *desc = NULL;
+
+	*buf = NULL;
+	smpl_init_req(&req, pmu, flags, buf_size);
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = buf_size;
+	KUNIT_ASSERT_EQ(test, smpl_try_create(test, &req,
+					      buf_size ? &arg : NULL,
+					      buf_size ? sizeof(arg) : 0,
+					      &desc, buf), 0);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	if (buf_size) {
+		KUNIT_ASSERT_NOT_NULL(test, *buf);
+		KUNIT_ASSERT_EQ(test, req.ctx_smpl_buf_size, buf_size);
+	}
+	return desc;
+}
+
+/**
+ * struct smpl_pmd - parameters of one PMD write
+ * @value: reg_value.
+ * @short_reset: reg_short_reset.
+ * @long_reset: reg_long_reset.
+ * @flags: reg_flags.
+ * @smpl_pmds: reg_smpl_pmds[0].
+ * @reset_pmds: reg_reset_pmds[0].
+ * @mask: reg_random_mask.
+ * @seed: reg_random_seed.
+ */
+struct smpl_pmd {
+	u64	value;
+	u64	short_reset;
+	u64	long_reset;
+	u32	flags;
+	u64	smpl_pmds;
+	u64	reset_pmds;
+	u64	mask;
+	u32	seed;
+};
+
+static void smpl_write_pmd(struct kunit *test, void *desc, u16 reg,
+			   const struct smpl_pmd *p)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	pmd.reg_flags = p->flags;
+	pmd.reg_value = p->value;
+	pmd.reg_short_reset = p->short_reset;
+	pmd.reg_long_reset = p->long_reset;
+	pmd.reg_smpl_pmds[0] = p->smpl_pmds;
+	pmd.reg_reset_pmds[0] = p->reset_pmds;
+	pmd.reg_random_mask = p->mask;
+	pmd.reg_random_seed = p->seed;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+}
+
+/* A sampling PMD: every @period events, short and long reset alike. */
+static void smpl_write_sampler(struct kunit *test, void *desc, u16 reg,
+			       u64 period, u32 flags, u64 smpl_pmds)
+{
+	struct smpl_pmd p = {
+		.value = -period,
+		.short_reset = -period,
+		.long_reset = -period,
+		.flags = flags,
+		.smpl_pmds = smpl_pmds,
+	};
+
+	smpl_write_pmd(test, desc, reg, &p);
+}
+
+static void smpl_load_start(struct kunit *test, void *desc, int cpu)
+{
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+}
+
+/* Tick one tick at a time: every event sees tick n before tick n + 1. */
+static void smpl_tick(int cpu, unsigned int n)
+{
+	while (n--)
+		pfmk_test_pmu_tick(cpu, 1);
+}
+
+static void smpl_stats(struct kunit *test, void *desc,
+		       struct pfmk_ctx_stats *st)
+{
+	memset(st, 0x5a, sizeof(*st));
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, st), 0);
+}
+
+static u64 smpl_hdr_count(void *buf)
+{
+	struct pfm_dfl_smpl_hdr *hdr = buf;
+
+	/* Pairs with the handler's release: the entries are complete. */
+	return smp_load_acquire(&hdr->hdr_count);
+}
+
+/* Entry @i of a buffer whose entries carry @nvals values each. */
+static const struct pfm_dfl_smpl_entry *smpl_entry(void *buf, unsigned int i,
+						   unsigned int nvals)
+{
+	return buf + SMPL_HDR + i * (SMPL_ENTRY + nvals * sizeof(u64));
+}
+
+static const u64 *smpl_vals(const struct pfm_dfl_smpl_entry *ent)
+{
+	return (const u64 *)(ent + 1);
+}
+
+static void smpl_expect_no_msg(struct kunit *test, void *desc)
+{
+	union pfm_msg msg;
+
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+}
+
+/* pfmk_smpl_args */
+
+static void smpl_expect_hdr(struct kunit *test, void *buf, u64 size,
+			    u64 min_space, u32 flags)
+{
+	struct pfm_dfl_smpl_hdr *hdr = buf;
+
+	KUNIT_EXPECT_EQ(test, hdr->hdr_version, PFM_DFL_SMPL_VERSION);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_buf_size, size);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, (u64)SMPL_HDR);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space, min_space);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_buf_flags, flags);
+}
+
+/* The layout of <pfmk/smpl_dfl.h> is perfmon2's. */
+static void smpl_args_layout(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, SMPL_HDR, (size_t)128);
+	KUNIT_EXPECT_EQ(test, SMPL_ENTRY, (size_t)40);
+	KUNIT_EXPECT_EQ(test, sizeof(struct pfm_dfl_smpl_arg), (size_t)64);
+	KUNIT_EXPECT_EQ(test, PFM_DFL_SMPL_VERSION, 0x10000U);
+}
+
+/* Successful creations and the header they initialize. */
+static void smpl_args_create(struct kunit *test)
+{
+	static const struct {
+		const char	*pmu;
+		u64		size;
+		u64		min;
+	} cases[] = {
+		{ PFMK_TEST_PMU_NAME, 4096, SMPL_TEST_MIN },
+		{ PFMK_TEST_PMU_NAME, SMPL_HDR + SMPL_TEST_MIN, SMPL_TEST_MIN },
+		{ PFMK_TEST_PMU_NAME, 1000003, SMPL_TEST_MIN },
+		{ PFMK_TEST_PMU_NAME, SMPL_BUF_MAX, SMPL_TEST_MIN },
+		{ "", 8192, SMPL_GEN_MIN },
+		{ PFMK_GENERIC_NAME, SMPL_HDR + SMPL_GEN_MIN, SMPL_GEN_MIN },
+	};
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_ctx req;
+	unsigned int i;
+	void *desc, *buf;
+
+	KUNIT_EXPECT_EQ(test, SMPL_TEST_MIN, (size_t)(40 + 8 * 8));
+	KUNIT_EXPECT_EQ(test, SMPL_GEN_MIN, (size_t)(40 + 8 * 64));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		smpl_init_req(&req, cases[i].pmu, 0, true);
+		req.ctx_fd = 77;
+		req.ctx_smpl_buf_size = 99;
+		memset(&arg, 0, sizeof(arg));
+		arg.buf_size = cases[i].size;
+		arg.buf_flags = 0xa5000000 | i;
+		desc = NULL;
+		buf = NULL;
+		KUNIT_ASSERT_EQ_MSG(test, smpl_try_create(test, &req, &arg,
+							  sizeof(arg), &desc,
+							  &buf), 0,
+				    "%s, %llu bytes", cases[i].pmu,
+				    cases[i].size);
+		KUNIT_EXPECT_NOT_NULL(test, buf);
+		KUNIT_EXPECT_EQ(test, req.ctx_fd, -1);
+		KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, cases[i].size);
+		if (buf)
+			smpl_expect_hdr(test, buf, cases[i].size, cases[i].min,
+					0xa5000000 | i);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+		pfmkt_close(test, desc);
+	}
+
+	/* The buffer is optional output. */
+	smpl_init_req(&req, PFMK_TEST_PMU_NAME, 0, true);
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = 4096;
+	KUNIT_ASSERT_EQ(test, smpl_try_create(test, &req, &arg, sizeof(arg),
+					      &desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 4096ULL);
+	pfmkt_close(test, desc);
+
+	/* Without a format: no buffer. */
+	smpl_init_req(&req, PFMK_TEST_PMU_NAME, 0, false);
+	req.ctx_smpl_buf_size = 99;
+	buf = &req;
+	KUNIT_ASSERT_EQ(test, smpl_try_create(test, &req, NULL, 0, &desc, &buf),
+			0);
+	KUNIT_EXPECT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 0ULL);
+	pfmkt_close(test, desc);
+}
+
+static void smpl_expect_create(struct kunit *test, const char *pmu, bool dfl,
+			       const u8 *uuid, void *arg, size_t size, int err,
+			       const char *what)
+{
+	struct pfarg_ctx req;
+	void *desc = NULL, *buf = NULL;
+	int ret;
+
+	smpl_init_req(&req, pmu, 0, dfl);
+	if (uuid)
+		memcpy(req.ctx_smpl_buf_id, uuid, sizeof(pfm_uuid_t));
+	ret = smpl_try_create(test, &req, arg, size, &desc, &buf);
+	KUNIT_EXPECT_EQ_MSG(test, ret, err, "%s", what);
+	if (!ret)
+		pfmkt_close(test, desc);
+}
+
+/* Rejected formats, arguments and buffer sizes. */
+static void smpl_args_errors(struct kunit *test)
+{
+	static const u8 unknown[16] = { 0xd1, 0x39, 0xb2, 0x9e, 0x62, 0xe8,
+					0x40, 0xe4, 0xb4, 0x02, 0x73, 0x07,
+					0x87, 0x92, 0xe9, 0x38 };
+	static const u8 last_byte[16] = { [15] = 1 };
+	struct {
+		struct pfm_dfl_smpl_arg arg;
+		u64 extra;
+	} big;
+	struct pfm_dfl_smpl_arg *arg = &big.arg;
+	const size_t sz = sizeof(*arg);
+
+	memset(&big, 0, sizeof(big));
+	arg->buf_size = 4096;
+
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, false, unknown, arg, sz,
+			   -EINVAL, "unknown uuid");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, false, last_byte, arg, sz,
+			   -EINVAL, "uuid 0...01");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, NULL, 0,
+			   -EINVAL, "format without argument");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, NULL, sz,
+			   -EINVAL, "format, NULL argument with a size");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, arg, 0,
+			   -EINVAL, "format, argument of size 0");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, arg, sz - 1,
+			   -EINVAL, "format, argument too short");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, arg, sz + 8,
+			   -EINVAL, "format, argument too long");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, false, NULL, arg, sz,
+			   -EINVAL, "argument without format");
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, false, NULL, NULL, sz,
+			   -EINVAL, "size without format");
+
+	arg->buf_size = SMPL_HDR + SMPL_TEST_MIN - 1;
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, arg, sz,
+			   -EINVAL, "test PMU: one byte too small");
+	arg->buf_size = SMPL_HDR + SMPL_GEN_MIN - 1;
+	smpl_expect_create(test, "", true, NULL, arg, sz, -EINVAL,
+			   "generic: one byte too small");
+	arg->buf_size = SMPL_HDR + SMPL_TEST_MIN;
+	smpl_expect_create(test, "", true, NULL, arg, sz, -EINVAL,
+			   "generic: test PMU minimum");
+	arg->buf_size = 0;
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, arg, sz,
+			   -EINVAL, "size 0");
+	arg->buf_size = SMPL_BUF_MAX + 1;
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, arg, sz,
+			   -E2BIG, "64 MiB + 1");
+	arg->buf_size = U64_MAX;
+	smpl_expect_create(test, PFMK_TEST_PMU_NAME, true, NULL, arg, sz,
+			   -E2BIG, "U64_MAX");
+	/* The other checks still apply with a format. */
+	arg->buf_size = 4096;
+	smpl_expect_create(test, "no_such_pmu", true, NULL, arg, sz, -ENOENT,
+			   "unknown PMU");
+}
+
+/* pfmk_get_stats(): arguments, and zeroes on a new context. */
+static void smpl_args_stats(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	int local = 0;
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, 4096, &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(desc, NULL), -EINVAL);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_nested, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.throttled, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.restarts, 0ULL);
+	for (i = 0; i < ARRAY_SIZE(st.reserved); i++)
+		KUNIT_EXPECT_EQ(test, st.reserved[i], 0ULL);
+
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(desc, &st), -EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(desc, NULL), -EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(NULL, &st), -EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats((void *)0x1234, &st), -EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(&local, &st), -EBADF);
+}
+
+static struct kunit_case pfmk_smpl_args_cases[] = {
+	KUNIT_CASE(smpl_args_layout),
+	KUNIT_CASE(smpl_args_create),
+	KUNIT_CASE(smpl_args_errors),
+	KUNIT_CASE(smpl_args_stats),
+	{}
+};
+
+struct kunit_suite pfmk_smpl_args_suite = {
+	.name = "pfmk_smpl_args",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_args_cases,
+};
+
+/* pfmk_smpl_exact */
+
+#define EXACT_P		5ULL
+#define EXACT_K		23U
+#define EXACT_STEP1	3ULL
+#define EXACT_BUF	4096ULL
+
+/*
+ * PMC0 step 1 samples every EXACT_P ticks and records PMD1, which counts
+ * with step 3.
+ */
+static void *smpl_exact_setup(struct kunit *test, int cpu, void **buf,
+			      u64 smpl_pmds)
+{
+	void *desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(EXACT_STEP1));
+	smpl_write_sampler(test, desc, 0, EXACT_P, 0, smpl_pmds);
+	smpl_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* The exact scenario: entries, header, PMD values and statistics. */
+static void smpl_exact_entries(struct kunit *test)
+{
+	const unsigned int n = EXACT_K / EXACT_P;
+	const struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	u64 tstamp = 0;
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_exact_setup(test, cpu, &buf, BIT_ULL(1));
+	hdr = buf;
+	smpl_tick(cpu, EXACT_P - 1);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
+	smpl_tick(cpu, EXACT_K - (EXACT_P - 1));
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), (u64)n);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, SMPL_HDR + 48ULL * n);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	for (i = 0; i < n; i++) {
+		ent = smpl_entry(buf, i, 1);
+		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, (u16)0, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->reserved, (u16)0, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -EXACT_P,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->set, (u16)0, "entry %u", i);
+		KUNIT_EXPECT_GE_MSG(test, ent->tstamp, tstamp, "entry %u", i);
+		/* PMD1 comes after PMD0: it has not had that tick yet. */
+		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(ent)[0],
+				    EXACT_STEP1 * (EXACT_P * (i + 1) - 1),
+				    "PMD1 in entry %u", i);
+		tstamp = ent->tstamp;
+	}
+	/* Nothing beyond the last entry. */
+	KUNIT_EXPECT_EQ(test, smpl_entry(buf, n, 1)->tstamp, 0ULL);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-EXACT_P + EXACT_K % EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
+			EXACT_STEP1 * EXACT_K);
+
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, (u64)n);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, (u64)n);
+	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_nested, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.throttled, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.restarts, 0ULL);
+	smpl_expect_no_msg(test, desc);
+
+	/* Stopped: nothing moves. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	smpl_tick(cpu, 3 * EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-EXACT_P + EXACT_K % EXACT_P);
+
+	/* Started again: the period continues where it was. */
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	smpl_tick(cpu, EXACT_P - 1 - EXACT_K % EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n);
+	smpl_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n + 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -EXACT_P);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * The overflowing PMD in its own reg_smpl_pmds, between two others: the
+ * values come lowest PMD first, and the overflowing PMD's is 0.
+ */
+static void smpl_exact_self(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	hdr = buf;
+	pfmkt_write_pmc(test, desc, 3, PFMK_TEST_PMC(1));
+	pfmkt_write_pmd(test, desc, 2, 777);
+	pfmkt_write_pmd(test, desc, 5, 1ULL << 40);
+	/* PMD 2 and 5 have no event: their written value is recorded. */
+	smpl_write_sampler(test, desc, 3, EXACT_P, 0,
+			   BIT_ULL(5) | BIT_ULL(3) | BIT_ULL(2));
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P + 1);
+
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 3ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, SMPL_HDR + 3 * (40ULL + 24));
+	for (i = 0; i < 3; i++) {
+		ent = smpl_entry(buf, i, 3);
+		KUNIT_EXPECT_EQ(test, ent->ovfl_pmd, (u16)3);
+		KUNIT_EXPECT_EQ(test, ent->last_reset_val, -EXACT_P);
+		KUNIT_EXPECT_EQ(test, smpl_vals(ent)[0], 777ULL);
+		KUNIT_EXPECT_EQ(test, smpl_vals(ent)[1], 0ULL);
+		KUNIT_EXPECT_EQ(test, smpl_vals(ent)[2], 1ULL << 40);
+	}
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), -EXACT_P + 1);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * STEP 4, period 10: the overflow comes on the third tick, 2 events past
+ * zero, which the sample shows and the next period drops.  STEP 25: every
+ * tick overflows 15 events late, a whole period missed.
+ */
+static void smpl_exact_step(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(4));
+	smpl_write_sampler(test, desc, 0, 10, 0, BIT_ULL(0));
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 8);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+	pfmk_test_pmu_tick(cpu, 3 * 3 + 2);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 8);
+	for (i = 0; i < 4; i++) {
+		ent = smpl_entry(buf, i, 1);
+		KUNIT_EXPECT_EQ(test, ent->last_reset_val, -10ULL);
+		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(ent)[0], 2ULL,
+				    "entry %u", i);
+	}
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0ULL);
+	pfmkt_close(test, desc);
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(25));
+	smpl_write_sampler(test, desc, 0, 10, 0, BIT_ULL(0));
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 4ULL);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(smpl_entry(buf, i, 1))[0],
+				    15ULL, "entry %u", i);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 4ULL);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * Sampling without a format and without notification: overflows are
+ * counted, nothing is masked.  A PMD with value 0 only counts.
+ */
+static void smpl_exact_no_format(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, 0, &buf);
+	KUNIT_EXPECT_NULL(test, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	smpl_write_sampler(test, desc, 0, 7, 0, BIT_ULL(1));
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 50);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -7ULL + 50 % 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 50ULL);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 7ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0ULL);
+	smpl_expect_no_msg(test, desc);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * reg_reset_pmds: PMD1 samples and resets PMD0 and PMD2 to their short
+ * reset values at each overflow, after recording them.  PMD0 has had the
+ * overflow's tick when that happens, PMD2 has it after.
+ */
+static void smpl_exact_reset_pmds(struct kunit *test)
+{
+	const u64 v0 = 5, r0 = 1000, v2 = 1ULL << 32, r2 = 77;
+	struct smpl_pmd p0 = {
+		.value = v0,
+		.short_reset = r0,
+		.long_reset = 2 * r0,
+	};
+	struct smpl_pmd p1 = {
+		.value = -EXACT_P,
+		.short_reset = -EXACT_P,
+		.long_reset = -EXACT_P,
+		.reset_pmds = BIT_ULL(0) | BIT_ULL(2),
+		.smpl_pmds = BIT_ULL(0) | BIT_ULL(2),
+	};
+	struct smpl_pmd p2 = {
+		.value = v2,
+		.short_reset = r2,
+		.long_reset = 2 * r2,
+	};
+	const u64 *val;
+	int cpu = pfmkt_cpu();
+	unsigned int k;
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 2, PFMK_TEST_PMC(1));
+	smpl_write_pmd(test, desc, 0, &p0);
+	smpl_write_pmd(test, desc, 1, &p1);
+	smpl_write_pmd(test, desc, 2, &p2);
+	smpl_load_start(test, desc, cpu);
+
+	for (k = 1; k <= 3 * EXACT_P + 2; k++) {
+		smpl_tick(cpu, 1);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
+				    k < EXACT_P ? v0 + k : r0 + k % EXACT_P,
+				    "PMD0 after %u ticks", k);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 2),
+				    k < EXACT_P ? v2 + k : r2 + k % EXACT_P + 1,
+				    "PMD2 after %u ticks", k);
+	}
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 3ULL);
+	/* Recorded before the reset. */
+	val = smpl_vals(smpl_entry(buf, 0, 2));
+	KUNIT_EXPECT_EQ(test, val[0], v0 + EXACT_P);
+	KUNIT_EXPECT_EQ(test, val[1], v2 + EXACT_P - 1);
+	for (k = 1; k < 3; k++) {
+		val = smpl_vals(smpl_entry(buf, k, 2));
+		KUNIT_EXPECT_EQ_MSG(test, val[0], r0 + EXACT_P, "entry %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, val[1], r2 + EXACT_P, "entry %u", k);
+		KUNIT_EXPECT_EQ(test, smpl_entry(buf, k, 2)->ovfl_pmd, (u16)1);
+	}
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
+			-EXACT_P + 2);
+	pfmkt_close(test, desc);
+}
+
+/* The reference Park-Miller generator of Documentation/sampling.rst. */
+static u32 smpl_pm_next(u32 *state)
+{
+	u32 s, rem;
+
+	s = *state % SMPL_PM_MOD;
+	if (!s)
+		s = 1;
+	div_u64_rem((u64)16807 * s, SMPL_PM_MOD, &rem);
+	*state = rem;
+	return rem;
+}
+
+static u64 smpl_pm_draw(u32 *state, u64 mask)
+{
+	u64 x = smpl_pm_next(state);
+
+	if (mask >> 31)
+		x |= (u64)smpl_pm_next(state) << 31;
+	return x & mask;
+}
+
+#define RANDOM_P	20ULL
+#define RANDOM_N	10U
+
+static void smpl_exact_random_one(struct kunit *test, u32 seed, u64 mask)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	u64 add[RANDOM_N], gap = RANDOM_P;
+	struct smpl_pmd p = {
+		.value = -RANDOM_P,
+		.short_reset = -RANDOM_P,
+		.long_reset = -RANDOM_P,
+		.flags = PFM_REGFL_RANDOM,
+		.mask = mask,
+		.seed = seed,
+	};
+	bool varies = false;
+	int cpu = pfmkt_cpu();
+	u32 state = seed;
+	unsigned int i;
+	void *desc, *buf;
+
+	for (i = 0; i < RANDOM_N; i++) {
+		add[i] = smpl_pm_draw(&state, mask);
+		if (i && add[i] != add[0])
+			varies = true;
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, varies, "seed %u mask %#llx", seed, mask);
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	smpl_write_pmd(test, desc, 0, &p);
+	smpl_load_start(test, desc, cpu);
+
+	/* Overflow i comes gap_i ticks after overflow i - 1. */
+	for (i = 0; i < RANDOM_N; i++) {
+		pfmk_test_pmu_tick(cpu, gap - 1);
+		KUNIT_ASSERT_EQ_MSG(test, smpl_hdr_count(buf), (u64)i,
+				    "seed %u: overflow %u came early", seed, i);
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_ASSERT_EQ_MSG(test, smpl_hdr_count(buf), (u64)i + 1,
+				    "seed %u: no overflow %u after %llu ticks",
+				    seed, i, gap);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
+				    -RANDOM_P - add[i], "seed %u: reset %u",
+				    seed, i);
+		gap = RANDOM_P + add[i];
+	}
+	for (i = 0; i < RANDOM_N; i++) {
+		u64 expected = i ? -RANDOM_P - add[i - 1] : -RANDOM_P;
+
+		ent = smpl_entry(buf, i, 0);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, expected,
+				    "seed %u: entry %u", seed, i);
+		KUNIT_EXPECT_GE(test, -ent->last_reset_val, RANDOM_P);
+		KUNIT_EXPECT_LE(test, -ent->last_reset_val, RANDOM_P + mask);
+	}
+	pfmkt_close(test, desc);
+}
+
+/* PFM_REGFL_RANDOM: reproducible periods within the mask. */
+static void smpl_exact_random(struct kunit *test)
+{
+	smpl_exact_random_one(test, 12345, 0xf);
+	smpl_exact_random_one(test, 1, 0x1f);
+	/* 2^31 - 1 % (2^31 - 1) is 0, which the generator turns into 1. */
+	smpl_exact_random_one(test, SMPL_PM_MOD, 0x1f);
+	smpl_exact_random_one(test, 0, 0x7);
+	smpl_exact_random_one(test, 0xdeadbeef, 0x3c);
+}
+
+/* A random mask wider than 31 bits draws twice per reset. */
+static void smpl_exact_random_wide(struct kunit *test)
+{
+	const u64 mask = (3ULL << 32) | 0x7;
+	struct smpl_pmd p = {
+		.value = -RANDOM_P,
+		.short_reset = -RANDOM_P,
+		.long_reset = -RANDOM_P,
+		.flags = PFM_REGFL_RANDOM,
+		.mask = mask,
+		.seed = 4242,
+	};
+	struct pfarg_pmd pmd;
+	int cpu = pfmkt_cpu();
+	u32 state = p.seed;
+	void *desc, *buf;
+	u64 add;
+
+	/* Seed 4242 draws bits above 31: a single draw would not. */
+	add = smpl_pm_draw(&state, mask);
+	KUNIT_ASSERT_EQ(test, add, 0x300000006ULL);
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	smpl_write_pmd(test, desc, 0, &p);
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, RANDOM_P + 3);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 1ULL);
+
+	memset(&pmd, 0, sizeof(pmd));
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_last_reset_val, -RANDOM_P - add);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, -RANDOM_P - add + 3);
+	pfmkt_close(test, desc);
+}
+
+/* write_pmds on a loaded, stopped context: the new value decides. */
+static void smpl_exact_write_loaded(struct kunit *test)
+{
+	struct smpl_pmd p = {
+		.value = -4ULL,
+		.short_reset = -6ULL,
+		.long_reset = -6ULL,
+	};
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	smpl_write_sampler(test, desc, 0, 10, 0, 0);
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 7);
+	smpl_write_pmd(test, desc, 0, &p);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -4ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, smpl_entry(buf, 0, 0)->last_reset_val, -4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -6ULL);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, smpl_entry(buf, 1, 0)->last_reset_val, -6ULL);
+
+	/* Written to a counting value: the PMD no longer samples. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	pfmkt_write_pmd(test, desc, 0, 100);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 30);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 130ULL);
+	pfmkt_close(test, desc);
+}
+
+static struct kunit_case pfmk_smpl_exact_cases[] = {
+	KUNIT_CASE(smpl_exact_entries),
+	KUNIT_CASE(smpl_exact_self),
+	KUNIT_CASE(smpl_exact_step),
+	KUNIT_CASE(smpl_exact_no_format),
+	KUNIT_CASE(smpl_exact_reset_pmds),
+	KUNIT_CASE(smpl_exact_random),
+	KUNIT_CASE(smpl_exact_random_wide),
+	KUNIT_CASE(smpl_exact_write_loaded),
+	{}
+};
+
+struct kunit_suite pfmk_smpl_exact_suite = {
+	.name = "pfmk_smpl_exact",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_exact_cases,
+};
