@@ -62,5 +62,6 @@ extern struct kunit_suite pfmk_multi_suite;
 extern struct kunit_suite pfmk_race_suite;
 extern struct kunit_suite pfmk_smpl_args_suite;
 extern struct kunit_suite pfmk_smpl_exact_suite;
+extern struct kunit_suite pfmk_smpl_notify_suite;
 
 #endif /* _PFMK_KUNIT_H */

@@ -7,6 +7,8 @@
  * and its argument checks; pfmk_get_stats() arguments.
  * pfmk_smpl_exact: exact overflows, samples, resets and random periods
  * on the deterministic test PMU.
+ * pfmk_smpl_notify: masking, messages, restart, a full buffer, blocked
+ * readers, close and unload while sampling.
  *
  * The test PMU advances the started events of a CPU one after the
  * other, each by the whole tick count, in the order perf added them:
@@ -905,4 +907,407 @@ struct kunit_suite pfmk_smpl_exact_suite = {
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_smpl_exact_cases,
+};
+
+/* pfmk_smpl_notify */
+
+/* Wait for the notification's completion (completed by irq_work). */
+static void smpl_wait_notify(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+
+	KUNIT_ASSERT_NE_MSG(test, wait_for_completion_timeout(&priv->done,
+							      SMPL_TIMEOUT),
+			    0UL, "no completion within %d s",
+			    SMPL_TIMEOUT / HZ);
+}
+
+/* Read one OVFL message for PMD @pmd on @cpu, without blocking. */
+static void smpl_expect_msg(struct kunit *test, void *desc, unsigned int pmd,
+			    int cpu)
+{
+	union pfm_msg msg;
+	unsigned int i;
+
+	memset(&msg, 0x5a, sizeof(msg));
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_EXPECT_EQ(test, msg.type, (u32)PFM_MSG_OVFL);
+	for (i = 0; i < PFM_HW_PMD_BV; i++)
+		KUNIT_EXPECT_EQ_MSG(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[i],
+				    i == pmd / 64 ? BIT_ULL(pmd % 64) : 0,
+				    "msg_ovfl_pmds[%u]", i);
+	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_active_set, (u16)0);
+}
+
+#define NOTIFY_P	4ULL
+#define NOTIFY_L	10ULL
+
+/* PMD0 samples every NOTIFY_P ticks with OVFL_NOTIFY, long reset -L. */
+static void *smpl_notify_setup(struct kunit *test, int cpu, u32 ctx_flags,
+			       u64 buf_size, void **buf)
+{
+	struct smpl_pmd p = {
+		.value = -NOTIFY_P,
+		.short_reset = -NOTIFY_P,
+		.long_reset = -NOTIFY_L,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+	};
+	void *desc;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, ctx_flags, buf_size, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	smpl_write_pmd(test, desc, 0, &p);
+	smpl_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* OVFL_NOTIFY without a format: mask, message, restart, long reset. */
+static void smpl_notify_msg(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = smpl_notify_setup(test, cpu, 0, 0, &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P - 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	smpl_expect_no_msg(test, desc);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	smpl_wait_notify(test);
+	smpl_expect_msg(test, desc, 0, cpu);
+	smpl_expect_no_msg(test, desc);
+
+	/* Masked: counting and short resets go on, nothing is notified. */
+	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P + 1);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.restarts, 0ULL);
+	smpl_expect_no_msg(test, desc);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.restarts, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
+
+	/* The next overflow comes after exactly L ticks. */
+	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -1ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
+	smpl_wait_notify(test);
+	smpl_expect_msg(test, desc, 0, cpu);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
+
+	/* Restart on a stopped, masked context; then unloaded: -ENOTCONN. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
+	pfmkt_close(test, desc);
+}
+
+/* PFM_FL_OVFL_NO_MSG: masked and completed, but no message. */
+static void smpl_notify_no_msg(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = smpl_notify_setup(test, cpu, PFM_FL_OVFL_NO_MSG, 0, &buf);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	smpl_wait_notify(test);
+	smpl_expect_no_msg(test, desc);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.restarts, 1ULL);
+	smpl_expect_no_msg(test, desc);
+	pfmkt_close(test, desc);
+}
+
+/* Nine notifications unread: eight messages queued, one dropped. */
+static void smpl_notify_queue_full(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_notify_setup(test, cpu, 0, 0, &buf);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	for (i = 0; i < 9; i++) {
+		KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+		smpl_wait_notify(test);
+		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+		if (i < 8)
+			pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	}
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 9ULL);
+	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.restarts, 9ULL);
+	for (i = 0; i < 8; i++)
+		smpl_expect_msg(test, desc, 0, cpu);
+	smpl_expect_no_msg(test, desc);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * A full buffer: 376 bytes hold four 48-byte entries, after which less
+ * than hdr_min_buf_space (104) is left.
+ */
+static void smpl_notify_buffer_full(struct kunit *test)
+{
+	const u64 size = SMPL_HDR + SMPL_TEST_MIN + 3 * 48;
+	struct pfmkt_priv *priv = test->priv;
+	const struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	struct smpl_pmd p = {
+		.value = -EXACT_P,
+		.short_reset = -EXACT_P,
+		.long_reset = -NOTIFY_L,
+		.smpl_pmds = BIT_ULL(1),
+	};
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, size, &buf);
+	hdr = buf;
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(EXACT_STEP1));
+	smpl_write_pmd(test, desc, 0, &p);
+	smpl_load_start(test, desc, cpu);
+
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 3ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, SMPL_HDR + 4 * 48ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	smpl_wait_notify(test);
+	smpl_expect_msg(test, desc, 0, cpu);
+	smpl_expect_no_msg(test, desc);
+
+	/* Masked: not recorded. */
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 7ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
+	for (i = 0; i < 4; i++) {
+		ent = smpl_entry(buf, i, 1);
+		KUNIT_EXPECT_EQ(test, ent->last_reset_val, -EXACT_P);
+		KUNIT_EXPECT_EQ(test, ent->cpu, (u16)cpu);
+	}
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, (u64)SMPL_HDR);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+
+	/* Recording resumes from the long reset. */
+	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, smpl_entry(buf, 0, 1)->last_reset_val,
+			-NOTIFY_L);
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, smpl_entry(buf, 1, 1)->last_reset_val, -EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 6ULL);
+	KUNIT_EXPECT_EQ(test, st.restarts, 1ULL);
+	pfmkt_close(test, desc);
+}
+
+/**
+ * struct smpl_reader - a kthread blocked in pfmk_read()
+ * @desc: the descriptor.
+ * @started: the thread runs.
+ * @finished: pfmk_read() returned.
+ * @ret: what it returned.
+ * @msg: the message it read.
+ */
+struct smpl_reader {
+	void			*desc;
+	struct completion	started;
+	struct completion	finished;
+	ssize_t			ret;
+	union pfm_msg		msg;
+};
+
+static int smpl_reader_fn(void *data)
+{
+	struct smpl_reader *r = data;
+
+	complete(&r->started);
+	r->ret = pfmk_read(r->desc, &r->msg, sizeof(r->msg), 0);
+	complete(&r->finished);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* A reader blocked in pfmk_read() is woken by an overflow notification. */
+static void smpl_notify_blocked_reader(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu();
+	struct smpl_reader *r;
+	struct task_struct *t;
+	void *desc, *buf;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	desc = smpl_notify_setup(test, cpu, 0, 0, &buf);
+	r->desc = desc;
+	r->ret = 1;
+	init_completion(&r->started);
+	init_completion(&r->finished);
+	t = kthread_run(smpl_reader_fn, r, "pfmk_smpl_read");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&r->started);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	if (!wait_for_completion_timeout(&r->finished, SMPL_TIMEOUT)) {
+		KUNIT_FAIL(test, "pfmk_read() was not woken");
+		complete_all(&priv->done);
+		wait_for_completion(&r->finished);
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)sizeof(r->msg));
+	KUNIT_EXPECT_EQ(test, r->msg.type, (u32)PFM_MSG_OVFL);
+	KUNIT_EXPECT_EQ(test, r->msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
+	KUNIT_EXPECT_EQ(test, r->msg.pfm_ovfl_msg.msg_ovfl_cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	smpl_expect_no_msg(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), 0);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * Close while started and masked, messages queued and the last
+ * notification maybe still in flight.
+ */
+static void smpl_notify_close_masked(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	union pfm_msg msg;
+	void *desc, *buf;
+
+	desc = smpl_notify_setup(test, cpu, 0, 4096, &buf);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	for (i = 0; i < 3; i++) {
+		smpl_wait_notify(test);
+		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+		pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Unload while sampling: values folded, buffer kept. */
+static void smpl_notify_unload(struct kunit *test)
+{
+	const unsigned int n = EXACT_K / EXACT_P;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = smpl_exact_setup(test, cpu, &buf, BIT_ULL(1));
+	pfmk_test_pmu_tick(cpu, EXACT_K);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, EXACT_K);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-EXACT_P + EXACT_K % EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
+			EXACT_STEP1 * EXACT_K);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, (u64)n);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, (u64)n);
+
+	/* Loaded again: the period goes on from the folded value. */
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, EXACT_P - EXACT_K % EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n + 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -EXACT_P);
+	pfmkt_close(test, desc);
+}
+
+static struct kunit_case pfmk_smpl_notify_cases[] = {
+	KUNIT_CASE(smpl_notify_msg),
+	KUNIT_CASE(smpl_notify_no_msg),
+	KUNIT_CASE(smpl_notify_queue_full),
+	KUNIT_CASE(smpl_notify_buffer_full),
+	KUNIT_CASE(smpl_notify_blocked_reader),
+	KUNIT_CASE(smpl_notify_close_masked),
+	KUNIT_CASE(smpl_notify_unload),
+	{}
+};
+
+struct kunit_suite pfmk_smpl_notify_suite = {
+	.name = "pfmk_smpl_notify",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_notify_cases,
 };
