@@ -63,5 +63,6 @@ extern struct kunit_suite pfmk_race_suite;
 extern struct kunit_suite pfmk_smpl_args_suite;
 extern struct kunit_suite pfmk_smpl_exact_suite;
 extern struct kunit_suite pfmk_smpl_notify_suite;
+extern struct kunit_suite pfmk_smpl_cpuclock_suite;
 
 #endif /* _PFMK_KUNIT_H */

@@ -9,6 +9,7 @@
  * on the deterministic test PMU.
  * pfmk_smpl_notify: masking, messages, restart, a full buffer, blocked
  * readers, close and unload while sampling.
+ * pfmk_smpl_cpuclock: 10 kHz cpu-clock sampling on every online CPU.
  *
  * The test PMU advances the started events of a CPU one after the
  * other, each by the whole tick count, in the order perf added them:
@@ -1310,4 +1311,158 @@ struct kunit_suite pfmk_smpl_notify_suite = {
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_smpl_notify_cases,
+};
+
+/* pfmk_smpl_cpuclock */
+
+#define CLOCK_PERIOD		100000ULL		/* ns: 10 kHz */
+#define CLOCK_RUN_MS		2000
+#define CLOCK_BUF		(256ULL << 10)
+
+/**
+ * struct clock_ctx - one cpu-clock sampling context
+ * @desc: the descriptor.
+ * @buf: its buffer.
+ * @cpu: its CPU.
+ * @t_start: ktime_get_ns() before pfmk_start().
+ * @t_stop: ktime_get_ns() after pfmk_stop().
+ * @entries: entries read from the buffer.
+ * @fills: buffers drained on notification.
+ * @bad: malformed entries.
+ */
+struct clock_ctx {
+	void	*desc;
+	void	*buf;
+	int	cpu;
+	u64	t_start;
+	u64	t_stop;
+	u64	entries;
+	u64	fills;
+	u64	bad;
+};
+
+/* Check and count the entries of @c's buffer. */
+static void clock_read_entries(struct kunit *test, struct clock_ctx *c)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	u64 i, n = smpl_hdr_count(c->buf), tstamp = 0;
+
+	for (i = 0; i < n; i++) {
+		ent = smpl_entry(c->buf, i, 0);
+		if (ent->ovfl_pmd || ent->cpu != c->cpu || ent->set ||
+		    ent->last_reset_val != -CLOCK_PERIOD ||
+		    ent->tstamp < tstamp) {
+			if (!c->bad)
+				KUNIT_FAIL(test,
+					   "CPU %d entry %llu: pmd %u cpu %u set %u reset %#llx tstamp %llu after %llu",
+					   c->cpu, i, ent->ovfl_pmd, ent->cpu,
+					   ent->set, ent->last_reset_val,
+					   ent->tstamp, tstamp);
+			c->bad++;
+		}
+		tstamp = ent->tstamp;
+	}
+	c->entries += n;
+}
+
+/* Drain a full buffer: read it, restart, read the message. */
+static void clock_drain(struct kunit *test, struct clock_ctx *c)
+{
+	clock_read_entries(test, c);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(c->desc), 0);
+	c->fills++;
+	smpl_expect_msg(test, c->desc, 0, c->cpu);
+}
+
+/*
+ * cpu-clock at 10 kHz on every online CPU for 2 s, draining on
+ * notifications.  Timers of an emulated guest fire late: the periods a
+ * late interrupt skipped count in ovfl_missed.
+ */
+static void smpl_cpuclock_10khz(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct clock_ctx *ctx;
+	struct pfmk_ctx_stats st;
+	unsigned int nr = 0, i;
+	u64 end, expected, got;
+	int cpu, state;
+
+	ctx = kunit_kcalloc(test, nr_cpu_ids, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	for_each_online_cpu(cpu) {
+		struct clock_ctx *c = &ctx[nr++];
+
+		c->cpu = cpu;
+		c->desc = smpl_create(test, "", 0, CLOCK_BUF, &c->buf);
+		pfmkt_write_pmc(test, c->desc, 0,
+				PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+		smpl_write_sampler(test, c->desc, 0, CLOCK_PERIOD, 0, 0);
+		pfmkt_load(test, c->desc, cpu);
+	}
+
+	for (i = 0; i < nr; i++) {
+		ctx[i].t_start = ktime_get_ns();
+		KUNIT_ASSERT_EQ(test, pfmk_start(ctx[i].desc, NULL), 0);
+	}
+	end = ktime_get_ns() + CLOCK_RUN_MS * NSEC_PER_MSEC;
+	while (ktime_get_ns() < end) {
+		wait_for_completion_timeout(&priv->done, msecs_to_jiffies(10));
+		for (i = 0; i < nr; i++) {
+			state = pfmk_get_state(ctx[i].desc);
+			if (state == SMPL_MASKED)
+				clock_drain(test, &ctx[i]);
+			else
+				KUNIT_ASSERT_EQ(test, state, SMPL_STARTED);
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		KUNIT_ASSERT_EQ(test, pfmk_stop(ctx[i].desc), 0);
+		ctx[i].t_stop = ktime_get_ns();
+	}
+
+	for (i = 0; i < nr; i++) {
+		struct clock_ctx *c = &ctx[i];
+		bool masked = pfmk_get_state(c->desc) == PFM_CTX_MASKED;
+
+		clock_read_entries(test, c);
+		smpl_stats(test, c->desc, &st);
+		expected = div_u64(c->t_stop - c->t_start, CLOCK_PERIOD);
+		got = st.smpl_count + st.ovfl_missed;
+		kunit_info(test,
+			   "CPU %d: %llu ms, expected %llu: smpl_count %llu ovfl_missed %llu ovfl_masked %llu throttled %llu ovfl_count %llu fills %llu\n",
+			   c->cpu, div_u64(c->t_stop - c->t_start,
+					   NSEC_PER_MSEC),
+			   expected, st.smpl_count, st.ovfl_missed,
+			   st.ovfl_masked, st.throttled, st.ovfl_count,
+			   c->fills);
+		KUNIT_EXPECT_EQ(test, c->bad, 0ULL);
+		KUNIT_EXPECT_EQ(test, st.smpl_count, c->entries);
+		KUNIT_EXPECT_EQ(test, st.notify_count, c->fills + masked);
+		KUNIT_EXPECT_EQ(test, st.restarts, c->fills);
+		KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
+		KUNIT_EXPECT_EQ(test, st.ovfl_count,
+				st.smpl_count + st.ovfl_masked);
+		KUNIT_EXPECT_GT(test, st.smpl_count, 0ULL);
+		if (st.throttled)
+			continue;
+		KUNIT_EXPECT_GE_MSG(test, got * 10, expected * 8, "CPU %d",
+				    c->cpu);
+		KUNIT_EXPECT_LE_MSG(test, got * 10, expected * 12, "CPU %d",
+				    c->cpu);
+	}
+	for (i = 0; i < nr; i++)
+		pfmkt_close(test, ctx[i].desc);
+}
+
+static struct kunit_case pfmk_smpl_cpuclock_cases[] = {
+	KUNIT_CASE_SLOW(smpl_cpuclock_10khz),
+	{}
+};
+
+struct kunit_suite pfmk_smpl_cpuclock_suite = {
+	.name = "pfmk_smpl_cpuclock",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_cpuclock_cases,
 };
