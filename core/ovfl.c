@@ -127,12 +127,22 @@ static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
 	return pmd->value + (count - pmd->perf_base);
 }
 
-/* Reload a PMD with its short reset value; @count is its event's count. */
-static void pfmk_pmd_short_reset(struct pfmk_pmd *pmd, u64 count)
+/*
+ * Reload a PMD with its short reset value; @count is its event's count,
+ * @past how far the PMD ran past zero (0 for a PMD that did not overflow).
+ * Like the PMU, which keeps counting from the overflow, the PMD keeps
+ * @past modulo the new period, and whole periods in @past were missed:
+ * the next overflow then comes when perf's comes.
+ */
+static void pfmk_pmd_short_reset(struct pfmk_ctx *ctx, struct pfmk_pmd *pmd,
+				 u64 count, u64 past)
 {
 	u64 val = pfmk_pmd_reset_value(pmd, false);
+	u64 period = pfmk_pmd_period(val), carry = 0;
 
-	pmd->value = val;
+	if (past)
+		ctx->stats.ovfl_missed += div64_u64_rem(past, period, &carry);
+	pmd->value = val + carry;
 	pmd->perf_base = count;
 	pmd->last_reset_val = val;
 	/*
@@ -143,10 +153,10 @@ static void pfmk_pmd_short_reset(struct pfmk_pmd *pmd, u64 count)
 	 * overflow after.
 	 */
 	if (pmd->event && is_sampling_event(pmd->event))
-		pmd->event->hw.sample_period = pfmk_pmd_period(val);
+		pmd->event->hw.sample_period = period;
 }
 
-static void pfmk_ovfl_reset_others(struct pfmk_set *set,
+static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
 				   const struct pfmk_pmd *pmd)
 {
 	const unsigned long *mask = (const unsigned long *)pmd->reset_pmds;
@@ -157,8 +167,8 @@ static void pfmk_ovfl_reset_others(struct pfmk_set *set,
 
 		if (other == pmd)
 			continue;
-		pfmk_pmd_short_reset(other, other->event ?
-				     pfmk_event_count_nmi(other->event) : 0);
+		pfmk_pmd_short_reset(ctx, other, other->event ?
+				     pfmk_event_count_nmi(other->event) : 0, 0);
 	}
 }
 
@@ -202,20 +212,6 @@ static int pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	return ret;
 }
 
-/*
- * The PMD wrapped at the overflow; it should be just past zero.  Whole
- * periods beyond that went by without an interrupt.
- */
-static void pfmk_ovfl_account_late(struct pfmk_ctx *ctx,
-				   const struct pfmk_pmd *pmd, u64 count)
-{
-	u64 past = pfmk_pmd_value_at(pmd, count);
-	u64 period = pfmk_pmd_period(pmd->last_reset_val);
-
-	if (past < S64_MAX && past >= period)
-		ctx->stats.ovfl_missed += div64_u64(past, period);
-}
-
 static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			     struct pfmk_pmd *pmd, struct pt_regs *regs)
 {
@@ -253,7 +249,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	struct pfmk_ctx *ctx = pmd->ctx;
 	struct pfmk_set *set = ctx->active_set;
 	bool notify = false;
-	u64 count;
+	u64 count, past;
 
 	if (event->hw.interrupts == PFMK_PERF_THROTTLED)
 		atomic64_inc(&ctx->throttled);
@@ -265,7 +261,14 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	raw_write_seqcount_begin(&ctx->ovfl_seq);
 	ctx->stats.ovfl_count++;
 	count = local64_read(&event->count);
-	pfmk_ovfl_account_late(ctx, pmd, count);
+	/*
+	 * How far the PMD ran past zero.  It may not have wrapped yet where
+	 * the PMU reloaded an older period before calling us (see
+	 * pfmk_pmd_short_reset()): then there is nothing to carry.
+	 */
+	past = pfmk_pmd_value_at(pmd, count);
+	if (past > S64_MAX)
+		past = 0;
 
 	if (READ_ONCE(ctx->masked)) {
 		ctx->stats.ovfl_masked++;
@@ -275,8 +278,8 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		if (pmd->flags & PFM_REGFL_OVFL_NOTIFY)
 			notify = true;
 	}
-	pfmk_pmd_short_reset(pmd, count);
-	pfmk_ovfl_reset_others(set, pmd);
+	pfmk_pmd_short_reset(ctx, pmd, count, past);
+	pfmk_ovfl_reset_others(ctx, set, pmd);
 	if (notify)
 		pfmk_ovfl_notify(ctx, set, pmd, regs);
 
