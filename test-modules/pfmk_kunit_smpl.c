@@ -11,12 +11,13 @@
  * readers, close and unload while sampling.
  * pfmk_smpl_cpuclock: 10 kHz cpu-clock sampling on every online CPU.
  *
- * The test PMU advances the started events of a CPU one after the
- * other, each by the whole tick count, in the order perf added them:
- * PMD order for the events created by one load.  Tests that record or
- * reset a PMD from another PMD's overflow therefore tick one tick at a
- * time, and the value another PMD shows at an overflow depends on
- * whether it comes before or after the overflowing PMD in that order.
+ * The test PMU advances all started events of a CPU together, in chunks
+ * that end where the next sampling event's period runs out: at an
+ * overflow, every other PMD has counted the same ticks.  It calls the
+ * handler once per tick that ends a period and carries the excess modulo
+ * the period; pfmk's short reset carries it too (the PMD keeps what it
+ * counted past zero, modulo the new period, and whole periods in it are
+ * ovfl_missed), so overflows stay on the grid of the period.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -180,13 +181,6 @@ static void smpl_load_start(struct kunit *test, void *desc, int cpu)
 	pfmkt_load(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
-}
-
-/* Tick one tick at a time: every event sees tick n before tick n + 1. */
-static void smpl_tick(int cpu, unsigned int n)
-{
-	while (n--)
-		pfmk_test_pmu_tick(cpu, 1);
 }
 
 static void smpl_stats(struct kunit *test, void *desc,
@@ -475,9 +469,9 @@ static void smpl_exact_entries(struct kunit *test)
 
 	desc = smpl_exact_setup(test, cpu, &buf, BIT_ULL(1));
 	hdr = buf;
-	smpl_tick(cpu, EXACT_P - 1);
+	pfmk_test_pmu_tick(cpu, EXACT_P - 1);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
-	smpl_tick(cpu, EXACT_K - (EXACT_P - 1));
+	pfmk_test_pmu_tick(cpu, EXACT_K - (EXACT_P - 1));
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
 
 	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), (u64)n);
@@ -492,9 +486,9 @@ static void smpl_exact_entries(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, ent->set, (u16)0, "entry %u", i);
 		KUNIT_EXPECT_GE_MSG(test, ent->tstamp, tstamp, "entry %u", i);
-		/* PMD1 comes after PMD0: it has not had that tick yet. */
+		/* Overflow i at tick P * (i + 1), which PMD1 has had. */
 		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(ent)[0],
-				    EXACT_STEP1 * (EXACT_P * (i + 1) - 1),
+				    EXACT_STEP1 * EXACT_P * (i + 1),
 				    "PMD1 in entry %u", i);
 		tstamp = ent->tstamp;
 	}
@@ -520,16 +514,16 @@ static void smpl_exact_entries(struct kunit *test)
 
 	/* Stopped: nothing moves. */
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	smpl_tick(cpu, 3 * EXACT_P);
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			-EXACT_P + EXACT_K % EXACT_P);
 
 	/* Started again: the period continues where it was. */
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	smpl_tick(cpu, EXACT_P - 1 - EXACT_K % EXACT_P);
+	pfmk_test_pmu_tick(cpu, EXACT_P - 1 - EXACT_K % EXACT_P);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n);
-	smpl_tick(cpu, 1);
+	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n + 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -EXACT_P);
 	pfmkt_close(test, desc);
@@ -573,13 +567,16 @@ static void smpl_exact_self(struct kunit *test)
 }
 
 /*
- * STEP 4, period 10: the overflow comes on the third tick, 2 events past
- * zero, which the sample shows and the next period drops.  STEP 25: every
- * tick overflows 15 events late, a whole period missed.
+ * STEP 4, period 10: the PMD and the test PMU both carry the overshoot,
+ * so overflows come where the count crosses a multiple of 10 (counts 12,
+ * 20, 32, 40, 52, 60: ticks 3, 5, 8, 10, 13, 15).  At count 12 the PMD
+ * is 2 past zero: the sample shows 2, the reset leaves -10 + 2 % 10 =
+ * -8, and the next overflow is 2 ticks later at count 20, exactly 0 past
+ * zero (sample 0, PMD -10).  No period is skipped: ovfl_missed stays 0.
  */
-static void smpl_exact_step(struct kunit *test)
+static void smpl_exact_step_carry(struct kunit *test)
 {
-	const struct pfm_dfl_smpl_entry *ent;
+	static const u64 past[] = { 2, 0, 2, 0, 2, 0 };
 	struct pfmk_ctx_stats st;
 	int cpu = pfmkt_cpu();
 	unsigned int i;
@@ -593,37 +590,82 @@ static void smpl_exact_step(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 8);
 	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 2);
+	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 6);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 2ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
-	pfmk_test_pmu_tick(cpu, 3 * 3 + 2);
-	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 4ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 8);
-	for (i = 0; i < 4; i++) {
-		ent = smpl_entry(buf, i, 1);
-		KUNIT_EXPECT_EQ(test, ent->last_reset_val, -10ULL);
-		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(ent)[0], 2ULL,
+	/* Ticks 6..14 in one call: overflows at ticks 8, 10 and 13. */
+	pfmk_test_pmu_tick(cpu, 9);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 5ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 6);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 6ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+	for (i = 0; i < ARRAY_SIZE(past); i++) {
+		const struct pfm_dfl_smpl_entry *ent = smpl_entry(buf, i, 1);
+
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -10ULL,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(ent)[0], past[i],
 				    "entry %u", i);
 	}
+	KUNIT_EXPECT_EQ(test, smpl_entry(buf, 6, 1)->tstamp, 0ULL);
 	smpl_stats(test, desc, &st);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 4ULL);
-	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 6ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 6ULL);
 	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0ULL);
 	pfmkt_close(test, desc);
+}
+
+/*
+ * STEP 25, period 10: one overflow per tick, which went through 2 or 3
+ * periods.  Tick 1: count 25, the PMD 15 past zero: 1 period missed,
+ * reset to -10 + 5.  Tick 2: count 50, PMD -5 + 25 = 20 past zero: 2
+ * missed, reset to -10.  Ticks 3 and 4 repeat this.  Samples + missed
+ * periods = 4 + 6 = 10 = 100 / 10, the periods elapsed.
+ */
+static void smpl_exact_step_missed(struct kunit *test)
+{
+	static const u64 past[] = { 15, 20, 15, 20 };
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
 
 	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(25));
 	smpl_write_sampler(test, desc, 0, 10, 0, BIT_ULL(0));
 	smpl_load_start(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 4ULL);
-	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(smpl_entry(buf, i, 1))[0],
-				    15ULL, "entry %u", i);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 5);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 1ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 2ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 3ULL);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+	for (i = 0; i < ARRAY_SIZE(past); i++) {
+		const struct pfm_dfl_smpl_entry *ent = smpl_entry(buf, i, 1);
+
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -10ULL,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(ent)[0], past[i],
+				    "entry %u", i);
+	}
 	smpl_stats(test, desc, &st);
 	KUNIT_EXPECT_EQ(test, st.ovfl_count, 4ULL);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
-	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 6ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count + st.ovfl_missed, 100ULL / 10);
 	pfmkt_close(test, desc);
 }
 
@@ -658,8 +700,10 @@ static void smpl_exact_no_format(struct kunit *test)
 
 /*
  * reg_reset_pmds: PMD1 samples and resets PMD0 and PMD2 to their short
- * reset values at each overflow, after recording them.  PMD0 has had the
- * overflow's tick when that happens, PMD2 has it after.
+ * reset values at each overflow (ticks P, 2P, 3P), after recording them.
+ * Both have had the overflow's tick when that happens: after k >= P
+ * ticks they hold their reset value + k % P, and each entry records the
+ * value P ticks after the previous reset.
  */
 static void smpl_exact_reset_pmds(struct kunit *test)
 {
@@ -696,25 +740,26 @@ static void smpl_exact_reset_pmds(struct kunit *test)
 	smpl_load_start(test, desc, cpu);
 
 	for (k = 1; k <= 3 * EXACT_P + 2; k++) {
-		smpl_tick(cpu, 1);
+		pfmk_test_pmu_tick(cpu, 1);
 		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
 				    k < EXACT_P ? v0 + k : r0 + k % EXACT_P,
 				    "PMD0 after %u ticks", k);
 		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 2),
-				    k < EXACT_P ? v2 + k : r2 + k % EXACT_P + 1,
+				    k < EXACT_P ? v2 + k : r2 + k % EXACT_P,
 				    "PMD2 after %u ticks", k);
 	}
 	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 3ULL);
 	/* Recorded before the reset. */
 	val = smpl_vals(smpl_entry(buf, 0, 2));
 	KUNIT_EXPECT_EQ(test, val[0], v0 + EXACT_P);
-	KUNIT_EXPECT_EQ(test, val[1], v2 + EXACT_P - 1);
+	KUNIT_EXPECT_EQ(test, val[1], v2 + EXACT_P);
 	for (k = 1; k < 3; k++) {
 		val = smpl_vals(smpl_entry(buf, k, 2));
 		KUNIT_EXPECT_EQ_MSG(test, val[0], r0 + EXACT_P, "entry %u", k);
 		KUNIT_EXPECT_EQ_MSG(test, val[1], r2 + EXACT_P, "entry %u", k);
 		KUNIT_EXPECT_EQ(test, smpl_entry(buf, k, 2)->ovfl_pmd, (u16)1);
 	}
+	KUNIT_EXPECT_EQ(test, smpl_entry(buf, 0, 2)->ovfl_pmd, (u16)1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
 			-EXACT_P + 2);
 	pfmkt_close(test, desc);
@@ -894,7 +939,8 @@ static void smpl_exact_write_loaded(struct kunit *test)
 static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_entries),
 	KUNIT_CASE(smpl_exact_self),
-	KUNIT_CASE(smpl_exact_step),
+	KUNIT_CASE(smpl_exact_step_carry),
+	KUNIT_CASE(smpl_exact_step_missed),
 	KUNIT_CASE(smpl_exact_no_format),
 	KUNIT_CASE(smpl_exact_reset_pmds),
 	KUNIT_CASE(smpl_exact_random),
