@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -29,22 +30,11 @@
 
 #include "internal.h"
 
-static bool pfmk_uuid_is_null(const pfm_uuid_t uuid)
-{
-	return !memchr_inv(uuid, 0, sizeof(pfm_uuid_t));
-}
-
-static int pfmk_ctx_check_req(const struct pfarg_ctx *req, void *smpl_arg,
-			      size_t smpl_size)
+static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
 {
 	if (!(req->ctx_flags & PFM_FL_SYSTEM_WIDE))
 		return -EINVAL;
 	if (req->ctx_flags & ~PFMK_CTX_FLAGS)
-		return -EINVAL;
-	/* No sampling format is registered yet: only "none" is valid. */
-	if (!pfmk_uuid_is_null(req->ctx_smpl_buf_id))
-		return -EINVAL;
-	if (smpl_arg || smpl_size)
 		return -EINVAL;
 	if (!memchr(req->ctx_pmu_name, 0, sizeof(req->ctx_pmu_name)))
 		return -EINVAL;
@@ -72,7 +62,7 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 
 	if (!req || !c || !desc)
 		return -EINVAL;
-	ret = pfmk_ctx_check_req(req, smpl_arg, smpl_size);
+	ret = pfmk_ctx_check_req(req);
 	if (ret)
 		return ret;
 
@@ -94,22 +84,33 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	atomic_set(&ctx->readers, 0);
 	ctx->pmu = pmu;
 	pfmk_msgq_init(&ctx->msgq);
+	atomic_set(&ctx->ovfl_busy, 0);
+	seqcount_init(&ctx->ovfl_seq);
+	init_irq_work(&ctx->irq_work, pfmk_ovfl_work);
+	atomic64_set(&ctx->ovfl_nested, 0);
+	atomic64_set(&ctx->throttled, 0);
 
-	ret = pfmk_set_init(&ctx->set0, 0, pmu->num_pmcs, pmu);
+	ret = pfmk_set_init(ctx, &ctx->set0, 0);
 	if (ret)
 		goto err_ctx;
 	ctx->active_set = &ctx->set0;
 
-	ret = pfmk_desc_alloc(ctx, desc);
+	ret = pfmk_smpl_setup(ctx, req, smpl_arg, smpl_size);
 	if (ret)
 		goto err_set;
 
+	ret = pfmk_desc_alloc(ctx, desc);
+	if (ret)
+		goto err_smpl;
+
 	req->ctx_fd = -1;
-	req->ctx_smpl_buf_size = 0;
+	req->ctx_smpl_buf_size = ctx->smpl_size;
 	if (buf)
-		*buf = NULL;
+		*buf = ctx->smpl_buf;
 	return 0;
 
+err_smpl:
+	pfmk_smpl_free(ctx);
 err_set:
 	pfmk_set_free(&ctx->set0);
 err_ctx:
@@ -180,6 +181,9 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	if (ctx->started)
 		pfmk_ctx_stop(ctx);
 	pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
+	/* No handler can run any more; let a queued notification finish. */
+	irq_work_sync(&ctx->irq_work);
+	WRITE_ONCE(ctx->masked, false);
 	ctx->cpu = -1;
 	ctx->state = PFM_CTX_UNLOADED;
 	return 0;
@@ -235,16 +239,49 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
  * pfmk_ctx_restart() - resume monitoring after an overflow notification
  * @ctx: the context, locked.
  *
+ * Pauses the context's events, reloads the PMDs that notified with their
+ * long reset value, empties the sampling buffer, unmasks, and resumes.
+ *
  * Context: process context; may sleep; ctx->mutex held.
  * Return: 0, -ENOTCONN if unloaded, -EBUSY if not masked.
  */
 int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 {
+	struct pfmk_set *set = ctx->active_set;
+	unsigned int i, n = ctx->pmu->num_pmcs;
+
 	if (ctx->state == PFM_CTX_UNLOADED)
 		return -ENOTCONN;
-	if (ctx->state != PFM_CTX_MASKED)
+	if (!READ_ONCE(ctx->masked))
 		return -EBUSY;
-	ctx->state = PFM_CTX_LOADED;
+
+	/* From here on no handler and no irq_work of ours runs. */
+	if (ctx->started)
+		pfmk_perf_disable_set(set, n);
+	irq_work_sync(&ctx->irq_work);
+
+	for (i = 0; i < n; i++) {
+		struct pfmk_pmd *pmd = &set->pmds[i];
+		u64 val;
+
+		if (!pmd->notify_pending)
+			continue;
+		pmd->notify_pending = false;
+		pfmk_perf_sync(pmd);
+		val = pfmk_pmd_reset_value(pmd, true);
+		pmd->value = val;
+		pmd->last_reset_val = val;
+		if (pmd->event && is_sampling_event(pmd->event))
+			perf_event_period(pmd->event, pfmk_pmd_period(val));
+	}
+	if (ctx->fmt)
+		ctx->fmt->restart(ctx->smpl_buf);
+	ctx->stats.restarts++;
+	/* The buffer is empty before the handler can see the unmask. */
+	smp_store_release(&ctx->masked, false);
+
+	if (ctx->started)
+		pfmk_perf_enable_set(set, n);
 	return 0;
 }
 
@@ -257,7 +294,11 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
  */
 int pfmk_ctx_state(struct pfmk_ctx *ctx)
 {
-	return ctx->state | (ctx->started ? PFMK_STATE_STARTED : 0);
+	int state = ctx->state;
+
+	if (state == PFM_CTX_LOADED && READ_ONCE(ctx->masked))
+		state = PFM_CTX_MASKED;
+	return state | (ctx->started ? PFMK_STATE_STARTED : 0);
 }
 
 /**
@@ -291,6 +332,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	}
 
 	pfmk_msgq_flush(&ctx->msgq);
+	pfmk_smpl_free(ctx);
 	pfmk_set_free(&ctx->set0);
 	pfmk_pmu_put(ctx->pmu);
 	ctx->pmu = NULL;

@@ -12,9 +12,20 @@
  *
  *   pfmk_pmu_lock			PMU description registry (pmu/pmu_desc.c)
  *
+ *   pfmk_smpl_lock			sampling format registry (core/smpl.c)
+ *
  *   ctx->mutex				one context; held by every KAPI call
  *     perf_event_context::mutex	taken inside perf_event_*() calls
  *     ctx->msgq.lock			raw spinlock, irq-safe, never sleeps
+ *
+ * The overflow path (core/ovfl.c) takes no lock: it may run in NMI.  It
+ * owns a context's overflow state through ctx->ovfl_busy (one handler at
+ * a time; a nested one is counted and dropped) and publishes PMD values
+ * through ctx->ovfl_seq, a seqcount its readers retry on.  Process
+ * context changes overflow state only while the context's events are
+ * disabled, so never concurrently with a handler.  Notifications leave
+ * the overflow path through ctx->irq_work (hard-irq), which queues the
+ * message and completes the owner's completion.
  *
  *   pfmk_ctx_xa.xa_lock		descriptor table; taken alone
  *
@@ -29,15 +40,19 @@
 #ifndef _PFMK_INTERNAL_H
 #define _PFMK_INTERNAL_H
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu.h>
+#include <pfmk/smpl.h>
 
 /* Depth of a context's message queue (perfmon2: PFM_MAX_MSGS). */
 #define PFMK_MSGQ_LEN		8
@@ -65,9 +80,16 @@
  * @random_mask: reg_random_mask.
  * @random_seed: reg_random_seed.
  * @flags: PFM_REGFL_* input flags.
+ * @rand_state: state of the PFM_REGFL_RANDOM generator.
+ * @notify_pending: overflowed with a notification; pfmk_restart() reloads
+ *	the long reset.
+ * @num: PMD number.
+ * @ctx: the context, for the overflow handler.
  * @event: perf event counting for this PMD while loaded, else NULL.
  *
  * The PMD's current value is @value + (count of @event - @perf_base).
+ * While the event can overflow, the overflow handler changes @value,
+ * @perf_base, @last_reset_val and @rand_state under ctx->ovfl_seq.
  */
 struct pfmk_pmd {
 	u64			value;
@@ -84,6 +106,10 @@ struct pfmk_pmd {
 	u64			random_mask;
 	u32			random_seed;
 	u32			flags;
+	u32			rand_state;
+	bool			notify_pending;
+	u16			num;
+	struct pfmk_ctx		*ctx;
 	struct perf_event	*event;
 };
 
@@ -138,6 +164,19 @@ struct pfmk_msgq {
  * @set0: the default event set.
  * @active_set: the set loaded on the PMU.
  * @msgq: message queue.
+ * @fmt: sampling format, or NULL.
+ * @smpl_buf: sampling buffer (vmalloc), or NULL.
+ * @smpl_size: size of @smpl_buf.
+ * @smpl_vals: scratch space for the overflow handler, one u64 per PMD.
+ * @masked: monitoring masked by a notification, until pfmk_restart().
+ * @ovfl_busy: an overflow handler of this context is running.
+ * @ovfl_seq: PMD values changed by the overflow handler.
+ * @irq_work: delivers notifications out of the overflow path.
+ * @msg_pending: @pending_msg is to be queued by @irq_work.
+ * @pending_msg: message built by the overflow handler.
+ * @stats: overflow statistics; written by the overflow handler only.
+ * @ovfl_nested: nested overflows (atomic: the nested handler counts).
+ * @throttled: overflows at which perf throttled (atomic, same reason).
  * @rcu: frees the context after the last reference.
  */
 struct pfmk_ctx {
@@ -156,6 +195,19 @@ struct pfmk_ctx {
 	struct pfmk_set			set0;
 	struct pfmk_set			*active_set;
 	struct pfmk_msgq		msgq;
+	const struct pfmk_smpl_fmt	*fmt;
+	void				*smpl_buf;
+	size_t				smpl_size;
+	u64				*smpl_vals;
+	bool				masked;
+	atomic_t			ovfl_busy;
+	seqcount_t			ovfl_seq;
+	struct irq_work			irq_work;
+	bool				msg_pending;
+	union pfm_msg			pending_msg;
+	struct pfmk_ctx_stats		stats;
+	atomic64_t			ovfl_nested;
+	atomic64_t			throttled;
 	struct rcu_head			rcu;
 };
 
@@ -188,8 +240,7 @@ int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		       struct pfmk_pmd_time *time, int count);
 
 /* core/sets.c: event sets */
-int pfmk_set_init(struct pfmk_set *set, u16 id, unsigned int nregs,
-		  const struct pfmk_pmu_desc *pmu);
+int pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id);
 void pfmk_set_free(struct pfmk_set *set);
 struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id);
 int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
@@ -199,8 +250,25 @@ int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 			  int count);
 
+/* core/ovfl.c: overflow path */
+void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
+		       struct pt_regs *regs);
+void pfmk_ovfl_work(struct irq_work *work);
+bool pfmk_pmd_samples(const struct pfmk_pmd *pmd);
+u64 pfmk_pmd_period(u64 val);
+u64 pfmk_pmd_reset_value(struct pfmk_pmd *pmd, bool long_reset);
+void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
+
+/* core/smpl.c: sampling formats and buffers */
+int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
+		    void *smpl_arg, size_t smpl_size);
+void pfmk_smpl_free(struct pfmk_ctx *ctx);
+int pfmk_smpl_dfl_init(void);
+void pfmk_smpl_dfl_exit(void);
+
 /* core/msgq.c: message queue */
 void pfmk_msgq_init(struct pfmk_msgq *q);
+bool pfmk_msgq_push(struct pfmk_msgq *q, const union pfm_msg *msg);
 bool pfmk_msgq_pop(struct pfmk_msgq *q, union pfm_msg *msg);
 void pfmk_msgq_flush(struct pfmk_msgq *q);
 ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
@@ -216,7 +284,9 @@ void pfmk_pmu_generic_exit(void);
 
 /* pmu/perf.c: perf backend */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
-				    unsigned int reg, u64 pmc, int cpu);
+				    unsigned int reg, u64 pmc, int cpu,
+				    struct pfmk_pmd *pmd,
+				    const struct pfmk_pmd *cfg);
 void pfmk_perf_release(struct pfmk_pmd *pmd);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);

@@ -21,6 +21,11 @@ static int __init pfmk_init(void)
 	ret = pfmk_pmu_generic_init();
 	if (ret)
 		return ret;
+	ret = pfmk_smpl_dfl_init();
+	if (ret) {
+		pfmk_pmu_generic_exit();
+		return ret;
+	}
 	pr_info("perfmon2 KAPI %u.%u on perf_events loaded\n",
 		PFM_VERSION_MAJ, PFM_VERSION_MIN);
 	return 0;
@@ -28,6 +33,7 @@ static int __init pfmk_init(void)
 
 static void __exit pfmk_exit(void)
 {
+	pfmk_smpl_dfl_exit();
 	pfmk_pmu_generic_exit();
 	/* kfree_rcu() callbacks of closed contexts must not outlive us. */
 	rcu_barrier();

@@ -31,6 +31,31 @@ void pfmk_msgq_init(struct pfmk_msgq *q)
 }
 
 /**
+ * pfmk_msgq_push() - queue a message
+ * @q: the queue.
+ * @msg: the message, copied.
+ *
+ * Context: any context but NMI.
+ * Return: false if the queue was full (the message is counted as dropped).
+ */
+bool pfmk_msgq_push(struct pfmk_msgq *q, const union pfm_msg *msg)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	raw_spin_lock_irqsave(&q->lock, flags);
+	if (q->count < PFMK_MSGQ_LEN) {
+		q->msgs[(q->head + q->count) % PFMK_MSGQ_LEN] = *msg;
+		q->count++;
+		queued = true;
+	} else {
+		q->dropped++;
+	}
+	raw_spin_unlock_irqrestore(&q->lock, flags);
+	return queued;
+}
+
+/**
  * pfmk_msgq_pop() - take the oldest message off a queue
  * @q: the queue.
  * @msg: output: the message.

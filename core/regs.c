@@ -98,7 +98,9 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		if (set != ctx->active_set)
 			continue;
 		events[i] = pfmk_perf_create(ctx->pmu, req[i].reg_num,
-					     req[i].reg_value, ctx->cpu);
+					     req[i].reg_value, ctx->cpu,
+					     &set->pmds[req[i].reg_num],
+					     &set->pmds[req[i].reg_num]);
 		if (IS_ERR(events[i])) {
 			ret = PTR_ERR(events[i]);
 			events[i] = NULL;
@@ -182,6 +184,77 @@ static int pfmk_check_pmd(struct pfmk_ctx *ctx, struct pfarg_pmd *pmd)
 	return 0;
 }
 
+/* Copy the caller's PMD parameters into a PMD, its value included. */
+static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
+{
+	pmd->value = req->reg_value;
+	pmd->long_reset = req->reg_long_reset;
+	pmd->short_reset = req->reg_short_reset;
+	pmd->ovfl_switch_cnt = req->reg_ovfl_switch_cnt;
+	memcpy(pmd->reset_pmds, req->reg_reset_pmds, sizeof(pmd->reset_pmds));
+	memcpy(pmd->smpl_pmds, req->reg_smpl_pmds, sizeof(pmd->smpl_pmds));
+	pmd->eventid = req->reg_smpl_eventid;
+	pmd->random_mask = req->reg_random_mask;
+	pmd->random_seed = req->reg_random_seed;
+	pmd->rand_state = req->reg_random_seed;
+	pmd->flags = req->reg_flags & PFMK_PMD_FLAGS;
+	pmd->last_reset_val = req->reg_value;
+	pmd->notify_pending = false;
+}
+
+/*
+ * On a loaded context a PMD's event samples, and with which first period,
+ * according to the PMD's value: create the new events first, so that a
+ * failure leaves every PMD as it was.
+ */
+static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
+				  int count)
+{
+	struct perf_event **events;
+	struct pfmk_pmd cfg;
+	int i;
+
+	events = kcalloc(count, sizeof(*events), GFP_KERNEL);
+	if (!events)
+		return -ENOMEM;
+
+	for (i = 0; i < count; i++) {
+		struct pfmk_set *set = pfmk_set_find(ctx, req[i].reg_set);
+		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
+
+		if (set != ctx->active_set || !pmd->event)
+			continue;
+		cfg = *pmd;
+		pfmk_pmd_apply(&cfg, &req[i]);
+		events[i] = pfmk_perf_create(ctx->pmu, pmd->num,
+					     set->pmcs[pmd->num], ctx->cpu,
+					     pmd, &cfg);
+		if (IS_ERR(events[i])) {
+			int ret = PTR_ERR(events[i]);
+
+			while (i--)
+				if (events[i])
+					perf_event_release_kernel(events[i]);
+			kfree(events);
+			return ret;
+		}
+	}
+
+	for (i = 0; i < count; i++) {
+		struct pfmk_set *set = pfmk_set_find(ctx, req[i].reg_set);
+		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
+
+		if (events[i]) {
+			pfmk_perf_release(pmd);
+			pmd->event = events[i];
+			pmd->perf_base = 0;
+		}
+		pfmk_pmd_apply(pmd, &req[i]);
+	}
+	kfree(events);
+	return 0;
+}
+
 /**
  * pfmk_ctx_write_pmds() - write PMDs (see pfmk_write_pmds())
  * @ctx: the context, locked.
@@ -189,7 +262,8 @@ static int pfmk_check_pmd(struct pfmk_ctx *ctx, struct pfarg_pmd *pmd)
  * @count: number of entries.
  *
  * A value written to a PMD of a loaded context takes effect at once: the
- * PMD continues counting from it.
+ * PMD continues counting from it, with a new perf event whose first
+ * sample period follows the value.
  *
  * Context: process context; may sleep; ctx->mutex held.
  * Return: 0 or a negative errno.
@@ -209,24 +283,11 @@ int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req, int count)
 	if (ctx->started)
 		return -EBUSY;
 
-	for (i = 0; i < count; i++) {
-		struct pfmk_set *set = pfmk_set_find(ctx, req[i].reg_set);
-		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
-
-		pfmk_perf_sync(pmd);
-		pmd->value = req[i].reg_value;
-		pmd->long_reset = req[i].reg_long_reset;
-		pmd->short_reset = req[i].reg_short_reset;
-		pmd->ovfl_switch_cnt = req[i].reg_ovfl_switch_cnt;
-		memcpy(pmd->reset_pmds, req[i].reg_reset_pmds,
-		       sizeof(pmd->reset_pmds));
-		memcpy(pmd->smpl_pmds, req[i].reg_smpl_pmds,
-		       sizeof(pmd->smpl_pmds));
-		pmd->eventid = req[i].reg_smpl_eventid;
-		pmd->random_mask = req[i].reg_random_mask;
-		pmd->random_seed = req[i].reg_random_seed;
-		pmd->flags = req[i].reg_flags & PFMK_PMD_FLAGS;
-	}
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return pfmk_write_pmds_loaded(ctx, req, count);
+	for (i = 0; i < count; i++)
+		pfmk_pmd_apply(&pfmk_set_find(ctx, req[i].reg_set)->pmds[req[i].reg_num],
+			       &req[i]);
 	return 0;
 }
 

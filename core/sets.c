@@ -20,18 +20,17 @@
 
 /**
  * pfmk_set_init() - allocate the registers of a set
+ * @ctx: the context, whose PMU description gives the registers.
  * @set: the set.
  * @id: set identifier.
- * @nregs: number of PMCs and PMDs.
- * @pmu: description giving the PMCs' default values.
  *
  * Context: process context; may sleep.
  * Return: 0 or -ENOMEM.
  */
-int pfmk_set_init(struct pfmk_set *set, u16 id, unsigned int nregs,
-		  const struct pfmk_pmu_desc *pmu)
+int pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id)
 {
-	unsigned int i;
+	const struct pfmk_pmu_desc *pmu = ctx->pmu;
+	unsigned int i, nregs = pmu->num_pmcs;
 
 	set->id = id;
 	set->pmcs = kcalloc(nregs, sizeof(*set->pmcs), GFP_KERNEL);
@@ -40,8 +39,11 @@ int pfmk_set_init(struct pfmk_set *set, u16 id, unsigned int nregs,
 		pfmk_set_free(set);
 		return -ENOMEM;
 	}
-	for (i = 0; i < nregs; i++)
+	for (i = 0; i < nregs; i++) {
 		set->pmcs[i] = pmu->pmc_desc[i].dfl_val;
+		set->pmds[i].num = i;
+		set->pmds[i].ctx = ctx;
+	}
 	return 0;
 }
 

@@ -439,3 +439,27 @@ int pfmk_get_state(void *desc)
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(pfmk_get_state, PFMK_NS);
+
+/**
+ * pfmk_get_stats() - overflow statistics of a context
+ * @desc: context descriptor.
+ * @stats: output.
+ *
+ * pfmk extension: how many overflows the context saw, recorded, dropped
+ * while masked or nested, and how often perf throttled its events.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBADF; -EINVAL for a NULL @stats.
+ */
+int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats)
+{
+	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	if (stats)
+		pfmk_ctx_get_stats(ctx, stats);
+	pfmk_ctx_unlock(ctx);
+	return stats ? 0 : -EINVAL;
+}
+EXPORT_SYMBOL_NS_GPL(pfmk_get_stats, PFMK_NS);

@@ -8,9 +8,12 @@
  * unload, load and PMC reprogramming.
  *
  * Events are created disabled on the context's CPU, without a task, not
- * pinned: when perf must multiplex, pfmk_read_pmds_time() tells.  Every
- * function here may sleep (perf_event_enable() and friends take the perf
- * context mutex) and runs under the owning context's mutex.
+ * pinned: when perf must multiplex, pfmk_read_pmds_time() tells.  A
+ * sampling PMD (see core/ovfl.c) gets sample_period = 2^64 - value and
+ * pfmk_ovfl_handler(); while it runs, the handler moves value and
+ * perf_base, and readers retry on ctx->ovfl_seq.  Every function here may
+ * sleep (perf_event_enable() and friends take the perf context mutex) and
+ * runs under the owning context's mutex.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -27,6 +30,9 @@
  * @reg: PMC number.
  * @pmc: PMC value.
  * @cpu: CPU to count on.
+ * @pmd: the PMD the event counts for (the overflow handler's context).
+ * @cfg: the PMD value and resets deciding sampling and the first period:
+ *	@pmd, or the values about to be written to it.
  *
  * Context: process context; may sleep.
  * Return: a disabled event; NULL if the PMC leaves its PMD unused;
@@ -34,8 +40,11 @@
  * ERR_PTR(-ENODEV) if @cpu is offline, or another ERR_PTR from perf.
  */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
-				    unsigned int reg, u64 pmc, int cpu)
+				    unsigned int reg, u64 pmc, int cpu,
+				    struct pfmk_pmd *pmd,
+				    const struct pfmk_pmd *cfg)
 {
+	perf_overflow_handler_t handler = NULL;
 	struct perf_event_attr attr = { };
 	struct perf_event *event;
 	int ret;
@@ -48,8 +57,12 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 
 	attr.size = sizeof(attr);
 	attr.disabled = 1;
+	if (pfmk_pmd_samples(cfg)) {
+		attr.sample_period = pfmk_pmd_period(cfg->value);
+		handler = pfmk_ovfl_handler;
+	}
 
-	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, handler, pmd);
 	if (IS_ERR(event) && PTR_ERR(event) == -ENOENT)
 		return ERR_PTR(-EOPNOTSUPP);
 	return event;
@@ -66,17 +79,23 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
  */
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
 {
-	u64 count, en = 0, run = 0;
+	seqcount_t *seq = &pmd->ctx->ovfl_seq;
+	u64 count, val, en = 0, run = 0;
+	unsigned int start;
 
 	*enabled = pmd->time_enabled;
 	*running = pmd->time_running;
 	if (!pmd->event)
 		return pmd->value;
 
-	count = perf_event_read_value(pmd->event, &en, &run);
+	do {
+		start = raw_read_seqcount_begin(seq);
+		count = perf_event_read_value(pmd->event, &en, &run);
+		val = pmd->value + (count - pmd->perf_base);
+	} while (read_seqcount_retry(seq, start));
 	*enabled += en;
 	*running += run;
-	return pmd->value + (count - pmd->perf_base);
+	return val;
 }
 
 /**
@@ -135,7 +154,8 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 	for (i = 0; i < pmu->num_pmcs; i++) {
 		struct perf_event *event;
 
-		event = pfmk_perf_create(pmu, i, set->pmcs[i], cpu);
+		event = pfmk_perf_create(pmu, i, set->pmcs[i], cpu,
+					 &set->pmds[i], &set->pmds[i]);
 		if (IS_ERR(event)) {
 			pfmk_perf_unload_set(set, i);
 			return PTR_ERR(event);

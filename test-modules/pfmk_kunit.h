@@ -60,5 +60,9 @@ extern struct kunit_suite pfmk_state_suite;
 extern struct kunit_suite pfmk_count_suite;
 extern struct kunit_suite pfmk_multi_suite;
 extern struct kunit_suite pfmk_race_suite;
+extern struct kunit_suite pfmk_smpl_args_suite;
+extern struct kunit_suite pfmk_smpl_exact_suite;
+extern struct kunit_suite pfmk_smpl_notify_suite;
+extern struct kunit_suite pfmk_smpl_cpuclock_suite;
 
 #endif /* _PFMK_KUNIT_H */

@@ -266,7 +266,9 @@ int pfmkt_cpu(void)
 
 kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
 		  &pfmk_state_suite, &pfmk_count_suite, &pfmk_multi_suite,
-		  &pfmk_race_suite);
+		  &pfmk_race_suite, &pfmk_smpl_args_suite,
+		  &pfmk_smpl_exact_suite, &pfmk_smpl_notify_suite,
+		  &pfmk_smpl_cpuclock_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk KAPI KUnit tests");

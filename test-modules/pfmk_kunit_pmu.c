@@ -28,13 +28,17 @@
  * @bad_cpu: calls on another CPU than the event's.
  * @bad_period: calls whose sample period was not the event's.
  * @count: the event's count at the first TPMU_NR_RECORD calls.
+ * @peer: another event, or NULL.
+ * @peer_count: @peer's count at the first TPMU_NR_RECORD calls.
  */
 struct tpmu_ovfl {
-	atomic_t	nr;
-	atomic_t	bad_context;
-	atomic_t	bad_cpu;
-	atomic_t	bad_period;
-	u64		count[TPMU_NR_RECORD];
+	atomic_t		nr;
+	atomic_t		bad_context;
+	atomic_t		bad_cpu;
+	atomic_t		bad_period;
+	u64			count[TPMU_NR_RECORD];
+	struct perf_event	*peer;
+	u64			peer_count[TPMU_NR_RECORD];
 };
 
 static void tpmu_overflow(struct perf_event *event,
@@ -49,8 +53,11 @@ static void tpmu_overflow(struct perf_event *event,
 		atomic_inc(&o->bad_cpu);
 	if (data->period != event->attr.sample_period)
 		atomic_inc(&o->bad_period);
-	if (n <= TPMU_NR_RECORD)
-		o->count[n - 1] = local64_read(&event->count);
+	if (n > TPMU_NR_RECORD)
+		return;
+	o->count[n - 1] = local64_read(&event->count);
+	if (o->peer)
+		o->peer_count[n - 1] = local64_read(&o->peer->count);
 }
 
 static struct perf_event *tpmu_create(struct perf_event_attr *attr, int cpu,
@@ -231,7 +238,14 @@ static void tpmu_sampling_overflows(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_period), 0);
 	perf_event_release_kernel(event);
 
-	/* STEP 25, period 10: several overflows in one tick. */
+	/*
+	 * STEP 25, period 10: one handler call per tick however many periods
+	 * it went through; the excess carries modulo the period, so the
+	 * overflows stay on the grid of multiples of 10:
+	 *   tick 1: count 25, left 10 - 25 = -15, next 10 - 15 % 10 = 5;
+	 *   tick 2: count 50, left  5 - 25 = -20, next 10 - 20 % 10 = 10;
+	 *   tick 3: count 75, left 10 - 25 = -15, next 5.
+	 */
 	memset(o, 0, sizeof(*o));
 	memset(&attr, 0, sizeof(attr));
 	attr.config = 25;
@@ -239,11 +253,21 @@ static void tpmu_sampling_overflows(struct kunit *test)
 	event = tpmu_create(&attr, cpu, o);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
 	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 1);
+	KUNIT_EXPECT_EQ(test, o->count[0], 25ULL);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 5LL);
 	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 5);
-	KUNIT_EXPECT_EQ(test, tpmu_value(event), 50ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 2);
+	KUNIT_EXPECT_EQ(test, o->count[1], 50ULL);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 10LL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 3);
+	KUNIT_EXPECT_EQ(test, o->count[2], 75ULL);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 5LL);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 75ULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_context), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_cpu), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_period), 0);
 	perf_event_release_kernel(event);
 }
 
@@ -274,12 +298,93 @@ static void tpmu_sampling_period_carries(struct kunit *test)
 	perf_event_release_kernel(event);
 }
 
+/*
+ * All started events advance together, in chunks that end at the next
+ * overflow: a handler sees the other events at the same tick, whether
+ * they were added before or after its event.  A: STEP 1, period 10,
+ * overflows at ticks 10, 20, 30.  B: STEP 4, period 6, overflow k at
+ * the first tick t with 4 * t >= 6 * k, t = DIV_ROUND_UP(3 * k, 2):
+ * ticks 2, 3, 5, 6, ... 29, 30, 20 overflows in 30 ticks.  C counts by
+ * 5 and does not sample.  At tick 30 A and B overflow in the same chunk.
+ */
+static void tpmu_ticks_together(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event_attr attr;
+	struct perf_event *a, *b, *c;
+	struct tpmu_ovfl *oa, *ob;
+	unsigned int k;
+	u64 t;
+
+	oa = kunit_kzalloc(test, sizeof(*oa), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, oa);
+	ob = kunit_kzalloc(test, sizeof(*ob), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ob);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 4;
+	attr.sample_period = 6;
+	b = tpmu_create(&attr, cpu, ob);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 1;
+	attr.sample_period = 10;
+	a = tpmu_create(&attr, cpu, oa);
+	if (IS_ERR(a))
+		perf_event_release_kernel(b);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 5;
+	c = tpmu_create(&attr, cpu, NULL);
+	if (IS_ERR(c)) {
+		perf_event_release_kernel(a);
+		perf_event_release_kernel(b);
+	}
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
+	/* A sees B, added before it; B sees C, added after it. */
+	oa->peer = b;
+	ob->peer = c;
+
+	pfmk_test_pmu_tick(cpu, 30);
+	KUNIT_EXPECT_EQ(test, tpmu_value(a), 30ULL);
+	KUNIT_EXPECT_EQ(test, tpmu_value(b), 120ULL);
+	KUNIT_EXPECT_EQ(test, tpmu_value(c), 150ULL);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&oa->nr), 3);
+	for (k = 1; k <= 3; k++) {
+		KUNIT_EXPECT_EQ_MSG(test, oa->count[k - 1], 10ULL * k,
+				    "A: count at overflow %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, oa->peer_count[k - 1], 40ULL * k,
+				    "A: B at overflow %u", k);
+	}
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&ob->nr), 20);
+	for (k = 1; k <= TPMU_NR_RECORD; k++) {
+		t = DIV_ROUND_UP(3ULL * k, 2);
+		KUNIT_EXPECT_EQ_MSG(test, ob->count[k - 1], 4 * t,
+				    "B: count at overflow %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, ob->peer_count[k - 1], 5 * t,
+				    "B: C at overflow %u", k);
+	}
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&oa->bad_context), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&oa->bad_period), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ob->bad_context), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ob->bad_period), 0);
+	perf_event_release_kernel(c);
+	perf_event_release_kernel(a);
+	perf_event_release_kernel(b);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
 static struct kunit_case pfmk_test_pmu_cases[] = {
 	KUNIT_CASE(tpmu_event_init_checks),
 	KUNIT_CASE(tpmu_counts_exact),
 	KUNIT_CASE(tpmu_tick_other_cpu),
 	KUNIT_CASE(tpmu_sampling_overflows),
 	KUNIT_CASE(tpmu_sampling_period_carries),
+	KUNIT_CASE(tpmu_ticks_together),
 	{}
 };
 

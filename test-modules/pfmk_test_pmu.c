@@ -39,11 +39,13 @@
  * @node: entry in its CPU's list of started events; empty while stopped.
  * @event: the perf event.
  * @step: STEP of the event (attr.config bits 15..0).
+ * @ovfl_pending: its period ran out in the current chunk of a tick.
  */
 struct pfmk_test_event {
 	struct list_head	node;
 	struct perf_event	*event;
 	u64			step;
+	bool			ovfl_pending;
 };
 
 /**
@@ -127,6 +129,7 @@ static void pfmk_test_start(struct perf_event *event, int flags)
 		return;
 	if (is_sampling_event(event))
 		pfmk_test_set_period(event);
+	te->ovfl_pending = false;
 	event->hw.state = 0;
 	list_add_tail(&te->node, &tc->started);
 	tc->nr_started++;
@@ -163,58 +166,53 @@ static void pfmk_test_read(struct perf_event *event)
 	/* Nothing to fold: ticks add to event->count directly. */
 }
 
+/* Ticks until a started sampling event's period runs out (at least 1). */
+static u64 pfmk_test_ticks_to_ovfl(const struct pfmk_test_event *te)
+{
+	s64 left = local64_read(&te->event->hw.period_left);
+
+	return left > 0 ? div64_u64(left + te->step - 1, te->step) : 1;
+}
+
 /*
- * Advance one started event by @ticks ticks.  A sampling event overflows
- * each time its count crosses a multiple of its period; the overflow
- * handler may stop it (or other events), so check after each call.
+ * One overflow of a sampling event whose period ran out: the handler runs
+ * first, then the next period starts from hw.sample_period, which the
+ * handler may have changed (pfmk's short reset).  What the tick added
+ * beyond the end of the period carries over, modulo the period: like an
+ * hrtimer that keeps to its grid, one interrupt covers every period the
+ * tick went through, and the periods skipped are the handler's to notice.
  */
-static void pfmk_test_event_tick(struct pfmk_test_event *te, u64 ticks,
-				 struct pt_regs *regs)
+static void pfmk_test_overflow(struct pfmk_test_event *te,
+			       struct pt_regs *regs)
 {
 	struct perf_event *event = te->event;
 	struct hw_perf_event *hwc = &event->hw;
+	u64 past = -local64_read(&hwc->period_left);
 	perf_overflow_handler_t handler;
 	struct perf_sample_data data;
-	u64 n, nr_ovfl;
-	s64 left;
+	u64 rem;
 
-	if (!is_sampling_event(event)) {
-		local64_add(ticks * te->step, &event->count);
-		return;
-	}
-
-	while (ticks && !(hwc->state & PERF_HES_STOPPED)) {
-		left = local64_read(&hwc->period_left);
-		/* Ticks until the period runs out (left > 0 while started). */
-		n = left > 0 ? div64_u64(left + te->step - 1, te->step) : 0;
-		if (n > ticks) {
-			local64_add(ticks * te->step, &event->count);
-			local64_sub(ticks * te->step, &hwc->period_left);
-			return;
-		}
-		ticks -= n;
-		local64_add(n * te->step, &event->count);
-		left -= n * te->step;
-		/* -step < left <= 0: one overflow, more if step > period. */
-		nr_ovfl = 1 + div64_u64(-left, hwc->sample_period);
-		local64_set(&hwc->period_left,
-			    left + nr_ovfl * hwc->sample_period);
-		while (nr_ovfl-- && !(hwc->state & PERF_HES_STOPPED)) {
-			perf_sample_data_init(&data, 0, hwc->last_period);
-			hwc->last_period = hwc->sample_period;
-			handler = READ_ONCE(event->overflow_handler);
-			handler(event, &data, regs);
-		}
-	}
+	perf_sample_data_init(&data, 0, hwc->last_period);
+	handler = READ_ONCE(event->overflow_handler);
+	handler(event, &data, regs);
+	hwc->last_period = hwc->sample_period;
+	div64_u64_rem(past, hwc->sample_period, &rem);
+	local64_set(&hwc->period_left, hwc->sample_period - rem);
 }
 
+/*
+ * Advance every started event of this CPU by @ticks, all together: in
+ * chunks that end where the next sampling event overflows, so that the
+ * other events have counted the same ticks when its handler runs.
+ * Handlers may stop events (taking them off @tc->started) or start some.
+ */
 static void pfmk_test_tick_work_fn(struct irq_work *work)
 {
 	struct pfmk_test_cpu *tc = this_cpu_ptr(&pfmk_test_cpus);
-	u64 ticks = READ_ONCE(pfmk_test_tick_ticks);
+	u64 n, ticks = READ_ONCE(pfmk_test_tick_ticks);
 	struct pfmk_test_event *te;
 	struct pt_regs *regs, caller_regs;
-	LIST_HEAD(todo);
+	bool again;
 
 	regs = get_irq_regs();
 	if (!regs) {
@@ -223,15 +221,35 @@ static void pfmk_test_tick_work_fn(struct irq_work *work)
 		regs = &caller_regs;
 	}
 
-	/*
-	 * Overflow handlers may stop events (list_del_init() takes them off
-	 * @todo) or start some (they land on @tc->started, not ticked now).
-	 */
-	list_splice_init(&tc->started, &todo);
-	while (!list_empty(&todo)) {
-		te = list_first_entry(&todo, struct pfmk_test_event, node);
-		list_move_tail(&te->node, &tc->started);
-		pfmk_test_event_tick(te, ticks, regs);
+	while (ticks) {
+		n = ticks;
+		list_for_each_entry(te, &tc->started, node)
+			if (is_sampling_event(te->event))
+				n = min(n, pfmk_test_ticks_to_ovfl(te));
+
+		list_for_each_entry(te, &tc->started, node) {
+			local64_add(n * te->step, &te->event->count);
+			te->ovfl_pending = false;
+			if (!is_sampling_event(te->event))
+				continue;
+			local64_sub(n * te->step, &te->event->hw.period_left);
+			te->ovfl_pending =
+				local64_read(&te->event->hw.period_left) <= 0;
+		}
+		ticks -= n;
+
+		/* Rescan after each handler: it may change the list. */
+		do {
+			again = false;
+			list_for_each_entry(te, &tc->started, node) {
+				if (!te->ovfl_pending)
+					continue;
+				te->ovfl_pending = false;
+				pfmk_test_overflow(te, regs);
+				again = true;
+				break;
+			}
+		} while (again);
 	}
 }
 

@@ -13,10 +13,14 @@
  *                bits 63..16 reserved, must be 0
  *   attr.freq    not supported (a tick is not a unit of time)
  *
- * Sampling: an event with a sample_period overflows each time its count
- * crosses a multiple of the period (several times in one tick if STEP is
- * larger than the period); the event's overflow handler then runs in
- * hard-irq context on the event's CPU.  The handler is called directly,
+ * Sampling: an event with a sample_period overflows on the tick that uses
+ * up its period; its overflow handler then runs in hard-irq context on the
+ * event's CPU, once per tick however many periods the tick went through.
+ * The next period is then hw.sample_period (the handler may change it)
+ * less what the tick added past the end of the period, modulo the period:
+ * like an hrtimer keeping to its grid.  A tick advances every started
+ * event of the CPU together: when a handler runs, the other events have
+ * counted the same ticks.  The handler is called directly,
  * since perf_event_overflow() is not exported to modules: perf's
  * throttling, event_limit (perf_event_refresh()) and sigtrap do not apply.
  *

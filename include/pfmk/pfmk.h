@@ -88,7 +88,8 @@ typedef __u8 pfm_uuid_t[16];
 
 /**
  * struct pfarg_ctx - argument of pfmk_create_context()
- * @ctx_smpl_buf_id: sampling format identifier; all zeroes for none.
+ * @ctx_smpl_buf_id: sampling format identifier (PFM_DFL_SMPL_UUID for the
+ *	default format); all zeroes for none.
  * @ctx_flags: PFM_FL_* flags; PFM_FL_SYSTEM_WIDE is required.
  * @ctx_fd: output: always -1 (a KAPI context has no file descriptor).
  * @ctx_smpl_buf_size: output: size of the sampling buffer, 0 without one.
@@ -312,8 +313,39 @@ struct pfmk_pmd_time {
 	__u64		time_running;
 };
 
+/**
+ * struct pfmk_ctx_stats - overflow statistics of a context
+ * @ovfl_count: overflows seen by the overflow handler.
+ * @smpl_count: samples recorded by the sampling format.
+ * @ovfl_masked: overflows while the context was masked (not recorded).
+ * @ovfl_nested: overflows that arrived while another overflow of the
+ *	same context was being handled (NMI within an interrupt), dropped.
+ * @throttled: overflows at which perf throttled an event (it then stays
+ *	silent until the next tick).
+ * @ovfl_missed: whole periods that went by without an overflow, because
+ *	the overflow interrupt came late (the PMD had run past zero by that
+ *	many periods); the samples a late interrupt cost.
+ * @notify_count: notifications (masking overflows and full buffers).
+ * @msgs_dropped: messages lost because the queue was full.
+ * @restarts: pfmk_restart() calls that unmasked the context.
+ * @reserved: reserved, 0.
+ */
+struct pfmk_ctx_stats {
+	__u64		ovfl_count;
+	__u64		smpl_count;
+	__u64		ovfl_masked;
+	__u64		ovfl_nested;
+	__u64		throttled;
+	__u64		ovfl_missed;
+	__u64		notify_count;
+	__u64		msgs_dropped;
+	__u64		restarts;
+	__u64		reserved[7];
+};
+
 int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
 			struct pfmk_pmd_time *time, int count);
 int pfmk_get_state(void *desc);
+int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats);
 
 #endif /* _PFMK_PFMK_H */

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk overflow path: perfmon2's 64-bit virtual PMDs on perf overflows.
+ *
+ * A PMD overflows when its 64-bit value wraps past 2^64.  A PMD whose
+ * value or reset values have bit 63 set ("negative": within 2^63 events
+ * of overflowing) is a sampling PMD: its perf event is created with
+ * sample_period = 2^64 - value, and its overflow handler is
+ * pfmk_ovfl_handler().  Other PMDs only count.  At each overflow:
+ *
+ *  1. the sampling format, if any, records an entry with the values of
+ *     the PMD's reg_smpl_pmds;
+ *  2. the PMD is reloaded with its short reset value, and so are the PMDs
+ *     in its reg_reset_pmds;
+ *  3. with PFM_REGFL_OVFL_NOTIFY, or when the format reports a full
+ *     buffer, the context is masked and the owner notified: a message
+ *     (unless PFM_FL_OVFL_NO_MSG) and its completion.  pfmk_restart()
+ *     then reloads the notifying PMD with its long reset value, empties
+ *     the buffer and unmasks.
+ *
+ * A reset value r means the next overflow comes after 2^64 - r events;
+ * PFM_REGFL_RANDOM subtracts (random & reg_random_mask) from r, so the
+ * period grows by a pseudo-random amount within the mask, drawn from a
+ * Park-Miller generator seeded with reg_random_seed (perfmon2's).
+ *
+ * While masked, the PMDs keep counting (perf cannot stop an event from
+ * NMI); overflows still reload the short reset but record nothing.
+ *
+ * This runs in NMI (hardware PMUs) or hard-irq (hrtimer, software and
+ * test PMUs) context on the context's CPU: no locks, no allocation, no
+ * complete().  Notifications go through ctx->irq_work.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/irq_work.h>
+#include <linux/math64.h>
+#include <linux/perf_event.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+/* perf marks a throttled event with hw.interrupts = MAX_INTERRUPTS (~0). */
+#define PFMK_PERF_THROTTLED	(~0ULL)
+
+/* Park-Miller "minimal standard" generator, Carta's method (perfmon2). */
+static u32 pfmk_random32(u32 *state)
+{
+	u32 seed = *state % 0x7fffffff;
+	u64 p;
+	u32 lo;
+
+	if (!seed)
+		seed = 1;
+	p = (u64)16807 * seed;
+	lo = (p & 0x7fffffff) + (u32)(p >> 31);
+	if (lo & 0x80000000)
+		lo = (lo & 0x7fffffff) + 1;
+	*state = lo;
+	return lo;
+}
+
+/**
+ * pfmk_pmd_reset_value() - next reset value of a PMD
+ * @pmd: the PMD.
+ * @long_reset: reload the long reset value (restart) or the short one.
+ *
+ * Context: any context; the caller owns the PMD's overflow state.
+ * Return: the value to reload.
+ */
+u64 pfmk_pmd_reset_value(struct pfmk_pmd *pmd, bool long_reset)
+{
+	u64 val = long_reset ? pmd->long_reset : pmd->short_reset;
+	u64 r;
+
+	if (pmd->flags & PFM_REGFL_RANDOM) {
+		r = pfmk_random32(&pmd->rand_state);
+		if (pmd->random_mask >> 31)
+			r |= (u64)pfmk_random32(&pmd->rand_state) << 31;
+		val -= r & pmd->random_mask;
+	}
+	return val;
+}
+
+/**
+ * pfmk_pmd_period() - perf sample period of a PMD value
+ * @val: 64-bit PMD value.
+ *
+ * Return: events until @val wraps, capped at S64_MAX (the largest
+ * period perf accepts).
+ */
+u64 pfmk_pmd_period(u64 val)
+{
+	u64 left = -val;
+
+	return (!val || left > S64_MAX) ? S64_MAX : left;
+}
+
+/**
+ * pfmk_pmd_samples() - does a PMD need an overflow handler?
+ * @pmd: the PMD.
+ *
+ * Return: true if its value or a reset value has bit 63 set.
+ */
+bool pfmk_pmd_samples(const struct pfmk_pmd *pmd)
+{
+	return (pmd->value | pmd->short_reset | pmd->long_reset) >> 63;
+}
+
+/* Current count of an event, readable from NMI on the event's CPU. */
+static u64 pfmk_event_count_nmi(struct perf_event *event)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE &&
+	    event->oncpu == smp_processor_id())
+		event->pmu->read(event);
+	return local64_read(&event->count);
+}
+
+/* Value of a PMD at an overflow; @count is its event's count. */
+static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
+{
+	return pmd->value + (count - pmd->perf_base);
+}
+
+/*
+ * Reload a PMD with its short reset value; @count is its event's count,
+ * @past how far the PMD ran past zero (0 for a PMD that did not overflow).
+ * Like the PMU, which keeps counting from the overflow, the PMD keeps
+ * @past modulo the new period, and whole periods in @past were missed:
+ * the next overflow then comes when perf's comes.
+ */
+static void pfmk_pmd_short_reset(struct pfmk_ctx *ctx, struct pfmk_pmd *pmd,
+				 u64 count, u64 past)
+{
+	u64 val = pfmk_pmd_reset_value(pmd, false);
+	u64 period = pfmk_pmd_period(val), carry = 0;
+
+	if (past)
+		ctx->stats.ovfl_missed += div64_u64_rem(past, period, &carry);
+	pmd->value = val + carry;
+	pmd->perf_base = count;
+	pmd->last_reset_val = val;
+	/*
+	 * The next period.  Like perf's own frequency mode, change
+	 * hw.sample_period from the overflow path: hrtimer-based events and
+	 * pfmk_test use it for the next period at once, PMUs that reload
+	 * before calling the handler (x86 PMCs, software events) from the
+	 * overflow after.
+	 */
+	if (pmd->event && is_sampling_event(pmd->event))
+		pmd->event->hw.sample_period = period;
+}
+
+static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
+				   const struct pfmk_pmd *pmd)
+{
+	const unsigned long *mask = (const unsigned long *)pmd->reset_pmds;
+	unsigned int j;
+
+	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
+		struct pfmk_pmd *other = &set->pmds[j];
+
+		if (other == pmd)
+			continue;
+		pfmk_pmd_short_reset(ctx, other, other->event ?
+				     pfmk_event_count_nmi(other->event) : 0, 0);
+	}
+}
+
+/* Record a sample; returns non-zero when the owner must be notified. */
+static int pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
+			    struct pfmk_pmd *pmd, u64 count,
+			    struct pt_regs *regs)
+{
+	const unsigned long *mask = (const unsigned long *)pmd->smpl_pmds;
+	struct pfmk_ovfl_arg arg = { };
+	unsigned int j, n = 0;
+	int ret;
+
+	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
+		struct pfmk_pmd *p = &set->pmds[j];
+		u64 c;
+
+		if (p == pmd)
+			c = count;
+		else
+			c = p->event ? pfmk_event_count_nmi(p->event) : 0;
+		ctx->smpl_vals[n++] = p->event ? pfmk_pmd_value_at(p, c) :
+						 p->value;
+	}
+
+	arg.ovfl_pmd = pmd->num;
+	arg.active_set = set->id;
+	arg.cpu = smp_processor_id();
+	arg.pid = task_pid_nr(current);
+	arg.tgid = task_tgid_nr(current);
+	arg.ip = regs ? instruction_pointer(regs) : 0;
+	arg.tstamp = local_clock();
+	arg.last_reset_val = pmd->last_reset_val;
+	arg.eventid = pmd->eventid;
+	arg.nr_smpl_pmds = n;
+	arg.smpl_pmds_val = ctx->smpl_vals;
+
+	ret = ctx->fmt->handler(ctx->smpl_buf, &arg);
+	if (ret != PFMK_SMPL_DROPPED)
+		ctx->stats.smpl_count++;
+	return ret;
+}
+
+static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
+			     struct pfmk_pmd *pmd, struct pt_regs *regs)
+{
+	struct pfm_ovfl_msg *msg = &ctx->pending_msg.pfm_ovfl_msg;
+
+	WRITE_ONCE(ctx->masked, true);
+	pmd->notify_pending = true;
+	ctx->stats.notify_count++;
+	if (ctx->flags & PFM_FL_OVFL_NO_MSG)
+		return;
+
+	memset(msg, 0, sizeof(*msg));
+	msg->msg_type = PFM_MSG_OVFL;
+	msg->msg_ovfl_pid = task_tgid_nr(current);
+	msg->msg_ovfl_tid = task_pid_nr(current);
+	msg->msg_ovfl_pmds[pmd->num / 64] = BIT_ULL(pmd->num % 64);
+	msg->msg_active_set = set->id;
+	msg->msg_ovfl_cpu = smp_processor_id();
+	msg->msg_ovfl_ip = regs ? instruction_pointer(regs) : 0;
+	WRITE_ONCE(ctx->msg_pending, true);
+}
+
+/**
+ * pfmk_ovfl_handler() - perf overflow handler of sampling PMDs
+ * @event: the overflowing event; its context is the PMD.
+ * @data: perf sample data (unused).
+ * @regs: interrupted registers.
+ *
+ * Context: NMI or hard-irq, on the context's CPU.  Takes no lock.
+ */
+void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
+		       struct pt_regs *regs)
+{
+	struct pfmk_pmd *pmd = event->overflow_handler_context;
+	struct pfmk_ctx *ctx = pmd->ctx;
+	struct pfmk_set *set = ctx->active_set;
+	bool notify = false;
+	u64 count, past;
+
+	if (event->hw.interrupts == PFMK_PERF_THROTTLED)
+		atomic64_inc(&ctx->throttled);
+	if (atomic_cmpxchg_acquire(&ctx->ovfl_busy, 0, 1)) {
+		atomic64_inc(&ctx->ovfl_nested);
+		return;
+	}
+
+	raw_write_seqcount_begin(&ctx->ovfl_seq);
+	ctx->stats.ovfl_count++;
+	count = local64_read(&event->count);
+	/*
+	 * How far the PMD ran past zero.  It may not have wrapped yet where
+	 * the PMU reloaded an older period before calling us (see
+	 * pfmk_pmd_short_reset()): then there is nothing to carry.
+	 */
+	past = pfmk_pmd_value_at(pmd, count);
+	if (past > S64_MAX)
+		past = 0;
+
+	if (READ_ONCE(ctx->masked)) {
+		ctx->stats.ovfl_masked++;
+	} else {
+		if (ctx->fmt && pfmk_ovfl_record(ctx, set, pmd, count, regs))
+			notify = true;
+		if (pmd->flags & PFM_REGFL_OVFL_NOTIFY)
+			notify = true;
+	}
+	pfmk_pmd_short_reset(ctx, pmd, count, past);
+	pfmk_ovfl_reset_others(ctx, set, pmd);
+	if (notify)
+		pfmk_ovfl_notify(ctx, set, pmd, regs);
+
+	raw_write_seqcount_end(&ctx->ovfl_seq);
+	atomic_set_release(&ctx->ovfl_busy, 0);
+
+	if (notify)
+		irq_work_queue(&ctx->irq_work);
+}
+
+/**
+ * pfmk_ovfl_work() - deliver a notification out of the overflow path
+ * @work: the context's irq_work.
+ *
+ * Queues the pending message, if any, and completes the owner's
+ * completion.  pfmk_restart() and pfmk_close() wait for this to finish
+ * (irq_work_sync()) before touching the pending message or the
+ * completion.
+ *
+ * Context: hard-irq, on the context's CPU.
+ */
+void pfmk_ovfl_work(struct irq_work *work)
+{
+	struct pfmk_ctx *ctx = container_of(work, struct pfmk_ctx, irq_work);
+
+	if (READ_ONCE(ctx->msg_pending)) {
+		if (!pfmk_msgq_push(&ctx->msgq, &ctx->pending_msg))
+			ctx->stats.msgs_dropped++;
+		WRITE_ONCE(ctx->msg_pending, false);
+	}
+	complete(ctx->completion);
+}
+
+/**
+ * pfmk_ctx_get_stats() - snapshot of a context's overflow statistics
+ * @ctx: the context, locked.
+ * @stats: output.
+ *
+ * Context: process context; ctx->mutex held.
+ */
+void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats)
+{
+	*stats = ctx->stats;
+	stats->ovfl_nested = atomic64_read(&ctx->ovfl_nested);
+	stats->throttled = atomic64_read(&ctx->throttled);
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk sampling formats: registry, and the buffers of contexts.
+ *
+ * A context selects a format by UUID at creation (pfarg_ctx
+ * .ctx_smpl_buf_id) and pins the format's module until it is closed.  The
+ * buffer is vzalloc()ed, never mapped to user space, and its kernel
+ * address is returned to the owner, who reads it directly.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+static DEFINE_MUTEX(pfmk_smpl_lock);
+static LIST_HEAD(pfmk_smpl_list);
+
+static struct pfmk_smpl_fmt *pfmk_smpl_find(const pfm_uuid_t uuid)
+{
+	struct pfmk_smpl_fmt *fmt;
+
+	lockdep_assert_held(&pfmk_smpl_lock);
+	list_for_each_entry(fmt, &pfmk_smpl_list, list)
+		if (!memcmp(fmt->uuid, uuid, sizeof(pfm_uuid_t)))
+			return fmt;
+	return NULL;
+}
+
+/**
+ * pfmk_smpl_fmt_register() - register a sampling format
+ * @fmt: the format; it must stay valid until unregistered.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @fmt lacks a name, a non-zero UUID or a callback;
+ * -EEXIST if a format with the same UUID is registered.
+ */
+int pfmk_smpl_fmt_register(struct pfmk_smpl_fmt *fmt)
+{
+	int ret = 0;
+
+	if (!fmt || !fmt->name || !memchr_inv(fmt->uuid, 0, sizeof(pfm_uuid_t)) ||
+	    !fmt->get_size || !fmt->init || !fmt->handler || !fmt->restart)
+		return -EINVAL;
+
+	mutex_lock(&pfmk_smpl_lock);
+	if (pfmk_smpl_find(fmt->uuid))
+		ret = -EEXIST;
+	else
+		list_add_tail(&fmt->list, &pfmk_smpl_list);
+	mutex_unlock(&pfmk_smpl_lock);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(pfmk_smpl_fmt_register, PFMK_NS);
+
+/**
+ * pfmk_smpl_fmt_unregister() - unregister a sampling format
+ * @fmt: a format registered with pfmk_smpl_fmt_register().
+ *
+ * Contexts pin the format's module, so no context uses @fmt any more.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_smpl_fmt_unregister(struct pfmk_smpl_fmt *fmt)
+{
+	mutex_lock(&pfmk_smpl_lock);
+	list_del(&fmt->list);
+	mutex_unlock(&pfmk_smpl_lock);
+}
+EXPORT_SYMBOL_NS_GPL(pfmk_smpl_fmt_unregister, PFMK_NS);
+
+/**
+ * pfmk_smpl_setup() - give a new context its sampling format and buffer
+ * @ctx: the context being created (its PMU description is set).
+ * @req: the creation request.
+ * @smpl_arg: the format's argument.
+ * @smpl_size: size of @smpl_arg.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL for an unknown format, a missing or mis-sized
+ * argument, or an argument without a format, or what the format's
+ * ->get_size() rejects with (-EINVAL, -E2BIG); -ENOMEM.  Nothing is left
+ * allocated on error.
+ */
+int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
+		    void *smpl_arg, size_t smpl_size)
+{
+	unsigned int npmds = ctx->pmu->num_pmcs;
+	struct pfmk_smpl_fmt *fmt;
+	ssize_t size;
+	int ret;
+
+	if (!memchr_inv(req->ctx_smpl_buf_id, 0, sizeof(pfm_uuid_t)))
+		return (smpl_arg || smpl_size) ? -EINVAL : 0;
+
+	mutex_lock(&pfmk_smpl_lock);
+	fmt = pfmk_smpl_find(req->ctx_smpl_buf_id);
+	if (fmt && !try_module_get(fmt->owner))
+		fmt = NULL;
+	mutex_unlock(&pfmk_smpl_lock);
+	if (!fmt)
+		return -EINVAL;
+
+	ret = -EINVAL;
+	if (!smpl_arg || smpl_size != fmt->arg_size)
+		goto err_put;
+	size = fmt->get_size(smpl_arg, npmds);
+	if (size < 0) {
+		ret = size;
+		goto err_put;
+	}
+
+	ret = -ENOMEM;
+	ctx->smpl_vals = kcalloc(npmds, sizeof(u64), GFP_KERNEL);
+	if (!ctx->smpl_vals)
+		goto err_put;
+	ctx->smpl_buf = vzalloc(size);
+	if (!ctx->smpl_buf)
+		goto err_vals;
+
+	fmt->init(ctx->smpl_buf, size, smpl_arg, npmds);
+	ctx->smpl_size = size;
+	ctx->fmt = fmt;
+	return 0;
+
+err_vals:
+	kfree(ctx->smpl_vals);
+	ctx->smpl_vals = NULL;
+err_put:
+	module_put(fmt->owner);
+	return ret;
+}
+
+/**
+ * pfmk_smpl_free() - free a context's sampling buffer, unpin its format
+ * @ctx: the context; no overflow handler or irq_work of it can run.
+ *
+ * Context: process context.
+ */
+void pfmk_smpl_free(struct pfmk_ctx *ctx)
+{
+	if (!ctx->fmt)
+		return;
+	vfree(ctx->smpl_buf);
+	kfree(ctx->smpl_vals);
+	module_put(ctx->fmt->owner);
+	ctx->smpl_buf = NULL;
+	ctx->smpl_vals = NULL;
+	ctx->fmt = NULL;
+}
