@@ -23,6 +23,7 @@
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
+#include <pfmk/smpl_dfl.h>
 
 #include "pfmk_test_pmu.h"
 
@@ -448,6 +449,139 @@ static void smoke_hw_event(struct smoke *s)
 	smoke_check(s, "close", 0, pfmk_close(desc));
 }
 
+/* Create a pfmk_test context with a default-format buffer of @size bytes. */
+static int smoke_create_smpl(struct smoke *s, u64 size, void **desc,
+			     struct pfm_dfl_smpl_hdr **hdr)
+{
+	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_ctx req;
+	void *buf = NULL;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	memset(&arg, 0, sizeof(arg));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
+	strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME, sizeof(req.ctx_pmu_name));
+	arg.buf_size = size;
+	ret = pfmk_create_context(&req, &arg, sizeof(arg), &s->done, desc,
+				  &buf);
+	*hdr = buf;
+	return ret;
+}
+
+/* Number of published entries of a default-format buffer. */
+static u64 smoke_hdr_count(struct pfm_dfl_smpl_hdr *hdr)
+{
+	/* Entries below the count are complete: pairs with the writer. */
+	return smp_load_acquire(&hdr->hdr_count);
+}
+
+/*
+ * PMD0 samples every SMOKE_PERIOD ticks (STEP 1) and records PMD1, which
+ * counts SMOKE_STEP1 per tick: SMOKE_TICKS ticks give exact entries.
+ */
+#define SMOKE_PERIOD	10
+#define SMOKE_TICKS	35
+
+static int smoke_program_smpl(void *desc, int cpu, u32 flags, u64 long_reset)
+{
+	struct pfarg_pmc pmc[2];
+	struct pfarg_pmd pmd[2];
+
+	memset(pmc, 0, sizeof(pmc));
+	memset(pmd, 0, sizeof(pmd));
+	pmc[0].reg_num = 0;
+	pmc[0].reg_value = PFMK_TEST_PMC(1);
+	pmc[1].reg_num = 1;
+	pmc[1].reg_value = PFMK_TEST_PMC(SMOKE_STEP1);
+	pmd[0].reg_num = 0;
+	pmd[0].reg_flags = flags;
+	pmd[0].reg_value = -(u64)SMOKE_PERIOD;
+	pmd[0].reg_short_reset = -(u64)SMOKE_PERIOD;
+	pmd[0].reg_long_reset = long_reset;
+	pmd[0].reg_smpl_pmds[0] = BIT_ULL(1);
+	pmd[1].reg_num = 1;
+	return pfmk_write_pmcs(desc, pmc, 2) ?: pfmk_write_pmds(desc, pmd, 2) ?:
+	       smoke_load(desc, cpu) ?: pfmk_start(desc, NULL);
+}
+
+static void smoke_sampling_exact(struct smoke *s)
+{
+	struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_hdr *hdr;
+	void *desc = NULL;
+	u64 i, count, *val;
+
+	if (!smoke_check(s, "create", 0,
+			 smoke_create_smpl(s, 4096, &desc, &hdr)))
+		return;
+	if (!smoke_check(s, "program", 0,
+			 smoke_program_smpl(desc, s->cpu, 0, 0)))
+		goto out;
+	pfmk_test_pmu_tick(s->cpu, SMOKE_TICKS);
+
+	count = smoke_hdr_count(hdr);
+	smoke_check_u64(s, "entries", SMOKE_TICKS / SMOKE_PERIOD, count);
+	ent = (void *)(hdr + 1);
+	for (i = 0; i < count && i < SMOKE_TICKS / SMOKE_PERIOD; i++) {
+		val = (u64 *)(ent + 1);
+		smoke_check(s, "ovfl_pmd", 0, ent->ovfl_pmd);
+		smoke_check(s, "cpu", s->cpu, ent->cpu);
+		smoke_check_u64(s, "last_reset_val", -(u64)SMOKE_PERIOD,
+				ent->last_reset_val);
+		smoke_check_u64(s, "sampled PMD1",
+				SMOKE_STEP1 * SMOKE_PERIOD * (i + 1), *val);
+		ent = (void *)(val + 1);
+	}
+out:
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+static void smoke_sampling_notify(struct smoke *s)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	union pfm_msg msg;
+	void *desc = NULL;
+
+	reinit_completion(&s->done);
+	if (!smoke_check(s, "create", 0,
+			 smoke_create_smpl(s, 4096, &desc, &hdr)))
+		return;
+	if (!smoke_check(s, "program", 0,
+			 smoke_program_smpl(desc, s->cpu, PFM_REGFL_OVFL_NOTIFY,
+					    -2ULL * SMOKE_PERIOD)))
+		goto out;
+	pfmk_test_pmu_tick(s->cpu, SMOKE_PERIOD);
+	smoke_check_true(s, "completion signalled",
+			 wait_for_completion_timeout(&s->done, 5 * HZ));
+	smoke_check(s, "state", PFM_CTX_MASKED | PFMK_STATE_STARTED,
+		    pfmk_get_state(desc));
+	smoke_check(s, "read", sizeof(msg),
+		    pfmk_read(desc, &msg, sizeof(msg), 1));
+	smoke_check(s, "message type", PFM_MSG_OVFL, msg.type);
+	smoke_check_u64(s, "overflowed PMDs", 1,
+			msg.pfm_ovfl_msg.msg_ovfl_pmds[0]);
+	smoke_check_u64(s, "entries before restart", 1,
+			smoke_hdr_count(hdr));
+	smoke_check(s, "restart", 0, pfmk_restart(desc));
+	smoke_check(s, "state after restart", PFM_CTX_LOADED | PFMK_STATE_STARTED,
+		    pfmk_get_state(desc));
+	smoke_check(s, "restart while not masked", -EBUSY, pfmk_restart(desc));
+	smoke_check_u64(s, "entries after restart", 0,
+			smoke_hdr_count(hdr));
+	/* The long reset: the next overflow comes 2 periods later. */
+	pfmk_test_pmu_tick(s->cpu, 2 * SMOKE_PERIOD - 1);
+	smoke_check_u64(s, "no overflow before the long period", 0,
+			smoke_hdr_count(hdr));
+	pfmk_test_pmu_tick(s->cpu, 1);
+	smoke_check_u64(s, "overflow after the long period", 1,
+			smoke_hdr_count(hdr));
+out:
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
 struct smoke_test {
 	const char	*name;
 	void		(*run)(struct smoke *s);
@@ -467,6 +601,8 @@ static const struct smoke_test smoke_tests[] = {
 	{ "invalid_pmc", smoke_invalid_pmc },
 	{ "cpu_clock_plausible", smoke_cpu_clock },
 	{ "hw_event_load", smoke_hw_event },
+	{ "sampling_exact", smoke_sampling_exact },
+	{ "sampling_notify_restart", smoke_sampling_notify },
 };
 
 static int __init pfmk_smoke_init(void)
