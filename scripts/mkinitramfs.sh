@@ -64,7 +64,7 @@ step_rmmod() {
 	fi
 }
 step_example() {
-	local m=pfmk_example_count
+	local m=$1
 	if have "$m"; then
 		add_step "example:$m" rc
 		init_steps+=("step example:$m run_example $m")
@@ -94,8 +94,12 @@ if [[ $mode != demo ]]; then
 	step_insmod pfmk_smoke ktap
 	step_rmmod pfmk_smoke
 fi
-step_example
+step_example pfmk_example_count
 step_rmmod pfmk_example_count
+if [[ $mode != demo ]]; then
+	step_example pfmk_example_sample
+	step_rmmod pfmk_example_sample
+fi
 if [[ $mode == debug ]]; then
 	add_step kmemleak kmemleak
 	init_steps+=("step kmemleak kmemleak_report")
