@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make demo: boot the stock Debian 6.1 kernel in QEMU, load pfmk (+ the test
-# PMU when built) and run pfmk_example_count seconds=3, then show its output.
+# PMU when built), run pfmk_example_count and pfmk_example_sample with
+# seconds=3, then show their output (the per-CPU count table, then the top
+# kernel functions by cpu-clock samples).
 #
 # PFMK_DEMO_SERIES selects another Debian kernel series (default 6.1);
 # PFMK_DEMO_VERBOSE=1 streams the whole console instead of the summary.
@@ -27,7 +29,7 @@ PFMK_GUEST_STDOUT=${PFMK_DEMO_VERBOSE:-0} "$PFMK_ROOT/scripts/run-guest.sh" \
 	"/boot/vmlinuz-$rel" "$g/initramfs.cpio.gz" "$log" 240 || rc=$?
 
 echo
-echo "==== pfmk_example_count on Linux $rel ($(nproc) host cores, QEMU -smp 2, TCG) ===="
+echo "==== pfmk examples on Linux $rel ($(nproc) host cores, QEMU -smp 2, TCG) ===="
 sed -n '/PFMK-STEP-BEGIN insmod:pfmk$/,/PFMK-STEP-END rmmod:pfmk /p' "$log" |
 	grep -v -E 'taints kernel|module verification failed|PFMK-STEP-END .* rc=0$' |
 	sed -E -e 's/^PFMK-STEP-BEGIN insmod:(.*)$/# insmod \1.ko/' \
@@ -35,7 +37,8 @@ sed -n '/PFMK-STEP-BEGIN insmod:pfmk$/,/PFMK-STEP-END rmmod:pfmk /p' "$log" |
 		-e 's/^PFMK-STEP-BEGIN rmmod:(.*)$/# rmmod \1/' \
 		-e 's/^PFMK-STEP-END (.*) rc=(.*)$/# FAILED: \1 rc=\2/'
 echo "===="
-if ((rc)) || ! grep -q 'pfmk_example_count: done' "$log"; then
+if ((rc)) || ! grep -q 'pfmk_example_count: done' "$log" ||
+	! grep -q 'pfmk_example_sample: done' "$log"; then
 	die "demo failed (qemu rc=$rc); full console log: $log"
 fi
 say "demo finished"

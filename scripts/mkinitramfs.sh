@@ -96,10 +96,8 @@ if [[ $mode != demo ]]; then
 fi
 step_example pfmk_example_count
 step_rmmod pfmk_example_count
-if [[ $mode != demo ]]; then
-	step_example pfmk_example_sample
-	step_rmmod pfmk_example_sample
-fi
+step_example pfmk_example_sample
+step_rmmod pfmk_example_sample
 if [[ $mode == debug ]]; then
 	add_step kmemleak kmemleak
 	init_steps+=("step kmemleak kmemleak_report")
