@@ -129,10 +129,12 @@ mark() { echo "\$*" >/dev/kmsg; }
 step() {
 	name=\$1
 	shift
+	t0=\$(cut -d' ' -f1 /proc/uptime)
 	mark "PFMK-STEP-BEGIN \$name"
 	"\$@"
 	rc=\$?
 	mark "PFMK-STEP-END \$name rc=\$rc"
+	echo "pfmk-init: step \$name: \$t0 -> \$(cut -d' ' -f1 /proc/uptime) s uptime" >/dev/kmsg
 }
 run_example() {
 	insmod /modules/\$1.ko seconds=$example_seconds || return \$?
