@@ -8,7 +8,7 @@
  * a buffer fills, its context is masked and notifies: the thread drains
  * the message and the buffer, then restarts the context.  After
  * `seconds` seconds it stops, drains what is left and prints the kernel
- * functions that took the most samples.
+ * functions that took the most samples (user space counts as one).
  *
  *   insmod pfmk_example_sample.ko seconds=3
  *
@@ -21,7 +21,9 @@
 #include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -70,6 +72,9 @@ static void account_ip(struct sampler *s, unsigned long ip)
 	unsigned int i;
 
 	s->samples++;
+	/* One bucket for user space: this example is about the kernel. */
+	if (ip < PAGE_OFFSET)
+		ip = 0;
 	for (i = 0; i < s->nr_ips; i++) {
 		if (s->ips[i].ip == ip) {
 			s->ips[i].count++;
@@ -168,8 +173,13 @@ static void print_top(struct sampler *s)
 	unsigned int i, n = 0;
 
 	/* Merge the sampled addresses by function. */
-	for (i = 0; i < s->nr_ips; i++)
-		sprint_symbol_no_offset(s->ips[i].name, s->ips[i].ip);
+	for (i = 0; i < s->nr_ips; i++) {
+		if (s->ips[i].ip)
+			sprint_symbol_no_offset(s->ips[i].name, s->ips[i].ip);
+		else
+			strscpy(s->ips[i].name, "[user space]",
+				sizeof(s->ips[i].name));
+	}
 	sort(s->ips, s->nr_ips, sizeof(*s->ips), cmp_name, NULL);
 	for (i = 0; i < s->nr_ips; i++) {
 		if (n && !strcmp(s->ips[n - 1].name, s->ips[i].name))
@@ -182,10 +192,16 @@ static void print_top(struct sampler *s)
 	pr_info("%llu samples, %u functions, %llu buffer restarts\n",
 		s->samples, n, s->restarts);
 	pr_info("%8s %6s  %s\n", "samples", "%", "function");
-	for (i = 0; i < n && i < top; i++)
-		pr_info("%8u %5llu%%  %ps\n", s->ips[i].count,
-			div64_u64(s->ips[i].count * 100ULL, s->samples ?: 1),
-			(void *)s->ips[i].ip);
+	for (i = 0; i < n && i < top; i++) {
+		u64 pct = div64_u64(s->ips[i].count * 100ULL, s->samples ?: 1);
+
+		if (s->ips[i].ip)
+			pr_info("%8u %5llu%%  %ps\n", s->ips[i].count, pct,
+				(void *)s->ips[i].ip);
+		else
+			pr_info("%8u %5llu%%  %s\n", s->ips[i].count, pct,
+				s->ips[i].name);
+	}
 }
 
 static int sampler_fn(void *data)
