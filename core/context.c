@@ -176,6 +176,8 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
  */
 int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 {
+	unsigned int i;
+
 	if (ctx->state == PFM_CTX_UNLOADED)
 		return -ENOTCONN;
 	if (ctx->started)
@@ -183,6 +185,9 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
+	/* Unloading ends a notification: nothing is left to restart. */
+	for (i = 0; i < ctx->pmu->num_pmcs; i++)
+		ctx->active_set->pmds[i].notify_pending = false;
 	WRITE_ONCE(ctx->masked, false);
 	ctx->cpu = -1;
 	ctx->state = PFM_CTX_UNLOADED;
