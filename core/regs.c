@@ -78,6 +78,15 @@ static int pfmk_check_pmc(struct pfmk_ctx *ctx, struct pfarg_pmc *pmc)
 	return 0;
 }
 
+/* Release the first @n of @events (NULL entries skipped) and the array. */
+static void pfmk_events_free(struct perf_event **events, int n)
+{
+	while (n--)
+		if (events[n])
+			perf_event_release_kernel(events[n]);
+	kfree(events);
+}
+
 /*
  * Reprogram PMCs of a loaded, stopped context: create every new event
  * first, so that a failure leaves the old events and values untouched.
@@ -124,10 +133,7 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 	return 0;
 
 err:
-	while (i--)
-		if (events[i])
-			perf_event_release_kernel(events[i]);
-	kfree(events);
+	pfmk_events_free(events, i);
 	return ret;
 }
 
@@ -232,10 +238,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		if (IS_ERR(events[i])) {
 			int ret = PTR_ERR(events[i]);
 
-			while (i--)
-				if (events[i])
-					perf_event_release_kernel(events[i]);
-			kfree(events);
+			pfmk_events_free(events, i);
 			return ret;
 		}
 	}

@@ -51,7 +51,6 @@ void pfmkt_write_pmd(struct kunit *test, void *desc, u16 reg, u64 value);
 u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg);
 int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
-int pfmkt_hw_cycles_expected(int cpu);
 int pfmkt_cpu(void);
 
 extern struct kunit_suite pfmk_test_pmu_suite;

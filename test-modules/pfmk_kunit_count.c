@@ -374,7 +374,7 @@ static void count_read_pmds_time(struct kunit *test)
 /* Hardware events: accepted at write_pmcs, loadable only if perf can. */
 static void count_hw_event(struct kunit *test)
 {
-	int cpu = pfmkt_cpu(), expected = pfmkt_hw_cycles_expected(cpu);
+	int cpu = pfmkt_cpu(), expected = pfmk_test_hw_cycles_expected(cpu);
 	void *desc = pfmkt_create(test, "");
 	struct pfarg_pmc pmc;
 

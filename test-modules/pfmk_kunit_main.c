@@ -225,33 +225,6 @@ void pfmkt_load(struct kunit *test, void *desc, int cpu)
 }
 
 /**
- * pfmkt_hw_cycles_expected() - what loading a hardware cycles event gives
- * @cpu: the CPU.
- *
- * Asks perf directly: if it can count CPU cycles on @cpu, a pfmk load must
- * succeed; if perf has no PMU for the event (-ENOENT), the load must fail
- * with -EOPNOTSUPP; another perf error must come back as is.
- *
- * Return: the errno pfmk_load_context() must return, or 0.
- */
-int pfmkt_hw_cycles_expected(int cpu)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.size = sizeof(attr),
-		.disabled = 1,
-	};
-	struct perf_event *event;
-
-	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
-	if (IS_ERR(event))
-		return PTR_ERR(event) == -ENOENT ? -EOPNOTSUPP : PTR_ERR(event);
-	perf_event_release_kernel(event);
-	return 0;
-}
-
-/**
  * pfmkt_cpu() - the CPU single-CPU tests load their contexts on
  *
  * The highest online CPU: on SMP it is usually not the CPU the test

@@ -409,24 +409,6 @@ out:
 	smoke_check(s, "close", 0, pfmk_close(desc));
 }
 
-/* Expected load result for a hardware event: what perf itself says. */
-static int smoke_hw_expected(int cpu)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.size = sizeof(attr),
-		.disabled = 1,
-	};
-	struct perf_event *event;
-
-	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
-	if (IS_ERR(event))
-		return PTR_ERR(event) == -ENOENT ? -EOPNOTSUPP : PTR_ERR(event);
-	perf_event_release_kernel(event);
-	return 0;
-}
-
 static void smoke_hw_event(struct smoke *s)
 {
 	struct pfarg_pmc pmc;
@@ -438,7 +420,7 @@ static void smoke_hw_event(struct smoke *s)
 	memset(&pmc, 0, sizeof(pmc));
 	pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
 	if (smoke_check(s, "write_pmcs", 0, pfmk_write_pmcs(desc, &pmc, 1))) {
-		expected = smoke_hw_expected(cpu);
+		expected = pfmk_test_hw_cycles_expected(cpu);
 		pr_info("# %s: hardware cycles on CPU %d: perf says %d\n",
 			s->name, cpu, expected);
 		ret = smoke_load(desc, cpu);

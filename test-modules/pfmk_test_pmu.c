@@ -326,6 +326,36 @@ int pfmk_test_pmu_type(void)
 }
 EXPORT_SYMBOL_GPL(pfmk_test_pmu_type);
 
+/**
+ * pfmk_test_hw_cycles_expected() - what loading a hardware cycles event gives
+ * @cpu: the CPU.
+ *
+ * Not about the test PMU, but shared by the tests that load it: asks perf
+ * directly.  If it can count CPU cycles on @cpu, a pfmk load must succeed;
+ * if perf has no PMU for the event (-ENOENT), the load must fail with
+ * -EOPNOTSUPP; another perf error must come back as is.
+ *
+ * Context: process context; may sleep.
+ * Return: the errno pfmk_load_context() must return, or 0.
+ */
+int pfmk_test_hw_cycles_expected(int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.size = sizeof(attr),
+		.disabled = 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(event))
+		return PTR_ERR(event) == -ENOENT ? -EOPNOTSUPP : PTR_ERR(event);
+	perf_event_release_kernel(event);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(pfmk_test_hw_cycles_expected);
+
 PMU_FORMAT_ATTR(step, "config:0-15");
 
 static struct attribute *pfmk_test_format_attrs[] = {

@@ -68,5 +68,6 @@
 void pfmk_test_pmu_tick(int cpu, u64 ticks);
 unsigned int pfmk_test_pmu_nr_active(int cpu);
 int pfmk_test_pmu_type(void);
+int pfmk_test_hw_cycles_expected(int cpu);
 
 #endif /* _PFMK_TEST_PMU_H */
