@@ -174,7 +174,9 @@ struct pfmk_msgq {
  * @irq_work: delivers notifications out of the overflow path.
  * @msg_pending: @pending_msg is to be queued by @irq_work.
  * @pending_msg: message built by the overflow handler.
- * @stats: overflow statistics; written by the overflow handler only.
+ * @stats: overflow statistics, written by the overflow handler (one at a
+ *	time) and by pfmk_restart() (while no handler runs); msgs_dropped
+ *	lives in @msgq, ovfl_nested and throttled below.
  * @ovfl_nested: nested overflows (atomic: the nested handler counts).
  * @throttled: overflows at which perf throttled (atomic, same reason).
  * @rcu: frees the context after the last reference.

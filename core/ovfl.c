@@ -306,8 +306,7 @@ void pfmk_ovfl_work(struct irq_work *work)
 	struct pfmk_ctx *ctx = container_of(work, struct pfmk_ctx, irq_work);
 
 	if (READ_ONCE(ctx->msg_pending)) {
-		if (!pfmk_msgq_push(&ctx->msgq, &ctx->pending_msg))
-			ctx->stats.msgs_dropped++;
+		pfmk_msgq_push(&ctx->msgq, &ctx->pending_msg);
 		WRITE_ONCE(ctx->msg_pending, false);
 	}
 	complete(ctx->completion);
@@ -323,6 +322,7 @@ void pfmk_ovfl_work(struct irq_work *work)
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats)
 {
 	*stats = ctx->stats;
+	stats->msgs_dropped = READ_ONCE(ctx->msgq.dropped);
 	stats->ovfl_nested = atomic64_read(&ctx->ovfl_nested);
 	stats->throttled = atomic64_read(&ctx->throttled);
 }
