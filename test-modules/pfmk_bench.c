@@ -19,6 +19,9 @@
  * per-operation times; ratio_med and ratio_min are the median and the
  * minimum of the per-round ratios candidate / baseline.  Nothing here
  * judges the numbers: scripts/bench.py compares them with the targets.
+ * Times come from ktime_get_ns(): in a TCG guest the TSC is marked
+ * unstable and local_clock() is clamped to the tick, which can make a
+ * short interval read as 0.
  *
  * Workload mode (`work` > 0) runs a fixed CPU-bound loop of `work`
  * million iterations in one pinned kernel thread per online CPU, with
@@ -44,7 +47,6 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -283,15 +285,15 @@ static int bench_read(struct bench *b, unsigned int k)
 		perf_event_enable(b->ev[j]);
 	ret = pfmk_start(desc, NULL);
 	for (i = 0; !ret && i < warmup + rounds; i++) {
-		t0 = local_clock();
+		t0 = ktime_get_ns();
 		for (n = 0; n < iters; n++)
 			for (j = 0; j < k; j++)
 				bench_sink += perf_event_read_value(b->ev[j],
 								    &en, &run);
-		t1 = local_clock();
+		t1 = ktime_get_ns();
 		for (n = 0; n < iters && !ret; n++)
 			ret = pfmk_read_pmds(desc, b->pmd, k);
-		t2 = local_clock();
+		t2 = ktime_get_ns();
 		bench_store(b, i, t1 - t0, t2 - t1);
 	}
 	pfmk_close(desc);
@@ -317,17 +319,17 @@ static int bench_start_stop(struct bench *b, unsigned int k)
 	if (ret)
 		goto out_raw;
 	for (i = 0; !ret && i < warmup + rounds; i++) {
-		t0 = local_clock();
+		t0 = ktime_get_ns();
 		for (n = 0; n < iters; n++) {
 			for (j = 0; j < k; j++)
 				perf_event_enable(b->ev[j]);
 			for (j = 0; j < k; j++)
 				perf_event_disable(b->ev[j]);
 		}
-		t1 = local_clock();
+		t1 = ktime_get_ns();
 		for (n = 0; n < iters && !ret; n++)
 			ret = pfmk_start(desc, NULL) ?: pfmk_stop(desc);
-		t2 = local_clock();
+		t2 = ktime_get_ns();
 		bench_store(b, i, t1 - t0, t2 - t1);
 	}
 	pfmk_close(desc);
@@ -347,19 +349,19 @@ static int bench_create_close(struct bench *b, unsigned int k)
 	int ret = 0;
 
 	for (i = 0; !ret && i < warmup + rounds; i++) {
-		t0 = local_clock();
+		t0 = ktime_get_ns();
 		for (n = 0; n < cnt && !ret; n++) {
 			ret = bench_raw_create_k(b, k);
 			if (!ret)
 				bench_raw_release_k(b, k);
 		}
-		t1 = local_clock();
+		t1 = ktime_get_ns();
 		for (n = 0; n < cnt && !ret; n++) {
 			ret = bench_ctx_open(b, &desc, k);
 			if (!ret)
 				ret = pfmk_close(desc);
 		}
-		t2 = local_clock();
+		t2 = ktime_get_ns();
 		bench_store(b, i, t1 - t0, t2 - t1);
 	}
 	if (!ret)
@@ -443,15 +445,15 @@ static int bench_smpl_record(struct bench *b)
 		if (ret)
 			break;
 		perf_event_enable(ev);
-		t0 = local_clock();
+		t0 = ktime_get_ns();
 		pfmk_test_pmu_tick(cpu, ovfls);
-		t1 = local_clock();
+		t1 = ktime_get_ns();
 		perf_event_disable(ev);
 		ret = pfmk_start(desc, NULL);
 		if (!ret) {
-			t1 = local_clock();
+			t1 = ktime_get_ns();
 			pfmk_test_pmu_tick(cpu, ovfls);
-			t2 = local_clock();
+			t2 = ktime_get_ns();
 			ret = pfmk_stop(desc);
 			bench_store(b, i, t1 - t0, t2 - t1);
 		}
@@ -496,16 +498,16 @@ static int bench_smpl_cpuclock(struct bench *b)
 		ret = bench_smpl_open(b, &desc, false, period, size, cpu);
 		if (ret)
 			break;
-		t0 = local_clock();
+		t0 = ktime_get_ns();
 		bench_sink += bench_spin(spin);
-		t1 = local_clock();
+		t1 = ktime_get_ns();
 		tn = t1 - t0;
 
 		atomic64_set(&b->raw_calls, 0);
 		perf_event_enable(ev);
-		t0 = local_clock();
+		t0 = ktime_get_ns();
 		bench_sink += bench_spin(spin);
-		t1 = local_clock();
+		t1 = ktime_get_ns();
 		perf_event_disable(ev);
 		nr = atomic64_read(&b->raw_calls) ?: 1;
 		t1 = t1 - t0 > tn ? div64_u64(t1 - t0 - tn, nr) : 0;
@@ -515,9 +517,9 @@ static int bench_smpl_cpuclock(struct bench *b)
 			pfmk_close(desc);
 			break;
 		}
-		t2 = local_clock();
+		t2 = ktime_get_ns();
 		bench_sink += bench_spin(spin);
-		t3 = local_clock();
+		t3 = ktime_get_ns();
 		ret = pfmk_stop(desc) ?: pfmk_get_stats(desc, &st);
 		pfmk_close(desc);
 		nr = st.smpl_count ?: 1;
@@ -558,8 +560,15 @@ static int bench_waiter_fn(void *data)
 	complete(&b->ack);
 	for (n = 0; n < b->wake_n && !ret; n++) {
 		if (b->wake_desc) {
-			ssize_t r = pfmk_read(b->wake_desc, &msg, sizeof(msg), 0);
+			ssize_t r;
 
+			/*
+			 * 0: woken by a completion whose message an earlier
+			 * call already took without waiting; wait again.
+			 */
+			do {
+				r = pfmk_read(b->wake_desc, &msg, sizeof(msg), 0);
+			} while (!r);
 			ret = r == sizeof(msg) ? 0 : r < 0 ? r : -EIO;
 		} else {
 			ret = wait_for_completion_interruptible(&b->raw_done);
@@ -676,19 +685,19 @@ static int bench_scale_one(struct bench *b, unsigned int n, unsigned int p)
 	for (i = 0; !ret && i < warmup + rounds; i++) {
 		unsigned int opened = 0;
 
-		t0 = local_clock();
+		t0 = ktime_get_ns();
 		for (c = 0; c < n && !ret; c++) {
 			ret = bench_ctx_open(b, &b->desc[c], p);
 			opened += !ret;
 		}
-		t1 = local_clock();
+		t1 = ktime_get_ns();
 		for (c = 0; c < opened && !ret; c++)
 			ret = pfmk_start(b->desc[c], NULL);
-		t2 = local_clock();
+		t2 = ktime_get_ns();
 		for (rep = 0; rep < reps && !ret; rep++)
 			for (c = 0; c < opened && !ret; c++)
 				ret = pfmk_read_pmds(b->desc[c], b->pmd, p);
-		t3 = local_clock();
+		t3 = ktime_get_ns();
 		for (c = 0; c < opened; c++)
 			pfmk_close(b->desc[c]);
 		if (i >= warmup) {
@@ -837,9 +846,9 @@ static int wl_worker_fn(void *data)
 	u64 t0;
 
 	wait_for_completion(&w->go);
-	t0 = local_clock();
+	t0 = ktime_get_ns();
 	c->sink = bench_spin((u64)work * 1000000);
-	c->ns = local_clock() - t0;
+	c->ns = ktime_get_ns() - t0;
 	if (atomic_dec_and_test(&w->running))
 		complete(&w->all_done);
 	while (!kthread_should_stop()) {
