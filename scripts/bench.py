@@ -28,7 +28,7 @@ RESULT_RE = re.compile(
     r"ratio_med=%s ratio_min=%s rounds=%s\s*$" % (NUM, NUM, NUM, RATIO, RATIO, NUM))
 SCALE_RE = re.compile(
     r"pfmk_bench: scale ctxs=%s pmds=%s create_ns=%s start_ns=%s read_ns=%s "
-    r"rounds=%s\s*$" % ((NUM,) * 6))
+    r"raw_start_ns=%s rounds=%s\s*$" % ((NUM,) * 7))
 SKIP_RE = re.compile(r"pfmk_bench: skip name=(\w+) reason=(\S+)\s*$")
 DONE_RE = re.compile(r"pfmk_bench: done results=%s scales=%s skips=%s\s*$" % ((NUM,) * 3))
 ERROR_RE = re.compile(r"pfmk_bench: error: (.*)$")
@@ -88,7 +88,8 @@ def parse_micro(lines):
         if m:
             v = [int(x) for x in m.groups()]
             out["scales"].append({"ctxs": v[0], "pmds": v[1], "create_ns": v[2],
-                                  "start_ns": v[3], "read_ns": v[4], "rounds": v[5]})
+                                  "start_ns": v[3], "read_ns": v[4], "raw_start_ns": v[5],
+                                  "rounds": v[6]})
             continue
         m = SKIP_RE.search(text)
         if m:
@@ -237,7 +238,7 @@ def scaling_summary(scales):
         if len(pts) < 2:
             continue
         xs = [s["ctxs"] for s in pts]
-        for metric in ("create_ns", "start_ns", "read_ns"):
+        for metric in ("create_ns", "start_ns", "read_ns", "raw_start_ns"):
             ys = [s[metric] for s in pts]
             a, b, r2 = fit(xs, ys)
             # Marginal cost over the last doubling vs the first one.
@@ -307,15 +308,16 @@ def report(log, summary_file, kernel):
     print()
     print("7: scaling, cost of n contexts (ns) for n = %s" % (
         ",".join(str(x) for x in scal[0]["ctxs"]) if scal else "-"))
-    print("   %-5s %-7s %12s %8s %8s  %s" % ("pmds", "metric", "slope ns/ctx", "R^2",
+    print("   %-5s %-9s %12s %8s %8s  %s" % ("pmds", "metric", "slope ns/ctx", "R^2",
                                               "growth", "linear?"))
     for s in scal:
-        print("   %-5d %-7s %12.0f %8.4f %8s  %s" % (
+        print("   %-5d %-9s %12.0f %8.4f %8s  %s" % (
             s["pmds"], s["metric"], s["slope_ns_per_ctx"], s["r2"],
             "%.2f" % s["marginal_growth"] if s["marginal_growth"] is not None else "n/a",
             "yes" if s["linear"] else "NO"))
     print("   growth: marginal cost per context over the last doubling / over the first;"
-          " linear: R^2 >= 0.98 and growth <= 2")
+          " linear: R^2 >= 0.98 and growth <= 2;")
+    print("   raw_start: perf_event_enable() of the same number of raw events (n x pmds)")
 
     summary = {
         "kernel": kernel, "emulated": "QEMU TCG", "micro": rows, "workload": wl,

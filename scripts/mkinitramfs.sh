@@ -102,7 +102,7 @@ if [[ $mode != bench ]]; then
 fi
 # Benchmarks (Documentation/performance.rst): a tiny run in make test, the
 # full one and the workload runs under perf record in bench mode (make bench).
-bench_tiny="rounds=2 warmup=1 iters=4 ovfls=8 pings=2 max_ctx=2 clock_spin=1 clock_period_us=1000"
+bench_tiny="rounds=2 scale_rounds=1 warmup=1 iters=4 ovfls=8 pings=2 max_ctx=2 clock_spin=1 clock_period_us=1000"
 bench_args=${PFMK_BENCH_ARGS:-}
 bench_init=""
 if [[ $mode == stock || $mode == debug || $mode == bench ]]; then

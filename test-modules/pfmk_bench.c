@@ -8,7 +8,7 @@
  *   pfmk_bench: result name=<id> arg=<n> base_ns=<ns> cand_ns=<ns>
  *               ratio_med=<r> ratio_min=<r> rounds=<n>
  *   pfmk_bench: scale ctxs=<n> pmds=<p> create_ns=<ns> start_ns=<ns>
- *               read_ns=<ns> rounds=<n>
+ *               read_ns=<ns> raw_start_ns=<ns> rounds=<n>
  *   pfmk_bench: skip name=<id> reason=<word>
  *   pfmk_bench: done results=<n> scales=<n> skips=<n>
  *
@@ -89,6 +89,10 @@ static unsigned int max_ctx = BENCH_MAX_CTX;
 module_param(max_ctx, uint, 0444);
 MODULE_PARM_DESC(max_ctx, "largest number of contexts of the scaling run (1-64)");
 
+static unsigned int scale_rounds = 5;
+module_param(scale_rounds, uint, 0444);
+MODULE_PARM_DESC(scale_rounds, "measured rounds of the scaling run (1-101)");
+
 static unsigned int clock_spin = 4;
 module_param(clock_spin, uint, 0444);
 MODULE_PARM_DESC(clock_spin, "cpu-clock sampling cost: loop length, millions (1-1000)");
@@ -124,6 +128,8 @@ struct bench {
 	struct pfarg_pmd	pmd[BENCH_MAX_K];
 	struct perf_event	*ev[BENCH_MAX_K];
 	void			*desc[BENCH_MAX_CTX];
+	struct perf_event	*scale_ev[BENCH_MAX_CTX * BENCH_MAX_K];
+	u64			scale_raw[BENCH_MAX_ROUNDS];
 	struct completion	ctx_done;	/* completion of pfmk contexts */
 	unsigned int		nr_results;
 	unsigned int		nr_scales;
@@ -675,14 +681,43 @@ out_raw:
 	return ret;
 }
 
-/* 7. Create/start/read cost of @n contexts of @p PMDs each. */
+/* Time perf_event_enable() of @nr raw events on the CPU, for comparison. */
+static int bench_scale_raw(struct bench *b, unsigned int nr, u64 *ns)
+{
+	unsigned int j;
+	u64 t0;
+
+	for (j = 0; j < nr; j++) {
+		b->scale_ev[j] = bench_raw_create(0, NULL, NULL);
+		if (IS_ERR(b->scale_ev[j])) {
+			int ret = PTR_ERR(b->scale_ev[j]);
+
+			while (j--)
+				perf_event_release_kernel(b->scale_ev[j]);
+			return ret;
+		}
+	}
+	t0 = ktime_get_ns();
+	for (j = 0; j < nr; j++)
+		perf_event_enable(b->scale_ev[j]);
+	*ns = ktime_get_ns() - t0;
+	for (j = 0; j < nr; j++)
+		perf_event_release_kernel(b->scale_ev[j]);
+	return 0;
+}
+
+/*
+ * 7. Create/start/read cost of @n contexts of @p PMDs each.  Starting n
+ * contexts grows faster than n (perf reschedules the CPU's events at each
+ * enable): scale_rounds keeps the run short.
+ */
 static int bench_scale_one(struct bench *b, unsigned int n, unsigned int p)
 {
 	unsigned int i, c, rep, reps = max(iters / 20, 1U);
-	u64 t0, t1, t2, t3;
+	u64 t0, t1, t2, t3, raw;
 	int ret = 0;
 
-	for (i = 0; !ret && i < warmup + rounds; i++) {
+	for (i = 0; !ret && i < warmup + scale_rounds; i++) {
 		unsigned int opened = 0;
 
 		t0 = ktime_get_ns();
@@ -700,7 +735,11 @@ static int bench_scale_one(struct bench *b, unsigned int n, unsigned int p)
 		t3 = ktime_get_ns();
 		for (c = 0; c < opened; c++)
 			pfmk_close(b->desc[c]);
+		if (ret)
+			break;
+		ret = bench_scale_raw(b, n * p, &raw);
 		if (i >= warmup) {
+			b->scale_raw[i - warmup] = raw;
 			b->r.base[i - warmup] = t1 - t0;
 			b->r.cand[i - warmup] = t2 - t1;
 			b->r.extra[i - warmup] = div_u64(t3 - t2, reps);
@@ -708,11 +747,12 @@ static int bench_scale_one(struct bench *b, unsigned int n, unsigned int p)
 	}
 	if (ret)
 		return ret;
-	t0 = median(b->r.base, rounds, b->r.tmp);
-	t1 = median(b->r.cand, rounds, b->r.tmp);
-	t2 = median(b->r.extra, rounds, b->r.tmp);
-	pr_info("scale ctxs=%u pmds=%u create_ns=%llu start_ns=%llu read_ns=%llu rounds=%u\n",
-		n, p, t0, t1, t2, rounds);
+	t0 = median(b->r.base, scale_rounds, b->r.tmp);
+	t1 = median(b->r.cand, scale_rounds, b->r.tmp);
+	t2 = median(b->r.extra, scale_rounds, b->r.tmp);
+	t3 = median(b->scale_raw, scale_rounds, b->r.tmp);
+	pr_info("scale ctxs=%u pmds=%u create_ns=%llu start_ns=%llu read_ns=%llu raw_start_ns=%llu rounds=%u\n",
+		n, p, t0, t1, t2, t3, scale_rounds);
 	b->nr_scales++;
 	return 0;
 }
@@ -806,12 +846,14 @@ struct wl {
 	u64			touched;
 };
 
-/* Read every recorded sample (a cheap consumer), then restart. */
+/* Read every recorded sample (a cheap consumer); the caller restarts. */
 static void wl_drain(struct wl *w, struct wl_cpu *c)
 {
 	struct pfm_dfl_smpl_entry *ent = (void *)(c->buf + 1);
-	u64 i, count = smp_load_acquire(&c->buf->hdr_count);
+	u64 i, count;
 
+	/* Entries below hdr_count are complete: pairs with the writer. */
+	count = smp_load_acquire(&c->buf->hdr_count);
 	for (i = 0; i < count; i++)
 		w->touched += ent[i].ip;
 }
@@ -1005,7 +1047,8 @@ static int __init pfmk_bench_init(void)
 	struct bench *b;
 	int ret;
 
-	if (!rounds || rounds > BENCH_MAX_ROUNDS || warmup > 10 || !iters ||
+	if (!rounds || rounds > BENCH_MAX_ROUNDS || !scale_rounds ||
+	    scale_rounds > BENCH_MAX_ROUNDS || warmup > 10 || !iters ||
 	    iters > 1000000 || !ovfls || ovfls > 100000 || !pings ||
 	    pings > 100000 || !max_ctx || max_ctx > BENCH_MAX_CTX ||
 	    !clock_spin || clock_spin > 1000 || clock_period_us < 10 ||
