@@ -956,7 +956,7 @@ static int bench_workload(struct bench *b)
 	init_completion(&w->ctx_done);
 	init_completion(&w->all_done);
 
-	cpus_read_lock();
+	/* CPUs do not go offline during a run: the plan does no hotplug. */
 	for_each_online_cpu(c) {
 		struct task_struct *t;
 
@@ -973,7 +973,6 @@ static int bench_workload(struct bench *b)
 		w->cpus[c].task = t;
 		nr++;
 	}
-	cpus_read_unlock();
 	if (!ret && smpl_hz) {
 		drain = kthread_run(wl_drain_fn, w, "pfmk_bench_drain");
 		if (IS_ERR(drain)) {
