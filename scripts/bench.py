@@ -194,7 +194,7 @@ def workload_summary(runs):
             sp.append(a)
             sf.append(b)
             if b > 0:
-                ratios.append(max(a, 0.0) / b)
+                ratios.append(a / b)
             for s in ("pfmk", "perf"):
                 if v[s]["samples"] is not None:
                     samples[s].append(v[s]["samples"])
@@ -206,6 +206,8 @@ def workload_summary(runs):
             "slowdown_pfmk_med": statistics.median(sp),
             "slowdown_perf_med": statistics.median(sf),
             "ratio_med": statistics.median(ratios) if ratios else None,
+            "ratio_of_medians": (statistics.median(sp) / statistics.median(sf)
+                                 if statistics.median(sf) > 0 else None),
             "ratio_min": min(ratios) if ratios else None,
             "rounds_perf_not_slower": len(sp) - len(ratios),
             "samples_pfmk_med": statistics.median(samples["pfmk"]) if samples["pfmk"] else None,
@@ -300,11 +302,17 @@ def report(log, summary_file, kernel):
             "<=%.2f" % WORKLOAD_TARGET, w["verdict"]))
     print("%-2d %-48s %s" % (8, "AUX copy-out vs memcpy", "not yet measured: AUX not landed"))
     print()
-    print("6: slowdown = workload time / same-round time without sampling - 1 (median of %s "
-          "rounds); ratio = pfmk slowdown / perf record slowdown; samples (median): %s" % (
-              ", ".join(str(w["rounds"]) for w in wl) or "0",
-              "; ".join("%d Hz pfmk %s perf %s" % (w["hz"], w["samples_pfmk_med"],
-                                                     w["samples_perf_med"]) for w in wl)))
+    print("6: slowdown = workload time / same-round time without sampling - 1, median of "
+          "%s rounds;" % (", ".join(str(w["rounds"]) for w in wl) or "0"))
+    print("   ratio = pfmk slowdown / perf record slowdown per round (rounds where perf record "
+          "did not slow the loop down: %s)" % ", ".join(
+              str(w["rounds_perf_not_slower"]) for w in wl))
+    for w in wl:
+        print("   %5d Hz: ratio of the median slowdowns %s; samples per run (median): "
+              "pfmk %s, perf record %s" % (
+                  w["hz"], "%.3f" % w["ratio_of_medians"]
+                  if w["ratio_of_medians"] is not None else "n/a",
+                  w["samples_pfmk_med"], w["samples_perf_med"]))
     print()
     print("7: scaling, cost of n contexts (ns) for n = %s" % (
         ",".join(str(x) for x in scal[0]["ctxs"]) if scal else "-"))

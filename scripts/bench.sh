@@ -23,9 +23,9 @@ source "$(dirname "$0")/lib.sh"
 SERIES=${PFMK_BENCH_SERIES:-6.1}
 TIMEOUT=${PFMK_BENCH_TIMEOUT:-900}
 export PFMK_BENCH_ARGS=${PFMK_BENCH_ARGS:-rounds=11 warmup=2 iters=2000 ovfls=5000 pings=100 scale_rounds=5 max_ctx=64 clock_spin=20 clock_period_us=100}
-export PFMK_BENCH_WL_ROUNDS=${PFMK_BENCH_WL_ROUNDS:-6}
+export PFMK_BENCH_WL_ROUNDS=${PFMK_BENCH_WL_ROUNDS:-15}
 export PFMK_BENCH_WL_HZ=${PFMK_BENCH_WL_HZ:-1000 10000}
-export PFMK_BENCH_WL_WORK=${PFMK_BENCH_WL_WORK:-300}
+export PFMK_BENCH_WL_WORK=${PFMK_BENCH_WL_WORK:-100}
 S=$PFMK_ROOT/scripts
 OUT=$PFMK_BUILD/bench
 

@@ -147,16 +147,24 @@ wl_run() {
 	mark "pfmk-bench: end rc=\$wrc"
 	[ \$wrc = 0 ] || wl_fail=1
 }
-# Interleaved: no sampling, pfmk, perf record; round 0 is a warm-up.
+# Interleaved: no sampling, pfmk, perf record, in reverse order every other
+# round (against drift); round 0 is a warm-up.
+wl_variant() {
+	case \$1 in
+	none) wl_run \$r none \$hz insmod /modules/pfmk_bench.ko work=\$WL_WORK ;;
+	pfmk) wl_run \$r pfmk \$hz insmod /modules/pfmk_bench.ko work=\$WL_WORK smpl_hz=\$hz ;;
+	perf) wl_run \$r perf \$hz /usr/bin/perf record -a -F \$hz -N -o /tmp/perf.data -- \\
+		insmod /modules/pfmk_bench.ko work=\$WL_WORK ;;
+	esac
+}
 bench_workload() {
 	wl_fail=0
 	r=0
 	while [ \$r -le \$WL_ROUNDS ]; do
+		order="none pfmk perf"
+		[ \$((r % 2)) = 1 ] && order="perf pfmk none"
 		for hz in \$WL_HZ; do
-			wl_run \$r none \$hz insmod /modules/pfmk_bench.ko work=\$WL_WORK
-			wl_run \$r pfmk \$hz insmod /modules/pfmk_bench.ko work=\$WL_WORK smpl_hz=\$hz
-			wl_run \$r perf \$hz /usr/bin/perf record -a -F \$hz -N -o /tmp/perf.data -- \\
-				insmod /modules/pfmk_bench.ko work=\$WL_WORK
+			for v in \$order; do wl_variant \$v; done
 		done
 		r=\$((r + 1))
 	done
