@@ -3,7 +3,7 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
-.PHONY: all modules clean test check demo kernels help
+.PHONY: all modules clean test check demo bench kernels help
 
 all: modules
 
@@ -23,6 +23,9 @@ check:
 demo:
 	@scripts/demo.sh
 
+bench:
+	@scripts/bench.sh
+
 kernels:
 	@for s in $${PFMK_SERIES:-6.1 6.12}; do scripts/debug-kernel.sh $$s || exit 1; done
 
@@ -37,6 +40,8 @@ help:
 	@echo '                  a summary ending in "N passed, N failed, N skipped"'
 	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck'
 	@echo '  make demo       boot the Debian 6.1 kernel and run pfmk_example_count'
+	@echo '  make bench      benchmarks in the Debian 6.1 guest: pfmk vs the raw perf'
+	@echo '                  kernel API and vs perf record; table and build/bench/summary.json'
 	@echo '  make kernels    build (or reuse) the cached debug kernels only'
 	@echo 'Caches: $${XDG_CACHE_HOME:-$$HOME/.cache}/pfmk; outputs and logs: build/'
 	@echo 'Knobs: PFMK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_JOBS (see scripts/test.sh)'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create the guest initramfs (busybox + /init + modules + plan) for one kernel.
 #
-# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo> <module-dir> <out-dir>
+# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir>
 #
 # Writes <out-dir>/initramfs.cpio.gz and <out-dir>/plan.json (the list of
 # expected steps, used by scripts/parse-results.py to detect missing ones).
@@ -90,7 +90,7 @@ debug)
 	done
 	;;
 esac
-if [[ $mode != demo ]]; then
+if [[ $mode != demo && $mode != bench ]]; then
 	step_insmod pfmk_smoke ktap
 	step_rmmod pfmk_smoke
 	# A client module unloading with open contexts: pfmk reclaims them.
@@ -101,10 +101,85 @@ if [[ $mode != demo ]]; then
 		add_step reclaim rc missing
 	fi
 fi
-step_example pfmk_example_count
-step_rmmod pfmk_example_count
-step_example pfmk_example_sample
-step_rmmod pfmk_example_sample
+if [[ $mode != bench ]]; then
+	step_example pfmk_example_count
+	step_rmmod pfmk_example_count
+	step_example pfmk_example_sample
+	step_rmmod pfmk_example_sample
+fi
+# Benchmarks (Documentation/performance.rst): a tiny run in make test, the
+# full one and the workload runs under perf record in bench mode (make bench).
+bench_tiny="rounds=2 scale_rounds=1 warmup=1 iters=4 ovfls=8 pings=2 max_ctx=2 clock_spin=1 clock_period_us=1000"
+bench_args=${PFMK_BENCH_ARGS:-}
+bench_init=""
+if [[ $mode == stock || $mode == debug || $mode == bench ]]; then
+	[[ $mode == bench ]] || bench_args=$bench_tiny
+	if have pfmk_bench; then
+		add_step bench:pfmk_bench bench
+		init_steps+=("step bench:pfmk_bench bench_run $bench_args")
+		add_step bench-workload rc
+		if [[ $mode == bench ]]; then
+			init_steps+=("step bench-workload bench_workload")
+		else
+			init_steps+=("step bench-workload bench_run work=1 smpl_hz=1000")
+		fi
+	else
+		add_step bench:pfmk_bench bench missing
+		add_step bench-workload rc missing
+	fi
+fi
+if [[ $mode == bench ]]; then
+	# Debian's perf and its shared libraries, at their host paths.
+	perf=${PFMK_PERF:-/usr/bin/perf}
+	[[ $(head -c4 "$perf" | tail -c3) == ELF ]] || die "$perf is not an ELF binary (package linux-perf)"
+	mkdir -p "$root/usr/bin"
+	cp "$perf" "$root/usr/bin/perf"
+	while IFS= read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done < <(ldd "$perf" | grep -o '/[^ ]*' | sort -u)
+	bench_init=$(cat <<EOS
+WL_ROUNDS=${PFMK_BENCH_WL_ROUNDS:-4}
+WL_HZ="${PFMK_BENCH_WL_HZ:-1000 10000}"
+WL_WORK=${PFMK_BENCH_WL_WORK:-100}
+# One workload run: its output to the console log, between markers.
+wl_run() {
+	mark "pfmk-bench: run round=\$1 variant=\$2 hz=\$3"
+	shift 3
+	"\$@" >/tmp/wl.out 2>&1
+	wrc=\$?
+	while IFS= read -r l; do mark "pfmk-bench: out: \$l"; done </tmp/wl.out
+	rmmod pfmk_bench 2>/dev/null
+	rm -f /tmp/perf.data /tmp/wl.out
+	mark "pfmk-bench: end rc=\$wrc"
+	[ \$wrc = 0 ] || wl_fail=1
+}
+# Interleaved: no sampling, pfmk, perf record, in reverse order every other
+# round (against drift); round 0 is a warm-up.
+wl_variant() {
+	case \$1 in
+	none) wl_run \$r none \$hz insmod /modules/pfmk_bench.ko work=\$WL_WORK ;;
+	pfmk) wl_run \$r pfmk \$hz insmod /modules/pfmk_bench.ko work=\$WL_WORK smpl_hz=\$hz ;;
+	perf) wl_run \$r perf \$hz /usr/bin/perf record -a -F \$hz -N -o /tmp/perf.data -- \\
+		insmod /modules/pfmk_bench.ko work=\$WL_WORK ;;
+	esac
+}
+bench_workload() {
+	wl_fail=0
+	r=0
+	while [ \$r -le \$WL_ROUNDS ]; do
+		order="none pfmk perf"
+		[ \$((r % 2)) = 1 ] && order="perf pfmk none"
+		for hz in \$WL_HZ; do
+			for v in \$order; do wl_variant \$v; done
+		done
+		r=\$((r + 1))
+	done
+	return \$wl_fail
+}
+EOS
+)
+fi
 if [[ $mode == debug ]]; then
 	add_step kmemleak kmemleak
 	init_steps+=("step kmemleak kmemleak_report")
@@ -190,6 +265,12 @@ pfmk_idle() {
 	done
 	return 0
 }
+# Load pfmk_bench with the arguments given, then unload it.
+bench_run() {
+	insmod /modules/pfmk_bench.ko "\$@" || return \$?
+	rmmod pfmk_bench
+}
+$bench_init
 KML=/sys/kernel/debug/kmemleak
 # Boot-time leaks (e.g. 6.1's ACPI error path in the tiny debug kernel) are
 # not ours: report-and-forget them before loading anything. Two scans 6 s

@@ -18,6 +18,8 @@ import os
 import re
 import sys
 
+import bench
+
 PREFIX_RE = re.compile(r"^(\[\s*\d+\.\d+\]\s?)?(\[\s*[TC]\d+\]\s?)?")
 BEGIN_RE = re.compile(r"PFMK-STEP-BEGIN (\S+)")
 END_RE = re.compile(r"PFMK-STEP-END (\S+) rc=(-?\d+)")
@@ -255,7 +257,7 @@ def parse(kernel, log, plan_file, qemu_rc):
     life = row(kernel, "insmod/rmmod")
     for st in plan["steps"]:
         name, kind = st["name"], st["kind"]
-        label = name.split(":", 1)[-1] if kind == "ktap" else name
+        label = name.split(":", 1)[-1] if kind in ("ktap", "bench") else name
         if st.get("missing_module"):
             rows.append(row(kernel, label, missing=1,
                             notes=["expected module %s was not built" % label]))
@@ -288,6 +290,17 @@ def parse(kernel, log, plan_file, qemu_rc):
             if rc is not None and rc != 0:
                 rows.append(row(kernel, label + " (insmod)", failed=1,
                                 notes=["%s rc=%d" % (name, rc)]))
+        elif kind == "bench":
+            # One case: the module ran every measurement and its output is
+            # well-formed (scripts/bench.py); the numbers are not judged.
+            if rc is None:
+                rows.append(row(kernel, label, missing=1, notes=notes))
+                continue
+            problems = bench.check_lines(lines[b + 1:e])
+            if rc != 0:
+                problems.insert(0, "%s rc=%d" % (name, rc))
+            rows.append(row(kernel, label, passed=0 if problems else 1,
+                            failed=1 if problems else 0, notes=problems[:20]))
         else:
             target = life if name.startswith(("insmod:", "rmmod:")) else None
             if target is None:

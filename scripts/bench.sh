@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# make bench: pfmk against the raw perf kernel API and against perf record.
+#
+# Builds the modules for the Debian 6.1 kernel (whose perf, package
+# linux-perf, goes into the guest), boots it in QEMU with the bench plan of
+# scripts/mkinitramfs.sh: pfmk_bench's micro measurements, then the
+# workload runs (no sampling / pfmk / perf record -a -F, interleaved), and
+# prints the table of scripts/bench.py. Method: Documentation/performance.rst.
+#
+# Outputs: build/bench/table.txt, build/bench/summary.json, the console log
+# build/logs/bench-<kernel>.log.
+#
+# Environment: PFMK_BENCH_SERIES (default 6.1), PFMK_BENCH_ARGS (pfmk_bench
+# module parameters of the micro run), PFMK_BENCH_WL_ROUNDS, PFMK_BENCH_WL_HZ,
+# PFMK_BENCH_WL_WORK (workload rounds after one warm-up, frequencies, loop
+# length in millions per CPU), PFMK_BENCH_TIMEOUT (seconds, default 900).
+set -euo pipefail
+# Parsed as a whole before running: editing this file cannot break a run.
+{
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+SERIES=${PFMK_BENCH_SERIES:-6.1}
+TIMEOUT=${PFMK_BENCH_TIMEOUT:-900}
+export PFMK_BENCH_ARGS=${PFMK_BENCH_ARGS:-rounds=11 warmup=2 iters=2000 ovfls=5000 pings=100 scale_rounds=5 max_ctx=64 clock_spin=20 clock_period_us=100}
+export PFMK_BENCH_WL_ROUNDS=${PFMK_BENCH_WL_ROUNDS:-15}
+export PFMK_BENCH_WL_HZ=${PFMK_BENCH_WL_HZ:-1000 10000}
+export PFMK_BENCH_WL_WORK=${PFMK_BENCH_WL_WORK:-100}
+S=$PFMK_ROOT/scripts
+OUT=$PFMK_BUILD/bench
+
+t0=$SECONDS
+ensure_deps
+rel=$(stock_kernel_release "$SERIES") || die "no Debian $SERIES kernel image + headers installed"
+id=debian-$SERIES
+perf_ver=$(perf --version 2>/dev/null | awk '{print $3}')
+[[ $perf_ver == "$SERIES".* ]] ||
+	say "warning: perf $perf_ver does not match the $SERIES kernel: perf record may warn"
+rm -rf "$OUT"
+mkdir -p "$OUT" "$PFMK_LOGS"
+"$S/build-modules.sh" "$id" "$(stock_kernel_kdir "$rel")"
+g=$OUT/guest
+mkdir -p "$g"
+"$S/mkinitramfs.sh" "$id" bench "$PFMK_BUILD/modules/$id" "$g"
+log=$PFMK_LOGS/bench-$id.log
+say "$id: benchmark run in QEMU (TCG, timeout ${TIMEOUT}s, log: $log)"
+tb=$SECONDS
+rc=0
+"$S/run-guest.sh" "/boot/vmlinuz-$rel" "$g/initramfs.cpio.gz" "$log" "$TIMEOUT" || rc=$?
+say "$id: guest finished in $((SECONDS - tb))s (qemu rc=$rc)"
+echo
+brc=0
+python3 "$S/bench.py" report "$log" "$OUT/summary.json" "$id" | tee "$OUT/table.txt" || brc=$?
+echo
+say "make bench: $((SECONDS - t0))s; summary: $OUT/summary.json"
+((rc == 0)) || die "QEMU rc=$rc (see $log)"
+exit "$brc"
+}
