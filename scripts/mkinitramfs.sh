@@ -105,6 +105,8 @@ step_example pfmk_example_count
 step_rmmod pfmk_example_count
 step_example pfmk_example_sample
 step_rmmod pfmk_example_sample
+step_example pfmk_example_sets
+step_rmmod pfmk_example_sets
 if [[ $mode == debug ]]; then
 	add_step kmemleak kmemleak
 	init_steps+=("step kmemleak kmemleak_report")
