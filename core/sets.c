@@ -248,8 +248,9 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 	for (i = 0; i < ctx->pmu->num_pmcs; i++)
 		set->pmds[i].ovfl_switch_left = set->pmds[i].ovfl_switch_cnt;
 	set->runs++;
-	set->act_start = ktime_get_ns();
 	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
+	/* Active from when its events count to when they stop counting. */
+	set->act_start = ktime_get_ns();
 	if (set->flags & PFM_SETFL_TIME_SWITCH)
 		hrtimer_start(&ctx->switch_timer,
 			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
