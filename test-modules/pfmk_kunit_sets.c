@@ -399,14 +399,17 @@ struct kunit_suite pfmk_sets_switch_suite = {
  * each set's mean active time per run within 25% of the timeout, its
  * cpu-clock count within 25% of its active time, and the number of runs
  * within 25% of what the elapsed time allows.  A set's active time is the
- * timeout plus the switching latency, which an emulated guest on a busy
- * host stretches to several milliseconds: hence 50 ms.
+ * timeout plus the switching latency.  In an emulated guest on a busy
+ * host one switch now and then waits for the host to run the vCPU (we saw
+ * 220 ms once); so the worst switch latency of the run, reported, is
+ * taken out of each set's active time for the upper bounds: one stall per
+ * set is tolerated, two fail.
  */
 static void sets_time_switch_cpuclock(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, "");
 	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
-	struct pfarg_setinfo info;
+	struct pfarg_setinfo info[SETS_NR];
 	struct pfmk_ctx_stats st;
 	u64 runs = 0, total = 0;
 	struct pfarg_load load;
@@ -429,34 +432,36 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	msleep(SETS_RUN_MS);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-
-	for (id = 0; id < SETS_NR; id++) {
-		u64 mean, count;
-
-		info = sets_info(test, desc, id);
-		KUNIT_ASSERT_GT(test, info.set_runs, 0);
-		mean = div64_u64(info.set_act_duration, info.set_runs);
-		count = sets_read_pmd(test, desc, id, 0);
-		kunit_info(test, "set %u: %llu runs, %llu us active, mean %llu us, cpu-clock %llu us\n",
-			   id, info.set_runs, info.set_act_duration / 1000,
-			   mean / 1000, count / 1000);
-		KUNIT_EXPECT_EQ(test, info.set_timeout, SETS_TIMEOUT_US);
-		KUNIT_EXPECT_GE(test, mean, timeout_ns * 3 / 4);
-		KUNIT_EXPECT_LE(test, mean, timeout_ns * 5 / 4);
-		KUNIT_EXPECT_GE(test, count, info.set_act_duration * 3 / 4);
-		KUNIT_EXPECT_LE(test, count, info.set_act_duration * 5 / 4);
-		runs += info.set_runs;
-		total += info.set_act_duration;
-	}
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
-	KUNIT_EXPECT_EQ(test, st.set_switches, runs - 1);
-	KUNIT_EXPECT_GE(test, total, (u64)SETS_RUN_MS * NSEC_PER_MSEC * 3 / 4);
-	KUNIT_EXPECT_GE(test, runs * 4, SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 3);
-	KUNIT_EXPECT_LE(test, runs * 4, SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 5 + 4);
 	kunit_info(test, "%llu switches, latency mean %llu us, max %llu us\n",
 		   st.set_switches,
 		   st.set_switches ? st.switch_lat_total / st.set_switches / 1000 : 0,
 		   st.switch_lat_max / 1000);
+
+	for (id = 0; id < SETS_NR; id++) {
+		u64 act, trimmed, count;
+
+		info[id] = sets_info(test, desc, id);
+		act = info[id].set_act_duration;
+		trimmed = act > st.switch_lat_max ? act - st.switch_lat_max : 0;
+		count = sets_read_pmd(test, desc, id, 0);
+		KUNIT_ASSERT_GT(test, info[id].set_runs, 0);
+		kunit_info(test, "set %u: %llu runs, %llu us active, mean %llu us, cpu-clock %llu us\n",
+			   id, info[id].set_runs, act / 1000,
+			   div64_u64(act, info[id].set_runs) / 1000, count / 1000);
+		KUNIT_EXPECT_EQ(test, info[id].set_timeout, SETS_TIMEOUT_US);
+		KUNIT_EXPECT_GE(test, act, info[id].set_runs * timeout_ns * 3 / 4);
+		KUNIT_EXPECT_LE(test, trimmed,
+				info[id].set_runs * timeout_ns * 5 / 4);
+		KUNIT_EXPECT_GE(test, count, trimmed * 3 / 4);
+		KUNIT_EXPECT_LE(test, count, act * 5 / 4);
+		runs += info[id].set_runs;
+		total += act;
+	}
+	KUNIT_EXPECT_EQ(test, st.set_switches, runs - 1);
+	KUNIT_EXPECT_GE(test, total, (u64)SETS_RUN_MS * NSEC_PER_MSEC * 3 / 4);
+	KUNIT_EXPECT_GE(test, runs * 4, SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 3);
+	KUNIT_EXPECT_LE(test, runs * 4, SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 5 + 4);
 	pfmkt_close(test, desc);
 }
 
