@@ -206,9 +206,10 @@ struct pfmk_msgq {
  * @switch_work: switches sets, under @mutex (core/sets.c).
  * @switch_req: a switch was requested by the timer or the overflow path
  *	and is not done yet.
- * @switch_req_ns: local_clock() when the switch came due, for the latency.
+ * @switch_req_ns: CLOCK_MONOTONIC ns when the switch came due (the timer's
+ *	expiry, or the overflow), for the latency.
  * @switch_kick: the overflow path wants a switch; ctx->irq_work requests it.
- * @switch_kick_ns: local_clock() at that overflow.
+ * @switch_kick_ns: ktime_get_mono_fast_ns() (NMI-safe) at that overflow.
  * @msgq: message queue.
  * @fmt: sampling format, or NULL.
  * @smpl_buf: sampling buffer (vmalloc), or NULL.

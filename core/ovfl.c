@@ -286,7 +286,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
 	if ((set->flags & PFM_SETFL_OVFL_SWITCH) && pmd->ovfl_switch_left &&
 	    !--pmd->ovfl_switch_left) {
-		ctx->switch_kick_ns = local_clock();
+		ctx->switch_kick_ns = ktime_get_mono_fast_ns();
 		atomic_set(&ctx->switch_kick, 1);
 		kick = true;
 	}

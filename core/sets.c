@@ -37,7 +37,6 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -102,7 +101,8 @@ static enum hrtimer_restart pfmk_set_timeout(struct hrtimer *timer)
 	struct pfmk_ctx *ctx = container_of(timer, struct pfmk_ctx,
 					    switch_timer);
 
-	pfmk_set_request_switch(ctx, local_clock());
+	/* Due when the timer was due: a late timer is latency too. */
+	pfmk_set_request_switch(ctx, ktime_to_ns(hrtimer_get_expires(timer)));
 	return HRTIMER_NORESTART;
 }
 
@@ -281,7 +281,7 @@ void pfmk_set_deactivate(struct pfmk_ctx *ctx)
 /**
  * pfmk_set_request_switch() - ask for a switch to the next set
  * @ctx: the context.
- * @when: local_clock() when the switch came due.
+ * @when: CLOCK_MONOTONIC ns when the switch came due.
  *
  * Called by the set's timer, or by the overflow path through
  * ctx->irq_work.  The switch work holds a context reference.
@@ -316,7 +316,7 @@ static void pfmk_set_switch(struct pfmk_ctx *ctx)
 	atomic_set(&ctx->switch_req, 0);
 	pfmk_set_activate(ctx, next);
 
-	lat = local_clock() - READ_ONCE(ctx->switch_req_ns);
+	lat = ktime_get_ns() - READ_ONCE(ctx->switch_req_ns);
 	ctx->stats.set_switches++;
 	ctx->stats.switch_lat_total += lat;
 	if (lat > ctx->stats.switch_lat_max)

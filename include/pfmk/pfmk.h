@@ -376,8 +376,9 @@ struct pfmk_pmd_time {
  * @msgs_dropped: messages lost because the queue was full.
  * @restarts: pfmk_restart() calls that unmasked the context.
  * @set_switches: event set switches done (on timeout or overflow).
- * @switch_lat_max: longest delay, in ns, between a switch being due (timer
- *	expiry or switching overflow) and the new set counting.
+ * @switch_lat_max: longest delay, in ns, between a switch being due (the
+ *	timeout's expiry time, or the switching overflow) and the new set
+ *	counting.
  * @switch_lat_total: sum of those delays, in ns (divide by @set_switches).
  * @reserved: reserved, 0.
  */
