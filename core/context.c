@@ -97,15 +97,16 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	atomic_set(&ctx->ovfl_busy, 0);
 	seqcount_init(&ctx->ovfl_seq);
 	init_irq_work(&ctx->irq_work, pfmk_ovfl_work);
+	atomic_set(&ctx->notify_wake, 0);
+	atomic_set(&ctx->switch_kick, 0);
 	atomic64_set(&ctx->ovfl_nested, 0);
 	atomic64_set(&ctx->throttled, 0);
 	ctx->owner = owner;
 	pfmk_hotplug_init_ctx(ctx);
 
-	ret = pfmk_set_init(ctx, &ctx->set0, 0);
+	ret = pfmk_sets_init(ctx);
 	if (ret)
 		goto err_ctx;
-	ctx->active_set = &ctx->set0;
 
 	ret = pfmk_smpl_setup(ctx, req, smpl_arg, smpl_size);
 	if (ret)
@@ -131,7 +132,7 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 err_smpl:
 	pfmk_smpl_free(ctx);
 err_set:
-	pfmk_set_free(&ctx->set0);
+	pfmk_sets_free(ctx);
 err_ctx:
 	mutex_destroy(&ctx->mutex);
 	kfree(ctx);
@@ -156,15 +157,6 @@ void pfmk_ctx_notify(struct pfmk_ctx *ctx, const union pfm_msg *msg)
 {
 	pfmk_msgq_push(&ctx->msgq, msg);
 	complete(ctx->completion);
-}
-
-/* Account the active set's time when monitoring stops. */
-static void pfmk_set_deactivate(struct pfmk_set *set)
-{
-	if (set->act_start) {
-		set->duration += ktime_get_ns() - set->act_start;
-		set->act_start = 0;
-	}
 }
 
 /**
@@ -204,7 +196,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	if (!cpu_online(cpu))
 		goto err_detach;
 	ctx->active_set = pfmk_set_find(ctx, req->load_set);
-	ret = pfmk_perf_load_set(ctx->active_set, ctx->pmu, cpu);
+	ret = pfmk_sets_load(ctx);
 	if (ret)
 		goto err_detach;
 	ctx->state = PFM_CTX_LOADED;
@@ -214,6 +206,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 err_detach:
 	pfmk_hotplug_detach(ctx);
 err_cpu:
+	ctx->active_set = &ctx->set0;
 	ctx->cpu = -1;
 	return ret;
 }
@@ -236,13 +229,15 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	if (ctx->started)
 		pfmk_ctx_stop(ctx);
 	pfmk_hotplug_detach(ctx);
-	pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
+	pfmk_sets_unload(ctx);
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
 	/* Unloading ends a notification: nothing is left to restart. */
 	for (i = 0; i < ctx->pmu->num_pmcs; i++)
 		ctx->active_set->pmds[i].notify_pending = false;
 	WRITE_ONCE(ctx->masked, false);
+	atomic_set(&ctx->switch_req, 0);
+	ctx->active_set = &ctx->set0;
 	ctx->cpu = -1;
 	ctx->state = PFM_CTX_UNLOADED;
 	return 0;
@@ -251,7 +246,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 /**
  * pfmk_ctx_start() - start monitoring (see pfmk_start())
  * @ctx: the context, locked.
- * @req: optional start arguments.
+ * @req: optional start arguments: start_set is the set to start with.
  *
  * Context: process context; may sleep; ctx->mutex held.
  * Return: 0 or a negative errno.
@@ -260,16 +255,17 @@ int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req)
 {
 	struct pfmk_set *set = ctx->active_set;
 
-	if (req && req->start_set != set->id)
-		return -EINVAL;
+	if (req) {
+		set = pfmk_set_find(ctx, req->start_set);
+		if (!set)
+			return -EINVAL;
+	}
 	if (ctx->state == PFM_CTX_UNLOADED)
 		return -ENOTCONN;
 	if (ctx->started)
 		return -EALREADY;
 
-	set->runs++;
-	set->act_start = ktime_get_ns();
-	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
+	pfmk_set_activate(ctx, set);
 	ctx->started = true;
 	return 0;
 }
@@ -277,6 +273,8 @@ int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req)
 /**
  * pfmk_ctx_stop() - stop monitoring (see pfmk_stop())
  * @ctx: the context, locked.
+ *
+ * A set switch that was due and not done yet is dropped.
  *
  * Context: process context; may sleep; ctx->mutex held.
  * Return: 0, -ENOTCONN if unloaded, -EALREADY if not started.
@@ -288,8 +286,8 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 	if (!ctx->started)
 		return -EALREADY;
 
-	pfmk_perf_disable_set(ctx->active_set, ctx->pmu->num_pmcs);
-	pfmk_set_deactivate(ctx->active_set);
+	pfmk_set_deactivate(ctx);
+	atomic_set(&ctx->switch_req, 0);
 	ctx->started = false;
 	return 0;
 }
@@ -299,7 +297,8 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
  * @ctx: the context, locked.
  *
  * Pauses the context's events, reloads the PMDs that notified with their
- * long reset value, empties the sampling buffer, unmasks, and resumes.
+ * long reset value, empties the sampling buffer, unmasks, and resumes; then
+ * does the event set switch that came due while masked, if any.
  *
  * Context: process context; may sleep; ctx->mutex held.
  * Return: 0, -ENOTCONN if unloaded, -EBUSY if not masked.
@@ -341,6 +340,8 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 
 	if (ctx->started)
 		pfmk_perf_enable_set(set, n);
+	/* A set switch that came due while masked happens now. */
+	pfmk_set_switch_pending(ctx);
 	return 0;
 }
 
@@ -394,7 +395,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 
 	pfmk_msgq_flush(&ctx->msgq);
 	pfmk_smpl_free(ctx);
-	pfmk_set_free(&ctx->set0);
+	pfmk_sets_free(ctx);
 	pfmk_pmu_put(ctx->pmu);
 	ctx->pmu = NULL;
 	atomic_long_sub(ctx->mem, &pfmk_counters.mem_bytes);

@@ -47,7 +47,7 @@ static void pfmk_debugfs_ctx(struct seq_file *m, struct pfmk_ctx *ctx)
 		   pfmk_desc_of(ctx), ctx->cpu, pfmk_state_name(state),
 		   (state & PFMK_STATE_STARTED) ? "started" : "stopped",
 		   (state & PFMK_STATE_OFFLINE) ? "offline" : "-",
-		   1U, pmds, st.smpl_count, READ_ONCE(ctx->msgq.count),
+		   ctx->nr_sets, pmds, st.smpl_count, READ_ONCE(ctx->msgq.count),
 		   st.ovfl_count, st.throttled, ctx->pmu->name,
 		   ctx->owner ? module_name(ctx->owner) : "-");
 }

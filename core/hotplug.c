@@ -62,7 +62,7 @@ static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 
 	if (ctx->started)
 		pfmk_perf_disable_set(set, n);
-	pfmk_perf_unload_set(set, n);
+	pfmk_sets_unload(ctx);
 	/* A notification raised before the CPU left is delivered first. */
 	irq_work_sync(&ctx->irq_work);
 	WRITE_ONCE(ctx->offline, true);
@@ -76,7 +76,7 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 	struct pfmk_set *set = ctx->active_set;
 	int ret;
 
-	ret = pfmk_perf_load_set(set, ctx->pmu, ctx->cpu);
+	ret = pfmk_sets_load(ctx);
 	if (ret) {
 		/* Stay offline; the next hotplug event or call retries. */
 		atomic64_inc(&pfmk_counters.rearm_failed);

@@ -50,6 +50,7 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -71,6 +72,16 @@
 #define PFMK_PMC_FLAGS		PFM_REGFL_NO_EMUL64
 #define PFMK_PMD_FLAGS		(PFM_REGFL_OVFL_NOTIFY | PFM_REGFL_RANDOM)
 
+/* Set flags pfmk_create_evtsets() accepts. */
+#define PFMK_SET_FLAGS		(PFM_SETFL_OVFL_SWITCH | PFM_SETFL_TIME_SWITCH | \
+				 PFM_SETFL_EXPL_NEXT)
+
+/* Most event sets a context may have, set 0 included. */
+#define PFMK_MAX_SETS		64
+
+/* Shortest switch timeout, in microseconds; shorter ones are rounded up. */
+#define PFMK_SET_MIN_TIMEOUT_US	100
+
 /* Context flags pfmk_create_context() accepts. */
 #define PFMK_CTX_FLAGS		(PFM_FL_SYSTEM_WIDE | PFM_FL_OVFL_NO_MSG)
 
@@ -84,6 +95,8 @@
  * @short_reset: reg_short_reset.
  * @last_reset_val: reg_last_reset_val.
  * @ovfl_switch_cnt: reg_ovfl_switch_cnt.
+ * @ovfl_switch_left: overflows left before the set switches (overflow
+ *	path), reloaded from @ovfl_switch_cnt when the set is activated.
  * @reset_pmds: reg_reset_pmds.
  * @smpl_pmds: reg_smpl_pmds.
  * @eventid: reg_smpl_eventid.
@@ -95,6 +108,7 @@
  *	the long reset.
  * @num: PMD number.
  * @ctx: the context, for the overflow handler.
+ * @set: the set the PMD belongs to.
  * @event: perf event counting for this PMD while loaded, else NULL.
  *
  * The PMD's current value is @value + (count of @event - @perf_base).
@@ -110,6 +124,7 @@ struct pfmk_pmd {
 	u64			short_reset;
 	u64			last_reset_val;
 	u64			ovfl_switch_cnt;
+	u64			ovfl_switch_left;
 	u64			reset_pmds[PFM_PMD_BV];
 	u64			smpl_pmds[PFM_PMD_BV];
 	u64			eventid;
@@ -120,22 +135,33 @@ struct pfmk_pmd {
 	bool			notify_pending;
 	u16			num;
 	struct pfmk_ctx		*ctx;
+	struct pfmk_set		*set;
 	struct perf_event	*event;
 };
 
 /**
- * struct pfmk_set - an event set: PMC values and PMDs
+ * struct pfmk_set - an event set: PMC values, PMDs and switching rules
+ * @list: entry in the context's @sets list, sorted by @id.
  * @id: set identifier.
+ * @id_next: next set with PFM_SETFL_EXPL_NEXT.
+ * @flags: PFM_SETFL_* flags.
+ * @timeout_us: effective switch timeout with PFM_SETFL_TIME_SWITCH, us.
  * @pmcs: PMC values, one per PMC of the description.
  * @pmds: PMDs, one per PMD of the description.
- * @runs: number of activations (starts).
+ * @ovfl_pmds: PMDs whose overflows made the set switch, last time.
+ * @runs: number of activations (starts and switches to the set).
  * @duration: total ns the set was active before the current activation.
  * @act_start: ktime_get_ns() at the current activation, 0 if inactive.
  */
 struct pfmk_set {
+	struct list_head	list;
 	u16			id;
+	u16			id_next;
+	u32			flags;
+	u32			timeout_us;
 	u64			*pmcs;
 	struct pfmk_pmd		*pmds;
+	u64			ovfl_pmds[PFM_PMD_BV];
 	u64			runs;
 	u64			duration;
 	u64			act_start;
@@ -171,8 +197,19 @@ struct pfmk_msgq {
  * @completion: the owner's completion, for pfmk_read().
  * @readers: pfmk_read() calls waiting on @completion.
  * @pmu: PMU description; its module is pinned until close.
- * @set0: the default event set.
- * @active_set: the set loaded on the PMU.
+ * @set0: the default event set, always present.
+ * @sets: every set, @set0 included, sorted by id.
+ * @nr_sets: number of sets in @sets.
+ * @active_set: the set counting while loaded and started; &@set0 while
+ *	unloaded.
+ * @switch_timer: ends the active set's timeout (PFM_SETFL_TIME_SWITCH).
+ * @switch_work: switches sets, under @mutex (core/sets.c).
+ * @switch_req: a switch was requested by the timer or the overflow path
+ *	and is not done yet.
+ * @switch_req_ns: CLOCK_MONOTONIC ns when the switch came due (the timer's
+ *	expiry, or the overflow), for the latency.
+ * @switch_kick: the overflow path wants a switch; ctx->irq_work requests it.
+ * @switch_kick_ns: ktime_get_mono_fast_ns() (NMI-safe) at that overflow.
  * @msgq: message queue.
  * @fmt: sampling format, or NULL.
  * @smpl_buf: sampling buffer (vmalloc), or NULL.
@@ -183,6 +220,7 @@ struct pfmk_msgq {
  * @ovfl_seq: PMD values changed by the overflow handler.
  * @irq_work: delivers notifications out of the overflow path.
  * @msg_pending: @pending_msg is to be queued by @irq_work.
+ * @notify_wake: @irq_work is to complete the owner's completion.
  * @pending_msg: message built by the overflow handler.
  * @stats: overflow statistics, written by the overflow handler (one at a
  *	time) and by pfmk_restart() (while no handler runs); msgs_dropped
@@ -216,7 +254,15 @@ struct pfmk_ctx {
 	atomic_t			readers;
 	const struct pfmk_pmu_desc	*pmu;
 	struct pfmk_set			set0;
+	struct list_head		sets;
+	unsigned int			nr_sets;
 	struct pfmk_set			*active_set;
+	struct hrtimer			switch_timer;
+	struct work_struct		switch_work;
+	atomic_t			switch_req;
+	u64				switch_req_ns;
+	atomic_t			switch_kick;
+	u64				switch_kick_ns;
 	struct pfmk_msgq		msgq;
 	const struct pfmk_smpl_fmt	*fmt;
 	void				*smpl_buf;
@@ -227,6 +273,7 @@ struct pfmk_ctx {
 	seqcount_t			ovfl_seq;
 	struct irq_work			irq_work;
 	bool				msg_pending;
+	atomic_t			notify_wake;
 	union pfm_msg			pending_msg;
 	struct pfmk_ctx_stats		stats;
 	atomic64_t			ovfl_nested;
@@ -332,9 +379,17 @@ int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		       struct pfmk_pmd_time *time, int count);
 
 /* core/sets.c: event sets */
-int pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id);
-void pfmk_set_free(struct pfmk_set *set);
+int pfmk_sets_init(struct pfmk_ctx *ctx);
+void pfmk_sets_free(struct pfmk_ctx *ctx);
 struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id);
+int pfmk_sets_load(struct pfmk_ctx *ctx);
+void pfmk_sets_unload(struct pfmk_ctx *ctx);
+void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set);
+void pfmk_set_deactivate(struct pfmk_ctx *ctx);
+void pfmk_set_request_switch(struct pfmk_ctx *ctx, u64 when);
+void pfmk_set_switch_pending(struct pfmk_ctx *ctx);
+int pfmk_sets_wq_init(void);
+void pfmk_sets_wq_exit(void);
 int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 			 int count);
 int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,

@@ -28,14 +28,19 @@ static int __init pfmk_init(void)
 	ret = pfmk_hotplug_init();
 	if (ret)
 		goto err_dfl;
-	ret = pfmk_reclaim_init();
+	ret = pfmk_sets_wq_init();
 	if (ret)
 		goto err_hotplug;
+	ret = pfmk_reclaim_init();
+	if (ret)
+		goto err_sets;
 	pfmk_debugfs_init();
 	pr_info("perfmon2 KAPI %u.%u on perf_events loaded\n",
 		PFM_VERSION_MAJ, PFM_VERSION_MIN);
 	return 0;
 
+err_sets:
+	pfmk_sets_wq_exit();
 err_hotplug:
 	pfmk_hotplug_exit();
 err_dfl:
@@ -51,6 +56,7 @@ static void __exit pfmk_exit(void)
 	pfmk_reclaim_exit();
 	/* Flushes the hotplug works still queued for closed contexts. */
 	pfmk_hotplug_exit();
+	pfmk_sets_wq_exit();
 	pfmk_smpl_dfl_exit();
 	pfmk_pmu_generic_exit();
 	/* kfree_rcu() callbacks of closed contexts must not outlive us. */

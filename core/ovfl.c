@@ -220,6 +220,7 @@ static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	WRITE_ONCE(ctx->masked, true);
 	pmd->notify_pending = true;
 	ctx->stats.notify_count++;
+	atomic_set(&ctx->notify_wake, 1);
 	if (ctx->flags & PFM_FL_OVFL_NO_MSG)
 		return;
 
@@ -247,8 +248,8 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 {
 	struct pfmk_pmd *pmd = event->overflow_handler_context;
 	struct pfmk_ctx *ctx = pmd->ctx;
-	struct pfmk_set *set = ctx->active_set;
-	bool notify = false;
+	struct pfmk_set *set = pmd->set;
+	bool notify = false, kick = false;
 	u64 count, past;
 
 	if (event->hw.interrupts == PFMK_PERF_THROTTLED)
@@ -282,11 +283,18 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	pfmk_ovfl_reset_others(ctx, set, pmd);
 	if (notify)
 		pfmk_ovfl_notify(ctx, set, pmd, regs);
+	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
+	if ((set->flags & PFM_SETFL_OVFL_SWITCH) && pmd->ovfl_switch_left &&
+	    !--pmd->ovfl_switch_left) {
+		ctx->switch_kick_ns = ktime_get_mono_fast_ns();
+		atomic_set(&ctx->switch_kick, 1);
+		kick = true;
+	}
 
 	raw_write_seqcount_end(&ctx->ovfl_seq);
 	atomic_set_release(&ctx->ovfl_busy, 0);
 
-	if (notify)
+	if (notify || kick)
 		irq_work_queue(&ctx->irq_work);
 }
 
@@ -295,9 +303,9 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
  * @work: the context's irq_work.
  *
  * Queues the pending message, if any, and completes the owner's
- * completion.  pfmk_restart() and pfmk_close() wait for this to finish
- * (irq_work_sync()) before touching the pending message or the
- * completion.
+ * completion; requests the event set switch an overflow asked for.
+ * pfmk_restart() and pfmk_close() wait for this to finish (irq_work_sync())
+ * before touching the pending message or the completion.
  *
  * Context: hard-irq, on the context's CPU.
  */
@@ -305,11 +313,15 @@ void pfmk_ovfl_work(struct irq_work *work)
 {
 	struct pfmk_ctx *ctx = container_of(work, struct pfmk_ctx, irq_work);
 
+	/* xchg: an NMI may set these again while we run. */
+	if (atomic_xchg(&ctx->switch_kick, 0))
+		pfmk_set_request_switch(ctx, ctx->switch_kick_ns);
 	if (READ_ONCE(ctx->msg_pending)) {
 		pfmk_msgq_push(&ctx->msgq, &ctx->pending_msg);
 		WRITE_ONCE(ctx->msg_pending, false);
 	}
-	complete(ctx->completion);
+	if (atomic_xchg(&ctx->notify_wake, 0))
+		complete(ctx->completion);
 }
 
 /**

@@ -103,8 +103,6 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 
 	for (i = 0; i < count; i++) {
 		set = pfmk_set_find(ctx, req[i].reg_set);
-		if (set != ctx->active_set)
-			continue;
 		events[i] = pfmk_perf_create(ctx->pmu, req[i].reg_num,
 					     req[i].reg_value, ctx->cpu,
 					     &set->pmds[req[i].reg_num],
@@ -121,8 +119,6 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 
 		set = pfmk_set_find(ctx, req[i].reg_set);
 		set->pmcs[req[i].reg_num] = req[i].reg_value;
-		if (set != ctx->active_set)
-			continue;
 		pmd = &set->pmds[req[i].reg_num];
 		pfmk_perf_release(pmd);
 		pmd->event = events[i];
@@ -228,7 +224,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		struct pfmk_set *set = pfmk_set_find(ctx, req[i].reg_set);
 		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
 
-		if (set != ctx->active_set || !pmd->event)
+		if (!pmd->event)
 			continue;
 		cfg = *pmd;
 		pfmk_pmd_apply(&cfg, &req[i]);

@@ -1,33 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk event sets.
+ * pfmk event sets: perfmon2's user-defined sets and their switching.
  *
- * Every context has set 0, which holds the PMC values and PMDs of callers
- * that never create sets.  User-defined sets, switching and multiplexing
- * are not implemented yet: create and delete accept set 0 only.
+ * A context has one or more event sets, each with its own PMC values and
+ * 64-bit PMDs.  Set 0 always exists and holds the registers of callers
+ * that never create sets.  While the context is loaded, exactly one set,
+ * the active set, counts; the others keep their values.  The active set
+ * changes ("switches") to the next set:
  *
- * All functions here expect ctx->mutex held.
+ *  - PFM_SETFL_TIME_SWITCH: after the set's timeout (set_timeout, in us;
+ *    at least PFMK_SET_MIN_TIMEOUT_US) of being active;
+ *  - PFM_SETFL_OVFL_SWITCH: after reg_ovfl_switch_cnt overflows of any of
+ *    the set's PMDs that have one.
+ *
+ * The next set is set_id_next with PFM_SETFL_EXPL_NEXT, otherwise the set
+ * with the next higher id, wrapping around to the lowest.
+ *
+ * Every set's perf events are created at load and stay created; only the
+ * active set's are enabled.  A switch disables the old set's events and
+ * enables the new set's, so their values carry over untouched.  perf
+ * calls sleep, and switches are requested by an hrtimer (hard-irq) or the
+ * overflow path (NMI, through ctx->irq_work), so the switch itself runs in
+ * ctx->switch_work, under ctx->mutex.  The delay between the request and
+ * the new set counting is counted in the context's statistics
+ * (switch_lat_max, switch_lat_total).  A switch requested while the
+ * context is MASKED waits for pfmk_restart(), as in perfmon2; stopping or
+ * unloading the context drops it.
+ *
+ * All functions here expect ctx->mutex held unless they say otherwise.
  *
  * Copyright (C) 2026 The pfmk authors
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/list.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
-/**
- * pfmk_set_init() - allocate the registers of a set
- * @ctx: the context, whose PMU description gives the registers.
- * @set: the set.
- * @id: set identifier.
- *
- * Context: process context; may sleep.
- * Return: 0 or -ENOMEM.
- */
-int pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id)
+static struct workqueue_struct *pfmk_sets_wq;
+
+static int pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id)
 {
 	const struct pfmk_pmu_desc *pmu = ctx->pmu;
 	unsigned int i, nregs = pmu->num_pmcs;
@@ -36,27 +53,103 @@ int pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id)
 	set->pmcs = kcalloc(nregs, sizeof(*set->pmcs), GFP_KERNEL);
 	set->pmds = kcalloc(nregs, sizeof(*set->pmds), GFP_KERNEL);
 	if (!set->pmcs || !set->pmds) {
-		pfmk_set_free(set);
+		kfree(set->pmcs);
+		kfree(set->pmds);
 		return -ENOMEM;
 	}
 	for (i = 0; i < nregs; i++) {
 		set->pmcs[i] = pmu->pmc_desc[i].dfl_val;
 		set->pmds[i].num = i;
 		set->pmds[i].ctx = ctx;
+		set->pmds[i].set = set;
 	}
 	return 0;
 }
 
-/**
- * pfmk_set_free() - free the registers of a set
- * @set: the set, unloaded.
- */
-void pfmk_set_free(struct pfmk_set *set)
+static size_t pfmk_set_mem(const struct pfmk_ctx *ctx)
+{
+	return sizeof(struct pfmk_set) + ctx->pmu->num_pmcs *
+	       (sizeof(u64) + sizeof(struct pfmk_pmd));
+}
+
+static void pfmk_set_free(struct pfmk_ctx *ctx, struct pfmk_set *set)
 {
 	kfree(set->pmcs);
 	kfree(set->pmds);
-	set->pmcs = NULL;
-	set->pmds = NULL;
+	if (set != &ctx->set0)
+		kfree(set);
+}
+
+/* Insert @set into the context's list, keeping it sorted by id. */
+static void pfmk_set_insert(struct pfmk_ctx *ctx, struct pfmk_set *set)
+{
+	struct pfmk_set *pos;
+
+	list_for_each_entry(pos, &ctx->sets, list) {
+		if (pos->id > set->id) {
+			list_add_tail(&set->list, &pos->list);
+			ctx->nr_sets++;
+			return;
+		}
+	}
+	list_add_tail(&set->list, &ctx->sets);
+	ctx->nr_sets++;
+}
+
+static enum hrtimer_restart pfmk_set_timeout(struct hrtimer *timer)
+{
+	struct pfmk_ctx *ctx = container_of(timer, struct pfmk_ctx,
+					    switch_timer);
+
+	/* Due when the timer was due: a late timer is latency too. */
+	pfmk_set_request_switch(ctx, ktime_to_ns(hrtimer_get_expires(timer)));
+	return HRTIMER_NORESTART;
+}
+
+static void pfmk_set_switch_work(struct work_struct *work);
+
+/**
+ * pfmk_sets_init() - give a new context its set 0
+ * @ctx: the context being created, its PMU description set.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int pfmk_sets_init(struct pfmk_ctx *ctx)
+{
+	int ret;
+
+	INIT_LIST_HEAD(&ctx->sets);
+	ctx->nr_sets = 0;
+	hrtimer_init(&ctx->switch_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	ctx->switch_timer.function = pfmk_set_timeout;
+	INIT_WORK(&ctx->switch_work, pfmk_set_switch_work);
+	atomic_set(&ctx->switch_req, 0);
+	ret = pfmk_set_init(ctx, &ctx->set0, 0);
+	if (ret)
+		return ret;
+	pfmk_set_insert(ctx, &ctx->set0);
+	ctx->active_set = &ctx->set0;
+	return 0;
+}
+
+/**
+ * pfmk_sets_free() - free every set of a context
+ * @ctx: the context, unloaded.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_sets_free(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set, *tmp;
+
+	hrtimer_cancel(&ctx->switch_timer);
+	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
+		list_del(&set->list);
+		pfmk_set_free(ctx, set);
+	}
+	ctx->nr_sets = 0;
+	ctx->active_set = NULL;
 }
 
 /**
@@ -68,7 +161,253 @@ void pfmk_set_free(struct pfmk_set *set)
  */
 struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id)
 {
-	return id == ctx->set0.id ? &ctx->set0 : NULL;
+	struct pfmk_set *set;
+
+	list_for_each_entry(set, &ctx->sets, list) {
+		if (set->id == id)
+			return set;
+		if (set->id > id)
+			break;
+	}
+	return NULL;
+}
+
+/* The set that follows @set. */
+static struct pfmk_set *pfmk_set_next(struct pfmk_ctx *ctx,
+				      struct pfmk_set *set)
+{
+	struct pfmk_set *next;
+
+	if (set->flags & PFM_SETFL_EXPL_NEXT) {
+		next = pfmk_set_find(ctx, set->id_next);
+		if (next)
+			return next;
+	}
+	if (list_is_last(&set->list, &ctx->sets))
+		return list_first_entry(&ctx->sets, struct pfmk_set, list);
+	return list_next_entry(set, list);
+}
+
+/**
+ * pfmk_sets_load() - create the perf events of every set
+ * @ctx: the context being loaded; ctx->cpu set.
+ *
+ * Every set's events exist while loaded, disabled but for the active
+ * set's once started: a switch only disables and enables events.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0, or the first error of pfmk_perf_load_set(); no event is left
+ * behind on error.
+ */
+int pfmk_sets_load(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set;
+	int ret;
+
+	list_for_each_entry(set, &ctx->sets, list) {
+		ret = pfmk_perf_load_set(set, ctx->pmu, ctx->cpu);
+		if (ret) {
+			list_for_each_entry_continue_reverse(set, &ctx->sets,
+							     list)
+				pfmk_perf_unload_set(set, ctx->pmu->num_pmcs);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * pfmk_sets_unload() - fold the counts and release the events of every set
+ * @ctx: the context, stopped.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_sets_unload(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set;
+
+	list_for_each_entry(set, &ctx->sets, list)
+		pfmk_perf_unload_set(set, ctx->pmu->num_pmcs);
+}
+
+/**
+ * pfmk_set_activate() - make a set the active one and start it counting
+ * @ctx: the context, loaded and started, with no set counting.
+ * @set: the set.
+ *
+ * Reloads the set's overflow-switch counts, enables its events and, with
+ * PFM_SETFL_TIME_SWITCH, arms its timeout.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
+{
+	unsigned int i;
+
+	ctx->active_set = set;
+	for (i = 0; i < ctx->pmu->num_pmcs; i++)
+		set->pmds[i].ovfl_switch_left = set->pmds[i].ovfl_switch_cnt;
+	set->runs++;
+	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
+	/* Active from when its events count to when they stop counting. */
+	set->act_start = ktime_get_ns();
+	if (set->flags & PFM_SETFL_TIME_SWITCH)
+		hrtimer_start(&ctx->switch_timer,
+			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL);
+}
+
+/**
+ * pfmk_set_deactivate() - stop the active set counting
+ * @ctx: the context, loaded and started.
+ *
+ * Cancels the timeout, disables the set's events (no overflow handler of
+ * theirs runs after this) and accounts the time the set was active.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_deactivate(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set = ctx->active_set;
+
+	hrtimer_cancel(&ctx->switch_timer);
+	pfmk_perf_disable_set(set, ctx->pmu->num_pmcs);
+	if (set->act_start) {
+		set->duration += ktime_get_ns() - set->act_start;
+		set->act_start = 0;
+	}
+}
+
+/**
+ * pfmk_set_request_switch() - ask for a switch to the next set
+ * @ctx: the context.
+ * @when: CLOCK_MONOTONIC ns when the switch came due.
+ *
+ * Called by the set's timer, or by the overflow path through
+ * ctx->irq_work.  The switch work holds a context reference.
+ *
+ * Context: hard-irq or process context; not NMI.
+ */
+void pfmk_set_request_switch(struct pfmk_ctx *ctx, u64 when)
+{
+	if (atomic_xchg(&ctx->switch_req, 1))
+		return;
+	WRITE_ONCE(ctx->switch_req_ns, when);
+	refcount_inc(&ctx->ref);
+	if (!queue_work(pfmk_sets_wq, &ctx->switch_work))
+		pfmk_ctx_put(ctx);
+}
+
+/* Switch from the active set to the next one. */
+static void pfmk_set_switch(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *cur = ctx->active_set;
+	struct pfmk_set *next = pfmk_set_next(ctx, cur);
+	u64 lat;
+	unsigned int i;
+
+	pfmk_set_deactivate(ctx);
+	/* The overflow path is quiet: record which PMDs made us switch. */
+	memset(cur->ovfl_pmds, 0, sizeof(cur->ovfl_pmds));
+	for (i = 0; i < ctx->pmu->num_pmcs; i++)
+		if (cur->pmds[i].ovfl_switch_cnt &&
+		    !cur->pmds[i].ovfl_switch_left)
+			__set_bit(i, (unsigned long *)cur->ovfl_pmds);
+	atomic_set(&ctx->switch_req, 0);
+	pfmk_set_activate(ctx, next);
+
+	lat = ktime_get_ns() - READ_ONCE(ctx->switch_req_ns);
+	ctx->stats.set_switches++;
+	ctx->stats.switch_lat_total += lat;
+	if (lat > ctx->stats.switch_lat_max)
+		ctx->stats.switch_lat_max = lat;
+}
+
+/**
+ * pfmk_set_switch_pending() - do a requested switch, if it can be done
+ * @ctx: the context, locked.
+ *
+ * A request is dropped if the context is no longer loaded and started,
+ * and kept while it is masked (pfmk_restart() calls this again).
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_switch_pending(struct pfmk_ctx *ctx)
+{
+	if (!atomic_read(&ctx->switch_req))
+		return;
+	if (ctx->dead || ctx->state == PFM_CTX_UNLOADED || !ctx->started) {
+		atomic_set(&ctx->switch_req, 0);
+		return;
+	}
+	if (READ_ONCE(ctx->masked))
+		return;
+	pfmk_set_switch(ctx);
+}
+
+static void pfmk_set_switch_work(struct work_struct *work)
+{
+	struct pfmk_ctx *ctx = container_of(work, struct pfmk_ctx,
+					    switch_work);
+
+	mutex_lock(&ctx->mutex);
+	pfmk_set_switch_pending(ctx);
+	mutex_unlock(&ctx->mutex);
+	pfmk_ctx_put(ctx);
+}
+
+static int pfmk_setdesc_error(struct pfarg_setdesc *d, u32 retfl)
+{
+	d->set_flags |= retfl;
+	return -EINVAL;
+}
+
+/* Is @id defined, counting the sets of @req (before @n) and @ctx's? */
+static bool pfmk_set_id_known(struct pfmk_ctx *ctx,
+			      const struct pfarg_setdesc *req, int count,
+			      u16 id)
+{
+	int i;
+
+	if (pfmk_set_find(ctx, id))
+		return true;
+	for (i = 0; i < count; i++)
+		if (req[i].set_id == id)
+			return true;
+	return false;
+}
+
+static int pfmk_check_setdesc(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
+			      int count, int n)
+{
+	struct pfarg_setdesc *d = &req[n];
+	int i;
+
+	if (d->set_flags & ~PFMK_SET_FLAGS)
+		return pfmk_setdesc_error(d, PFM_REG_RETFL_EINVAL);
+	if ((d->set_flags & PFM_SETFL_TIME_SWITCH) &&
+	    (d->set_flags & PFM_SETFL_OVFL_SWITCH))
+		return pfmk_setdesc_error(d, PFM_REG_RETFL_EINVAL);
+	if ((d->set_flags & PFM_SETFL_TIME_SWITCH) && !d->set_timeout)
+		return pfmk_setdesc_error(d, PFM_REG_RETFL_EINVAL);
+	for (i = 0; i < n; i++)
+		if (req[i].set_id == d->set_id)
+			return pfmk_setdesc_error(d, PFM_REG_RETFL_EINVAL);
+	if ((d->set_flags & PFM_SETFL_EXPL_NEXT) &&
+	    !pfmk_set_id_known(ctx, req, count, d->set_id_next))
+		return pfmk_setdesc_error(d, PFM_REG_RETFL_NOSET);
+	return 0;
+}
+
+static void pfmk_set_describe(struct pfmk_set *set,
+			      const struct pfarg_setdesc *d)
+{
+	set->flags = d->set_flags;
+	set->id_next = d->set_id_next;
+	set->timeout_us = 0;
+	if (d->set_flags & PFM_SETFL_TIME_SWITCH)
+		set->timeout_us = max_t(u32, d->set_timeout,
+					PFMK_SET_MIN_TIMEOUT_US);
 }
 
 /**
@@ -77,27 +416,93 @@ struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id)
  * @req: set descriptions.
  * @count: number of entries.
  *
- * Context: process context; ctx->mutex held.
- * Return: 0 or a negative errno.
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 or a negative errno; on error no set was created or changed.
  */
 int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 			 int count)
 {
+	struct pfmk_set **new;
+	unsigned int nr_new = 0;
 	int i, ret;
 
 	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
 	if (ret)
 		return ret;
+	/* Sets are defined while unloaded, whatever the entries say. */
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return -EBUSY;
+	for (i = 0; i < count; i++)
+		req[i].set_flags &= ~PFM_REG_RETFL_MASK;
 	for (i = 0; i < count; i++) {
-		/* Set 0 without switching is the only set until sets land. */
-		if (req[i].set_id != 0 || req[i].set_flags) {
-			req[i].set_flags = PFM_REG_RETFL_EINVAL;
-			return -EOPNOTSUPP;
+		ret = pfmk_check_setdesc(ctx, req, count, i);
+		if (ret)
+			return ret;
+		if (!pfmk_set_find(ctx, req[i].set_id))
+			nr_new++;
+	}
+	if (ctx->nr_sets + nr_new > PFMK_MAX_SETS)
+		return -E2BIG;
+
+	/* Allocate every new set before changing anything. */
+	new = kcalloc(count, sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		if (pfmk_set_find(ctx, req[i].set_id))
+			continue;
+		new[i] = kzalloc(sizeof(*new[i]), GFP_KERNEL);
+		if (!new[i] || pfmk_set_init(ctx, new[i], req[i].set_id)) {
+			kfree(new[i]);
+			new[i] = NULL;
+			goto err;
 		}
 	}
+
+	for (i = 0; i < count; i++) {
+		struct pfmk_set *set = new[i];
+
+		if (set) {
+			pfmk_set_insert(ctx, set);
+			ctx->mem += pfmk_set_mem(ctx);
+			atomic_long_add(pfmk_set_mem(ctx),
+					&pfmk_counters.mem_bytes);
+		} else {
+			set = pfmk_set_find(ctx, req[i].set_id);
+		}
+		pfmk_set_describe(set, &req[i]);
+	}
+	kfree(new);
 	return 0;
+
+err:
+	while (i--)
+		if (new[i])
+			pfmk_set_free(ctx, new[i]);
+	kfree(new);
+	return -ENOMEM;
+}
+
+/* Is set @id the explicit next set of a set that stays? */
+static bool pfmk_set_referenced(struct pfmk_ctx *ctx,
+				const struct pfarg_setinfo *req, int count,
+				u16 id)
+{
+	struct pfmk_set *set;
+	int i;
+
+	list_for_each_entry(set, &ctx->sets, list) {
+		bool deleted = false;
+
+		if (!(set->flags & PFM_SETFL_EXPL_NEXT) || set->id_next != id)
+			continue;
+		for (i = 0; i < count; i++)
+			if (req[i].set_id == set->id)
+				deleted = true;
+		if (!deleted)
+			return true;
+	}
+	return false;
 }
 
 /**
@@ -107,24 +512,49 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
  * @count: number of entries.
  *
  * Context: process context; ctx->mutex held.
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno; on error no set was deleted.
  */
 int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 			 int count)
 {
-	int ret;
+	int i, j, ret;
 
 	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
 	if (ret)
 		return ret;
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return -EBUSY;
-	if (!count)
-		return 0;
-	/* Set 0 cannot be deleted, and it is the only set. */
-	req[0].set_flags = req[0].set_id ? PFM_REG_RETFL_NOSET :
-					   PFM_REG_RETFL_EINVAL;
-	return -EINVAL;
+	for (i = 0; i < count; i++) {
+		u16 id = req[i].set_id;
+
+		req[i].set_flags = 0;
+		if (!pfmk_set_find(ctx, id)) {
+			req[i].set_flags = PFM_REG_RETFL_NOSET;
+			return -EINVAL;
+		}
+		/* Set 0 stays; so does a set another set names as next. */
+		if (!id || pfmk_set_referenced(ctx, req, count, id)) {
+			req[i].set_flags = PFM_REG_RETFL_EINVAL;
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if (req[j].set_id == id) {
+				req[i].set_flags = PFM_REG_RETFL_EINVAL;
+				return -EINVAL;
+			}
+		}
+	}
+
+	for (i = 0; i < count; i++) {
+		struct pfmk_set *set = pfmk_set_find(ctx, req[i].set_id);
+
+		list_del(&set->list);
+		ctx->nr_sets--;
+		ctx->mem -= pfmk_set_mem(ctx);
+		atomic_long_sub(pfmk_set_mem(ctx), &pfmk_counters.mem_bytes);
+		pfmk_set_free(ctx, set);
+	}
+	return 0;
 }
 
 /**
@@ -154,11 +584,12 @@ int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 	for (i = 0; i < count; i++) {
 		struct pfmk_set *set = pfmk_set_find(ctx, req[i].set_id);
 
-		req[i].set_id_next = set->id;
-		req[i].set_flags = 0;
-		memset(req[i].set_ovfl_pmds, 0, sizeof(req[i].set_ovfl_pmds));
+		req[i].set_id_next = pfmk_set_next(ctx, set)->id;
+		req[i].set_flags = set->flags;
+		memcpy(req[i].set_ovfl_pmds, set->ovfl_pmds,
+		       sizeof(req[i].set_ovfl_pmds));
 		req[i].set_runs = set->runs;
-		req[i].set_timeout = 0;
+		req[i].set_timeout = set->timeout_us;
 		req[i].set_act_duration = set->duration;
 		if (set->act_start)
 			req[i].set_act_duration += ktime_get_ns() -
@@ -169,4 +600,27 @@ int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 		bitmap_set((unsigned long *)req[i].set_avail_pmds, 0, n);
 	}
 	return 0;
+}
+
+/**
+ * pfmk_sets_wq_init() - create the set switching workqueue
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int pfmk_sets_wq_init(void)
+{
+	/* High priority: the switch latency is part of the measurement. */
+	pfmk_sets_wq = alloc_workqueue("pfmk_sets", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	return pfmk_sets_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * pfmk_sets_wq_exit() - flush and destroy the set switching workqueue
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_sets_wq_exit(void)
+{
+	destroy_workqueue(pfmk_sets_wq);
 }

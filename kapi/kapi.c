@@ -219,10 +219,14 @@ EXPORT_SYMBOL_NS_GPL(pfmk_stop, PFMK_NS);
 /**
  * pfmk_start() - start monitoring
  * @desc: context descriptor.
- * @req: may be NULL; start_set must be the loaded set (0).
+ * @req: may be NULL to start with the active set (the set loaded, or the
+ *	set active when monitoring was last stopped); start_set selects the
+ *	set to start with.
+ *
+ * The set starts counting; with PFM_SETFL_TIME_SWITCH its timeout starts.
  *
  * Context: process context; may sleep.
- * Return: 0; -EBADF; -EINVAL for another start_set; -ENOTCONN if the
+ * Return: 0; -EBADF; -EINVAL for an unknown start_set; -ENOTCONN if the
  * context is not loaded; -EALREADY if monitoring is started.
  */
 int pfmk_start(void *desc, struct pfarg_start *req)
@@ -241,10 +245,11 @@ EXPORT_SYMBOL_NS_GPL(pfmk_start, PFMK_NS);
 /**
  * pfmk_load_context() - attach a context to a CPU
  * @desc: context descriptor.
- * @req: load_pid is the CPU to monitor; load_set the set to load (0).
+ * @req: load_pid is the CPU to monitor; load_set the set to make active.
  *
- * Creates the perf events of the PMDs whose PMCs are enabled, stopped.
- * Any CPU may make the call, unlike in 2006.
+ * Creates the perf events of the PMDs whose PMCs are enabled, in every
+ * event set, stopped (each counts against the max_events limit).  Any CPU
+ * may make the call, unlike in 2006.
  *
  * Context: process context; may sleep.
  * Return: 0; -EBADF; -EINVAL for a NULL @req, a CPU that does not exist
@@ -295,13 +300,16 @@ EXPORT_SYMBOL_NS_GPL(pfmk_unload_context, PFMK_NS);
  * @req: @count set identifiers.
  * @count: number of entries, 0 to PFM_MAX_PMCS.
  *
- * Set 0 always exists and cannot be deleted; user-defined sets are not
- * implemented yet.
+ * Only while unloaded.  Set 0 always exists and cannot be deleted, nor can
+ * a set that a remaining set names as its explicit next set.  Every entry
+ * is checked before any set is deleted.
  *
  * Context: process context; may sleep.
- * Return: 0 for @count 0; -EBADF; -EINVAL for a negative @count, a NULL
- * @req, set 0 (set_flags PFM_REG_RETFL_EINVAL) or an unknown set
- * (PFM_REG_RETFL_NOSET); -E2BIG; -EBUSY if the context is loaded.
+ * Return: 0; -EBADF; -EINVAL for a negative @count, a NULL @req, set 0, a
+ * set named as next by another, a set listed twice (set_flags
+ * PFM_REG_RETFL_EINVAL) or an unknown set (PFM_REG_RETFL_NOSET); -E2BIG
+ * for @count above PFM_MAX_PMCS; -EBUSY if the context is loaded (so the
+ * active set can never be deleted).
  */
 int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 {
@@ -322,13 +330,23 @@ EXPORT_SYMBOL_NS_GPL(pfmk_delete_evtsets, PFMK_NS);
  * @req: @count set descriptions.
  * @count: number of entries, 0 to PFM_MAX_PMCS.
  *
- * Only set 0 without switching flags is accepted until event sets are
- * implemented.
+ * Creates each set that does not exist (with its PMCs at their default
+ * values and its PMDs at 0) and sets the switching rules of every listed
+ * set: PFM_SETFL_TIME_SWITCH switches to the next set after set_timeout
+ * microseconds (rounded up to PFMK_SET_MIN_TIMEOUT_US), and
+ * PFM_SETFL_OVFL_SWITCH after reg_ovfl_switch_cnt overflows of one of the
+ * set's PMDs; the next set is set_id_next with PFM_SETFL_EXPL_NEXT, else the
+ * set with the next higher id, wrapping around.  Every entry is checked
+ * before any is applied; only while unloaded.
  *
  * Context: process context; may sleep.
- * Return: 0; -EBADF; -EINVAL for a negative @count or a NULL @req; -E2BIG;
- * -EBUSY if the context is loaded; -EOPNOTSUPP for any set but set 0 or
- * any set flag.
+ * Return: 0; -EBADF; -EINVAL for a negative @count, a NULL @req, or a bad
+ * entry, whose set_flags then has PFM_REG_RETFL_EINVAL (unknown flag,
+ * both TIME_SWITCH and OVFL_SWITCH, TIME_SWITCH with a zero timeout, an id
+ * listed twice) or PFM_REG_RETFL_NOSET (EXPL_NEXT naming a set that
+ * neither exists nor is in @req); -E2BIG for @count above PFM_MAX_PMCS or
+ * more than PFMK_MAX_SETS sets in all; -EBUSY if the context is loaded;
+ * -ENOMEM.
  */
 int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count)
 {
@@ -347,8 +365,11 @@ EXPORT_SYMBOL_NS_GPL(pfmk_create_evtsets, PFMK_NS);
  * pfmk_getinfo_evtsets() - report on event sets
  * @desc: context descriptor.
  * @req: @count entries; set_id is input, the other fields are filled in:
- *	set_runs (activations), set_act_duration (ns active), set_timeout,
- *	set_id_next, set_avail_pmcs and set_avail_pmds.
+ *	set_flags (the set's PFM_SETFL_* flags), set_id_next (the set it
+ *	switches to), set_runs (activations), set_act_duration (ns active),
+ *	set_timeout (effective timeout, us), set_ovfl_pmds (PMDs whose
+ *	overflows made the set switch last time), set_avail_pmcs and
+ *	set_avail_pmds.
  * @count: number of entries, 0 to PFM_MAX_PMCS.
  *
  * Context: process context; may sleep.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make demo: boot the stock Debian 6.1 kernel in QEMU, load pfmk (+ the test
-# PMU when built), run pfmk_example_count and pfmk_example_sample with
-# seconds=3, then show their output (the per-CPU count table, then the top
-# kernel functions by cpu-clock samples).
+# PMU when built), run pfmk_example_count, pfmk_example_sample and
+# pfmk_example_sets with seconds=3, then show their output (the per-CPU
+# count table, the top kernel functions by cpu-clock samples, and four
+# event sets rotating every 10 ms).
 #
 # PFMK_DEMO_SERIES selects another Debian kernel series (default 6.1);
 # PFMK_DEMO_VERBOSE=1 streams the whole console instead of the summary.
@@ -38,7 +39,8 @@ sed -n '/PFMK-STEP-BEGIN insmod:pfmk$/,/PFMK-STEP-END rmmod:pfmk /p' "$log" |
 		-e 's/^PFMK-STEP-END (.*) rc=(.*)$/# FAILED: \1 rc=\2/'
 echo "===="
 if ((rc)) || ! grep -q 'pfmk_example_count: done' "$log" ||
-	! grep -q 'pfmk_example_sample: done' "$log"; then
+	! grep -q 'pfmk_example_sample: done' "$log" ||
+	! grep -q 'pfmk_example_sets: done' "$log"; then
 	die "demo failed (qemu rc=$rc); full console log: $log"
 fi
 say "demo finished"

@@ -106,6 +106,8 @@ if [[ $mode != bench ]]; then
 	step_rmmod pfmk_example_count
 	step_example pfmk_example_sample
 	step_rmmod pfmk_example_sample
+	step_example pfmk_example_sets
+	step_rmmod pfmk_example_sets
 fi
 # Benchmarks (Documentation/performance.rst): a tiny run in make test, the
 # full one and the workload runs under perf record in bench mode (make bench).

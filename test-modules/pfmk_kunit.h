@@ -67,5 +67,8 @@ extern struct kunit_suite pfmk_smpl_notify_suite;
 extern struct kunit_suite pfmk_smpl_cpuclock_suite;
 extern struct kunit_suite pfmk_limits_suite;
 extern struct kunit_suite pfmk_hotplug_suite;
+extern struct kunit_suite pfmk_sets_args_suite;
+extern struct kunit_suite pfmk_sets_switch_suite;
+extern struct kunit_suite pfmk_sets_time_suite;
 
 #endif /* _PFMK_KUNIT_H */

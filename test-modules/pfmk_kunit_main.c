@@ -258,6 +258,8 @@ kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
 		  &pfmk_race_suite, &pfmk_smpl_args_suite,
 		  &pfmk_smpl_exact_suite, &pfmk_smpl_notify_suite,
 		  &pfmk_limits_suite, &pfmk_hotplug_suite,
+		  &pfmk_sets_args_suite, &pfmk_sets_switch_suite,
+		  &pfmk_sets_time_suite,
 		  &pfmk_smpl_cpuclock_suite);
 
 PFMK_IMPORT_NS();

@@ -375,6 +375,11 @@ struct pfmk_pmd_time {
  * @notify_count: notifications (masking overflows and full buffers).
  * @msgs_dropped: messages lost because the queue was full.
  * @restarts: pfmk_restart() calls that unmasked the context.
+ * @set_switches: event set switches done (on timeout or overflow).
+ * @switch_lat_max: longest delay, in ns, between a switch being due (the
+ *	timeout's expiry time, or the switching overflow) and the new set
+ *	counting.
+ * @switch_lat_total: sum of those delays, in ns (divide by @set_switches).
  * @reserved: reserved, 0.
  */
 struct pfmk_ctx_stats {
@@ -387,7 +392,10 @@ struct pfmk_ctx_stats {
 	__u64		notify_count;
 	__u64		msgs_dropped;
 	__u64		restarts;
-	__u64		reserved[7];
+	__u64		set_switches;
+	__u64		switch_lat_max;
+	__u64		switch_lat_total;
+	__u64		reserved[4];
 };
 
 /**
