@@ -19,6 +19,7 @@
 #define _PFMK_PFMK_H
 
 #include <linux/bits.h>
+#include <linux/module.h>
 #include <linux/types.h>
 #include <pfmk/ns.h>
 
@@ -311,8 +312,27 @@ union pfm_msg {
 #define PFM_VERSION_MINOR(x)	((x) & 0xffff)
 
 /* The 2006 KAPI. */
-int pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
-			struct completion *c, void **desc, void **buf);
+int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
+			  size_t smpl_size, struct completion *c, void **desc,
+			  void **buf, struct module *owner);
+
+/**
+ * pfmk_create_context() - create a system-wide monitoring context
+ * @req: context description.
+ * @smpl_arg: sampling format argument.
+ * @smpl_size: size of @smpl_arg.
+ * @c: the owner's completion.
+ * @desc: output: the context's descriptor.
+ * @buf: output, may be NULL: the sampling buffer's address.
+ *
+ * The 2006 call, unchanged for its callers: it records the calling module
+ * (THIS_MODULE) as the context's owner, so that pfmk can reclaim the
+ * context if that module unloads without closing it.  See
+ * __pfmk_create_context() for the arguments, context and return values.
+ */
+#define pfmk_create_context(req, smpl_arg, smpl_size, c, desc, buf)	\
+	__pfmk_create_context(req, smpl_arg, smpl_size, c, desc, buf,	\
+			      THIS_MODULE)
 int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count);
 int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count);
 int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count);
