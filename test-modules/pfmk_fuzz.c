@@ -77,17 +77,6 @@ static bool hotplug = true;
 module_param(hotplug, bool, 0444);
 MODULE_PARM_DESC(hotplug, "toggle CPU 1 offline and online during the fuzzing");
 
-/*
- * A default-format buffer above its 64 MiB limit makes pfmk_create_context()
- * return -E2BIG (Documentation/api.rst), which the kernel-doc Return: line
- * of pfmk_create_context() in kapi/kapi.c does not list (it still says
- * that sampling is not supported): the fuzzer reports it as undocumented.
- * Off by default until kapi.c documents it; huge_bufs=1 shows the finding.
- */
-static bool huge_bufs;
-module_param(huge_bufs, bool, 0444);
-MODULE_PARM_DESC(huge_bufs, "also create sampling buffers above the 64 MiB limit");
-
 static uint hp_cycles = 50;
 module_param(hp_cycles, uint, 0444);
 MODULE_PARM_DESC(hp_cycles, "offline/online cycles of the hotplug test (0: skip)");
@@ -208,14 +197,14 @@ static u32 fz_errno_bit(long err)
 }
 
 /*
- * The Return: lines of kapi/kapi.c.  write_pmcs() on a loaded context
+ * The Return: lines of kapi/kapi.c (create: __pfmk_create_context()).  write_pmcs() on a loaded context
  * re-creates events, "so the errors of pfmk_load_context() can also
  * occur".  load_context() also allows "another negative errno from
  * perf": the fuzzer only programs events perf accepts or has no PMU for,
  * so anything beyond the named errnos is reported.
  */
 static const u32 fz_allowed[FZ_NR_OPS] = {
-	[FZ_CREATE]		= E_INVAL | E_NOENT | E_NOMEM,
+	[FZ_CREATE]		= E_INVAL | E_NOENT | E_2BIG | E_NOMEM,
 	[FZ_WRITE_PMCS]		= E_BADF | E_INVAL | E_2BIG | E_BUSY | E_NOMEM |
 				  E_NODEV | E_OPNOTSUPP,
 	[FZ_WRITE_PMDS]		= E_BADF | E_INVAL | E_2BIG | E_BUSY,
@@ -653,7 +642,7 @@ static void fz_op_create(struct fz_thread *t)
 		smpl_size = sizeof(arg);
 		if (fz_pct(t, 85))
 			arg.buf_size = sizes[fz_below(t, ARRAY_SIZE(sizes))];
-		else if (fz_pct(t, 50) || !huge_bufs)
+		else if (fz_pct(t, 50))
 			arg.buf_size = fz_below(t, 200);
 		else
 			arg.buf_size = (64ULL << 20) + 1 + fz_below(t, 4096);
