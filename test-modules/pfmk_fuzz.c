@@ -197,8 +197,8 @@ static u32 fz_errno_bit(long err)
 }
 
 /*
- * The Return: lines of kapi/kapi.c (create: __pfmk_create_context()).  write_pmcs() on a loaded context
- * re-creates events, "so the errors of pfmk_load_context() can also
+ * The Return: lines of kapi/kapi.c (create: __pfmk_create_context()).
+ * write_pmcs() on a loaded context re-creates events, "so the errors of pfmk_load_context() can also
  * occur".  load_context() also allows "another negative errno from
  * perf": the fuzzer only programs events perf accepts or has no PMU for,
  * so anything beyond the named errnos is reported.
@@ -1097,7 +1097,7 @@ static int fz_thread_fn(void *data)
 /* Can CPU FZ_HP_CPU go offline?  NULL if yes, else why not. */
 static const char *fz_hp_unavailable(void)
 {
-	if (FZ_HP_CPU >= nr_cpu_ids || !cpu_possible(FZ_HP_CPU))
+	if (nr_cpu_ids <= FZ_HP_CPU || !cpu_possible(FZ_HP_CPU))
 		return "CPU 1 does not exist";
 	if (!cpu_online(FZ_HP_CPU))
 		return "CPU 1 is offline";
@@ -1126,7 +1126,7 @@ static int fz_hp_thread_fn(void *data)
 	while (!kthread_should_stop()) {
 		if (remove_cpu(FZ_HP_CPU)) {
 			fz_hp_remove_failed++;
-			msleep(10);
+			usleep_range(10000, 11000);
 			continue;
 		}
 		msleep(1 + (fz_next(&rng) >> 62));
@@ -1143,7 +1143,7 @@ static int fz_hp_thread_fn(void *data)
 		msleep(1 + (fz_next(&rng) >> 61));
 	}
 	while (!kthread_should_stop())
-		msleep(10);
+		usleep_range(10000, 11000);
 	return 0;
 }
 
@@ -1161,6 +1161,7 @@ static void fz_partner(unsigned long *round)
 	for (i = 0; i < fz_nthreads; i++) {
 		struct fz_thread *t = fz_threads[i];
 
+		/* blocked_since is valid for this slot: see fz_op_read(). */
 		s = smp_load_acquire(&t->blocked_slot);
 		if (s < 0 || time_before(jiffies, READ_ONCE(t->blocked_since) +
 					 msecs_to_jiffies(FZ_BLOCK_MS)))
@@ -1334,10 +1335,11 @@ static void fz_run(struct fz_result *res)
 	}
 
 	do {
-		msleep(5);
+		usleep_range(5000, 6000);
 		fz_partner(&round);
 		left = 0;
 		for (i = 0; i < fz_nthreads; i++)
+			/* The thread's counters are final once it finished. */
 			if (fz_threads[i]->task &&
 			    !smp_load_acquire(&fz_threads[i]->finished))
 				left++;
@@ -1578,6 +1580,7 @@ static void hp_check_counts(struct hp_state *hp, u64 total_ticks)
 				v[1], HP_STEP_SMPL1 * total_ticks);
 		hp->last[HP_SMPL][1] = v[1];
 	}
+	/* Entries below hdr_count are complete: pairs with the writer. */
 	n = smp_load_acquire(&hp->hdr->hdr_count);
 	if (n != total_ticks / HP_PERIOD)
 		hp_fail(hp, HP_CASE_SMPL, "sampling: %llu entries, expected %llu",
