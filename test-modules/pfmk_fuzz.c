@@ -198,10 +198,11 @@ static u32 fz_errno_bit(long err)
 
 /*
  * The Return: lines of kapi/kapi.c (create: __pfmk_create_context()).
- * write_pmcs() on a loaded context re-creates events, "so the errors of pfmk_load_context() can also
- * occur".  load_context() also allows "another negative errno from
- * perf": the fuzzer only programs events perf accepts or has no PMU for,
- * so anything beyond the named errnos is reported.
+ * write_pmcs() on a loaded context re-creates events, "so the errors of
+ * pfmk_load_context() can also occur".  load_context() also allows
+ * "another negative errno from perf": the fuzzer only programs events
+ * perf accepts or has no PMU for, so anything beyond the named errnos is
+ * reported.
  */
 static const u32 fz_allowed[FZ_NR_OPS] = {
 	[FZ_CREATE]		= E_INVAL | E_NOENT | E_2BIG | E_NOMEM,
@@ -1338,11 +1339,13 @@ static void fz_run(struct fz_result *res)
 		usleep_range(5000, 6000);
 		fz_partner(&round);
 		left = 0;
-		for (i = 0; i < fz_nthreads; i++)
+		for (i = 0; i < fz_nthreads; i++) {
+			struct fz_thread *t = fz_threads[i];
+
 			/* The thread's counters are final once it finished. */
-			if (fz_threads[i]->task &&
-			    !smp_load_acquire(&fz_threads[i]->finished))
+			if (t->task && !smp_load_acquire(&t->finished))
 				left++;
+		}
 	} while (left);
 	res->elapsed_ns = ktime_get_ns() - t0;
 	if (fz_hp_task) {
