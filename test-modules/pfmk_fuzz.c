@@ -237,6 +237,24 @@ static const u32 fz_allowed[FZ_NR_OPS] = {
 #define FZ_H_OTHER		(FZ_MAX_ERRNO + 3)
 #define FZ_NHIST		(FZ_MAX_ERRNO + 4)
 
+static const char *fz_errno_name(unsigned int e)
+{
+	switch (e) {
+	case EBADF:		return "EBADF";
+	case EINVAL:		return "EINVAL";
+	case E2BIG:		return "E2BIG";
+	case ENOENT:		return "ENOENT";
+	case EBUSY:		return "EBUSY";
+	case ENOTCONN:		return "ENOTCONN";
+	case EALREADY:		return "EALREADY";
+	case ENODEV:		return "ENODEV";
+	case EOPNOTSUPP:	return "EOPNOTSUPP";
+	case EAGAIN:		return "EAGAIN";
+	case ENOMEM:		return "ENOMEM";
+	default:		return NULL;
+	}
+}
+
 static unsigned int fz_bucket(long ret)
 {
 	if (!ret)
@@ -549,18 +567,23 @@ static void *fz_pick(struct fz_thread *t, enum fz_handle *hk,
 	u32 r = fz_below(t, 100);
 	struct fz_slot *slot;
 	void *desc;
-	int s;
+	int i, s;
 
 	*slotp = -1;
 	*kind = fz_pct(t, 50) ? FZ_KIND_TEST : FZ_KIND_GENERIC;
 	if (r < 82) {
-		s = fz_below(t, FZ_NSLOTS);
-		slot = &fz_slots[s];
-		spin_lock(&slot->lock);
-		desc = slot->desc;
-		if (desc)
-			*kind = slot->kind;
-		spin_unlock(&slot->lock);
+		/* Prefer a live slot: try three. */
+		for (i = 0; i < 3; i++) {
+			s = fz_below(t, FZ_NSLOTS);
+			slot = &fz_slots[s];
+			spin_lock(&slot->lock);
+			desc = slot->desc;
+			if (desc)
+				*kind = slot->kind;
+			spin_unlock(&slot->lock);
+			if (desc)
+				break;
+		}
 		*slotp = s;
 		*hk = desc ? FZ_H_SLOT : FZ_H_EMPTY;
 		return desc;
@@ -1079,7 +1102,7 @@ static int fz_thread_fn(void *data)
 	allow_signal(SIGUSR1);
 	while (t->done_ops < t->nops && !kthread_should_stop()) {
 		fz_one(t);
-		t->done_ops++;
+		WRITE_ONCE(t->done_ops, t->done_ops + 1);
 		if (!(t->done_ops & 63))
 			cond_resched();
 	}
@@ -1120,11 +1143,19 @@ static bool fz_cpu_up(void)
 	return false;
 }
 
+/*
+ * Toggle CPU 1 until stopped.  A cycle holds cpu_hotplug_lock for writing
+ * most of the time, which blocks every loader and unloader of contexts
+ * (cpuhp instances) and every tick: pause three times as long as the
+ * cycle took, so that the fuzzer gets most of the time.
+ */
 static int fz_hp_thread_fn(void *data)
 {
 	u64 rng = fz_seed_of(seed, FZ_MAX_THREADS);
+	u64 t0, ms;
 
 	while (!kthread_should_stop()) {
+		t0 = ktime_get_ns();
 		if (remove_cpu(FZ_HP_CPU)) {
 			fz_hp_remove_failed++;
 			usleep_range(10000, 11000);
@@ -1141,7 +1172,8 @@ static int fz_hp_thread_fn(void *data)
 			}
 			fz_hp_cycles++;
 		}
-		msleep(1 + (fz_next(&rng) >> 61));
+		ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
+		msleep(min_t(u64, 3 * ms, 2000) + 1 + (fz_next(&rng) >> 61));
 	}
 	while (!kthread_should_stop())
 		usleep_range(10000, 11000);
@@ -1251,10 +1283,12 @@ static void fz_print_table(void)
 			else if (b == FZ_H_OTHER)
 				len += scnprintf(line + len, sizeof(line) - len,
 						 " other=%llu", h);
+			else if (fz_errno_name(b))
+				len += scnprintf(line + len, sizeof(line) - len,
+						 " %s=%llu", fz_errno_name(b), h);
 			else
 				len += scnprintf(line + len, sizeof(line) - len,
-						 " %pe=%llu", ERR_PTR(-(long)b),
-						 h);
+						 " -%u=%llu", b, h);
 		}
 		pr_info("#   %s\n", line);
 	}
@@ -1299,7 +1333,7 @@ static int fz_global_snapshot(struct pfmk_global_stats *st)
 static void fz_run(struct fz_result *res)
 {
 	struct pfmk_global_stats start, now;
-	unsigned long round = 0;
+	unsigned long round = 0, done, next_report = ops / 10;
 	unsigned int i, left;
 	u64 t0;
 	void *desc;
@@ -1339,12 +1373,20 @@ static void fz_run(struct fz_result *res)
 		usleep_range(5000, 6000);
 		fz_partner(&round);
 		left = 0;
+		done = 0;
 		for (i = 0; i < fz_nthreads; i++) {
 			struct fz_thread *t = fz_threads[i];
 
 			/* The thread's counters are final once it finished. */
 			if (t->task && !smp_load_acquire(&t->finished))
 				left++;
+			done += READ_ONCE(t->done_ops);
+		}
+		if (next_report && done >= next_report) {
+			pr_info("# progress: %lu ops, %lu hotplug cycles, %llu ms\n",
+				done, READ_ONCE(fz_hp_cycles),
+				div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC));
+			next_report += ops / 10;
 		}
 	} while (left);
 	res->elapsed_ns = ktime_get_ns() - t0;
