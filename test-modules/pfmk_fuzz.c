@@ -91,7 +91,7 @@ MODULE_PARM_DESC(hp_cycles, "offline/online cycles of the hotplug test (0: skip)
 #define FZ_GEN_PERIOD_MIN	1000000ULL
 #define FZ_TEST_PERIOD_MAX	200
 /* Partner: wake a blocked pfmk_read() after this long. */
-#define FZ_BLOCK_MS		20
+#define FZ_BLOCK_MS		5
 #define FZ_WAIT_MS		5000
 
 /* The calls, and the ticks of the test PMU. */
@@ -140,9 +140,14 @@ static const char * const fz_op_name[FZ_NR_OPS] = {
 	[FZ_TICK]		= "test_pmu_tick",
 };
 
-/* Relative frequency of each operation. */
+/*
+ * Relative frequency of each operation.  Creation evicts (closes) the
+ * context of its slot: at 4 in ~100, a context lives some 400 calls,
+ * long enough to be loaded, started, to overflow, and to see its CPU go
+ * offline and come back.
+ */
 static const u8 fz_op_weight[FZ_NR_OPS] = {
-	[FZ_CREATE]		= 8,
+	[FZ_CREATE]		= 4,
 	[FZ_WRITE_PMCS]		= 9,
 	[FZ_WRITE_PMDS]		= 9,
 	[FZ_READ_PMDS]		= 8,
@@ -1146,8 +1151,8 @@ static bool fz_cpu_up(void)
 /*
  * Toggle CPU 1 until stopped.  A cycle holds cpu_hotplug_lock for writing
  * most of the time, which blocks every loader and unloader of contexts
- * (cpuhp instances) and every tick: pause three times as long as the
- * cycle took, so that the fuzzer gets most of the time.
+ * (cpuhp instances) and every tick: pause nine times as long as the
+ * cycle took, so that the fuzzer gets 90% of the time.
  */
 static int fz_hp_thread_fn(void *data)
 {
@@ -1173,7 +1178,7 @@ static int fz_hp_thread_fn(void *data)
 			fz_hp_cycles++;
 		}
 		ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
-		msleep(min_t(u64, 3 * ms, 2000) + 1 + (fz_next(&rng) >> 61));
+		msleep(min_t(u64, 9 * ms, 5000) + 1 + (fz_next(&rng) >> 61));
 	}
 	while (!kthread_should_stop())
 		usleep_range(10000, 11000);
