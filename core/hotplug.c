@@ -65,7 +65,7 @@ static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 	pfmk_perf_unload_set(set, n);
 	/* A notification raised before the CPU left is delivered first. */
 	irq_work_sync(&ctx->irq_work);
-	ctx->offline = true;
+	WRITE_ONCE(ctx->offline, true);
 	atomic64_inc(&pfmk_counters.cpu_offline);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_OFFLINE);
 }
@@ -86,7 +86,7 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 	}
 	if (ctx->started)
 		pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
-	ctx->offline = false;
+	WRITE_ONCE(ctx->offline, false);
 	atomic64_inc(&pfmk_counters.cpu_online);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE);
 }
@@ -104,7 +104,7 @@ void pfmk_hotplug_sync(struct pfmk_ctx *ctx)
 	if (ctx->state == PFM_CTX_UNLOADED || ctx->dead)
 		return;
 	if (gen != ctx->hp_done) {
-		ctx->hp_done = gen;
+		WRITE_ONCE(ctx->hp_done, gen);
 		if (!ctx->offline)
 			pfmk_hotplug_suspend(ctx);
 	}
@@ -112,6 +112,26 @@ void pfmk_hotplug_sync(struct pfmk_ctx *ctx)
 	if (ctx->offline && !atomic_read_acquire(&ctx->hp_gone) &&
 	    cpu_online(ctx->cpu))
 		pfmk_hotplug_rearm(ctx);
+}
+
+/**
+ * pfmk_hotplug_sync_unlocked() - pfmk_hotplug_sync() for an unlocked context
+ * @ctx: the context, referenced, not locked.
+ *
+ * Takes the context's mutex only if a hotplug event is pending, so that
+ * pfmk_read() sees the messages of the events that came before it.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_hotplug_sync_unlocked(struct pfmk_ctx *ctx)
+{
+	/* Racy hints; pfmk_hotplug_sync() decides under the mutex. */
+	if (atomic_read(&ctx->hp_gen) == READ_ONCE(ctx->hp_done) &&
+	    !(READ_ONCE(ctx->offline) && !atomic_read(&ctx->hp_gone)))
+		return;
+	mutex_lock(&ctx->mutex);
+	pfmk_hotplug_sync(ctx);
+	mutex_unlock(&ctx->mutex);
 }
 
 static void pfmk_hotplug_work(struct work_struct *work)
@@ -178,8 +198,8 @@ void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
 	INIT_WORK(&ctx->hp_work, pfmk_hotplug_work);
 	atomic_set(&ctx->hp_gone, 0);
 	atomic_set(&ctx->hp_gen, 0);
-	ctx->hp_done = 0;
-	ctx->offline = false;
+	WRITE_ONCE(ctx->hp_done, 0);
+	WRITE_ONCE(ctx->offline, false);
 }
 
 /**
@@ -194,8 +214,8 @@ int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 {
 	atomic_set(&ctx->hp_gone, 0);
 	atomic_set(&ctx->hp_gen, 0);
-	ctx->hp_done = 0;
-	ctx->offline = false;
+	WRITE_ONCE(ctx->hp_done, 0);
+	WRITE_ONCE(ctx->offline, false);
 	return cpuhp_state_add_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
 }
 
@@ -211,7 +231,7 @@ int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 void pfmk_hotplug_detach(struct pfmk_ctx *ctx)
 {
 	cpuhp_state_remove_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
-	ctx->offline = false;
+	WRITE_ONCE(ctx->offline, false);
 }
 
 /**

@@ -288,6 +288,7 @@ void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx);
 int pfmk_hotplug_attach(struct pfmk_ctx *ctx);
 void pfmk_hotplug_detach(struct pfmk_ctx *ctx);
 void pfmk_hotplug_sync(struct pfmk_ctx *ctx);
+void pfmk_hotplug_sync_unlocked(struct pfmk_ctx *ctx);
 void pfmk_hotplug_queue(struct pfmk_ctx *ctx);
 
 /* core/reclaim.c: contexts left behind by unloaded modules */

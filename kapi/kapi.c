@@ -417,10 +417,13 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 
 	if (!ctx)
 		return -EBADF;
-	if (!msg || sz != sizeof(*msg))
+	if (!msg || sz != sizeof(*msg)) {
 		ret = -EINVAL;
-	else
+	} else {
+		/* Messages of hotplug events that came before this call. */
+		pfmk_hotplug_sync_unlocked(ctx);
 		ret = pfmk_ctx_read_msg(ctx, msg, noblock);
+	}
 	pfmk_ctx_put(ctx);
 	return ret;
 }
