@@ -93,6 +93,12 @@ esac
 if [[ $mode != demo && $mode != bench ]]; then
 	step_insmod pfmk_smoke ktap
 	step_rmmod pfmk_smoke
+	# KAPI fuzzer + CPU hotplug test (test-modules/pfmk_fuzz.c); ops sized
+	# so the guest stays within its timeout (measured ops/s: testing.rst).
+	fuzz_ops=100000
+	if [[ $mode == debug ]]; then fuzz_ops=200000; fi
+	step_insmod pfmk_fuzz ktap seed="${PFMK_FUZZ_SEED:-1}" ops="${PFMK_FUZZ_OPS:-$fuzz_ops}"
+	step_rmmod pfmk_fuzz
 	# A client module unloading with open contexts: pfmk reclaims them.
 	if have pfmk_test_leaky; then
 		add_step reclaim rc
