@@ -436,6 +436,8 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    const struct pfmk_pmd *cfg);
 void pfmk_perf_release(struct pfmk_pmd *pmd);
 void pfmk_perf_destroy(struct perf_event *event);
+int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
+		    u64 pmc);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,

@@ -158,9 +158,18 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 	if (!count)
 		return 0;
 
-	/* A context whose CPU is offline has no events: store only. */
 	if (ctx->state != PFM_CTX_UNLOADED && !ctx->offline)
 		return pfmk_reprogram_loaded(ctx, req, count);
+	/*
+	 * A context whose CPU is offline has no events: store only, once
+	 * the events are known to exist, so that re-arming cannot fail.
+	 */
+	for (i = 0; i < count && ctx->state != PFM_CTX_UNLOADED; i++) {
+		ret = pfmk_perf_probe(ctx->pmu, req[i].reg_num,
+				      req[i].reg_value);
+		if (ret)
+			return ret;
+	}
 
 	for (i = 0; i < count; i++)
 		pfmk_set_find(ctx, req[i].reg_set)->pmcs[req[i].reg_num] =

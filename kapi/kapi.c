@@ -255,8 +255,9 @@ EXPORT_SYMBOL_NS_GPL(pfmk_start, PFMK_NS);
  * Return: 0; -EBADF; -EINVAL for a NULL @req, a CPU that does not exist
  * or an unknown set; -EBUSY if already loaded; -ENODEV if the CPU is
  * offline; -EOPNOTSUPP if the running machine has no PMU for one of the
- * events (for example hardware events in an emulated guest); another
- * negative errno from perf.  The context stays unloaded on error.
+ * events (for example hardware events in an emulated guest); -ENOMEM at
+ * the max_events limit or out of memory; another negative errno from
+ * perf.  The context stays unloaded on error.
  */
 int pfmk_load_context(void *desc, struct pfarg_load *req)
 {

@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/perf_event.h>
 
@@ -75,6 +76,33 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 			return ERR_PTR(-EOPNOTSUPP);
 	}
 	return event;
+}
+
+/**
+ * pfmk_perf_probe() - check that the running machine can count a PMC's event
+ * @pmu: the context's PMU description.
+ * @reg: PMC number.
+ * @pmc: PMC value.
+ *
+ * For PMC writes on a context whose CPU is offline: creates the event,
+ * disabled and without sampling, on an online CPU and releases it, so the
+ * write fails as it would on an online CPU instead of at re-arm.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the error pfmk_perf_create() would give for the event.
+ */
+int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg, u64 pmc)
+{
+	struct pfmk_pmd cfg = { };
+	struct perf_event *event;
+
+	event = pfmk_perf_create(pmu, reg, pmc, cpumask_first(cpu_online_mask),
+				 &cfg, &cfg);
+	if (IS_ERR(event))
+		/* That CPU left too: the write stands, re-arm will tell. */
+		return PTR_ERR(event) == -ENODEV ? 0 : PTR_ERR(event);
+	pfmk_perf_destroy(event);
+	return 0;
 }
 
 /**

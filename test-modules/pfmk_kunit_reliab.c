@@ -22,7 +22,9 @@
 #include <linux/module.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include <linux/perf_event.h>
 #include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
@@ -406,11 +408,16 @@ static void hotplug_calls_while_offline(struct kunit *test)
 {
 	struct pfmk_global_stats before;
 	int cpu = pfmkt_hp_cpu(test);
+	void *desc, *other, *generic;
 	struct pfarg_load load;
-	void *desc, *other;
+	struct pfarg_pmc pmc;
+	int hw;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	other = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	generic = pfmkt_create(test, "");
+	pfmkt_load(test, generic, cpu);
+	hw = pfmk_test_hw_cycles_expected(cpu);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, other, 0, PFMK_TEST_PMC(1));
 	pfmkt_load(test, desc, cpu);
@@ -427,6 +434,10 @@ static void hotplug_calls_while_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
 	/* Starting is allowed; counting waits for the CPU. */
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
+	/* An event the machine lacks is refused now, not at re-arm. */
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(generic, &pmc, 1), hw);
 
 	/* Unloading an offline context works; loading it there does not. */
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(other), 0);
@@ -443,6 +454,7 @@ static void hotplug_calls_while_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 1050);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, other, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(generic), PFM_CTX_LOADED);
 
 	/* Close while offline. */
 	pfmkt_offline(test, cpu);
