@@ -159,6 +159,12 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	ret = pfmk_perf_load_set(ctx->active_set, ctx->pmu, cpu);
 	if (ret)
 		return ret;
+	/* pfmk AUX: attach the AUX PMD's buffer (pmu/aux.c) */
+	ret = pfmk_aux_load(ctx);
+	if (ret) {
+		pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
+		return ret;
+	}
 	ctx->cpu = cpu;
 	ctx->state = PFM_CTX_LOADED;
 	ctx->started = false;
@@ -182,6 +188,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 		return -ENOTCONN;
 	if (ctx->started)
 		pfmk_ctx_stop(ctx);
+	pfmk_aux_unload(ctx);	/* pfmk AUX: free the AUX buffer */
 	pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
@@ -338,6 +345,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 
 	pfmk_msgq_flush(&ctx->msgq);
 	pfmk_smpl_free(ctx);
+	pfmk_aux_free(ctx);	/* pfmk AUX: the set-up */
 	pfmk_set_free(&ctx->set0);
 	pfmk_pmu_put(ctx->pmu);
 	ctx->pmu = NULL;
