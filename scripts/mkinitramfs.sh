@@ -75,6 +75,7 @@ step_example() {
 
 step_insmod pfmk rc
 step_insmod pfmk_test_pmu rc
+step_insmod pfmk_test_aux_pmu rc	# pfmk AUX: the synthetic AUX PMU
 case $mode in
 debug)
 	init_steps+=("kmemleak_baseline")
@@ -93,15 +94,20 @@ esac
 if [[ $mode != demo ]]; then
 	step_insmod pfmk_smoke ktap
 	step_rmmod pfmk_smoke
+	step_insmod pfmk_aux_smoke ktap	# pfmk AUX: skips without the patch
+	step_rmmod pfmk_aux_smoke
 fi
 step_example pfmk_example_count
 step_rmmod pfmk_example_count
 step_example pfmk_example_sample
 step_rmmod pfmk_example_sample
+step_example pfmk_example_flightrec	# pfmk AUX
+step_rmmod pfmk_example_flightrec
 if [[ $mode == debug ]]; then
 	add_step kmemleak kmemleak
 	init_steps+=("step kmemleak kmemleak_report")
 fi
+step_rmmod pfmk_test_aux_pmu	# pfmk AUX
 step_rmmod pfmk_test_pmu
 step_rmmod pfmk
 if [[ $mode == debug ]]; then
