@@ -53,11 +53,15 @@ struct auxs {
 	size_t			cap;
 };
 
+static void auxs_fail(struct auxs *s, int line, const char *cond)
+{
+	pr_info("# %s: line %d: %s\n", s->name, line, cond);
+	s->result = 1;
+}
+
 #define AUXS_CHECK(s, cond) do {					\
-	if (!(cond)) {							\
-		pr_info("# %s: line %d: %s\n", (s)->name, __LINE__, #cond); \
-		(s)->result = 1;					\
-	}								\
+	if (!(cond))							\
+		auxs_fail(s, __LINE__, #cond);				\
 } while (0)
 
 static int auxs_sink(void *data, const void *src, size_t len)
@@ -184,8 +188,8 @@ static void aux_copy_throughput(struct auxs *s)
 		t_memcpy = ktime_get_ns() - t0;
 		vfree(src);
 		if (t_copy && t_memcpy)
-			pr_info("# aux_copy_throughput: %u x %zu bytes: copy-out %llu MB/s, memcpy %llu MB/s, ratio %llu.%03llu\n",
-				bench_loops, size,
+			pr_info("# %s: %u x %zu bytes: copy-out %llu MB/s, memcpy %llu MB/s, ratio %llu.%03llu\n",
+				s->name, bench_loops, size,
 				div64_u64(copied * 1000, t_copy),
 				div64_u64(copied * 1000, t_memcpy),
 				div64_u64(t_memcpy, t_copy),

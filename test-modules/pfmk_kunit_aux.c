@@ -156,7 +156,7 @@ static void aux_unsupported(struct kunit *test)
 	struct auxt *t = test->priv;
 
 	if (pfmk_aux_supported())
-		kunit_skip(test, "kernel has the kernel-owned AUX patch: the -EOPNOTSUPP path is not reachable");
+		kunit_skip(test, "kernel has the kernel-owned AUX patch");
 	auxt_create(test, NULL, 0, NULL);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0),
 			-EOPNOTSUPP);
@@ -263,7 +263,7 @@ static void aux_full_timer(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 16 * PAGE_SIZE, 0), 0);
 	auxt_load_start(test);
 	for (i = 0; i < 30; i++) {
-		msleep(10);
+		usleep_range(10000, 11000);
 		n = auxt_copy(test, SIZE_MAX, &info);
 		auxt_expect_recs(test, t->buf, n, seq);
 		KUNIT_EXPECT_EQ(test, info.flags, 0U);
@@ -396,6 +396,7 @@ static void aux_snippets(struct kunit *test)
 				0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 
+	/* Pairs with the format's release of hdr_count. */
 	count = smp_load_acquire(&hdr->hdr_count);
 	KUNIT_ASSERT_GE(test, count, 4ULL);
 	ent = buf + sizeof(*hdr);
@@ -419,15 +420,16 @@ static void aux_snippets(struct kunit *test)
 static void aux_close_capturing(struct kunit *test)
 {
 	struct auxt *t = test->priv;
+	unsigned int flags;
 	int mode;
 
 	auxt_need_patch(test);
 	for (mode = 0; mode < 4; mode++) {
 		auxt_create(test, NULL, 0, NULL);
 		auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(4, 50));
-		KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0,
-				2 * PAGE_SIZE, (mode & 1) ? PFMK_AUX_SNAPSHOT :
-				0), 0);
+		flags = (mode & 1) ? PFMK_AUX_SNAPSHOT : 0;
+		KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
+						     flags), 0);
 		auxt_load_start(test);
 		msleep(30);
 		if (mode & 2)

@@ -26,9 +26,10 @@
 #define PFMK_AUX_MAX_SIZE	(64UL << 20)
 
 /* &pfmk_aux_info.flags */
-#define PFMK_AUX_WRAPPED	0x1	/* data was overwritten before @from */
-#define PFMK_AUX_TRUNCATED	0x2	/* the PMU dropped data since the
-					 * previous pfmk_aux_copy() */
+/* data was overwritten before &pfmk_aux_info.from (snapshot mode) */
+#define PFMK_AUX_WRAPPED	0x1
+/* the PMU dropped data since the previous pfmk_aux_copy() */
+#define PFMK_AUX_TRUNCATED	0x2
 
 /* PMU names pfmk_aux_setup() accepts at load (prefix match). */
 #define PFMK_AUX_PMUS		{ "intel_pt", "arm_spe", "cs_etm", \
