@@ -384,7 +384,8 @@ static void aux_snippets(struct kunit *test)
 	hdr = buf;
 	KUNIT_EXPECT_EQ(test, hdr->hdr_reserved[0], sizeof(*sn) + snip);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space,
-			sizeof(*ent) + sizeof(*sn) + snip);
+			sizeof(*ent) + PFMK_TEST_AUX_NUM_PMCS * sizeof(u64) +
+			sizeof(*sn) + snip);
 	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE,
@@ -398,7 +399,7 @@ static void aux_snippets(struct kunit *test)
 
 	/* Pairs with the format's release of hdr_count. */
 	count = smp_load_acquire(&hdr->hdr_count);
-	KUNIT_ASSERT_GE(test, count, 4ULL);
+	KUNIT_ASSERT_EQ(test, count, 4ULL);
 	ent = buf + sizeof(*hdr);
 	for (i = 0; i < count; i++) {
 		u64 end = (i + 1) * period;
