@@ -196,7 +196,8 @@ static int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max,
 	if (ctx->state == PFM_CTX_UNLOADED || !aux->event)
 		return -ENOTCONN;
 	event = aux->event;
-	running = ctx->started && !READ_ONCE(ctx->masked);
+	/* Events keep counting while masked: paused and resumed alike. */
+	running = ctx->started;
 
 	/* A snapshot is taken with the PMU paused: nothing moves under it. */
 	if (running && (aux->flags & PFMK_AUX_SNAPSHOT))
