@@ -103,6 +103,11 @@ step_example pfmk_example_sample
 step_rmmod pfmk_example_sample
 step_example pfmk_example_flightrec	# pfmk AUX
 step_rmmod pfmk_example_flightrec
+if [[ $mode == debug ]] && have pfmk_example_flightrec; then
+	# pfmk AUX: unload the flight recorder while it captures.
+	add_step "unload-capturing:pfmk_example_flightrec" rc
+	init_steps+=("step unload-capturing:pfmk_example_flightrec unload_capturing pfmk_example_flightrec")
+fi
 if [[ $mode == debug ]]; then
 	add_step kmemleak kmemleak
 	init_steps+=("step kmemleak kmemleak_report")
@@ -152,6 +157,12 @@ run_example() {
 	done
 	echo "pfmk-init: \$1 did not print '\$1: done' within 60 s"
 	return 124
+}
+# pfmk AUX: load a module that captures, remove it a second later.
+unload_capturing() {
+	insmod /modules/\$1.ko seconds=60 || return \$?
+	sleep 1
+	rmmod \$1
 }
 KML=/sys/kernel/debug/kmemleak
 # Boot-time leaks (e.g. 6.1's ACPI error path in the tiny debug kernel) are
