@@ -24,6 +24,7 @@
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait_bit.h>
@@ -49,12 +50,17 @@ static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
  * @c: the owner's completion.
  * @desc: output: descriptor.
  * @buf: output, optional: sampling buffer address.
+ * @owner: the calling module, or NULL for built-in code.
+ *
+ * Each open context holds a reference on pfmk's module and counts against
+ * the max_contexts limit until it is closed.
  *
  * Context: process context; may sleep.
  * Return: 0 or a negative errno; nothing is left allocated on error.
  */
 int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
-		    struct completion *c, void **desc, void **buf)
+		    struct completion *c, void **desc, void **buf,
+		    struct module *owner)
 {
 	const struct pfmk_pmu_desc *pmu;
 	struct pfmk_ctx *ctx;
@@ -65,10 +71,14 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	ret = pfmk_ctx_check_req(req);
 	if (ret)
 		return ret;
+	if (!pfmk_charge(&pfmk_counters.open, READ_ONCE(pfmk_max_contexts)))
+		return -ENOMEM;
 
 	pmu = pfmk_pmu_get(req->ctx_pmu_name[0] ? req->ctx_pmu_name : NULL);
-	if (IS_ERR(pmu))
-		return PTR_ERR(pmu);
+	if (IS_ERR(pmu)) {
+		ret = PTR_ERR(pmu);
+		goto err_open;
+	}
 
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx) {
@@ -89,6 +99,8 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	init_irq_work(&ctx->irq_work, pfmk_ovfl_work);
 	atomic64_set(&ctx->ovfl_nested, 0);
 	atomic64_set(&ctx->throttled, 0);
+	ctx->owner = owner;
+	pfmk_hotplug_init_ctx(ctx);
 
 	ret = pfmk_set_init(ctx, &ctx->set0, 0);
 	if (ret)
@@ -102,6 +114,13 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	ret = pfmk_desc_alloc(ctx, desc);
 	if (ret)
 		goto err_smpl;
+
+	__module_get(THIS_MODULE);
+	ctx->mem = sizeof(*ctx) + ctx->smpl_size +
+		   pmu->num_pmcs * (sizeof(u64) + sizeof(struct pfmk_pmd) +
+				    (ctx->fmt ? sizeof(u64) : 0));
+	atomic_long_add(ctx->mem, &pfmk_counters.mem_bytes);
+	atomic64_inc(&pfmk_counters.created);
 
 	req->ctx_fd = -1;
 	req->ctx_smpl_buf_size = ctx->smpl_size;
@@ -118,7 +137,25 @@ err_ctx:
 	kfree(ctx);
 err_pmu:
 	pfmk_pmu_put(pmu);
+err_open:
+	atomic_dec(&pfmk_counters.open);
 	return ret;
+}
+
+/**
+ * pfmk_ctx_notify() - queue a message for the owner and wake it
+ * @ctx: the context.
+ * @msg: the message, copied.
+ *
+ * A full queue drops the message (counted in msgs_dropped); the owner is
+ * woken either way.
+ *
+ * Context: process context or hard-irq, not NMI.
+ */
+void pfmk_ctx_notify(struct pfmk_ctx *ctx, const union pfm_msg *msg)
+{
+	pfmk_msgq_push(&ctx->msgq, msg);
+	complete(ctx->completion);
 }
 
 /* Account the active set's time when monitoring stops. */
@@ -155,20 +192,36 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	if (!cpu_online(cpu))
 		return -ENODEV;
 
+	/*
+	 * Listen to hotplug before checking the CPU and creating events: a
+	 * CPU going away from here on is seen by core/hotplug.c.
+	 */
+	ctx->cpu = cpu;
+	ret = pfmk_hotplug_attach(ctx);
+	if (ret)
+		goto err_cpu;
+	ret = -ENODEV;
+	if (!cpu_online(cpu))
+		goto err_detach;
 	ctx->active_set = pfmk_set_find(ctx, req->load_set);
 	ret = pfmk_perf_load_set(ctx->active_set, ctx->pmu, cpu);
 	if (ret)
-		return ret;
+		goto err_detach;
 	/* pfmk AUX: attach the AUX PMD's buffer (pmu/aux.c) */
 	ret = pfmk_aux_load(ctx);
 	if (ret) {
 		pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
-		return ret;
+		goto err_detach;
 	}
-	ctx->cpu = cpu;
 	ctx->state = PFM_CTX_LOADED;
 	ctx->started = false;
 	return 0;
+
+err_detach:
+	pfmk_hotplug_detach(ctx);
+err_cpu:
+	ctx->cpu = -1;
+	return ret;
 }
 
 /**
@@ -188,6 +241,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 		return -ENOTCONN;
 	if (ctx->started)
 		pfmk_ctx_stop(ctx);
+	pfmk_hotplug_detach(ctx);
 	pfmk_aux_unload(ctx);	/* pfmk AUX: free the AUX buffer */
 	pfmk_perf_unload_set(ctx->active_set, ctx->pmu->num_pmcs);
 	/* No handler can run any more; let a queued notification finish. */
@@ -310,6 +364,8 @@ int pfmk_ctx_state(struct pfmk_ctx *ctx)
 
 	if (state == PFM_CTX_LOADED && READ_ONCE(ctx->masked))
 		state = PFM_CTX_MASKED;
+	if (ctx->offline)
+		state |= PFMK_STATE_OFFLINE;
 	return state | (ctx->started ? PFMK_STATE_STARTED : 0);
 }
 
@@ -349,5 +405,8 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	pfmk_set_free(&ctx->set0);
 	pfmk_pmu_put(ctx->pmu);
 	ctx->pmu = NULL;
+	atomic_long_sub(ctx->mem, &pfmk_counters.mem_bytes);
+	atomic_dec(&pfmk_counters.open);
 	pfmk_ctx_put(ctx);
+	module_put(THIS_MODULE);
 }

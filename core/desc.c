@@ -98,8 +98,46 @@ struct pfmk_ctx *pfmk_desc_get(void *desc)
  */
 void pfmk_ctx_put(struct pfmk_ctx *ctx)
 {
-	if (refcount_dec_and_test(&ctx->ref))
+	if (refcount_dec_and_test(&ctx->ref)) {
+		atomic64_inc(&pfmk_counters.freed);
 		kfree_rcu(ctx, rcu);
+	}
+}
+
+/**
+ * pfmk_desc_next() - iterate over the published contexts
+ * @index: in: first index to look at; out: the index found.  Start at 0
+ *	and add 1 to the index found before the next call.
+ *
+ * Context: any context that may take a reference (not NMI).
+ * Return: the next context at or after *@index, referenced (drop the
+ * reference with pfmk_ctx_put()), or NULL at the end.
+ */
+struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
+{
+	struct pfmk_ctx *ctx;
+
+	rcu_read_lock();
+	for (;;) {
+		ctx = xa_find(&pfmk_ctx_xa, index, ULONG_MAX, XA_PRESENT);
+		if (!ctx || refcount_inc_not_zero(&ctx->ref))
+			break;
+		(*index)++;
+	}
+	rcu_read_unlock();
+	return ctx;
+}
+
+/**
+ * pfmk_desc_of() - the descriptor of a context
+ * @ctx: the context.
+ *
+ * Context: any context.
+ * Return: the descriptor pfmk_create_context() returned for @ctx.
+ */
+unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx)
+{
+	return pfmk_desc_encode(ctx);
 }
 
 /**
@@ -122,6 +160,8 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 		pfmk_ctx_put(ctx);
 		return ERR_PTR(-EBADF);
 	}
+	/* Every call sees the CPU hotplug events that came before it. */
+	pfmk_hotplug_sync(ctx);
 	return ctx;
 }
 

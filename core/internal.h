@@ -15,8 +15,16 @@
  *   pfmk_smpl_lock			sampling format registry (core/smpl.c)
  *
  *   ctx->mutex				one context; held by every KAPI call
+ *     cpu_hotplug_lock (read)		cpuhp_state_{add,remove}_instance, and
+ *					perf when it flips static keys
  *     perf_event_context::mutex	taken inside perf_event_*() calls
  *     ctx->msgq.lock			raw spinlock, irq-safe, never sleeps
+ *
+ * CPU hotplug callbacks (core/hotplug.c) run with cpu_hotplug_lock held
+ * for writing, so they must not take ctx->mutex (a KAPI call holding it
+ * may wait for cpu_hotplug_lock inside perf) nor call perf functions that
+ * take cpu_hotplug_lock: they only flag the context and queue
+ * ctx->hp_work, which does the work under ctx->mutex.
  *
  * The overflow path (core/ovfl.c) takes no lock: it may run in NMI.  It
  * owns a context's overflow state through ctx->ovfl_busy (one handler at
@@ -43,6 +51,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/irq_work.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -50,6 +59,7 @@
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu.h>
 #include <pfmk/smpl.h>
@@ -179,6 +189,17 @@ struct pfmk_msgq {
  *	lives in @msgq, ovfl_nested and throttled below.
  * @ovfl_nested: nested overflows (atomic: the nested handler counts).
  * @throttled: overflows at which perf throttled (atomic, same reason).
+ * @owner: module that created the context (NULL: built-in code); its
+ *	contexts are reclaimed when it goes away (core/reclaim.c).
+ * @mem: bytes charged to pfmk_mem_bytes for this context.
+ * @hp_node: cpuhp instance, registered while loaded (core/hotplug.c).
+ * @hp_work: applies CPU hotplug events under @mutex.
+ * @hp_gone: set by the offline callback of @cpu, cleared by its online
+ *	callback.
+ * @hp_gen: offline callbacks of @cpu seen since load.
+ * @hp_done: value of @hp_gen the events were last checked against.
+ * @offline: loaded but without events: @cpu went offline; PMD values are
+ *	saved and re-armed when it comes back.
  * @rcu: frees the context after the last reference.
  * @aux: AUX set-up (pmu/aux.c), or NULL.
  */
@@ -211,10 +232,75 @@ struct pfmk_ctx {
 	struct pfmk_ctx_stats		stats;
 	atomic64_t			ovfl_nested;
 	atomic64_t			throttled;
+	struct module			*owner;
+	size_t				mem;
+	struct hlist_node		hp_node;
+	struct work_struct		hp_work;
+	atomic_t			hp_gone;
+	atomic_t			hp_gen;
+	int				hp_done;
+	bool				offline;
 	struct rcu_head			rcu;
 	/* pfmk AUX (pmu/aux.c) */
 	struct pfmk_aux			*aux;
 };
+
+/* core/limits.c: limits and pfmk-wide accounting */
+extern unsigned int pfmk_max_contexts;
+extern unsigned int pfmk_max_events;
+extern unsigned long pfmk_max_smpl_buf;
+extern unsigned long pfmk_max_smpl_mem;
+
+/**
+ * struct pfmk_counters - pfmk-wide counters (see struct pfmk_global_stats)
+ * @created: contexts created.
+ * @freed: contexts whose memory was released.
+ * @open: contexts not closed yet.
+ * @reclaimed: contexts closed because their module went away.
+ * @events: perf events held.
+ * @smpl_bytes: bytes of sampling buffers.
+ * @mem_bytes: bytes held by open contexts.
+ * @cpu_offline: contexts taken offline with their CPU.
+ * @cpu_online: contexts re-armed.
+ * @rearm_failed: failed re-arms.
+ */
+struct pfmk_counters {
+	atomic64_t	created;
+	atomic64_t	freed;
+	atomic_t	open;
+	atomic64_t	reclaimed;
+	atomic_t	events;
+	atomic_long_t	smpl_bytes;
+	atomic_long_t	mem_bytes;
+	atomic64_t	cpu_offline;
+	atomic64_t	cpu_online;
+	atomic64_t	rearm_failed;
+};
+
+extern struct pfmk_counters pfmk_counters;
+
+bool pfmk_charge(atomic_t *count, unsigned int limit);
+bool pfmk_charge_long(atomic_long_t *count, unsigned long n,
+		      unsigned long limit);
+void pfmk_get_counters(struct pfmk_global_stats *st);
+
+/* core/hotplug.c: CPU hotplug */
+int pfmk_hotplug_init(void);
+void pfmk_hotplug_exit(void);
+void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx);
+int pfmk_hotplug_attach(struct pfmk_ctx *ctx);
+void pfmk_hotplug_detach(struct pfmk_ctx *ctx);
+void pfmk_hotplug_sync(struct pfmk_ctx *ctx);
+void pfmk_hotplug_sync_unlocked(struct pfmk_ctx *ctx);
+void pfmk_hotplug_queue(struct pfmk_ctx *ctx);
+
+/* core/reclaim.c: contexts left behind by unloaded modules */
+int pfmk_reclaim_init(void);
+void pfmk_reclaim_exit(void);
+
+/* core/debugfs.c */
+void pfmk_debugfs_init(void);
+void pfmk_debugfs_exit(void);
 
 /* core/desc.c: descriptors */
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc);
@@ -223,11 +309,15 @@ struct pfmk_ctx *pfmk_desc_get(void *desc);
 void pfmk_ctx_put(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_ctx_lock(void *desc);
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
+struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
+unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx);
 
 /* core/context.c: life cycle and state machine */
 int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
-		    struct completion *c, void **desc, void **buf);
+		    struct completion *c, void **desc, void **buf,
+		    struct module *owner);
 void pfmk_ctx_close(struct pfmk_ctx *ctx);
+void pfmk_ctx_notify(struct pfmk_ctx *ctx, const union pfm_msg *msg);
 int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req);
 int pfmk_ctx_unload(struct pfmk_ctx *ctx);
 int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req);
@@ -301,6 +391,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    struct pfmk_pmd *pmd,
 				    const struct pfmk_pmd *cfg);
 void pfmk_perf_release(struct pfmk_pmd *pmd);
+void pfmk_perf_destroy(struct perf_event *event);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,

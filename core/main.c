@@ -2,9 +2,10 @@
 /*
  * pfmk module: initialization and exit.
  *
- * pfmk cannot be unloaded while a context exists: every context pins the
- * module of its PMU description, and the generic description belongs to
- * pfmk itself; client modules pin pfmk through their symbol references.
+ * pfmk cannot be unloaded while a context exists: every open context holds
+ * a reference on pfmk's module (and on its PMU description's module);
+ * client modules also pin pfmk through their symbol references.  Contexts
+ * left open by a client module that unloads are closed by core/reclaim.c.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -22,17 +23,34 @@ static int __init pfmk_init(void)
 	if (ret)
 		return ret;
 	ret = pfmk_smpl_dfl_init();
-	if (ret) {
-		pfmk_pmu_generic_exit();
-		return ret;
-	}
+	if (ret)
+		goto err_generic;
+	ret = pfmk_hotplug_init();
+	if (ret)
+		goto err_dfl;
+	ret = pfmk_reclaim_init();
+	if (ret)
+		goto err_hotplug;
+	pfmk_debugfs_init();
 	pr_info("perfmon2 KAPI %u.%u on perf_events loaded\n",
 		PFM_VERSION_MAJ, PFM_VERSION_MIN);
 	return 0;
+
+err_hotplug:
+	pfmk_hotplug_exit();
+err_dfl:
+	pfmk_smpl_dfl_exit();
+err_generic:
+	pfmk_pmu_generic_exit();
+	return ret;
 }
 
 static void __exit pfmk_exit(void)
 {
+	pfmk_debugfs_exit();
+	pfmk_reclaim_exit();
+	/* Flushes the hotplug works still queued for closed contexts. */
+	pfmk_hotplug_exit();
 	pfmk_smpl_dfl_exit();
 	pfmk_pmu_generic_exit();
 	/* kfree_rcu() callbacks of closed contexts must not outlive us. */

@@ -82,8 +82,7 @@ static int pfmk_check_pmc(struct pfmk_ctx *ctx, struct pfarg_pmc *pmc)
 static void pfmk_events_free(struct perf_event **events, int n)
 {
 	while (n--)
-		if (events[n])
-			perf_event_release_kernel(events[n]);
+		pfmk_perf_destroy(events[n]);
 	kfree(events);
 }
 
@@ -163,7 +162,8 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 	if (!count)
 		return 0;
 
-	if (ctx->state != PFM_CTX_UNLOADED)
+	/* A context whose CPU is offline has no events: store only. */
+	if (ctx->state != PFM_CTX_UNLOADED && !ctx->offline)
 		return pfmk_reprogram_loaded(ctx, req, count);
 
 	for (i = 0; i < count; i++)

@@ -86,8 +86,10 @@ EXPORT_SYMBOL_NS_GPL(pfmk_smpl_fmt_unregister, PFMK_NS);
  * Context: process context; may sleep.
  * Return: 0; -EINVAL for an unknown format, a missing or mis-sized
  * argument, or an argument without a format, or what the format's
- * ->get_size() rejects with (-EINVAL, -E2BIG); -ENOMEM.  Nothing is left
- * allocated on error.
+ * ->get_size() rejects with (-EINVAL, -E2BIG); -E2BIG for a buffer above
+ * the max_smpl_buf limit; -ENOMEM when all buffers together would go
+ * above max_smpl_mem, or out of memory.  Nothing is left allocated on
+ * error.
  */
 int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 		    void *smpl_arg, size_t smpl_size)
@@ -116,11 +118,17 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 		ret = size;
 		goto err_put;
 	}
-
+	ret = -E2BIG;
+	if (size > READ_ONCE(pfmk_max_smpl_buf))
+		goto err_put;
 	ret = -ENOMEM;
+	if (!pfmk_charge_long(&pfmk_counters.smpl_bytes, size,
+			      READ_ONCE(pfmk_max_smpl_mem)))
+		goto err_put;
+
 	ctx->smpl_vals = kcalloc(npmds, sizeof(u64), GFP_KERNEL);
 	if (!ctx->smpl_vals)
-		goto err_put;
+		goto err_uncharge;
 	ctx->smpl_buf = vzalloc(size);
 	if (!ctx->smpl_buf)
 		goto err_vals;
@@ -133,6 +141,8 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 err_vals:
 	kfree(ctx->smpl_vals);
 	ctx->smpl_vals = NULL;
+err_uncharge:
+	atomic_long_sub(size, &pfmk_counters.smpl_bytes);
 err_put:
 	module_put(fmt->owner);
 	return ret;
@@ -150,6 +160,7 @@ void pfmk_smpl_free(struct pfmk_ctx *ctx)
 		return;
 	vfree(ctx->smpl_buf);
 	kfree(ctx->smpl_vals);
+	atomic_long_sub(ctx->smpl_size, &pfmk_counters.smpl_bytes);
 	module_put(ctx->fmt->owner);
 	ctx->smpl_buf = NULL;
 	ctx->smpl_vals = NULL;

@@ -14,14 +14,19 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <pfmk/aux.h>
 #include <pfmk/smpl_dfl.h>
 
 #include "internal.h"
 
-/* Largest buffer the default format accepts. */
-#define PFMK_DFL_BUF_MAX	(64UL << 20)
+/*
+ * Largest buffer the default format itself accepts (its offsets are kept
+ * in 64 bits, this only bounds the arithmetic); pfmk's max_smpl_buf limit
+ * (64 MiB by default, core/limits.c) applies below it.
+ */
+#define PFMK_DFL_BUF_MAX	SZ_1G
 
 /*
  * pfmk AUX: bytes an AUX snippet adds to each entry (0 without

@@ -18,34 +18,43 @@
 #include "../core/internal.h"
 
 /**
- * pfmk_create_context() - create a system-wide monitoring context
+ * __pfmk_create_context() - create a system-wide monitoring context
  * @req: context description: ctx_flags must have PFM_FL_SYSTEM_WIDE and
  *	may have PFM_FL_OVFL_NO_MSG; ctx_pmu_name selects the PMU description
- *	("" for "generic"); ctx_smpl_buf_id must be all zeroes.  On success
- *	ctx_fd is set to -1 and ctx_smpl_buf_size to 0.
- * @smpl_arg: sampling format argument; NULL.
- * @smpl_size: size of @smpl_arg; 0.
+ *	("" for "generic"); ctx_smpl_buf_id is a sampling format's UUID (all
+ *	zeroes for none).  On success ctx_fd is set to -1 and
+ *	ctx_smpl_buf_size to the sampling buffer's size (0 without one).
+ * @smpl_arg: the sampling format's argument (NULL without a format).
+ * @smpl_size: size of @smpl_arg, the format's arg_size (0 without one).
  * @c: the owner's completion, initialized by the owner; pfmk_read() waits
  *	on it.  It must stay valid until pfmk_close() returns.
  * @desc: output: the context's descriptor.
- * @buf: output, may be NULL: the sampling buffer's address; NULL.
+ * @buf: output, may be NULL: the sampling buffer's kernel address (NULL
+ *	without a format).
+ * @owner: the module creating the context (pfmk_create_context() passes
+ *	THIS_MODULE), or NULL for built-in code.  When that module unloads
+ *	with the context still open, pfmk closes the context and warns.
  *
- * The context starts UNLOADED, with every PMC at its description's default
- * value and every PMD at 0.
+ * Callers use pfmk_create_context(), which supplies @owner.  The context
+ * starts UNLOADED, with every PMC at its description's default value and
+ * every PMD at 0.
  *
  * Context: process context; may sleep.
  * Return: 0 on success; -EINVAL if @req, @c or @desc is NULL, a flag is
  * missing or unknown (PFM_FL_NOTIFY_BLOCK and PFM_FL_MAP_SETS included),
- * a sampling format or argument is given, or ctx_pmu_name is not
- * NUL-terminated; -ENOENT if no PMU description of that name is
- * registered; -ENOMEM.
+ * ctx_pmu_name is not NUL-terminated, the sampling format is unknown, or
+ * its argument is missing, mis-sized or rejected; -ENOENT if no PMU
+ * description of that name is registered; -E2BIG for a sampling buffer
+ * above the max_smpl_buf limit; -ENOMEM at the max_contexts or
+ * max_smpl_mem limit, or out of memory.
  */
-int pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
-			struct completion *c, void **desc, void **buf)
+int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
+			  size_t smpl_size, struct completion *c, void **desc,
+			  void **buf, struct module *owner)
 {
-	return pfmk_ctx_create(req, smpl_arg, smpl_size, c, desc, buf);
+	return pfmk_ctx_create(req, smpl_arg, smpl_size, c, desc, buf, owner);
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_create_context, PFMK_NS);
+EXPORT_SYMBOL_NS_GPL(__pfmk_create_context, PFMK_NS);
 
 /**
  * pfmk_write_pmcs() - program PMCs
@@ -408,10 +417,13 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 
 	if (!ctx)
 		return -EBADF;
-	if (!msg || sz != sizeof(*msg))
+	if (!msg || sz != sizeof(*msg)) {
 		ret = -EINVAL;
-	else
+	} else {
+		/* Messages of hotplug events that came before this call. */
+		pfmk_hotplug_sync_unlocked(ctx);
 		ret = pfmk_ctx_read_msg(ctx, msg, noblock);
+	}
 	pfmk_ctx_put(ctx);
 	return ret;
 }
@@ -425,7 +437,9 @@ EXPORT_SYMBOL_NS_GPL(pfmk_read, PFMK_NS);
  *
  * Context: process context; may sleep.
  * Return: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED, OR'ed with
- * PFMK_STATE_STARTED while monitoring is started; -EBADF.
+ * PFMK_STATE_STARTED while monitoring is started and with
+ * PFMK_STATE_OFFLINE while the context's CPU is offline (the context
+ * stays loaded and re-arms when the CPU returns); -EBADF.
  */
 int pfmk_get_state(void *desc)
 {
@@ -463,3 +477,24 @@ int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats)
 	return stats ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_NS_GPL(pfmk_get_stats, PFMK_NS);
+
+/**
+ * pfmk_get_global_stats() - pfmk-wide counters
+ * @stats: output.
+ *
+ * pfmk extension: contexts created, freed and open, perf events and
+ * memory held, contexts reclaimed from unloaded modules, CPU hotplug
+ * events.  Tests use it to check that nothing leaked; debugfs pfmk/stats
+ * shows the same numbers.
+ *
+ * Context: any context but NMI.
+ * Return: 0; -EINVAL if @stats is NULL.
+ */
+int pfmk_get_global_stats(struct pfmk_global_stats *stats)
+{
+	if (!stats)
+		return -EINVAL;
+	pfmk_get_counters(stats);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(pfmk_get_global_stats, PFMK_NS);

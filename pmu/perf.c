@@ -34,10 +34,14 @@
  * @cfg: the PMD value and resets deciding sampling and the first period:
  *	@pmd, or the values about to be written to it.
  *
+ * The event counts against the max_events limit until
+ * pfmk_perf_destroy() (or pfmk_perf_release()) releases it.
+ *
  * Context: process context; may sleep.
  * Return: a disabled event; NULL if the PMC leaves its PMD unused;
- * ERR_PTR(-EOPNOTSUPP) if the running machine has no PMU for the event,
- * ERR_PTR(-ENODEV) if @cpu is offline, or another ERR_PTR from perf.
+ * ERR_PTR(-ENOMEM) at the max_events limit; ERR_PTR(-EOPNOTSUPP) if the
+ * running machine has no PMU for the event, ERR_PTR(-ENODEV) if @cpu is
+ * offline, or another ERR_PTR from perf.
  */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    unsigned int reg, u64 pmc, int cpu,
@@ -62,10 +66,29 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 		handler = pfmk_ovfl_handler;
 	}
 
+	if (!pfmk_charge(&pfmk_counters.events, READ_ONCE(pfmk_max_events)))
+		return ERR_PTR(-ENOMEM);
 	event = perf_event_create_kernel_counter(&attr, cpu, NULL, handler, pmd);
-	if (IS_ERR(event) && PTR_ERR(event) == -ENOENT)
-		return ERR_PTR(-EOPNOTSUPP);
+	if (IS_ERR(event)) {
+		atomic_dec(&pfmk_counters.events);
+		if (PTR_ERR(event) == -ENOENT)
+			return ERR_PTR(-EOPNOTSUPP);
+	}
 	return event;
+}
+
+/**
+ * pfmk_perf_destroy() - release an event made by pfmk_perf_create()
+ * @event: the event, or NULL.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_perf_destroy(struct perf_event *event)
+{
+	if (!event)
+		return;
+	perf_event_release_kernel(event);
+	atomic_dec(&pfmk_counters.events);
 }
 
 /**
@@ -132,7 +155,7 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 	pmd->perf_base = 0;
 	pmd->time_enabled += en;
 	pmd->time_running += run;
-	perf_event_release_kernel(pmd->event);
+	pfmk_perf_destroy(pmd->event);
 	pmd->event = NULL;
 }
 

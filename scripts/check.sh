@@ -29,9 +29,10 @@ rm -rf "$work"
 mkdir -p "$work"
 copy_module_sources "$work"
 
-# Every *.c / *.h of the repository outside build/ and patches/.
+# Every *.c / *.h of the repository outside build/ and patches/, but not
+# the *.mod.c files Kbuild generates in a tree built in place.
 mapfile -t files < <(cd "$PFMK_MODSRC" && find . \( -path ./build -o -path ./patches -o -path ./.git \) -prune -o \
-	-type f \( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | LC_ALL=C sort)
+	-type f \( -name '*.c' -o -name '*.h' \) ! -name '*.mod.c' -print | sed 's|^\./||' | LC_ALL=C sort)
 mapfile -t headers < <(printf '%s\n' "${files[@]}" | grep -E '^include/.*\.h$' || true)
 mapfile -t cfiles < <(printf '%s\n' "${files[@]}" | grep -E '\.c$' || true)
 say "check: ${#files[@]} source files (${#cfiles[@]} .c, ${#headers[@]} headers in include/)"

@@ -96,6 +96,13 @@ if [[ $mode != demo ]]; then
 	step_rmmod pfmk_smoke
 	step_insmod pfmk_aux_smoke ktap	# pfmk AUX: skips without the patch
 	step_rmmod pfmk_aux_smoke
+	# A client module unloading with open contexts: pfmk reclaims them.
+	if have pfmk_test_leaky; then
+		add_step reclaim rc
+		init_steps+=("step reclaim reclaim_test")
+	else
+		add_step reclaim rc missing
+	fi
 fi
 step_example pfmk_example_count
 step_rmmod pfmk_example_count
@@ -113,6 +120,9 @@ if [[ $mode == debug ]]; then
 	init_steps+=("step kmemleak kmemleak_report")
 fi
 step_rmmod pfmk_test_aux_pmu	# pfmk AUX
+# Nothing left behind by all of the above (contexts are freed after RCU).
+add_step pfmk-idle rc
+init_steps+=("step pfmk-idle pfmk_idle")
 step_rmmod pfmk_test_pmu
 step_rmmod pfmk
 if [[ $mode == debug ]]; then
@@ -133,8 +143,9 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 [ -d /sys/kernel/tracing ] && mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-# Report hung tasks well before the host's QEMU timeout.
-[ -w /proc/sys/kernel/hung_task_timeout_secs ] && echo 60 >/proc/sys/kernel/hung_task_timeout_secs
+# Report hung tasks well before the host's QEMU timeout, but not a KUnit
+# case that is merely slow on a loaded host (insmod waits for each case).
+[ -w /proc/sys/kernel/hung_task_timeout_secs ] && echo 120 >/proc/sys/kernel/hung_task_timeout_secs
 
 mark() { echo "\$*" >/dev/kmsg; }
 step() {
@@ -163,6 +174,38 @@ unload_capturing() {
 	insmod /modules/\$1.ko seconds=60 || return \$?
 	sleep 1
 	rmmod \$1
+}
+# pfmk_test_leaky leaves 4 contexts open (2 sampling, started); after its
+# rmmod, debugfs must show them reclaimed and nothing of them left.
+PSTATS=/sys/kernel/debug/pfmk/stats
+pstat() { awk -v k="\$1" '\$1 == k { print \$2 }' \$PSTATS; }
+reclaim_test() {
+	[ -r \$PSTATS ] || { echo "pfmk-init: no \$PSTATS"; return 2; }
+	open0=\$(pstat contexts_open); rec0=\$(pstat contexts_reclaimed)
+	ev0=\$(pstat events)
+	insmod /modules/pfmk_test_leaky.ko contexts=4 || return 3
+	sleep 1
+	n=\$(grep -c ' pfmk_test_leaky\$' /sys/kernel/debug/pfmk/contexts)
+	cat /sys/kernel/debug/pfmk/contexts
+	[ "\$n" = 4 ] || { echo "pfmk-init: reclaim: \$n leaky contexts in debugfs, want 4"; rmmod pfmk_test_leaky; return 4; }
+	[ "\$(pstat contexts_open)" = \$((open0 + 4)) ] || { echo "pfmk-init: reclaim: contexts_open not +4"; return 5; }
+	rmmod pfmk_test_leaky || return 6
+	cat \$PSTATS
+	[ "\$(pstat contexts_open)" = "\$open0" ] || { echo "pfmk-init: reclaim: contexts_open \$(pstat contexts_open), want \$open0"; return 7; }
+	[ "\$(pstat contexts_reclaimed)" = \$((rec0 + 4)) ] || { echo "pfmk-init: reclaim: contexts_reclaimed not +4"; return 8; }
+	[ "\$(pstat events)" = "\$ev0" ] || { echo "pfmk-init: reclaim: events \$(pstat events), want \$ev0"; return 9; }
+	grep -c ' pfmk_test_leaky\$' /sys/kernel/debug/pfmk/contexts && return 10
+	dmesg | grep -q 'module pfmk_test_leaky unloaded with 4 open context' || { echo "pfmk-init: reclaim: no warning"; return 11; }
+	return 0
+}
+pfmk_idle() {
+	[ -r \$PSTATS ] || { echo "pfmk-init: no \$PSTATS"; return 2; }
+	sleep 1
+	cat \$PSTATS
+	for k in contexts_alive contexts_open events smpl_bytes mem_bytes; do
+		[ "\$(pstat \$k)" = 0 ] || { echo "pfmk-init: pfmk not idle: \$k = \$(pstat \$k)"; return 3; }
+	done
+	return 0
 }
 KML=/sys/kernel/debug/kmemleak
 # Boot-time leaks (e.g. 6.1's ACPI error path in the tiny debug kernel) are

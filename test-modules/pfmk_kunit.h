@@ -42,6 +42,8 @@ int pfmkt_init(struct kunit *test);
 void pfmkt_exit(struct kunit *test);
 
 int pfmkt_try_create(struct kunit *test, struct pfarg_ctx *req, void **desc);
+int pfmkt_try_create_arg(struct kunit *test, struct pfarg_ctx *req,
+			 void *arg, size_t size, void **desc);
 void *pfmkt_create(struct kunit *test, const char *pmu);
 void pfmkt_close(struct kunit *test, void *desc);
 void pfmkt_forget(struct kunit *test, void *desc);
@@ -63,5 +65,7 @@ extern struct kunit_suite pfmk_smpl_args_suite;
 extern struct kunit_suite pfmk_smpl_exact_suite;
 extern struct kunit_suite pfmk_smpl_notify_suite;
 extern struct kunit_suite pfmk_smpl_cpuclock_suite;
+extern struct kunit_suite pfmk_limits_suite;
+extern struct kunit_suite pfmk_hotplug_suite;
 
 #endif /* _PFMK_KUNIT_H */

@@ -105,10 +105,26 @@ void pfmkt_forget(struct kunit *test, void *desc)
  */
 int pfmkt_try_create(struct kunit *test, struct pfarg_ctx *req, void **desc)
 {
+	return pfmkt_try_create_arg(test, req, NULL, 0, desc);
+}
+
+/**
+ * pfmkt_try_create_arg() - pfmkt_try_create() with a sampling argument
+ * @test: the test.
+ * @req: the request.
+ * @arg: the sampling format's argument.
+ * @size: its size.
+ * @desc: output: the descriptor, tracked if the call succeeded.
+ *
+ * Return: what pfmk_create_context() returned.
+ */
+int pfmkt_try_create_arg(struct kunit *test, struct pfarg_ctx *req,
+			 void *arg, size_t size, void **desc)
+{
 	struct pfmkt_priv *priv = test->priv;
 	int ret;
 
-	ret = pfmk_create_context(req, NULL, 0, &priv->done, desc, NULL);
+	ret = pfmk_create_context(req, arg, size, &priv->done, desc, NULL);
 	if (!ret)
 		pfmkt_track(test, *desc);
 	return ret;
@@ -241,6 +257,7 @@ kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
 		  &pfmk_state_suite, &pfmk_count_suite, &pfmk_multi_suite,
 		  &pfmk_race_suite, &pfmk_smpl_args_suite,
 		  &pfmk_smpl_exact_suite, &pfmk_smpl_notify_suite,
+		  &pfmk_limits_suite, &pfmk_hotplug_suite,
 		  &pfmk_smpl_cpuclock_suite);
 
 PFMK_IMPORT_NS();

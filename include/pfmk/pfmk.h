@@ -19,6 +19,7 @@
 #define _PFMK_PFMK_H
 
 #include <linux/bits.h>
+#include <linux/module.h>
 #include <linux/types.h>
 #include <pfmk/ns.h>
 
@@ -82,6 +83,7 @@ typedef __u8 pfm_uuid_t[16];
 #define PFM_CTX_MASKED		3	/* attached, monitoring masked */
 #define PFM_CTX_ZOMBIE		4	/* never reported by pfmk */
 #define PFMK_STATE_STARTED	0x100	/* pfmk_get_state(): started */
+#define PFMK_STATE_OFFLINE	0x200	/* pfmk_get_state(): CPU offline */
 
 /* Length of the name of a PMU description, NUL included. */
 #define PFMK_PMU_NAME_LEN	32
@@ -243,7 +245,9 @@ struct pfarg_setinfo {
 
 /* Message types. */
 #define PFM_MSG_OVFL	1	/* a PMD overflowed */
-#define PFM_MSG_END	2	/* the context was torn down */
+#define PFM_MSG_END	2	/* the context was torn down (never sent) */
+#define PFMK_MSG_CPU_OFFLINE	0x100	/* pfmk: the context's CPU went away */
+#define PFMK_MSG_CPU_ONLINE	0x101	/* pfmk: it is back, context re-armed */
 
 /**
  * struct pfm_ovfl_msg - overflow message
@@ -266,13 +270,37 @@ struct pfm_ovfl_msg {
 };
 
 /**
+ * struct pfmk_cpu_msg - CPU hotplug message (pfmk extension)
+ * @msg_type: PFMK_MSG_CPU_OFFLINE or PFMK_MSG_CPU_ONLINE.
+ * @msg_cpu: the context's CPU.
+ * @msg_cycle: number of times this context's CPU went offline since the
+ *	context was loaded, this event included (an OFFLINE and the ONLINE
+ *	that follows it carry the same number).
+ * @msg_reserved: reserved, 0.
+ *
+ * PFMK_MSG_CPU_OFFLINE: the CPU went offline; the PMD values were saved and
+ * the context stays loaded (pfmk_get_state() adds PFMK_STATE_OFFLINE).
+ * PFMK_MSG_CPU_ONLINE: the CPU came back and the context was re-armed from
+ * the saved values, started again if it was started.
+ */
+struct pfmk_cpu_msg {
+	__u32		msg_type;
+	__u32		msg_cpu;
+	__u64		msg_cycle;
+	__u64		msg_reserved[2];
+};
+
+/**
  * union pfm_msg - a message returned by pfmk_read()
- * @type: PFM_MSG_* type, common to all messages.
+ * @type: PFM_MSG_* or PFMK_MSG_* type, common to all messages.
  * @pfm_ovfl_msg: the message when @type is PFM_MSG_OVFL.
+ * @pfmk_cpu_msg: the message when @type is PFMK_MSG_CPU_OFFLINE or
+ *	PFMK_MSG_CPU_ONLINE.
  */
 union pfm_msg {
 	__u32			type;
 	struct pfm_ovfl_msg	pfm_ovfl_msg;
+	struct pfmk_cpu_msg	pfmk_cpu_msg;
 };
 
 /* Version of the perfmon2 interface pfmk implements. */
@@ -284,8 +312,27 @@ union pfm_msg {
 #define PFM_VERSION_MINOR(x)	((x) & 0xffff)
 
 /* The 2006 KAPI. */
-int pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
-			struct completion *c, void **desc, void **buf);
+int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
+			  size_t smpl_size, struct completion *c, void **desc,
+			  void **buf, struct module *owner);
+
+/**
+ * pfmk_create_context() - create a system-wide monitoring context
+ * @req: context description.
+ * @smpl_arg: sampling format argument.
+ * @smpl_size: size of @smpl_arg.
+ * @c: the owner's completion.
+ * @desc: output: the context's descriptor.
+ * @buf: output, may be NULL: the sampling buffer's address.
+ *
+ * The 2006 call, unchanged for its callers: it records the calling module
+ * (THIS_MODULE) as the context's owner, so that pfmk can reclaim the
+ * context if that module unloads without closing it.  See
+ * __pfmk_create_context() for the arguments, context and return values.
+ */
+#define pfmk_create_context(req, smpl_arg, smpl_size, c, desc, buf)	\
+	__pfmk_create_context(req, smpl_arg, smpl_size, c, desc, buf,	\
+			      THIS_MODULE)
 int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count);
 int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count);
 int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count);
@@ -343,9 +390,42 @@ struct pfmk_ctx_stats {
 	__u64		reserved[7];
 };
 
+/**
+ * struct pfmk_global_stats - pfmk-wide counters
+ * @ctx_alive: contexts whose memory is not freed yet (created - freed).
+ * @ctx_created: contexts created since pfmk was loaded.
+ * @ctx_freed: contexts freed since pfmk was loaded.
+ * @ctx_open: contexts not closed yet (counted against the max_contexts
+ *	limit).
+ * @ctx_reclaimed: contexts closed by pfmk because the module that
+ *	created them was unloaded without closing them.
+ * @events: perf events held by all contexts (max_events limit).
+ * @smpl_bytes: bytes of sampling buffers (max_smpl_mem limit).
+ * @mem_bytes: bytes of memory held by open contexts, buffers included.
+ * @cpu_offline: times a loaded context's CPU went offline.
+ * @cpu_online: times a context was re-armed when its CPU came back.
+ * @rearm_failed: re-arms that failed (the context stays offline).
+ * @reserved: reserved, 0.
+ */
+struct pfmk_global_stats {
+	__u64		ctx_alive;
+	__u64		ctx_created;
+	__u64		ctx_freed;
+	__u64		ctx_open;
+	__u64		ctx_reclaimed;
+	__u64		events;
+	__u64		smpl_bytes;
+	__u64		mem_bytes;
+	__u64		cpu_offline;
+	__u64		cpu_online;
+	__u64		rearm_failed;
+	__u64		reserved[5];
+};
+
 int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
 			struct pfmk_pmd_time *time, int count);
 int pfmk_get_state(void *desc);
 int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats);
+int pfmk_get_global_stats(struct pfmk_global_stats *stats);
 
 #endif /* _PFMK_PFMK_H */

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk CPU hotplug: loaded contexts survive their CPU going away.
+ *
+ * perfmon2 unloaded a system-wide context whose CPU went offline; perf
+ * detaches the CPU's events and leaves them dead.  pfmk keeps the context
+ * loaded: when its CPU goes offline the PMD values are saved (the events'
+ * final counts folded in) and the events released; the owner gets a
+ * PFMK_MSG_CPU_OFFLINE message and pfmk_get_state() shows
+ * PFMK_STATE_OFFLINE.  When the CPU comes back the events are created
+ * again from the saved values, enabled if the context was started, and
+ * the owner gets PFMK_MSG_CPU_ONLINE.  Counting and sampling go on from
+ * where they were; the time the CPU was away is not counted.
+ *
+ * Every loaded context is an instance of one multi-instance cpuhp state
+ * (CPUHP_AP_ONLINE_DYN), registered by pfmk_ctx_load() and removed by
+ * pfmk_ctx_unload().  The callbacks run under cpu_hotplug_lock, where
+ * neither ctx->mutex nor perf_event_release_kernel() (which may take
+ * cpu_hotplug_lock for perf's static keys) is allowed; so they only
+ * record what happened and queue ctx->hp_work:
+ *
+ *   offline callback:  hp_gone = 1, hp_gen++     (before perf detaches)
+ *   online callback:   hp_gone = 0               (after perf re-attaches)
+ *
+ * pfmk_hotplug_sync(), run by the work and at the start of every KAPI call
+ * on the context (both under ctx->mutex), compares hp_gen with hp_done: a
+ * difference means the events were (or are about to be) detached, so it
+ * saves and releases them and reports OFFLINE.  It re-arms an offline
+ * context once hp_gone is clear and the CPU is online.  An offline/online
+ * pair that completes before the work runs is caught by the generation,
+ * and gives both messages.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/irq_work.h>
+#include <linux/workqueue.h>
+
+#include "internal.h"
+
+static enum cpuhp_state pfmk_hp_state;
+static struct workqueue_struct *pfmk_hp_wq;
+
+static void pfmk_hotplug_msg(struct pfmk_ctx *ctx, u32 type)
+{
+	union pfm_msg msg = { };
+
+	msg.pfmk_cpu_msg.msg_type = type;
+	msg.pfmk_cpu_msg.msg_cpu = ctx->cpu;
+	msg.pfmk_cpu_msg.msg_cycle = ctx->hp_done;
+	pfmk_ctx_notify(ctx, &msg);
+}
+
+/* Save the PMD values and drop the events of a context losing its CPU. */
+static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set = ctx->active_set;
+	unsigned int n = ctx->pmu->num_pmcs;
+
+	if (ctx->started)
+		pfmk_perf_disable_set(set, n);
+	pfmk_aux_unload(ctx);	/* pfmk AUX: the buffer goes with the event */
+	pfmk_perf_unload_set(set, n);
+	/* A notification raised before the CPU left is delivered first. */
+	irq_work_sync(&ctx->irq_work);
+	WRITE_ONCE(ctx->offline, true);
+	atomic64_inc(&pfmk_counters.cpu_offline);
+	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_OFFLINE);
+}
+
+/* Create the events again from the saved values. */
+static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set = ctx->active_set;
+	int ret;
+
+	ret = pfmk_perf_load_set(set, ctx->pmu, ctx->cpu);
+	/* pfmk AUX: a new buffer, its stream from 0 */
+	if (!ret) {
+		ret = pfmk_aux_load(ctx);
+		if (ret)
+			pfmk_perf_unload_set(set, ctx->pmu->num_pmcs);
+	}
+	if (ret) {
+		/* Stay offline; the next hotplug event or call retries. */
+		atomic64_inc(&pfmk_counters.rearm_failed);
+		pr_warn_ratelimited("context %#lx: cannot re-arm on CPU%d: %d\n",
+				    pfmk_desc_of(ctx), ctx->cpu, ret);
+		return;
+	}
+	if (ctx->started)
+		pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
+	WRITE_ONCE(ctx->offline, false);
+	atomic64_inc(&pfmk_counters.cpu_online);
+	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE);
+}
+
+/**
+ * pfmk_hotplug_sync() - apply the CPU hotplug events seen for a context
+ * @ctx: the context, locked.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_hotplug_sync(struct pfmk_ctx *ctx)
+{
+	int gen = atomic_read(&ctx->hp_gen);
+
+	if (ctx->state == PFM_CTX_UNLOADED || ctx->dead)
+		return;
+	if (gen != ctx->hp_done) {
+		WRITE_ONCE(ctx->hp_done, gen);
+		if (!ctx->offline)
+			pfmk_hotplug_suspend(ctx);
+	}
+	/* Pairs with the barrier before hp_gone is cleared by the callback. */
+	if (ctx->offline && !atomic_read_acquire(&ctx->hp_gone) &&
+	    cpu_online(ctx->cpu))
+		pfmk_hotplug_rearm(ctx);
+}
+
+/**
+ * pfmk_hotplug_sync_unlocked() - pfmk_hotplug_sync() for an unlocked context
+ * @ctx: the context, referenced, not locked.
+ *
+ * Takes the context's mutex only if a hotplug event is pending, so that
+ * pfmk_read() sees the messages of the events that came before it.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_hotplug_sync_unlocked(struct pfmk_ctx *ctx)
+{
+	/* Racy hints; pfmk_hotplug_sync() decides under the mutex. */
+	if (atomic_read(&ctx->hp_gen) == READ_ONCE(ctx->hp_done) &&
+	    !(READ_ONCE(ctx->offline) && !atomic_read(&ctx->hp_gone)))
+		return;
+	mutex_lock(&ctx->mutex);
+	pfmk_hotplug_sync(ctx);
+	mutex_unlock(&ctx->mutex);
+}
+
+static void pfmk_hotplug_work(struct work_struct *work)
+{
+	struct pfmk_ctx *ctx = container_of(work, struct pfmk_ctx, hp_work);
+
+	mutex_lock(&ctx->mutex);
+	pfmk_hotplug_sync(ctx);
+	mutex_unlock(&ctx->mutex);
+	pfmk_ctx_put(ctx);
+}
+
+/**
+ * pfmk_hotplug_queue() - have the hotplug work look at a context
+ * @ctx: the context; the caller holds a reference or the cpuhp instance.
+ *
+ * The queued work holds a reference on @ctx.
+ *
+ * Context: any context but NMI.
+ */
+void pfmk_hotplug_queue(struct pfmk_ctx *ctx)
+{
+	refcount_inc(&ctx->ref);
+	if (!queue_work(pfmk_hp_wq, &ctx->hp_work))
+		pfmk_ctx_put(ctx);
+}
+
+/*
+ * An instance is registered only while the context is loaded, and
+ * registration takes cpu_hotplug_lock, so ctx->cpu is stable here.
+ */
+static int pfmk_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct pfmk_ctx *ctx = hlist_entry(node, struct pfmk_ctx, hp_node);
+
+	if (ctx->cpu != cpu)
+		return 0;
+	atomic_set(&ctx->hp_gone, 1);
+	atomic_inc(&ctx->hp_gen);
+	pfmk_hotplug_queue(ctx);
+	return 0;
+}
+
+static int pfmk_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct pfmk_ctx *ctx = hlist_entry(node, struct pfmk_ctx, hp_node);
+
+	if (ctx->cpu != cpu)
+		return 0;
+	atomic_set_release(&ctx->hp_gone, 0);
+	pfmk_hotplug_queue(ctx);
+	return 0;
+}
+
+/**
+ * pfmk_hotplug_init_ctx() - initialize a new context's hotplug state
+ * @ctx: the context being created.
+ *
+ * Context: any context.
+ */
+void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
+{
+	INIT_HLIST_NODE(&ctx->hp_node);
+	INIT_WORK(&ctx->hp_work, pfmk_hotplug_work);
+	atomic_set(&ctx->hp_gone, 0);
+	atomic_set(&ctx->hp_gen, 0);
+	WRITE_ONCE(ctx->hp_done, 0);
+	WRITE_ONCE(ctx->offline, false);
+}
+
+/**
+ * pfmk_hotplug_attach() - watch the CPU of a context being loaded
+ * @ctx: the context, locked, ctx->cpu set, no events yet.
+ *
+ * Context: process context; may sleep (takes cpu_hotplug_lock); ctx->mutex
+ * held.
+ * Return: 0 or a negative errno from the cpuhp core.
+ */
+int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
+{
+	atomic_set(&ctx->hp_gone, 0);
+	atomic_set(&ctx->hp_gen, 0);
+	WRITE_ONCE(ctx->hp_done, 0);
+	WRITE_ONCE(ctx->offline, false);
+	return cpuhp_state_add_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
+}
+
+/**
+ * pfmk_hotplug_detach() - stop watching the CPU of a context
+ * @ctx: the context, locked, being unloaded.
+ *
+ * A work already queued still runs; it finds the context unloaded.
+ *
+ * Context: process context; may sleep (takes cpu_hotplug_lock); ctx->mutex
+ * held.
+ */
+void pfmk_hotplug_detach(struct pfmk_ctx *ctx)
+{
+	cpuhp_state_remove_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
+	WRITE_ONCE(ctx->offline, false);
+}
+
+/**
+ * pfmk_hotplug_init() - register pfmk's cpuhp state
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or a negative errno.
+ */
+int pfmk_hotplug_init(void)
+{
+	int ret;
+
+	pfmk_hp_wq = alloc_workqueue("pfmk_hotplug", WQ_UNBOUND, 0);
+	if (!pfmk_hp_wq)
+		return -ENOMEM;
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "pfmk:online",
+				      pfmk_cpu_online, pfmk_cpu_offline);
+	if (ret < 0) {
+		destroy_workqueue(pfmk_hp_wq);
+		return ret;
+	}
+	pfmk_hp_state = ret;
+	return 0;
+}
+
+/**
+ * pfmk_hotplug_exit() - unregister pfmk's cpuhp state
+ *
+ * No context is left (each one holds a reference on pfmk), but works of
+ * closed contexts may still be queued: they are flushed.
+ *
+ * Context: process context; may sleep.
+ */
+void pfmk_hotplug_exit(void)
+{
+	cpuhp_remove_multi_state(pfmk_hp_state);
+	destroy_workqueue(pfmk_hp_wq);
+}

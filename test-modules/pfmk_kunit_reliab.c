@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suites: limits and CPU hotplug edge cases.
+ *
+ * pfmk_limits: every limit of core/limits.c gives its documented errno at
+ * limit + 1, allocates nothing (checked through pfmk_get_global_stats()),
+ * and leaves the caller's other contexts alone.  The limits are module
+ * parameters; the tests set them as an administrator would, through
+ * /sys/module/pfmk/parameters/, and restore them.
+ *
+ * pfmk_hotplug: one offline/online cycle of a CPU at a time, with exact
+ * expectations: PMD values and sampling phase preserved, state and
+ * messages, writes, unload and close while the CPU is away.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+/* ---- limits ---------------------------------------------------------- */
+
+static const char * const pfmkt_params[] = {
+	"max_contexts", "max_events", "max_smpl_buf", "max_smpl_mem",
+};
+
+/* Values saved by pfmk_limits_init(), restored by pfmk_limits_exit(). */
+static char pfmkt_saved[ARRAY_SIZE(pfmkt_params)][24];
+
+static int pfmkt_param_io(const char *name, char *buf, size_t len,
+			  bool write)
+{
+	char path[96];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/module/pfmk/parameters/%s", name);
+	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (write) {
+		n = kernel_write(f, buf, strlen(buf), &pos);
+	} else {
+		n = kernel_read(f, buf, len - 1, &pos);
+		if (n >= 0)
+			buf[n] = 0;
+	}
+	filp_close(f, NULL);
+	return n < 0 ? n : 0;
+}
+
+static void pfmkt_set_limit(struct kunit *test, const char *name, u64 val)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", val);
+	KUNIT_ASSERT_EQ_MSG(test, pfmkt_param_io(name, buf, 0, true), 0,
+			    "write %s=%s", name, buf);
+}
+
+static int pfmk_limits_init(struct kunit *test)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(pfmkt_params); i++) {
+		ret = pfmkt_param_io(pfmkt_params[i], pfmkt_saved[i],
+				     sizeof(pfmkt_saved[i]), false);
+		if (ret)
+			return ret;
+	}
+	return pfmkt_init(test);
+}
+
+static void pfmk_limits_exit(struct kunit *test)
+{
+	unsigned int i;
+
+	pfmkt_exit(test);
+	for (i = 0; i < ARRAY_SIZE(pfmkt_params); i++)
+		KUNIT_EXPECT_EQ(test, pfmkt_param_io(pfmkt_params[i],
+						     pfmkt_saved[i], 0, true), 0);
+}
+
+static struct pfmk_global_stats pfmkt_gstats(struct kunit *test)
+{
+	struct pfmk_global_stats st;
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&st), 0);
+	return st;
+}
+
+/* What a failed request must leave as it was. */
+static void pfmkt_expect_nothing_allocated(struct kunit *test,
+					   const struct pfmk_global_stats *a,
+					   const struct pfmk_global_stats *b)
+{
+	KUNIT_EXPECT_EQ(test, a->ctx_open, b->ctx_open);
+	KUNIT_EXPECT_EQ(test, a->ctx_created, b->ctx_created);
+	KUNIT_EXPECT_EQ(test, a->events, b->events);
+	KUNIT_EXPECT_EQ(test, a->smpl_bytes, b->smpl_bytes);
+	KUNIT_EXPECT_EQ(test, a->mem_bytes, b->mem_bytes);
+}
+
+static int pfmkt_create_smpl(struct kunit *test, u64 buf_size, void **desc)
+{
+	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_ctx req;
+
+	memset(&req, 0, sizeof(req));
+	memset(&arg, 0, sizeof(arg));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
+	arg.buf_size = buf_size;
+	return pfmkt_try_create_arg(test, &req, &arg, sizeof(arg), desc);
+}
+
+/* max_contexts: the (limit + 1)th open context gets -ENOMEM. */
+static void limits_max_contexts(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	struct pfarg_ctx req;
+	void *a, *b, *c = NULL;
+
+	before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_contexts", before.ctx_open + 2);
+	a = pfmkt_create(test, "");
+	b = pfmkt_create(test, "");
+
+	before = pfmkt_gstats(test);
+	memset(&req, 0, sizeof(req));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), -ENOMEM);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+
+	/* The others are untouched, and closing one makes room. */
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(a), PFM_CTX_UNLOADED);
+	pfmkt_close(test, b);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), 0);
+}
+
+/* max_events: load and reprogramming beyond it get -ENOMEM, no change. */
+static void limits_max_events(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	struct pfarg_pmc pmc;
+	void *desc;
+	int cpu = pfmkt_cpu();
+	u16 i;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	for (i = 0; i < 3; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+
+	before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_events", before.events + 2);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+
+	/* Exactly at the limit: loads. */
+	pfmkt_set_limit(test, "max_events", before.events + 3);
+	pfmkt_load(test, desc, cpu);
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, after.events, before.events + 3);
+
+	/* One more event on the loaded context: -ENOMEM, old ones count on. */
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = 3;
+	pmc.reg_value = PFMK_TEST_PMC(1);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), 0);
+
+	/* Closing gives the events back. */
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
+}
+
+/* max_smpl_buf: a buffer of limit + 1 bytes gets -E2BIG. */
+static void limits_max_smpl_buf(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc;
+
+	pfmkt_set_limit(test, "max_smpl_buf", SZ_1M);
+	before = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, pfmkt_create_smpl(test, SZ_1M + 1, &desc),
+			-E2BIG);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_create_smpl(test, SZ_1M, &desc), 0);
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, after.smpl_bytes, before.smpl_bytes + SZ_1M);
+	KUNIT_EXPECT_GE(test, after.mem_bytes, before.mem_bytes + SZ_1M);
+}
+
+/* max_smpl_mem: a buffer that would take the total over gets -ENOMEM. */
+static void limits_max_smpl_mem(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc;
+
+	before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_smpl_mem", before.smpl_bytes + SZ_1M + 4096);
+	KUNIT_ASSERT_EQ(test, pfmkt_create_smpl(test, SZ_1M, &desc), 0);
+
+	before = pfmkt_gstats(test);
+	/* 8192 bytes would go over by 4096: refused; 4096 fits exactly. */
+	KUNIT_EXPECT_EQ(test, pfmkt_create_smpl(test, 8192, &desc), -ENOMEM);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+	KUNIT_EXPECT_EQ(test, pfmkt_create_smpl(test, 4096, &desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
+			before.smpl_bytes + 4096);
+}
+
+/* Creating and closing returns every counter to where it was. */
+static void limits_accounting_balanced(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc;
+	u16 i;
+
+	before = pfmkt_gstats(test);
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	for (i = 0; i < PFMK_TEST_NUM_PMCS; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, pfmkt_cpu());
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, after.ctx_open, before.ctx_open + 1);
+	KUNIT_EXPECT_EQ(test, after.events, before.events + PFMK_TEST_NUM_PMCS);
+	KUNIT_EXPECT_GT(test, after.mem_bytes, before.mem_bytes);
+	pfmkt_close(test, desc);
+	rcu_barrier();
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, after.ctx_open, before.ctx_open);
+	KUNIT_EXPECT_EQ(test, after.ctx_created, before.ctx_created + 1);
+	KUNIT_EXPECT_EQ(test, after.ctx_freed, before.ctx_freed + 1);
+	KUNIT_EXPECT_EQ(test, after.events, before.events);
+	KUNIT_EXPECT_EQ(test, after.mem_bytes, before.mem_bytes);
+}
+
+static struct kunit_case pfmk_limits_cases[] = {
+	KUNIT_CASE(limits_max_contexts),
+	KUNIT_CASE(limits_max_events),
+	KUNIT_CASE(limits_max_smpl_buf),
+	KUNIT_CASE(limits_max_smpl_mem),
+	KUNIT_CASE(limits_accounting_balanced),
+	{}
+};
+
+struct kunit_suite pfmk_limits_suite = {
+	.name = "pfmk_limits",
+	.init = pfmk_limits_init,
+	.exit = pfmk_limits_exit,
+	.test_cases = pfmk_limits_cases,
+};
+
+/* ---- hotplug ------------------------------------------------------------ */
+
+/* The highest online CPU other than 0, taken offline by the test. */
+static int pfmkt_hp_cpu(struct kunit *test)
+{
+	int cpu;
+
+	for (cpu = nr_cpu_ids - 1; cpu > 0; cpu--)
+		if (cpu_online(cpu))
+			return cpu;
+	kunit_skip(test, "needs a second online CPU, have %u",
+		   num_online_cpus());
+	return -1;
+}
+
+static void pfmkt_offline(struct kunit *test, int cpu)
+{
+	struct pfmkt_priv *priv = test->priv;
+	int ret = remove_cpu(cpu);
+
+	if (ret)
+		kunit_skip(test, "remove_cpu(%d): %d", cpu, ret);
+	priv->offline_cpu = cpu;
+}
+
+static void pfmkt_online(struct kunit *test, int cpu)
+{
+	struct pfmkt_priv *priv = test->priv;
+
+	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	priv->offline_cpu = -1;
+}
+
+/* Take the next message, which must be of @type for @cpu. */
+static void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type,
+			     int cpu, u64 cycle)
+{
+	union pfm_msg msg;
+
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_EXPECT_EQ(test, msg.type, type);
+	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cpu, cpu);
+	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cycle, cycle);
+}
+
+/* Counts are kept while the CPU is away and go on when it is back. */
+static void hotplug_count_preserved(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	int cpu = pfmkt_hp_cpu(test);
+	union pfm_msg msg;
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(3));
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 100);
+	before = pfmkt_gstats(test);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 100);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 300);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, after.events, before.events - 2);
+
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
+	pfmk_test_pmu_tick(cpu, 50);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 150);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 450);
+
+	/* A second cycle is numbered 2. */
+	pfmkt_offline(test, cpu);
+	pfmkt_online(test, cpu);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 2);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 2);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 151);
+}
+
+/* A sampling PMD keeps its phase: the period in flight resumes. */
+static void hotplug_sampling_phase(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	struct pfmk_ctx_stats st;
+	struct pfarg_pmd pmd;
+	void *desc;
+	int i;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_value = -10ULL;
+	pmd.reg_short_reset = -10ULL;
+	pmd.reg_long_reset = -10ULL;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	for (i = 0; i < 35; i++)
+		pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -5ULL);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -5ULL);
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc) & PFMK_STATE_OFFLINE, 0);
+
+	/* 5 ticks finish the period in flight, then 3 whole periods. */
+	for (i = 0; i < 35; i++)
+		pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 7);
+	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+}
+
+/* While the CPU is away: PMCs can be rewritten, unload and close work. */
+static void hotplug_calls_while_offline(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+	struct pfarg_load load;
+	void *desc, *other;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	other = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, other, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	pfmkt_load(test, other, cpu);
+	pfmkt_offline(test, cpu);
+	before = pfmkt_gstats(test);
+
+	/* A stopped, offline context takes new PMC values without events. */
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_OFFLINE);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(5));
+	pfmkt_write_pmd(test, desc, 1, 1000);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
+	/* Starting is allowed; counting waits for the CPU. */
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	/* Unloading an offline context works; loading it there does not. */
+	KUNIT_EXPECT_EQ(test, pfmk_unload_context(other), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
+	memset(&load, 0, sizeof(load));
+	load.load_pid = cpu;
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(other, &load), -ENODEV);
+
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 1050);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, other, 0), 0);
+
+	/* Close while offline. */
+	pfmkt_offline(test, cpu);
+	before = pfmkt_gstats(test);
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).ctx_open, before.ctx_open - 1);
+	pfmkt_online(test, cpu);
+}
+
+static struct kunit_case pfmk_hotplug_cases[] = {
+	KUNIT_CASE(hotplug_count_preserved),
+	KUNIT_CASE(hotplug_sampling_phase),
+	KUNIT_CASE(hotplug_calls_while_offline),
+	{}
+};
+
+struct kunit_suite pfmk_hotplug_suite = {
+	.name = "pfmk_hotplug",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_hotplug_cases,
+};
