@@ -10,6 +10,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/module.h>
@@ -37,6 +38,7 @@
  * @buf: copy-out destination (vmalloc).
  * @len: bytes in @buf.
  * @cap: size of @buf.
+ * @offline_cpu: CPU the test took offline, or -1.
  */
 struct auxt {
 	struct completion	done;
@@ -45,6 +47,7 @@ struct auxt {
 	u8			*buf;
 	size_t			len;
 	size_t			cap;
+	int			offline_cpu;
 };
 
 static int auxt_init(struct kunit *test)
@@ -59,6 +62,7 @@ static int auxt_init(struct kunit *test)
 	if (!t->buf)
 		return -ENOMEM;
 	t->cpu = cpumask_first(cpu_online_mask);
+	t->offline_cpu = -1;
 	test->priv = t;
 	return 0;
 }
@@ -69,6 +73,8 @@ static void auxt_exit(struct kunit *test)
 
 	if (t->desc)
 		pfmk_close(t->desc);
+	if (t->offline_cpu >= 0)
+		add_cpu(t->offline_cpu);
 	vfree(t->buf);
 }
 
@@ -443,6 +449,49 @@ static void aux_close_capturing(struct kunit *test)
 	}
 }
 
+/*
+ * CPU hotplug: the buffer goes with the PMD's event and comes back with
+ * it, empty, while the PMD's count goes on.
+ */
+static void aux_hotplug(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	struct pfmk_aux_info info;
+	int ret;
+
+	auxt_need_patch(test);
+	for (t->cpu = nr_cpu_ids - 1; t->cpu > 0; t->cpu--)
+		if (cpu_online(t->cpu))
+			break;
+	if (t->cpu <= 0)
+		kunit_skip(test, "needs a second online CPU");
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
+	auxt_load_start(test);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 50), 0);
+
+	ret = remove_cpu(t->cpu);
+	if (ret)
+		kunit_skip(test, "remove_cpu(%d): %d", t->cpu, ret);
+	t->offline_cpu = t->cpu;
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX, auxt_sink, t,
+					    &info), -ENOTCONN);
+	KUNIT_ASSERT_EQ(test, add_cpu(t->cpu), 0);
+	t->offline_cpu = -1;
+
+	/* A new buffer: its stream starts again from 0. */
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(t->desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
+	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
+	auxt_expect_recs(test, t->buf, 10, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, 60ULL);
+}
+
 static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_unsupported),
 	KUNIT_CASE(aux_args),
@@ -453,6 +502,7 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_snapshot),
 	KUNIT_CASE(aux_snippets),
 	KUNIT_CASE(aux_close_capturing),
+	KUNIT_CASE(aux_hotplug),
 	{}
 };
 
