@@ -199,6 +199,12 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	ret = pfmk_sets_load(ctx);
 	if (ret)
 		goto err_detach;
+	/* pfmk AUX: attach the AUX PMD's buffer (pmu/aux.c) */
+	ret = pfmk_aux_load(ctx);
+	if (ret) {
+		pfmk_sets_unload(ctx);
+		goto err_detach;
+	}
 	ctx->state = PFM_CTX_LOADED;
 	ctx->started = false;
 	return 0;
@@ -229,6 +235,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	if (ctx->started)
 		pfmk_ctx_stop(ctx);
 	pfmk_hotplug_detach(ctx);
+	pfmk_aux_unload(ctx);	/* pfmk AUX: free the AUX buffer */
 	pfmk_sets_unload(ctx);
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
@@ -395,6 +402,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 
 	pfmk_msgq_flush(&ctx->msgq);
 	pfmk_smpl_free(ctx);
+	pfmk_aux_free(ctx);	/* pfmk AUX: the set-up */
 	pfmk_sets_free(ctx);
 	pfmk_pmu_put(ctx->pmu);
 	ctx->pmu = NULL;

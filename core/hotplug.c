@@ -62,6 +62,7 @@ static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 
 	if (ctx->started)
 		pfmk_perf_disable_set(set, n);
+	pfmk_aux_unload(ctx);	/* pfmk AUX: the buffer goes with the event */
 	pfmk_sets_unload(ctx);
 	/* A notification raised before the CPU left is delivered first. */
 	irq_work_sync(&ctx->irq_work);
@@ -77,6 +78,12 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 	int ret;
 
 	ret = pfmk_sets_load(ctx);
+	/* pfmk AUX: a new buffer, its stream from 0 */
+	if (!ret) {
+		ret = pfmk_aux_load(ctx);
+		if (ret)
+			pfmk_sets_unload(ctx);
+	}
 	if (ret) {
 		/* Stay offline; the next hotplug event or call retries. */
 		atomic64_inc(&pfmk_counters.rearm_failed);

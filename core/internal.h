@@ -239,6 +239,7 @@ struct pfmk_msgq {
  * @offline: loaded but without events: @cpu went offline; PMD values are
  *	saved and re-armed when it comes back.
  * @rcu: frees the context after the last reference.
+ * @aux: AUX set-up (pmu/aux.c), or NULL.
  */
 struct pfmk_ctx {
 	u32				id;
@@ -287,6 +288,8 @@ struct pfmk_ctx {
 	int				hp_done;
 	bool				offline;
 	struct rcu_head			rcu;
+	/* pfmk AUX (pmu/aux.c) */
+	struct pfmk_aux			*aux;
 };
 
 /* core/limits.c: limits and pfmk-wide accounting */
@@ -420,6 +423,14 @@ bool pfmk_msgq_pop(struct pfmk_msgq *q, union pfm_msg *msg);
 void pfmk_msgq_flush(struct pfmk_msgq *q);
 ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
 			  int noblock);
+
+/* pmu/aux.c: kernel-owned AUX buffers (<pfmk/aux.h>) */
+struct pfmk_dfl_aux_snippet;
+int pfmk_aux_load(struct pfmk_ctx *ctx);
+void pfmk_aux_unload(struct pfmk_ctx *ctx);
+void pfmk_aux_free(struct pfmk_ctx *ctx);
+void pfmk_aux_snippet(struct pfmk_ctx *ctx, void *dst, size_t max,
+		      struct pfmk_dfl_aux_snippet *snip);
 
 /* pmu/pmu_desc.c: PMU description registry */
 const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name);

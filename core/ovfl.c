@@ -205,6 +205,7 @@ static int pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	arg.eventid = pmd->eventid;
 	arg.nr_smpl_pmds = n;
 	arg.smpl_pmds_val = ctx->smpl_vals;
+	arg.ctx = ctx;	/* pfmk AUX: snippets (core/smpl_dfl.c) */
 
 	ret = ctx->fmt->handler(ctx->smpl_buf, &arg);
 	if (ret != PFMK_SMPL_DROPPED)

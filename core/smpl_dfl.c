@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include <pfmk/aux.h>
 #include <pfmk/smpl_dfl.h>
 
 #include "internal.h"
@@ -27,17 +28,34 @@
  */
 #define PFMK_DFL_BUF_MAX	SZ_1G
 
-static size_t pfmk_dfl_max_entry(unsigned int npmds)
+/*
+ * pfmk AUX: bytes an AUX snippet adds to each entry (0 without
+ * reserved1 in the argument; see <pfmk/aux.h>); kept in hdr_reserved[0].
+ */
+static size_t pfmk_dfl_aux_bytes(const struct pfm_dfl_smpl_arg *arg)
 {
-	return sizeof(struct pfm_dfl_smpl_entry) + npmds * sizeof(u64);
+	if (!arg->reserved1)
+		return 0;
+	return sizeof(struct pfmk_dfl_aux_snippet) + arg->reserved1;
+}
+
+static size_t pfmk_dfl_max_entry(unsigned int npmds, size_t aux)
+{
+	return sizeof(struct pfm_dfl_smpl_entry) + npmds * sizeof(u64) + aux;
 }
 
 static ssize_t pfmk_dfl_get_size(const void *data, unsigned int npmds)
 {
 	const struct pfm_dfl_smpl_arg *arg = data;
 
+	if (arg->reserved1) {
+		if (arg->reserved1 % 8 || arg->reserved1 > PFMK_DFL_AUX_MAX)
+			return -EINVAL;
+		if (!pfmk_aux_supported())
+			return -EOPNOTSUPP;
+	}
 	if (arg->buf_size < sizeof(struct pfm_dfl_smpl_hdr) +
-			    pfmk_dfl_max_entry(npmds))
+			    pfmk_dfl_max_entry(npmds, pfmk_dfl_aux_bytes(arg)))
 		return -EINVAL;
 	if (arg->buf_size > PFMK_DFL_BUF_MAX)
 		return -E2BIG;
@@ -53,10 +71,23 @@ static void pfmk_dfl_init(void *buf, size_t size, const void *data,
 	hdr->hdr_version = PFM_DFL_SMPL_VERSION;
 	hdr->hdr_buf_size = size;
 	hdr->hdr_buf_flags = arg->buf_flags;
-	hdr->hdr_min_buf_space = pfmk_dfl_max_entry(npmds);
+	hdr->hdr_min_buf_space = pfmk_dfl_max_entry(npmds,
+						    pfmk_dfl_aux_bytes(arg));
+	hdr->hdr_reserved[0] = pfmk_dfl_aux_bytes(arg);
 	hdr->hdr_cur_offs = sizeof(*hdr);
 	hdr->hdr_count = 0;
 	hdr->hdr_overflows = 0;
+}
+
+/* pfmk AUX: a snippet header and the last AUX bytes, zero-padded. */
+static void pfmk_dfl_aux(const struct pfmk_ovfl_arg *arg, void *at,
+			 size_t bytes)
+{
+	struct pfmk_dfl_aux_snippet *snip = at;
+	size_t max = bytes - sizeof(*snip);
+
+	pfmk_aux_snippet(arg->ctx, snip + 1, max, snip);
+	memset((void *)(snip + 1) + snip->len, 0, max - snip->len);
 }
 
 static int pfmk_dfl_handler(void *buf, const struct pfmk_ovfl_arg *arg)
@@ -65,7 +96,8 @@ static int pfmk_dfl_handler(void *buf, const struct pfmk_ovfl_arg *arg)
 	struct pfm_dfl_smpl_entry *ent;
 	size_t size, cur = hdr->hdr_cur_offs;
 
-	size = sizeof(*ent) + arg->nr_smpl_pmds * sizeof(u64);
+	size = sizeof(*ent) + arg->nr_smpl_pmds * sizeof(u64) +
+	       hdr->hdr_reserved[0];
 	if (cur + size > hdr->hdr_buf_size) {
 		WRITE_ONCE(hdr->hdr_overflows, hdr->hdr_overflows + 1);
 		return PFMK_SMPL_DROPPED;
@@ -82,6 +114,9 @@ static int pfmk_dfl_handler(void *buf, const struct pfmk_ovfl_arg *arg)
 	ent->set = arg->active_set;
 	ent->tgid = arg->tgid;
 	memcpy(ent + 1, arg->smpl_pmds_val, arg->nr_smpl_pmds * sizeof(u64));
+	if (hdr->hdr_reserved[0])	/* pfmk AUX: the snippet */
+		pfmk_dfl_aux(arg, (u64 *)(ent + 1) + arg->nr_smpl_pmds,
+			     hdr->hdr_reserved[0]);
 
 	cur += size;
 	WRITE_ONCE(hdr->hdr_cur_offs, cur);

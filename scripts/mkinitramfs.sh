@@ -75,6 +75,7 @@ step_example() {
 
 step_insmod pfmk rc
 step_insmod pfmk_test_pmu rc
+step_insmod pfmk_test_aux_pmu rc	# pfmk AUX: the synthetic AUX PMU
 case $mode in
 debug)
 	init_steps+=("kmemleak_baseline")
@@ -99,6 +100,8 @@ if [[ $mode != demo && $mode != bench ]]; then
 	if [[ $mode == debug ]]; then fuzz_ops=200000; fi
 	step_insmod pfmk_fuzz ktap seed="${PFMK_FUZZ_SEED:-1}" ops="${PFMK_FUZZ_OPS:-$fuzz_ops}"
 	step_rmmod pfmk_fuzz
+	step_insmod pfmk_aux_smoke ktap	# pfmk AUX: skips without the patch
+	step_rmmod pfmk_aux_smoke
 	# A client module unloading with open contexts: pfmk reclaims them.
 	if have pfmk_test_leaky; then
 		add_step reclaim rc
@@ -114,6 +117,13 @@ if [[ $mode != bench ]]; then
 	step_rmmod pfmk_example_sample
 	step_example pfmk_example_sets
 	step_rmmod pfmk_example_sets
+	step_example pfmk_example_flightrec	# pfmk AUX
+	step_rmmod pfmk_example_flightrec
+fi
+if [[ $mode == debug ]] && have pfmk_example_flightrec; then
+	# pfmk AUX: unload the flight recorder while it captures.
+	add_step "unload-capturing:pfmk_example_flightrec" rc
+	init_steps+=("step unload-capturing:pfmk_example_flightrec unload_capturing pfmk_example_flightrec")
 fi
 # Benchmarks (Documentation/performance.rst): a tiny run in make test, the
 # full one and the workload runs under perf record in bench mode (make bench).
@@ -192,6 +202,7 @@ if [[ $mode == debug ]]; then
 	add_step kmemleak kmemleak
 	init_steps+=("step kmemleak kmemleak_report")
 fi
+step_rmmod pfmk_test_aux_pmu	# pfmk AUX
 # Nothing left behind by all of the above (contexts are freed after RCU).
 add_step pfmk-idle rc
 init_steps+=("step pfmk-idle pfmk_idle")
@@ -240,6 +251,12 @@ run_example() {
 	done
 	echo "pfmk-init: \$1 did not print '\$1: done' within 60 s"
 	return 124
+}
+# pfmk AUX: load a module that captures, remove it a second later.
+unload_capturing() {
+	insmod /modules/\$1.ko seconds=60 || return \$?
+	sleep 1
+	rmmod \$1
 }
 # pfmk_test_leaky leaves 4 contexts open (2 sampling, started); after its
 # rmmod, debugfs must show them reclaimed and nothing of them left.

@@ -82,6 +82,10 @@ for series in $SERIES; do
 	fi
 done
 
+# pfmk AUX: the kernel patch series apply to pristine linux-source and are
+# checkpatch-clean (scripts/check-patches.sh).
+"$S/check-patches.sh" "$RESULTS" || true
+
 # Static checks last: sparse then also covers the KUnit modules against the
 # debug-6.12 kernel built above.
 if [[ ${PFMK_SKIP_CHECK:-0} != 1 ]]; then

@@ -37,6 +37,7 @@
  * @nr_smpl_pmds: number of values in @smpl_pmds_val.
  * @smpl_pmds_val: values of the PMDs in the PMD's reg_smpl_pmds, lowest
  *	index first, at the overflow.
+ * @ctx: the context, opaque; pfmk's default format reads its AUX buffer.
  */
 struct pfmk_ovfl_arg {
 	u16		ovfl_pmd;
@@ -50,6 +51,7 @@ struct pfmk_ovfl_arg {
 	u64		eventid;
 	unsigned int	nr_smpl_pmds;
 	const u64	*smpl_pmds_val;
+	void		*ctx;
 };
 
 /**

@@ -37,7 +37,8 @@
  * struct pfm_dfl_smpl_arg - sampling argument of the default format
  * @buf_size: size of the buffer in bytes, header included.
  * @buf_flags: copied to the header; no flag is defined.
- * @reserved1: reserved.
+ * @reserved1: pfmk: AUX snippet bytes per entry, 0 for none (see
+ *	<pfmk/aux.h>).
  * @reserved: reserved.
  */
 struct pfm_dfl_smpl_arg {
@@ -57,7 +58,7 @@ struct pfm_dfl_smpl_arg {
  *	the buffer is full when less than this is left.
  * @hdr_version: PFM_DFL_SMPL_VERSION.
  * @hdr_buf_flags: buf_flags of the sampling argument.
- * @hdr_reserved: reserved.
+ * @hdr_reserved: reserved; pfmk: [0] is the AUX snippet bytes per entry.
  */
 struct pfm_dfl_smpl_hdr {
 	__u64	hdr_count;

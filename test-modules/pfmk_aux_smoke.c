@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk_aux_smoke: KTAP tests of pfmk AUX for every kernel, KUnit or not,
+ * and the AUX copy-out throughput measurement.
+ *
+ * Runs at module load and prints a KTAP document with pr_info().  On a
+ * kernel without pfmk's kernel-owned AUX patch, aux_unsupported checks
+ * the -EOPNOTSUPP contract and the other tests are skipped with that
+ * reason; with the patch, aux_stream checks a short stop-when-full stream
+ * and aux_copy_throughput measures pfmk_aux_copy() against memcpy() of
+ * the same size in the same run and prints the ratio as a diagnostic
+ * ("# aux_copy_throughput: ..."); it asserts no threshold.  The KUnit
+ * suite (pfmk_aux_kunit) covers AUX in depth.  Module init returns 0.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <pfmk/aux.h>
+#include <pfmk/ns.h>
+#include <pfmk/pfmk.h>
+
+#include "pfmk_test_aux_pmu.h"
+
+#define AUXS_NO_PATCH \
+	"kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/)"
+
+/* Throughput run: buffer size and repetitions (tiny: this is make test). */
+static unsigned int bench_kib = 64;
+module_param(bench_kib, uint, 0444);
+MODULE_PARM_DESC(bench_kib, "AUX buffer size of the throughput run, KiB (power of two)");
+
+static unsigned int bench_loops = 64;
+module_param(bench_loops, uint, 0444);
+MODULE_PARM_DESC(bench_loops, "copies per measurement");
+
+struct auxs {
+	const char		*name;
+	int			result;	/* 0 pass, 1 fail, 2 skip */
+	const char		*skip;
+	struct completion	done;
+	void			*desc;
+	int			cpu;
+	u8			*buf;
+	size_t			len;
+	size_t			cap;
+};
+
+static void auxs_fail(struct auxs *s, int line, const char *cond)
+{
+	pr_info("# %s: line %d: %s\n", s->name, line, cond);
+	s->result = 1;
+}
+
+#define AUXS_CHECK(s, cond) do {					\
+	if (!(cond))							\
+		auxs_fail(s, __LINE__, #cond);				\
+} while (0)
+
+static int auxs_sink(void *data, const void *src, size_t len)
+{
+	struct auxs *s = data;
+
+	if (s->len + len > s->cap)
+		return -ENOSPC;
+	memcpy(s->buf + s->len, src, len);
+	s->len += len;
+	return 0;
+}
+
+static int auxs_open(struct auxs *s, size_t size, unsigned int flags)
+{
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	struct pfarg_pmc pmc = { .reg_value = PFMK_TEST_AUX_PMC(1, 0) };
+	struct pfarg_load load = { .load_pid = s->cpu };
+	int ret;
+
+	strscpy(ctx.ctx_pmu_name, PFMK_TEST_AUX_NAME, sizeof(ctx.ctx_pmu_name));
+	ret = pfmk_create_context(&ctx, NULL, 0, &s->done, &s->desc, NULL);
+	if (ret)
+		return ret;
+	ret = pfmk_write_pmcs(s->desc, &pmc, 1) ?:
+	      pfmk_aux_setup(s->desc, 0, size, flags) ?:
+	      pfmk_load_context(s->desc, &load) ?:
+	      pfmk_start(s->desc, NULL);
+	if (ret) {
+		pfmk_close(s->desc);
+		s->desc = NULL;
+	}
+	return ret;
+}
+
+static void auxs_close(struct auxs *s)
+{
+	if (s->desc)
+		pfmk_close(s->desc);
+	s->desc = NULL;
+}
+
+static void aux_unsupported(struct auxs *s)
+{
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+
+	if (pfmk_aux_supported()) {
+		s->result = 2;
+		s->skip = "kernel has the kernel-owned AUX patch";
+		return;
+	}
+	strscpy(ctx.ctx_pmu_name, PFMK_TEST_AUX_NAME, sizeof(ctx.ctx_pmu_name));
+	AUXS_CHECK(s, !pfmk_create_context(&ctx, NULL, 0, &s->done, &s->desc,
+					   NULL));
+	if (s->desc)
+		AUXS_CHECK(s, pfmk_aux_setup(s->desc, 0, PAGE_SIZE, 0) ==
+			   -EOPNOTSUPP);
+	auxs_close(s);
+}
+
+static void aux_stream(struct auxs *s)
+{
+	const struct pfmk_test_aux_rec *r;
+	struct pfmk_aux_info info;
+	u64 i;
+
+	AUXS_CHECK(s, !auxs_open(s, PAGE_SIZE, 0));
+	if (!s->desc)
+		return;
+	AUXS_CHECK(s, !pfmk_test_aux_write(s->cpu, 100));
+	s->len = 0;
+	AUXS_CHECK(s, !pfmk_aux_copy(s->desc, SIZE_MAX, auxs_sink, s, &info));
+	AUXS_CHECK(s, s->len == 100 * PFMK_TEST_AUX_REC);
+	AUXS_CHECK(s, info.from == 0 && info.to == s->len && !info.flags);
+	r = (const void *)s->buf;
+	for (i = 0; i < s->len / PFMK_TEST_AUX_REC; i++)
+		if (!pfmk_test_aux_rec_ok(&r[i], i)) {
+			AUXS_CHECK(s, pfmk_test_aux_rec_ok(&r[i], i));
+			break;
+		}
+	auxs_close(s);
+}
+
+static void aux_copy_throughput(struct auxs *s)
+{
+	size_t size = (size_t)bench_kib << 10;
+	struct pfmk_aux_info info;
+	u64 t0, t_copy, t_memcpy, copied = 0;
+	unsigned int i;
+	u8 *src;
+
+	if (!bench_kib || bench_kib > s->cap >> 10 || !bench_loops ||
+	    (bench_kib & (bench_kib - 1))) {
+		s->result = 2;
+		s->skip = "bench_kib must be a power of two up to 1024";
+		return;
+	}
+	AUXS_CHECK(s, !auxs_open(s, size, PFMK_AUX_SNAPSHOT));
+	if (!s->desc)
+		return;
+	/* Fill the buffer once, then stop: copies see a still snapshot. */
+	AUXS_CHECK(s, !pfmk_test_aux_write(s->cpu, size / PFMK_TEST_AUX_REC));
+	AUXS_CHECK(s, !pfmk_stop(s->desc));
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < bench_loops; i++) {
+		s->len = 0;
+		if (pfmk_aux_copy(s->desc, size, auxs_sink, s, &info))
+			break;
+		copied += s->len;
+	}
+	t_copy = ktime_get_ns() - t0;
+	AUXS_CHECK(s, copied == (u64)size * bench_loops);
+
+	src = vmalloc(size);
+	AUXS_CHECK(s, src);
+	if (src) {
+		memset(src, 0x5a, size);
+		t0 = ktime_get_ns();
+		for (i = 0; i < bench_loops; i++) {
+			memcpy(s->buf, src, size);
+			barrier();
+		}
+		t_memcpy = ktime_get_ns() - t0;
+		vfree(src);
+		if (t_copy && t_memcpy)
+			pr_info("# %s: %u x %zu bytes: copy-out %llu MB/s, memcpy %llu MB/s, ratio %llu.%03llu\n",
+				s->name, bench_loops, size,
+				div64_u64(copied * 1000, t_copy),
+				div64_u64(copied * 1000, t_memcpy),
+				div64_u64(t_memcpy, t_copy),
+				div64_u64(t_memcpy * 1000, t_copy) % 1000);
+	}
+	auxs_close(s);
+}
+
+static const struct {
+	const char	*name;
+	void		(*run)(struct auxs *s);
+	bool		needs_patch;
+} auxs_tests[] = {
+	{ "aux_unsupported", aux_unsupported, false },
+	{ "aux_stream", aux_stream, true },
+	{ "aux_copy_throughput", aux_copy_throughput, true },
+};
+
+static int __init pfmk_aux_smoke_init(void)
+{
+	struct auxs *s;
+	unsigned int i, failed = 0;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->cap = 1 << 20;
+	s->buf = vmalloc(s->cap);
+	if (!s->buf) {
+		kfree(s);
+		return -ENOMEM;
+	}
+	init_completion(&s->done);
+	s->cpu = cpumask_first(cpu_online_mask);
+
+	pr_info("KTAP version 1\n");
+	pr_info("1..%zu\n", ARRAY_SIZE(auxs_tests));
+	for (i = 0; i < ARRAY_SIZE(auxs_tests); i++) {
+		s->name = auxs_tests[i].name;
+		s->result = 0;
+		if (auxs_tests[i].needs_patch && !pfmk_aux_supported()) {
+			s->result = 2;
+			s->skip = AUXS_NO_PATCH;
+		} else {
+			auxs_tests[i].run(s);
+		}
+		if (s->result == 2)
+			pr_info("ok %u %s # SKIP %s\n", i + 1, s->name, s->skip);
+		else if (!s->result)
+			pr_info("ok %u %s\n", i + 1, s->name);
+		else
+			pr_info("not ok %u %s\n", i + 1, s->name);
+		failed += s->result == 1;
+	}
+	pr_info("# pfmk_aux_smoke: %u of %zu failed\n", failed,
+		ARRAY_SIZE(auxs_tests));
+	auxs_close(s);
+	vfree(s->buf);
+	kfree(s);
+	return 0;
+}
+
+static void __exit pfmk_aux_smoke_exit(void)
+{
+}
+
+module_init(pfmk_aux_smoke_init);
+module_exit(pfmk_aux_smoke_exit);
+
+PFMK_IMPORT_NS();
+MODULE_DESCRIPTION("pfmk AUX smoke tests and copy-out throughput (KTAP output)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk_aux_kunit: KUnit suite of pfmk's AUX support (<pfmk/aux.h>) on the
+ * synthetic AUX PMU "pfmk_aux_test" (pfmk_test_aux_pmu.ko).
+ *
+ * On a kernel without pfmk's kernel-owned AUX patch every case but
+ * aux_unsupported is skipped, with the reason.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <pfmk/aux.h>
+#include <pfmk/ns.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_test_aux_pmu.h"
+
+#define AUXT_NO_PATCH \
+	"kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/): pfmk AUX returns -EOPNOTSUPP"
+
+#define AUXT_REC	PFMK_TEST_AUX_REC
+
+/**
+ * struct auxt - state of one test
+ * @done: completion of the contexts.
+ * @desc: the open context, closed at exit if still open.
+ * @cpu: CPU the context is loaded on.
+ * @buf: copy-out destination (vmalloc).
+ * @len: bytes in @buf.
+ * @cap: size of @buf.
+ * @offline_cpu: CPU the test took offline, or -1.
+ */
+struct auxt {
+	struct completion	done;
+	void			*desc;
+	int			cpu;
+	u8			*buf;
+	size_t			len;
+	size_t			cap;
+	int			offline_cpu;
+};
+
+static int auxt_init(struct kunit *test)
+{
+	struct auxt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return -ENOMEM;
+	init_completion(&t->done);
+	t->cap = 1 << 20;
+	t->buf = vzalloc(t->cap);
+	if (!t->buf)
+		return -ENOMEM;
+	t->cpu = cpumask_first(cpu_online_mask);
+	t->offline_cpu = -1;
+	test->priv = t;
+	return 0;
+}
+
+static void auxt_exit(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+
+	if (t->desc)
+		pfmk_close(t->desc);
+	if (t->offline_cpu >= 0)
+		add_cpu(t->offline_cpu);
+	vfree(t->buf);
+}
+
+static void auxt_need_patch(struct kunit *test)
+{
+	if (!pfmk_aux_supported())
+		kunit_skip(test, AUXT_NO_PATCH);
+}
+
+/* Create a context on the "pfmk_aux_test" description, optionally sampling. */
+static void auxt_create(struct kunit *test, void *smpl_arg, size_t smpl_size,
+			void **smpl_buf)
+{
+	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
+	struct auxt *t = test->priv;
+	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+
+	strscpy(req.ctx_pmu_name, PFMK_TEST_AUX_NAME, sizeof(req.ctx_pmu_name));
+	if (smpl_arg)
+		memcpy(req.ctx_smpl_buf_id, dfl, sizeof(dfl));
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, smpl_arg, smpl_size,
+						  &t->done, &t->desc,
+						  smpl_buf), 0);
+}
+
+static void auxt_pmc(struct kunit *test, u16 reg, u64 val)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmc pmc = { .reg_num = reg, .reg_value = val };
+
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+}
+
+static void auxt_load_start(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_load load = { .load_pid = t->cpu };
+
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc, &load), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
+}
+
+static int auxt_sink(void *data, const void *src, size_t len)
+{
+	struct auxt *t = data;
+
+	if (t->len + len > t->cap)
+		return -ENOSPC;
+	memcpy(t->buf + t->len, src, len);
+	t->len += len;
+	return 0;
+}
+
+/* Copy out; return the number of records copied. */
+static u64 auxt_copy(struct kunit *test, size_t max, struct pfmk_aux_info *info)
+{
+	struct auxt *t = test->priv;
+
+	t->len = 0;
+	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(t->desc, max, auxt_sink, t, info),
+			0);
+	KUNIT_ASSERT_EQ(test, (u64)t->len, info->to - info->from);
+	KUNIT_ASSERT_EQ(test, info->from % AUXT_REC, 0ULL);
+	KUNIT_ASSERT_EQ(test, t->len % AUXT_REC, 0UL);
+	return t->len / AUXT_REC;
+}
+
+/* Check @n records of @buf are intact and numbered from @seq. */
+static void auxt_expect_recs(struct kunit *test, const void *buf, u64 n,
+			     u64 seq)
+{
+	const struct pfmk_test_aux_rec *r = buf;
+	u64 i;
+
+	for (i = 0; i < n; i++)
+		if (!pfmk_test_aux_rec_ok(&r[i], seq + i)) {
+			KUNIT_FAIL(test, "record %llu: seq %llu magic %#x, expected seq %llu",
+				   i, r[i].seq, r[i].magic, seq + i);
+			return;
+		}
+}
+
+static void aux_unsupported(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+
+	if (pfmk_aux_supported())
+		kunit_skip(test, "kernel has the kernel-owned AUX patch");
+	auxt_create(test, NULL, 0, NULL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0),
+			-EOPNOTSUPP);
+}
+
+static void aux_args(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(NULL, 0, PAGE_SIZE, 0), -EBADF);
+	auxt_create(test, NULL, 0, NULL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, PFMK_TEST_AUX_NUM_PMCS,
+					     PAGE_SIZE, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE / 2, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, 3 * PAGE_SIZE, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0,
+					     2 * PFMK_AUX_MAX_SIZE, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0x80),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, auxt_sink, t, &info),
+			-ENXIO);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, NULL, t, &info),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, auxt_sink, t, &info),
+			-ENOTCONN);
+	/* The PMD has no event (PMC 0 disabled): the load fails. */
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
+			{ .load_pid = t->cpu }), -EINVAL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	auxt_load_start(test);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), -EBUSY);
+	KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+	t->desc = NULL;
+}
+
+/* A PMD of a PMU without AUX support is refused at load. */
+static void aux_not_aux_pmu(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	struct pfarg_pmc pmc = {
+		.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+	};
+
+	auxt_need_patch(test);
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
+						  &t->desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
+			{ .load_pid = t->cpu }), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(t->desc), PFM_CTX_UNLOADED);
+}
+
+/* Stop-when-full: many small copies, the stream wraps the ring 4 times. */
+static void aux_full_stream(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 seq = 0, n, i;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE, 0), 0);
+	auxt_load_start(test);
+
+	for (i = 0; i < 40; i++) {
+		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
+		n = auxt_copy(test, SIZE_MAX, &info);
+		KUNIT_EXPECT_EQ(test, n, 37 + i);
+		KUNIT_EXPECT_EQ(test, info.from, seq * AUXT_REC);
+		KUNIT_EXPECT_EQ(test, info.flags, 0U);
+		KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
+		auxt_expect_recs(test, t->buf, n, seq);
+		seq += n;
+	}
+	KUNIT_EXPECT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+	/* A bounded copy takes the oldest bytes first. */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, 4 * AUXT_REC, &info), 4ULL);
+	auxt_expect_recs(test, t->buf, 4, seq);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 6ULL);
+	auxt_expect_recs(test, t->buf, 6, seq + 4);
+}
+
+/* Stop-when-full, timer-driven: copied as it runs, complete, no gaps. */
+static void aux_full_timer(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	struct pfmk_aux_info info;
+	u64 seq = 0, n;
+	int i;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(2, 200));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 16 * PAGE_SIZE, 0), 0);
+	auxt_load_start(test);
+	for (i = 0; i < 30; i++) {
+		usleep_range(10000, 11000);
+		n = auxt_copy(test, SIZE_MAX, &info);
+		auxt_expect_recs(test, t->buf, n, seq);
+		KUNIT_EXPECT_EQ(test, info.flags, 0U);
+		seq += n;
+	}
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	n = auxt_copy(test, SIZE_MAX, &info);
+	auxt_expect_recs(test, t->buf, n, seq);
+	seq += n;
+	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
+	KUNIT_EXPECT_GT(test, seq, 0ULL);
+	/* Every record the PMU produced arrived. */
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, seq);
+}
+
+/* Stop-when-full: a full buffer truncates exactly once, then resumes. */
+static void aux_full_truncated(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	u64 per_page = PAGE_SIZE / AUXT_REC;
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
+	auxt_load_start(test);
+
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, per_page - 8), 0);
+	/*
+	 * perf leaves one byte of a stop-when-full buffer free (CIRC_SPACE):
+	 * 7 records fit, 93 are dropped: one truncated transaction.
+	 */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
+	msleep(20);	/* perf's pending disable runs */
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_page - 1);
+	auxt_expect_recs(test, t->buf, per_page - 1, 0);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_TRUNCATED);
+	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
+
+	/* The copy made room and resumed the PMU: the gap is the 93. */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
+	auxt_expect_recs(test, t->buf, 10, per_page - 8 + 100);
+	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, per_page - 8 + 110);
+}
+
+/* Snapshot: wrap-around is flagged with the bytes lost, never truncation. */
+static void aux_snapshot(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	u64 per_buf = 2 * PAGE_SIZE / AUXT_REC;
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
+					     PFMK_AUX_SNAPSHOT), 0);
+	auxt_load_start(test);
+
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
+	auxt_expect_recs(test, t->buf, 100, 0);
+	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+	KUNIT_EXPECT_EQ(test, info.lost, 0ULL);
+	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
+
+	/* Not yet wrapped: exactly full. */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, per_buf - 100), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
+	auxt_expect_recs(test, t->buf, per_buf, 0);
+	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+
+	/* One record more wraps: the first one is lost. */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 1), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
+	auxt_expect_recs(test, t->buf, per_buf, 1);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
+	KUNIT_EXPECT_EQ(test, info.lost, (u64)AUXT_REC);
+
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 1000), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
+	auxt_expect_recs(test, t->buf, per_buf, per_buf + 1001 - per_buf);
+	KUNIT_EXPECT_EQ(test, info.lost, (per_buf + 1001 - per_buf) * AUXT_REC);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
+	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
+
+	/* The last N bytes. */
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, 5 * AUXT_REC, &info), 5ULL);
+	auxt_expect_recs(test, t->buf, 5, per_buf + 1001 - 5);
+	KUNIT_EXPECT_EQ(test, info.to, info.head);
+}
+
+/* Snippets in default-format samples end at the stream position. */
+static void aux_snippets(struct kunit *test)
+{
+	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10, .reserved1 = 256 };
+	const u64 period = 50, snip = 256;
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = {
+		.reg_num = 0,
+		.reg_value = -period,
+		.reg_short_reset = -period,
+		.reg_long_reset = -period,
+	};
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfm_dfl_smpl_entry *ent;
+	struct pfmk_dfl_aux_snippet *sn;
+	void *buf = NULL;
+	u64 i, count;
+
+	auxt_need_patch(test);
+	auxt_create(test, &arg, sizeof(arg), &buf);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	hdr = buf;
+	KUNIT_EXPECT_EQ(test, hdr->hdr_reserved[0], sizeof(*sn) + snip);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space,
+			sizeof(*ent) + PFMK_TEST_AUX_NUM_PMCS * sizeof(u64) +
+			sizeof(*sn) + snip);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE,
+					     PFMK_AUX_SNAPSHOT), 0);
+	auxt_load_start(test);
+	/* 230 records in uneven batches: overflows after 50, 100, 150, 200. */
+	for (i = 0; i < 23; i++)
+		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 3 + i % 15),
+				0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+
+	/* Pairs with the format's release of hdr_count. */
+	count = smp_load_acquire(&hdr->hdr_count);
+	KUNIT_ASSERT_EQ(test, count, 4ULL);
+	ent = buf + sizeof(*hdr);
+	for (i = 0; i < count; i++) {
+		u64 end = (i + 1) * period;
+
+		sn = (void *)(ent + 1);
+		KUNIT_EXPECT_EQ(test, ent->ovfl_pmd, 0);
+		KUNIT_EXPECT_EQ(test, sn->head, end * AUXT_REC);
+		KUNIT_EXPECT_EQ(test, (u64)sn->len, snip);
+		KUNIT_EXPECT_EQ(test, sn->flags, end * AUXT_REC > PAGE_SIZE ?
+				(u32)PFMK_AUX_WRAPPED : 0U);
+		auxt_expect_recs(test, sn + 1, snip / AUXT_REC,
+				 end - snip / AUXT_REC);
+		ent = (void *)(sn + 1) + snip;
+	}
+	KUNIT_EXPECT_EQ(test, (u64)((void *)ent - buf), hdr->hdr_cur_offs);
+}
+
+/* Close and unload while the timer writes: nothing left behind. */
+static void aux_close_capturing(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	unsigned int flags;
+	int mode;
+
+	auxt_need_patch(test);
+	for (mode = 0; mode < 4; mode++) {
+		auxt_create(test, NULL, 0, NULL);
+		auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(4, 50));
+		flags = (mode & 1) ? PFMK_AUX_SNAPSHOT : 0;
+		KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
+						     flags), 0);
+		auxt_load_start(test);
+		msleep(30);
+		if (mode & 2)
+			KUNIT_EXPECT_EQ(test, pfmk_unload_context(t->desc), 0);
+		KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+		t->desc = NULL;
+	}
+}
+
+/*
+ * CPU hotplug: the buffer goes with the PMD's event and comes back with
+ * it, empty, while the PMD's count goes on.
+ */
+static void aux_hotplug(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	struct pfmk_aux_info info;
+	int ret;
+
+	auxt_need_patch(test);
+	for (t->cpu = nr_cpu_ids - 1; t->cpu > 0; t->cpu--)
+		if (cpu_online(t->cpu))
+			break;
+	if (t->cpu <= 0)
+		kunit_skip(test, "needs a second online CPU");
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
+	auxt_load_start(test);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 50), 0);
+
+	ret = remove_cpu(t->cpu);
+	if (ret)
+		kunit_skip(test, "remove_cpu(%d): %d", t->cpu, ret);
+	t->offline_cpu = t->cpu;
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX, auxt_sink, t,
+					    &info), -ENOTCONN);
+	KUNIT_ASSERT_EQ(test, add_cpu(t->cpu), 0);
+	t->offline_cpu = -1;
+
+	/* A new buffer: its stream starts again from 0. */
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(t->desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
+	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
+	auxt_expect_recs(test, t->buf, 10, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, 60ULL);
+}
+
+static struct kunit_case pfmk_aux_cases[] = {
+	KUNIT_CASE(aux_unsupported),
+	KUNIT_CASE(aux_args),
+	KUNIT_CASE(aux_not_aux_pmu),
+	KUNIT_CASE(aux_full_stream),
+	KUNIT_CASE(aux_full_timer),
+	KUNIT_CASE(aux_full_truncated),
+	KUNIT_CASE(aux_snapshot),
+	KUNIT_CASE(aux_snippets),
+	KUNIT_CASE(aux_close_capturing),
+	KUNIT_CASE(aux_hotplug),
+	{}
+};
+
+static struct kunit_suite pfmk_aux_suite = {
+	.name = "pfmk_aux",
+	.init = auxt_init,
+	.exit = auxt_exit,
+	.test_cases = pfmk_aux_cases,
+};
+
+kunit_test_suite(pfmk_aux_suite);
+
+PFMK_IMPORT_NS();
+MODULE_DESCRIPTION("pfmk AUX KUnit suite");
+MODULE_LICENSE("GPL");
