@@ -98,7 +98,14 @@ if [[ $mode != demo && $mode != bench ]]; then
 	# so the guest stays within its timeout (measured ops/s: testing.rst).
 	fuzz_ops=100000
 	if [[ $mode == debug ]]; then fuzz_ops=200000; fi
-	step_insmod pfmk_fuzz ktap seed="${PFMK_FUZZ_SEED:-1}" ops="${PFMK_FUZZ_OPS:-$fuzz_ops}"
+	# Open bug (Documentation/testing.rst, "Known problems"): on Debian's
+	# stock 6.1 kernel under TCG, toggling CPU 1 while the fuzzer runs
+	# once left CPU 1 without timer interrupts (RCU stall, soft lockup in
+	# an IPI to it).  Not seen on 6.12 nor on the 6.1 debug kernel; the
+	# 50-cycle hotplug test still runs everywhere.
+	fuzz_hp=1
+	if [[ $id == debian-6.1 ]]; then fuzz_hp=${PFMK_FUZZ_HOTPLUG:-0}; fi
+	step_insmod pfmk_fuzz ktap seed="${PFMK_FUZZ_SEED:-1}" ops="${PFMK_FUZZ_OPS:-$fuzz_ops}" hotplug="$fuzz_hp"
 	step_rmmod pfmk_fuzz
 	step_insmod pfmk_aux_smoke ktap	# pfmk AUX: skips without the patch
 	step_rmmod pfmk_aux_smoke
