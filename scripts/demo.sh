@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make demo: boot the stock Debian 6.1 kernel in QEMU, load pfmk (+ the test
-# PMU when built), run pfmk_example_count, pfmk_example_sample and
-# pfmk_example_sets with seconds=3, then show their output (the per-CPU
-# count table, the top kernel functions by cpu-clock samples, and four
-# event sets rotating every 10 ms).
+# PMU when built), run pfmk_example_count, pfmk_example_sample,
+# pfmk_example_sets and pfmk_example_flightrec with seconds=3, then show
+# their output (the per-CPU count table, the top kernel functions by
+# cpu-clock samples, four event sets rotating every 10 ms, and the flight
+# recorder saying that Debian's kernel lacks the AUX patch).
 #
 # PFMK_DEMO_SERIES selects another Debian kernel series (default 6.1);
 # PFMK_DEMO_VERBOSE=1 streams the whole console instead of the summary.
