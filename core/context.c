@@ -30,6 +30,7 @@
 #include <linux/wait_bit.h>
 
 #include "internal.h"
+#include "trace.h"
 
 static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
 {
@@ -155,8 +156,15 @@ err_open:
  */
 void pfmk_ctx_notify(struct pfmk_ctx *ctx, const union pfm_msg *msg)
 {
-	pfmk_msgq_push(&ctx->msgq, msg);
+	bool queued = pfmk_msgq_push(&ctx->msgq, msg);
+
+	trace_pfmk_msg(pfmk_desc_of(ctx), msg->type, queued);
 	complete(ctx->completion);
+}
+
+static void pfmk_trace_state(struct pfmk_ctx *ctx, unsigned int op)
+{
+	trace_pfmk_state(pfmk_desc_of(ctx), ctx->cpu, op, pfmk_ctx_state(ctx));
 }
 
 /**
@@ -207,6 +215,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	}
 	ctx->state = PFM_CTX_LOADED;
 	ctx->started = false;
+	pfmk_trace_state(ctx, PFMK_TR_LOAD);
 	return 0;
 
 err_detach:
@@ -247,6 +256,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	ctx->active_set = &ctx->set0;
 	ctx->cpu = -1;
 	ctx->state = PFM_CTX_UNLOADED;
+	pfmk_trace_state(ctx, PFMK_TR_UNLOAD);
 	return 0;
 }
 
@@ -274,6 +284,7 @@ int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req)
 
 	pfmk_set_activate(ctx, set);
 	ctx->started = true;
+	pfmk_trace_state(ctx, PFMK_TR_START);
 	return 0;
 }
 
@@ -296,6 +307,7 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 	pfmk_set_deactivate(ctx);
 	atomic_set(&ctx->switch_req, 0);
 	ctx->started = false;
+	pfmk_trace_state(ctx, PFMK_TR_STOP);
 	return 0;
 }
 
@@ -347,6 +359,7 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 
 	if (ctx->started)
 		pfmk_perf_enable_set(set, n);
+	pfmk_trace_state(ctx, PFMK_TR_RESTART);
 	/* A set switch that came due while masked happens now. */
 	pfmk_set_switch_pending(ctx);
 	return 0;
@@ -384,6 +397,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 {
 	if (ctx->state != PFM_CTX_UNLOADED)
 		pfmk_ctx_unload(ctx);
+	pfmk_trace_state(ctx, PFMK_TR_CLOSE);
 	pfmk_desc_free(ctx);
 
 	WRITE_ONCE(ctx->dead, true);

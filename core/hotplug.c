@@ -40,6 +40,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include "trace.h"
 
 static enum cpuhp_state pfmk_hp_state;
 static struct workqueue_struct *pfmk_hp_wq;
@@ -68,6 +69,7 @@ static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 	irq_work_sync(&ctx->irq_work);
 	WRITE_ONCE(ctx->offline, true);
 	atomic64_inc(&pfmk_counters.cpu_offline);
+	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_OFFLINE, 0);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_OFFLINE);
 }
 
@@ -87,6 +89,8 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 	if (ret) {
 		/* Stay offline; the next hotplug event or call retries. */
 		atomic64_inc(&pfmk_counters.rearm_failed);
+		trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu,
+				   PFMK_TR_REARM_FAILED, ret);
 		pr_warn_ratelimited("context %#lx: cannot re-arm on CPU%d: %d\n",
 				    pfmk_desc_of(ctx), ctx->cpu, ret);
 		return;
@@ -95,6 +99,7 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 		pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
 	WRITE_ONCE(ctx->offline, false);
 	atomic64_inc(&pfmk_counters.cpu_online);
+	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_REARM, 0);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE);
 }
 

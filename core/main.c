@@ -15,6 +15,9 @@
 
 #include "internal.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static int __init pfmk_init(void)
 {
 	int ret;

@@ -44,6 +44,7 @@
 #include <linux/smp.h>
 
 #include "internal.h"
+#include "trace.h"
 
 /* perf marks a throttled event with hw.interrupts = MAX_INTERRUPTS (~0). */
 #define PFMK_PERF_THROTTLED	(~0ULL)
@@ -250,7 +251,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	struct pfmk_pmd *pmd = event->overflow_handler_context;
 	struct pfmk_ctx *ctx = pmd->ctx;
 	struct pfmk_set *set = pmd->set;
-	bool notify = false, kick = false;
+	bool notify = false, kick = false, full = false, masked;
 	u64 count, past;
 
 	if (event->hw.interrupts == PFMK_PERF_THROTTLED)
@@ -276,14 +277,18 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		ctx->stats.ovfl_masked++;
 	} else {
 		if (ctx->fmt && pfmk_ovfl_record(ctx, set, pmd, count, regs))
-			notify = true;
+			full = true;
+		notify = full;
 		if (pmd->flags & PFM_REGFL_OVFL_NOTIFY)
 			notify = true;
 	}
 	pfmk_pmd_short_reset(ctx, pmd, count, past);
 	pfmk_ovfl_reset_others(ctx, set, pmd);
+	masked = READ_ONCE(ctx->masked);
 	if (notify)
 		pfmk_ovfl_notify(ctx, set, pmd, regs);
+	trace_pfmk_overflow(pfmk_desc_of(ctx), pmd->num, set->id, masked,
+			    notify, full);
 	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
 	if ((set->flags & PFM_SETFL_OVFL_SWITCH) && pmd->ovfl_switch_left &&
 	    !--pmd->ovfl_switch_left) {
@@ -318,7 +323,9 @@ void pfmk_ovfl_work(struct irq_work *work)
 	if (atomic_xchg(&ctx->switch_kick, 0))
 		pfmk_set_request_switch(ctx, ctx->switch_kick_ns);
 	if (READ_ONCE(ctx->msg_pending)) {
-		pfmk_msgq_push(&ctx->msgq, &ctx->pending_msg);
+		bool queued = pfmk_msgq_push(&ctx->msgq, &ctx->pending_msg);
+
+		trace_pfmk_msg(pfmk_desc_of(ctx), ctx->pending_msg.type, queued);
 		WRITE_ONCE(ctx->msg_pending, false);
 	}
 	if (atomic_xchg(&ctx->notify_wake, 0))

@@ -41,6 +41,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include "trace.h"
 
 static struct workqueue_struct *pfmk_sets_wq;
 
@@ -317,6 +318,7 @@ static void pfmk_set_switch(struct pfmk_ctx *ctx)
 	pfmk_set_activate(ctx, next);
 
 	lat = ktime_get_ns() - READ_ONCE(ctx->switch_req_ns);
+	trace_pfmk_set_switch(pfmk_desc_of(ctx), cur->id, next->id, lat);
 	ctx->stats.set_switches++;
 	ctx->stats.switch_lat_total += lat;
 	if (lat > ctx->stats.switch_lat_max)

@@ -210,6 +210,15 @@ if [[ $mode == debug ]]; then
 	init_steps+=("step kmemleak kmemleak_report")
 fi
 step_rmmod pfmk_test_aux_pmu	# pfmk AUX
+# Tracepoints (core/trace.h) fire with sane fields, in tracefs.
+if [[ $mode == stock || $mode == debug ]]; then
+	if have pfmk_smoke && have pfmk_example_count && have pfmk_example_sets; then
+		add_step tracepoints rc
+		init_steps+=("step tracepoints trace_test")
+	else
+		add_step tracepoints rc missing
+	fi
+fi
 # Nothing left behind by all of the above (contexts are freed after RCU).
 add_step pfmk-idle rc
 init_steps+=("step pfmk-idle pfmk_idle")
@@ -286,6 +295,68 @@ reclaim_test() {
 	[ "\$(pstat events)" = "\$ev0" ] || { echo "pfmk-init: reclaim: events \$(pstat events), want \$ev0"; return 9; }
 	grep -c ' pfmk_test_leaky\$' /sys/kernel/debug/pfmk/contexts && return 10
 	dmesg | grep -q 'module pfmk_test_leaky unloaded with 4 open context' || { echo "pfmk-init: reclaim: no warning"; return 11; }
+	return 0
+}
+TR=/sys/kernel/tracing
+# Load a module with seconds=1 and wait for its "<name>: done".
+tr_example() {
+	dmesg -c >/dev/null
+	insmod /modules/\$1.ko seconds=1 || return 1
+	i=0
+	while [ \$i -lt 30 ]; do
+		dmesg | grep -q "\$1: done" && return 0
+		sleep 1
+		i=\$((i + 1))
+	done
+	return 1
+}
+# One pattern of the trace must match: name, extended regexp.
+tr_want() {
+	n=\$(grep -c -E "\$2" /tmp/trace)
+	echo "pfmk-init: tracepoints: \$1: \$n"
+	[ "\$n" -gt 0 ] || { echo "pfmk-init: tracepoints: no \$1 ('\$2')"; tr_fail=1; }
+}
+trace_test() {
+	[ -d \$TR/events/pfmk ] || { echo "pfmk-init: no \$TR/events/pfmk"; return 2; }
+	echo 0 >\$TR/tracing_on
+	echo 8192 >\$TR/buffer_size_kb
+	echo >\$TR/trace
+	echo 1 >\$TR/events/pfmk/enable
+	echo 1 >\$TR/tracing_on
+	tr_fail=0
+	hp=0
+	# Contexts stay loaded on every CPU after "done", until rmmod.
+	tr_example pfmk_example_count || tr_fail=1
+	if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+		echo 0 >/sys/devices/system/cpu/cpu1/online && echo 1 >/sys/devices/system/cpu/cpu1/online && hp=1
+		sleep 1
+	fi
+	rmmod pfmk_example_count
+	tr_example pfmk_example_sets || tr_fail=1
+	rmmod pfmk_example_sets
+	# Last, so that its overflows do not push the above out of the buffer.
+	insmod /modules/pfmk_smoke.ko >/dev/null || tr_fail=1
+	rmmod pfmk_smoke
+	echo 0 >\$TR/tracing_on
+	echo 0 >\$TR/events/pfmk/enable
+	cat \$TR/trace >/tmp/trace
+	X='ctx=0x[0-9a-f]+'
+	tr_want load "pfmk_state: \$X cpu=[0-9]+ op=load state=0x2\$"
+	tr_want start "pfmk_state: \$X cpu=[0-9]+ op=start state=0x102\$"
+	tr_want stop "pfmk_state: \$X cpu=[0-9]+ op=stop state=0x2\$"
+	tr_want unload "pfmk_state: \$X cpu=-1 op=unload state=0x1\$"
+	tr_want close "pfmk_state: \$X cpu=-1 op=close state=0x1\$"
+	tr_want restart "pfmk_state: \$X cpu=[0-9]+ op=restart state=0x[0-9a-f]+\$"
+	tr_want overflow "pfmk_overflow: \$X pmd=[0-9]+ set=0 masked=0 notify=[01] full=[01]\$"
+	tr_want overflow-notify "pfmk_overflow: \$X pmd=[0-9]+ set=[0-9]+ masked=0 notify=1 "
+	tr_want msg-ovfl "pfmk_msg: \$X type=0x1 queued=1\$"
+	tr_want set_switch "pfmk_set_switch: \$X from=[0-9]+ to=[0-9]+ latency_ns=[0-9]+\$"
+	if [ \$hp = 1 ]; then
+		tr_want hotplug-offline "pfmk_hotplug: \$X cpu=1 offline err=0\$"
+		tr_want hotplug-rearm "pfmk_hotplug: \$X cpu=1 rearm err=0\$"
+		tr_want msg-cpu "pfmk_msg: \$X type=0x10[01] queued=1\$"
+	fi
+	[ \$tr_fail = 0 ] || { grep -m 20 pfmk_ /tmp/trace; return 3; }
 	return 0
 }
 pfmk_idle() {
