@@ -34,116 +34,94 @@
 #define PFMK_TR_REARM		7
 #define PFMK_TR_REARM_FAILED	8
 
-#define pfmk_tr_names						\
-	{ PFMK_TR_LOAD,		"load" },			\
-	{ PFMK_TR_UNLOAD,	"unload" },			\
-	{ PFMK_TR_START,	"start" },			\
-	{ PFMK_TR_STOP,		"stop" },			\
-	{ PFMK_TR_RESTART,	"restart" },			\
-	{ PFMK_TR_CLOSE,	"close" },			\
-	{ PFMK_TR_OFFLINE,	"offline" },			\
-	{ PFMK_TR_REARM,	"rearm" },			\
-	{ PFMK_TR_REARM_FAILED,	"rearm_failed" }
-
 TRACE_EVENT(pfmk_state,
-	TP_PROTO(unsigned long handle, int cpu, unsigned int op, int state),
-	TP_ARGS(handle, cpu, op, state),
-	TP_STRUCT__entry(
-		__field(unsigned long,	handle)
-		__field(int,		cpu)
-		__field(unsigned int,	op)
-		__field(int,		state)
-	),
-	TP_fast_assign(
-		__entry->handle = handle;
-		__entry->cpu = cpu;
-		__entry->op = op;
-		__entry->state = state;
-	),
-	TP_printk("ctx=%#lx cpu=%d op=%s state=%#x", __entry->handle,
-		  __entry->cpu, __print_symbolic(__entry->op, pfmk_tr_names),
-		  __entry->state)
+	    TP_PROTO(unsigned long handle, int cpu, unsigned int op, int state),
+	    TP_ARGS(handle, cpu, op, state),
+	    TP_STRUCT__entry(__field(unsigned long, handle)
+			     __field(int, cpu)
+			     __field(unsigned int, op)
+			     __field(int, state)),
+	    TP_fast_assign(__entry->handle = handle;
+			   __entry->cpu = cpu;
+			   __entry->op = op;
+			   __entry->state = state;),
+	    TP_printk("ctx=%#lx cpu=%d op=%s state=%#x", __entry->handle,
+		      __entry->cpu,
+		      __print_symbolic(__entry->op, { PFMK_TR_LOAD, "load" },
+				       { PFMK_TR_UNLOAD, "unload" },
+				       { PFMK_TR_START, "start" },
+				       { PFMK_TR_STOP, "stop" },
+				       { PFMK_TR_RESTART, "restart" },
+				       { PFMK_TR_CLOSE, "close" }),
+		      __entry->state)
 );
 
 TRACE_EVENT(pfmk_overflow,
-	TP_PROTO(unsigned long handle, unsigned int pmd, unsigned int set,
-		 bool masked, bool notify, bool full),
-	TP_ARGS(handle, pmd, set, masked, notify, full),
-	TP_STRUCT__entry(
-		__field(unsigned long,	handle)
-		__field(unsigned int,	pmd)
-		__field(unsigned int,	set)
-		__field(bool,		masked)
-		__field(bool,		notify)
-		__field(bool,		full)
-	),
-	TP_fast_assign(
-		__entry->handle = handle;
-		__entry->pmd = pmd;
-		__entry->set = set;
-		__entry->masked = masked;
-		__entry->notify = notify;
-		__entry->full = full;
-	),
-	TP_printk("ctx=%#lx pmd=%u set=%u masked=%d notify=%d full=%d",
-		  __entry->handle, __entry->pmd, __entry->set, __entry->masked,
-		  __entry->notify, __entry->full)
+	    TP_PROTO(unsigned long handle, unsigned int pmd, unsigned int set,
+		     bool masked, bool notify, bool full),
+	    TP_ARGS(handle, pmd, set, masked, notify, full),
+	    TP_STRUCT__entry(__field(unsigned long, handle)
+			     __field(unsigned int, pmd)
+			     __field(unsigned int, set)
+			     __field(bool, masked)
+			     __field(bool, notify)
+			     __field(bool, full)),
+	    TP_fast_assign(__entry->handle = handle;
+			   __entry->pmd = pmd;
+			   __entry->set = set;
+			   __entry->masked = masked;
+			   __entry->notify = notify;
+			   __entry->full = full;),
+	    TP_printk("ctx=%#lx pmd=%u set=%u masked=%d notify=%d full=%d",
+		      __entry->handle, __entry->pmd, __entry->set, __entry->masked,
+		      __entry->notify, __entry->full)
 );
 
 TRACE_EVENT(pfmk_msg,
-	TP_PROTO(unsigned long handle, u32 type, bool queued),
-	TP_ARGS(handle, type, queued),
-	TP_STRUCT__entry(
-		__field(unsigned long,	handle)
-		__field(u32,		type)
-		__field(bool,		queued)
-	),
-	TP_fast_assign(
-		__entry->handle = handle;
-		__entry->type = type;
-		__entry->queued = queued;
-	),
-	TP_printk("ctx=%#lx type=%#x queued=%d", __entry->handle,
-		  __entry->type, __entry->queued)
+	    TP_PROTO(unsigned long handle, u32 type, bool queued),
+	    TP_ARGS(handle, type, queued),
+	    TP_STRUCT__entry(__field(unsigned long, handle)
+			     __field(u32, type)
+			     __field(bool, queued)),
+	    TP_fast_assign(__entry->handle = handle;
+			   __entry->type = type;
+			   __entry->queued = queued;),
+	    TP_printk("ctx=%#lx type=%#x queued=%d", __entry->handle,
+		      __entry->type, __entry->queued)
 );
 
 TRACE_EVENT(pfmk_set_switch,
-	TP_PROTO(unsigned long handle, unsigned int from, unsigned int to,
-		 u64 latency_ns),
-	TP_ARGS(handle, from, to, latency_ns),
-	TP_STRUCT__entry(
-		__field(unsigned long,	handle)
-		__field(unsigned int,	from)
-		__field(unsigned int,	to)
-		__field(u64,		latency_ns)
-	),
-	TP_fast_assign(
-		__entry->handle = handle;
-		__entry->from = from;
-		__entry->to = to;
-		__entry->latency_ns = latency_ns;
-	),
-	TP_printk("ctx=%#lx from=%u to=%u latency_ns=%llu", __entry->handle,
-		  __entry->from, __entry->to, __entry->latency_ns)
+	    TP_PROTO(unsigned long handle, unsigned int from, unsigned int to,
+		     u64 latency_ns),
+	    TP_ARGS(handle, from, to, latency_ns),
+	    TP_STRUCT__entry(__field(unsigned long, handle)
+			     __field(unsigned int, from)
+			     __field(unsigned int, to)
+			     __field(u64, latency_ns)),
+	    TP_fast_assign(__entry->handle = handle;
+			   __entry->from = from;
+			   __entry->to = to;
+			   __entry->latency_ns = latency_ns;),
+	    TP_printk("ctx=%#lx from=%u to=%u latency_ns=%llu", __entry->handle,
+		      __entry->from, __entry->to, __entry->latency_ns)
 );
 
 TRACE_EVENT(pfmk_hotplug,
-	TP_PROTO(unsigned long handle, int cpu, unsigned int what, int err),
-	TP_ARGS(handle, cpu, what, err),
-	TP_STRUCT__entry(
-		__field(unsigned long,	handle)
-		__field(int,		cpu)
-		__field(unsigned int,	what)
-		__field(int,		err)
-	),
-	TP_fast_assign(
-		__entry->handle = handle;
-		__entry->cpu = cpu;
-		__entry->what = what;
-		__entry->err = err;
-	),
-	TP_printk("ctx=%#lx cpu=%d %s err=%d", __entry->handle, __entry->cpu,
-		  __print_symbolic(__entry->what, pfmk_tr_names), __entry->err)
+	    TP_PROTO(unsigned long handle, int cpu, unsigned int what, int err),
+	    TP_ARGS(handle, cpu, what, err),
+	    TP_STRUCT__entry(__field(unsigned long, handle)
+			     __field(int, cpu)
+			     __field(unsigned int, what)
+			     __field(int, err)),
+	    TP_fast_assign(__entry->handle = handle;
+			   __entry->cpu = cpu;
+			   __entry->what = what;
+			   __entry->err = err;),
+	    TP_printk("ctx=%#lx cpu=%d %s err=%d", __entry->handle, __entry->cpu,
+		      __print_symbolic(__entry->what, { PFMK_TR_OFFLINE, "offline" },
+				       { PFMK_TR_REARM, "rearm" },
+				       { PFMK_TR_REARM_FAILED, "rearm_failed" }),
+		      __entry->err)
 );
 
 #endif /* _PFMK_TRACE_H */
