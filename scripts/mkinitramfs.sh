@@ -99,12 +99,13 @@ if [[ $mode != demo && $mode != bench ]]; then
 	fuzz_ops=100000
 	if [[ $mode == debug ]]; then fuzz_ops=200000; fi
 	# Open bug (Documentation/testing.rst, "Known problems"): on Debian's
-	# stock 6.1 kernel under TCG, toggling CPU 1 while the fuzzer runs
-	# once left CPU 1 without timer interrupts (RCU stall, soft lockup in
-	# an IPI to it).  Not seen on 6.12 nor on the 6.1 debug kernel; the
-	# 50-cycle hotplug test still runs everywhere.
+	# stock kernels under TCG, toggling CPU 1 while the fuzzer runs twice
+	# broke the guest kernel in its own code (6.1: CPU 1 lost its timer
+	# interrupts; 6.12: int3 Oops at a static-key site in __schedule).
+	# Not seen on the debug kernels; the 50-cycle hotplug test still runs
+	# everywhere.
 	fuzz_hp=1
-	if [[ $id == debian-6.1 ]]; then fuzz_hp=${PFMK_FUZZ_HOTPLUG:-0}; fi
+	if [[ $mode == stock ]]; then fuzz_hp=${PFMK_FUZZ_HOTPLUG:-0}; fi
 	step_insmod pfmk_fuzz ktap seed="${PFMK_FUZZ_SEED:-1}" ops="${PFMK_FUZZ_OPS:-$fuzz_ops}" hotplug="$fuzz_hp"
 	step_rmmod pfmk_fuzz
 	step_insmod pfmk_aux_smoke ktap	# pfmk AUX: skips without the patch
