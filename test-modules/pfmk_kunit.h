@@ -43,7 +43,7 @@ void pfmkt_exit(struct kunit *test);
 
 int pfmkt_try_create(struct kunit *test, struct pfarg_ctx *req, void **desc);
 int pfmkt_try_create_arg(struct kunit *test, struct pfarg_ctx *req,
-			 void *arg, size_t size, void **desc);
+			 void *arg, size_t size, void **desc, void **buf);
 void *pfmkt_create(struct kunit *test, const char *pmu);
 void pfmkt_close(struct kunit *test, void *desc);
 void pfmkt_forget(struct kunit *test, void *desc);

@@ -105,7 +105,7 @@ void pfmkt_forget(struct kunit *test, void *desc)
  */
 int pfmkt_try_create(struct kunit *test, struct pfarg_ctx *req, void **desc)
 {
-	return pfmkt_try_create_arg(test, req, NULL, 0, desc);
+	return pfmkt_try_create_arg(test, req, NULL, 0, desc, NULL);
 }
 
 /**
@@ -115,16 +115,17 @@ int pfmkt_try_create(struct kunit *test, struct pfarg_ctx *req, void **desc)
  * @arg: the sampling format's argument.
  * @size: its size.
  * @desc: output: the descriptor, tracked if the call succeeded.
+ * @buf: output, may be NULL: the sampling buffer's address.
  *
  * Return: what pfmk_create_context() returned.
  */
 int pfmkt_try_create_arg(struct kunit *test, struct pfarg_ctx *req,
-			 void *arg, size_t size, void **desc)
+			 void *arg, size_t size, void **desc, void **buf)
 {
 	struct pfmkt_priv *priv = test->priv;
 	int ret;
 
-	ret = pfmk_create_context(req, arg, size, &priv->done, desc, NULL);
+	ret = pfmk_create_context(req, arg, size, &priv->done, desc, buf);
 	if (!ret)
 		pfmkt_track(test, *desc);
 	return ret;

@@ -126,7 +126,7 @@ static int pfmkt_create_smpl(struct kunit *test, u64 buf_size, void **desc)
 	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
 	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
 	arg.buf_size = buf_size;
-	return pfmkt_try_create_arg(test, &req, &arg, sizeof(arg), desc);
+	return pfmkt_try_create_arg(test, &req, &arg, sizeof(arg), desc, NULL);
 }
 
 /* max_contexts: the (limit + 1)th open context gets -ENOMEM. */

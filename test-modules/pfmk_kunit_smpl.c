@@ -54,23 +54,6 @@
 
 static const pfm_uuid_t smpl_dfl_uuid = PFM_DFL_SMPL_UUID;
 
-/* Track a context created here, like pfmkt_try_create() does. */
-static void smpl_track(struct kunit *test, void *desc)
-{
-	struct pfmkt_priv *priv = test->priv;
-	unsigned int i;
-
-	for (i = 0; i < PFMKT_MAX_CTX; i++) {
-		if (!priv->desc[i]) {
-			priv->desc[i] = desc;
-			return;
-		}
-	}
-	pfmk_close(desc);
-	KUNIT_ASSERT_TRUE_MSG(test, false, "more than %d contexts open",
-			      PFMKT_MAX_CTX);
-}
-
 static void smpl_init_req(struct pfarg_ctx *req, const char *pmu, u32 flags,
 			  bool dfl)
 {
@@ -85,13 +68,7 @@ static void smpl_init_req(struct pfarg_ctx *req, const char *pmu, u32 flags,
 static int smpl_try_create(struct kunit *test, struct pfarg_ctx *req,
 			   void *arg, size_t size, void **desc, void **buf)
 {
-	struct pfmkt_priv *priv = test->priv;
-	int ret;
-
-	ret = pfmk_create_context(req, arg, size, &priv->done, desc, buf);
-	if (!ret)
-		smpl_track(test, *desc);
-	return ret;
+	return pfmkt_try_create_arg(test, req, arg, size, desc, buf);
 }
 
 /*
