@@ -5,6 +5,9 @@
 #
 # PFMK_GUEST_STDOUT=1 also streams the console to stdout (make demo);
 # otherwise a progress line (current guest step) is printed every 30 s.
+# PFMK_QEMU_ACCEL selects the accelerator (default "tcg": multi-threaded
+# TCG, one host thread per vCPU); scripts/test.sh and scripts/demo.sh use
+# "tcg,thread=single" for Debian's stock kernels, see the comment there.
 # Exit status: 0 if QEMU exited by itself, 124 on timeout, QEMU's otherwise.
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
@@ -25,7 +28,7 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (p
 cmdline="console=ttyS0 printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
 cmdline+=" ${PFMK_GUEST_CMDLINE:-}"
 
-qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m 1G -nographic -no-reboot
+qemu=(qemu-system-x86_64 -accel "${PFMK_QEMU_ACCEL:-tcg}" -smp 2 -m 1G -nographic -no-reboot
 	-nodefaults -serial stdio -monitor none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
 
