@@ -35,7 +35,9 @@ release = ''
 # -- General configuration -------------------------------------------------
 
 needs_sphinx = '5.3'
-extensions = ['kerneldoc']
+# kerneldoc: the kernel-doc directive.  automarkup: turns function() and
+# struct name in prose into links when (and only when) they resolve.
+extensions = ['kerneldoc', 'automarkup']
 
 # kernel-doc: the kernel tree's script, run on pfmk's sources.
 kerneldoc_bin = os.path.join(_ksrc, 'scripts', 'kernel-doc')
