@@ -7,13 +7,18 @@
 #       (KASAN, lockdep, kmemleak, KUnit; cached, see scripts/debug-kernel.sh);
 #     for each kernel: W=1 -Werror module build (one test case), initramfs,
 #     QEMU boot running the guest plan, console log parsed into results;
-#  2. static checks (scripts/check.sh), one test case per tool;
-#  3. summary table; the last line is "N passed, N failed, N skipped".
+#  2. the kernel patch series (scripts/check-patches.sh) and the HTML
+#     documentation (scripts/htmldocs.sh: Sphinx + kernel-doc, zero
+#     warnings), one test case each;
+#  3. static checks (scripts/check.sh), one test case per tool;
+#  4. summary table; the last line is "N passed, N failed, N skipped".
 #
 # Environment: PFMK_SERIES, PFMK_KERNELS (subset of kernel ids to run, e.g.
-# "debian-6.1 debug-6.12"), PFMK_SKIP_CHECK=1, PFMK_STOCK_TIMEOUT,
-# PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in seconds), PFMK_QEMU_ACCEL
-# (QEMU accelerator for every guest; default: see run_kernel).
+# "debian-6.1 debug-6.12"), PFMK_SKIP_CHECK=1 (no static checks),
+# PFMK_SKIP_DOCS=1 (no documentation build; PFMK_SKIP_CHECK does not skip
+# it), PFMK_STOCK_TIMEOUT, PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in
+# seconds), PFMK_QEMU_ACCEL (QEMU accelerator for every guest; default:
+# see run_kernel).
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -98,6 +103,13 @@ done
 # pfmk AUX: the kernel patch series apply to pristine linux-source and are
 # checkpatch-clean (scripts/check-patches.sh).
 "$S/check-patches.sh" "$RESULTS" || true
+
+# The documentation: Sphinx with kernel-doc, zero warnings (make htmldocs).
+if [[ ${PFMK_SKIP_DOCS:-0} != 1 ]]; then
+	t=$SECONDS
+	"$S/htmldocs.sh" "$RESULTS" || true
+	timings+=("htmldocs: $((SECONDS - t))s")
+fi
 
 # Static checks last: sparse then also covers the KUnit modules against the
 # debug-6.12 kernel built above.

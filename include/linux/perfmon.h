@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/*
+/**
+ * DOC: 2006 KAPI clients
+ *
  * <linux/perfmon.h> for 2006 perfmon2 KAPI clients.
  *
  * perfmon2 was never merged, so no kernel ships this header.  Client
