@@ -38,7 +38,7 @@ source "$(dirname "$0")/lib.sh"
 results=${1:-}
 SERIES=${PFMK_SERIES:-6.1 6.12}
 rc=0
-mkdir -p "$PFMK_LOGS"
+mkdir -p "$PFMK_LOGS" ${results:+"$results"}
 row() { [[ -z $results ]] || python3 "$PFMK_ROOT/scripts/results.py" row "$results/install-$1.json" install "$@"; }
 
 VERSION=$(cat "$PFMK_MODSRC/VERSION")
@@ -127,11 +127,14 @@ check_dkms() {
 		bad "dkms add failed"
 		return 1
 	fi
-	if ! "${D[@]}" build -m pfmk -v "$VERSION" -k "$rel" --kernelsourcedir "$kdir" -j "$PFMK_JOBS"; then
-		bad "dkms build failed"
+	if ! "${D[@]}" build -m pfmk -v "$VERSION" -k "$rel" --kernelsourcedir "$kdir" -j "$PFMK_JOBS" \
+		>"$top/build.out" 2>&1; then
 		find "$top/tree/pfmk/$VERSION" -name make.log -exec tail -n 25 {} \;
+		cat "$top/build.out"
+		bad "dkms build failed: $(grep -E -m 3 'Error|failed' "$top/build.out" | tr '\n' ' ')"
 		return 1
 	fi
+	cat "$top/build.out"
 	ver=$top/tree/pfmk/$VERSION/$rel
 	mdir=$(find "$ver" -mindepth 2 -maxdepth 2 -type d -name module -print -quit)
 	[[ -n $mdir ]] || { bad "no module directory under $ver"; return 1; }
