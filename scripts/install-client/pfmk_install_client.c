@@ -6,7 +6,7 @@
  * headers_install" only (<pfmk/pfmk.h>, client.kbuild, Module.symvers),
  * to check that the kit is complete: the module must link to pfmk's
  * exports and import the PFMK symbol namespace.  At load it opens one
- * system-wide context counting cpu-clock on the current CPU for 10 ms.
+ * system-wide context counting cpu-clock on the current CPU for 20 ms.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -43,7 +43,7 @@ static int __init pfmk_install_client_init(void)
 	if (!ret)
 		ret = pfmk_start(desc, NULL);
 	if (!ret) {
-		msleep(10);
+		msleep(20);
 		ret = pfmk_read_pmds(desc, &pmd, 1);
 	}
 	if (!ret)
