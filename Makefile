@@ -3,15 +3,65 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
-.PHONY: all modules clean test check htmldocs demo bench kernels help
+# The one version number, shared with dkms.conf.
+PFMK_TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+VERSION := $(shell cat $(PFMK_TOP)/VERSION)
+
+# Install locations (Documentation/install.rst).  The kernel's
+# modules_install runs from KDIR: relative paths are made absolute here.
+INSTALL_MOD_DIR ?= extra/pfmk
+ifneq ($(INSTALL_MOD_PATH),)
+override INSTALL_MOD_PATH := $(abspath $(INSTALL_MOD_PATH))
+endif
+# The release KDIR was built for, as in the modules' vermagic: UTS_RELEASE.
+# (Debian's 6.1 headers say "6.1.192" in include/config/kernel.release and
+# "make kernelrelease" but build and install for "6.1.0-<abi>-amd64", from
+# an override in their .kernelvariables.)  Also KDIR's System.map if any.
+KERNELRELEASE_KDIR = $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+			$(KDIR)/include/generated/utsrelease.h 2>/dev/null),\
+		     $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
+SYSTEM_MAP = $(firstword $(wildcard $(KDIR)/System.map /boot/System.map-$(KERNELRELEASE_KDIR)))
+# The client kit of headers_install: one per kernel, like the kernel's own
+# /usr/src/linux-headers-<release>, since its Module.symvers is that
+# kernel's.  Not /usr/src/pfmk-<version>: that is where dkms keeps pfmk's
+# sources.
+INSTALL_HDR_PATH ?= /usr/src/pfmk-headers-$(KERNELRELEASE_KDIR)
+
+.PHONY: all modules clean test check htmldocs demo bench kernels help \
+	install modules_install headers_install
 
 all: modules
 
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(PFMK_TOP) modules
+
+install: modules_install headers_install
+
+# The kernel's modules_install for M= modules, into
+# $(INSTALL_MOD_PATH)/lib/modules/<release>/$(INSTALL_MOD_DIR).  It runs
+# depmod through scripts/depmod.sh only when KDIR has a System.map, which
+# Debian's linux-headers packages (6.1 and 6.12) do not ship: it prints
+# "missing 'System.map' file. Skipping depmod".  Then depmod is run here,
+# with -b $(INSTALL_MOD_PATH) when staging and /boot's System.map when
+# there is one (symbol checks against the kernel).
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(PFMK_TOP) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	$(if $(wildcard $(KDIR)/System.map),,depmod -a \
+		$(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
+		$(if $(SYSTEM_MAP),-F $(SYSTEM_MAP)) $(KERNELRELEASE_KDIR))
+
+# The kit client modules build against (Documentation/install.rst):
+# pfmk's headers, client.kbuild and the Module.symvers built for KDIR.
+headers_install: modules
+	install -d $(INSTALL_HDR_PATH)/include/pfmk $(INSTALL_HDR_PATH)/include/linux
+	install -m 0644 $(PFMK_TOP)/include/pfmk/*.h $(INSTALL_HDR_PATH)/include/pfmk/
+	install -m 0644 $(PFMK_TOP)/include/linux/perfmon*.h $(INSTALL_HDR_PATH)/include/linux/
+	install -m 0644 $(PFMK_TOP)/client.kbuild $(PFMK_TOP)/VERSION $(PFMK_TOP)/Module.symvers \
+		$(INSTALL_HDR_PATH)/
+	echo $(KERNELRELEASE_KDIR) >$(INSTALL_HDR_PATH)/KERNELRELEASE
 
 clean:
-	@if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	@if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(PFMK_TOP) clean; fi
 	rm -rf build
 
 test:
@@ -37,6 +87,14 @@ help:
 	@echo '  make [modules]  build the modules against KDIR (default: running kernel)'
 	@echo '                  KDIR=$(KDIR)'
 	@echo '  make clean      remove module build products and build/'
+	@echo '  make install    modules_install + headers_install (as root)'
+	@echo '  make modules_install  install the modules into'
+	@echo '                  $$(INSTALL_MOD_PATH)/lib/modules/<release>/$(INSTALL_MOD_DIR)'
+	@echo '                  and run depmod'
+	@echo '  make headers_install  install the client kit (headers, client.kbuild,'
+	@echo '                  Module.symvers) into INSTALL_HDR_PATH, default'
+	@echo '                  /usr/src/pfmk-headers-<release>'
+	@echo '  (DKMS: dkms.conf, version $(VERSION); see Documentation/install.rst)'
 	@echo '  make test       full suite: make check, make htmldocs, W=1 -Werror builds'
 	@echo '                  and QEMU runs on the Debian 6.1/6.12 kernels and on debug'
 	@echo '                  kernels (KASAN, lockdep, kmemleak, KUnit) built from'

@@ -43,7 +43,7 @@ PFMK_PACKAGES=(
 	linux-source-6.1 linux-source-6.12
 	sparse coccinelle busybox-static cpio gzip bc flex bison
 	libelf-dev libssl-dev kmod xz-utils python3 perl gcc make patch git
-	linux-perf python3-sphinx
+	linux-perf python3-sphinx dkms
 )
 
 say() { printf '[pfmk %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }

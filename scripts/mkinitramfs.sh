@@ -220,6 +220,52 @@ add_step pfmk-idle rc
 init_steps+=("step pfmk-idle pfmk_idle")
 step_rmmod pfmk_test_pmu
 step_rmmod pfmk
+
+# DKMS (Documentation/install.rst): in stock mode, when
+# scripts/install-test.sh left the modules dkms built for this kernel in
+# build/dkms/<kernel-id>/, put pfmk.ko and pfmk_example_count.ko in /dkms
+# and, last, with the build's pfmk unloaded, load both, wait for the
+# example's "done" and unload them.  Self-contained: the step and its /init
+# function (dkms_init) are set here only.
+dkms_init=""
+step_dkms_load() {
+	local d=$PFMK_BUILD/dkms/$id m
+	[[ $mode == stock && -d $d ]] || return 0
+	for m in pfmk pfmk_example_count; do
+		if [[ ! -f $d/$m.ko ]]; then
+			missing+=("dkms:$m")
+			add_step dkms-load rc missing
+			return 0
+		fi
+	done
+	mkdir -p "$root/dkms"
+	cp "$d/pfmk.ko" "$d/pfmk_example_count.ko" "$root/dkms/"
+	add_step dkms-load rc
+	init_steps+=("step dkms-load dkms_load")
+	dkms_init=$(cat <<'EOS'
+# The DKMS-built pfmk and example load, count, and unload.
+dkms_load() {
+	dmesg -c >/dev/null
+	insmod /dkms/pfmk.ko || return 1
+	insmod /dkms/pfmk_example_count.ko seconds=1 || { rmmod pfmk; return 2; }
+	i=0
+	while ! dmesg | grep -q 'pfmk_example_count: done'; do
+		i=$((i + 1))
+		if [ $i -ge 60 ]; then
+			echo "pfmk-init: dkms: no 'pfmk_example_count: done' within 60 s"
+			rmmod pfmk_example_count
+			rmmod pfmk
+			return 3
+		fi
+		sleep 1
+	done
+	rmmod pfmk_example_count || return 4
+	rmmod pfmk || return 5
+}
+EOS
+)
+}
+step_dkms_load
 if [[ $mode == debug ]]; then
 	add_step kmemleak-after-unload kmemleak
 	init_steps+=("step kmemleak-after-unload kmemleak_report")
@@ -370,6 +416,7 @@ bench_run() {
 	rmmod pfmk_bench
 }
 $bench_init
+$dkms_init
 KML=/sys/kernel/debug/kmemleak
 # Boot-time leaks (e.g. 6.1's ACPI error path in the tiny debug kernel) are
 # not ours: report-and-forget them before loading anything. Two scans 6 s

@@ -7,6 +7,11 @@
 #       (KASAN, lockdep, kmemleak, KUnit; cached, see scripts/debug-kernel.sh);
 #     for each kernel: W=1 -Werror module build (one test case), initramfs,
 #     QEMU boot running the guest plan, console log parsed into results;
+#     before the stock kernels' guests, the install checks on the same
+#     Debian kernels (scripts/install-test.sh: dkms add/build/install,
+#     make modules_install, make headers_install and a client built
+#     against the kit, all in scratch trees); the stock guests then also
+#     load the DKMS-built pfmk.ko and an example (build/dkms/<kernel-id>/);
 #  2. the kernel patch series (scripts/check-patches.sh) and the HTML
 #     documentation (scripts/htmldocs.sh: Sphinx + kernel-doc, zero
 #     warnings), one test case each;
@@ -14,9 +19,11 @@
 #  4. summary table; the last line is "N passed, N failed, N skipped".
 #
 # Environment: PFMK_SERIES, PFMK_KERNELS (subset of kernel ids to run, e.g.
-# "debian-6.1 debug-6.12"), PFMK_SKIP_CHECK=1 (no static checks),
-# PFMK_SKIP_DOCS=1 (no documentation build; PFMK_SKIP_CHECK does not skip
-# it), PFMK_STOCK_TIMEOUT, PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in
+# "debian-6.1 debug-6.12"; the install checks run for the selected
+# debian-<series>), PFMK_SKIP_CHECK=1 (no static checks), PFMK_SKIP_DOCS=1
+# (no documentation build; PFMK_SKIP_CHECK does not skip it),
+# PFMK_SKIP_INSTALL=1 (no install checks, and no DKMS step in the guests),
+# PFMK_STOCK_TIMEOUT, PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in
 # seconds), PFMK_QEMU_ACCEL (QEMU accelerator for every guest; default:
 # see run_kernel).
 set -euo pipefail
@@ -33,7 +40,7 @@ S=$PFMK_ROOT/scripts
 
 t0=$SECONDS
 ensure_deps
-rm -rf "$RESULTS" "$PFMK_BUILD/guest"
+rm -rf "$RESULTS" "$PFMK_BUILD/guest" "$PFMK_BUILD/dkms"
 mkdir -p "$RESULTS" "$PFMK_LOGS"
 
 wanted() { [[ -z ${PFMK_KERNELS:-} || " $PFMK_KERNELS " == *" $1 "* ]]; }
@@ -76,6 +83,18 @@ run_kernel() {
 		say "$id: guest tests reported failures"
 	timings+=("$id: $((SECONDS - t))s (boot $((SECONDS - tb))s)")
 }
+
+# Packaging and install targets on the stock kernels, first: the DKMS-built
+# modules it leaves in build/dkms/ are loaded by the stock guests below.
+install_series=()
+for series in $SERIES; do
+	wanted "debian-$series" && install_series+=("$series")
+done
+if [[ ${PFMK_SKIP_INSTALL:-0} != 1 ]] && ((${#install_series[@]})); then
+	t=$SECONDS
+	PFMK_SERIES="${install_series[*]}" "$S/install-test.sh" "$RESULTS" || true
+	timings+=("install: $((SECONDS - t))s")
+fi
 
 for series in $SERIES; do
 	id=debian-$series
