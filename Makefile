@@ -108,4 +108,4 @@ help:
 	@echo '                  kernel API and vs perf record; table and build/bench/summary.json'
 	@echo '  make kernels    build (or reuse) the cached debug kernels only'
 	@echo 'Caches: $${XDG_CACHE_HOME:-$$HOME/.cache}/pfmk; outputs and logs: build/'
-	@echo 'Knobs: PFMK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_JOBS (see scripts/test.sh)'
+	@echo 'Knobs: PFMK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_SKIP_INSTALL, PFMK_JOBS (see scripts/test.sh)'
