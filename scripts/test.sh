@@ -72,8 +72,10 @@ run_kernel() {
 	# finish_task_switch(), do_user_addr_fault()) after text_poke_bp()
 	# had already written the final jump: a stale translation of patched
 	# kernel text.  With thread=single: 0 in 8 (and every later run).
-	# The debug kernels never showed it and keep one host thread per vCPU
-	# for the race tests.  Documentation/testing.rst, "Known problems".
+	# The debug kernels are built without CONFIG_JUMP_LABEL (static keys
+	# are plain branches there, nothing is patched at run time), never
+	# showed it, and keep one host thread per vCPU for the race tests.
+	# Documentation/testing.rst, "Known problems".
 	local accel=tcg
 	[[ $mode == stock ]] && accel=tcg,thread=single
 	PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-$accel} \
