@@ -15,7 +15,9 @@ the method in Documentation/performance.rst.  Targets are judged on the
 median of the per-round ratios; nothing in make test judges them.
 """
 
+import glob
 import json
+import os
 import re
 import statistics
 import sys
@@ -260,6 +262,30 @@ def verdict(ratio, target):
     return "met" if ratio <= target else "MISSED"
 
 
+AUX_TARGET = 0.5        # AUX copy-out bytes/s / memcpy bytes/s, at least
+AUX_RE = re.compile(r"# aux_copy_throughput: (\d+) KiB buffer, (\d+) rounds of (\d+) copies: "
+                    r"copy-out (\d+) MB/s, memcpy (\d+) MB/s, ratio median ([\d.]+) best ([\d.]+)")
+
+
+def aux_copyout():
+    """Item 8 comes from the last make test: pfmk_aux_smoke needs the AUX
+    kernel patch, which only the debug kernels have, while make bench runs
+    on Debian's kernel.  Parsed from $PFMK_LOGS/debug-*.log if present."""
+    logs = os.environ.get("PFMK_LOGS", "")
+    out = []
+    for path in sorted(glob.glob(os.path.join(logs, "debug-*.log"))) if logs else []:
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = AUX_RE.search(clean(line))
+                if m:
+                    kib, rounds, loops, mbc, mbm = (int(x) for x in m.groups()[:5])
+                    out.append(dict(kernel=os.path.basename(path)[:-4], kib=kib,
+                                    rounds=rounds, copies=loops, copyout_mbs=mbc,
+                                    memcpy_mbs=mbm, ratio_med=float(m.group(6)),
+                                    ratio_best=float(m.group(7)), log=path))
+    return out
+
+
 def report(log, summary_file, kernel):
     with open(log, errors="replace") as f:
         lines = [clean(x) for x in f]
@@ -300,7 +326,23 @@ def report(log, summary_file, kernel):
             "", "", "", "%.3f" % w["ratio_med"] if w["ratio_med"] is not None else "n/a",
             "%.3f" % w["ratio_min"] if w["ratio_min"] is not None else "n/a",
             "<=%.2f" % WORKLOAD_TARGET, w["verdict"]))
-    print("%-2d %-48s %s" % (8, "AUX copy-out vs memcpy", "not yet measured: AUX not landed"))
+    aux = aux_copyout()
+    largest = {}
+    for a in aux:
+        if a["kib"] >= largest.get(a["kernel"], 0):
+            largest[a["kernel"]] = a["kib"]
+    for a in aux:
+        # Higher is better here: the target is a floor, judged at the
+        # largest buffer (the fixed cost per call shows at the small ones).
+        a["target"] = AUX_TARGET
+        a["verdict"] = (("met" if a["ratio_med"] >= AUX_TARGET else "MISSED")
+                        if a["kib"] == largest[a["kernel"]] else "report")
+        print("%-2d %-48s %4s %11s %11s %9.3f %9s %7s  %s" % (
+            8, "AUX copy-out vs memcpy, %s, %d KiB" % (a["kernel"], a["kib"]),
+            "", "", "", a["ratio_med"], "", ">=%.2f" % AUX_TARGET, a["verdict"]))
+    if not aux:
+        print("%-2d %-48s %s" % (8, "AUX copy-out vs memcpy",
+                                 "no result: run make test first (patched debug kernels)"))
     print()
     print("6: slowdown = workload time / same-round time without sampling - 1, median of "
           "%s rounds;" % (", ".join(str(w["rounds"]) for w in wl) or "0"))
@@ -326,11 +368,20 @@ def report(log, summary_file, kernel):
     print("   growth: marginal cost per context over the last doubling / over the first;"
           " linear: R^2 >= 0.98 and growth <= 2;")
     print("   raw_start: perf_event_enable() of the same number of raw events (n x pmds)")
+    if aux:
+        print()
+        print("8: from the last make test (%s): ratio = copy-out bytes/s / memcpy bytes/s, "
+              "median and best of the rounds; copy-out MB/s: %s" % (
+                  ", ".join(sorted({a["log"] for a in aux})),
+                  ", ".join("%s %d KiB %d" % (a["kernel"], a["kib"], a["copyout_mbs"])
+                            for a in aux)))
 
     summary = {
         "kernel": kernel, "emulated": "QEMU TCG", "micro": rows, "workload": wl,
         "workload_runs": runs, "scaling": scal,
-        "skipped": [dict(s, note="not yet measured: AUX not landed") for s in micro["skips"]],
+        "aux_copyout": aux,
+        "skipped": [dict(s, note="measured by pfmk_aux_smoke on the patched debug kernels"
+                         " (make test): see aux_copyout") for s in micro["skips"]],
         "problems": problems,
     }
     with open(summary_file, "w") as f:

@@ -21,6 +21,8 @@
 #include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/sizes.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <pfmk/aux.h>
@@ -32,14 +34,26 @@
 #define AUXS_NO_PATCH \
 	"kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/)"
 
-/* Throughput run: buffer size and repetitions (tiny: this is make test). */
-static unsigned int bench_kib = 64;
+/*
+ * Throughput runs: AUX buffers of 4 KiB, 64 KiB, ... up to bench_kib,
+ * each round copying at least bench_round_kib (and bench_loops copies).
+ */
+static unsigned int bench_kib = 1024;
 module_param(bench_kib, uint, 0444);
-MODULE_PARM_DESC(bench_kib, "AUX buffer size of the throughput run, KiB (power of two)");
+MODULE_PARM_DESC(bench_kib, "largest AUX buffer of the throughput runs, KiB (4 to 1024)");
 
-static unsigned int bench_loops = 64;
+static unsigned int bench_round_kib = 4096;
+module_param(bench_round_kib, uint, 0444);
+MODULE_PARM_DESC(bench_round_kib, "bytes copied per round and side, KiB");
+
+static unsigned int bench_loops = 4;
 module_param(bench_loops, uint, 0444);
-MODULE_PARM_DESC(bench_loops, "copies per measurement");
+MODULE_PARM_DESC(bench_loops, "minimum copies per round");
+
+#define AUXS_MAX_ROUNDS	16
+static unsigned int bench_rounds = 5;
+module_param(bench_rounds, uint, 0444);
+MODULE_PARM_DESC(bench_rounds, "timed rounds after one warm-up round (1 to 16)");
 
 struct auxs {
 	const char		*name;
@@ -145,57 +159,123 @@ static void aux_stream(struct auxs *s)
 	auxs_close(s);
 }
 
-static void aux_copy_throughput(struct auxs *s)
+/* One timed round of @loops copy-outs; ns, or 0 on an error. */
+static u64 auxs_time_copy(struct auxs *s, size_t size, unsigned int loops)
 {
-	size_t size = (size_t)bench_kib << 10;
 	struct pfmk_aux_info info;
-	u64 t0, t_copy, t_memcpy, copied = 0;
 	unsigned int i;
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < loops; i++) {
+		s->len = 0;
+		if (pfmk_aux_copy(s->desc, size, auxs_sink, s, &info) ||
+		    s->len != size)
+			return 0;
+	}
+	return ktime_get_ns() - t0;
+}
+
+/* One timed round of @loops memcpy() of the same size. */
+static u64 auxs_time_memcpy(struct auxs *s, const u8 *src, size_t size,
+			    unsigned int loops)
+{
+	unsigned int i;
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < loops; i++) {
+		memcpy(s->buf, src, size);
+		barrier();
+	}
+	return ktime_get_ns() - t0;
+}
+
+static int auxs_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Copy-out vs memcpy for one buffer size, as the benchmarks measure
+ * (Documentation/performance.rst): one warm-up round of each, discarded
+ * (under TCG the first run of a code path pays for its translation), then
+ * bench_rounds rounds alternating which side goes first, a ratio per round
+ * (memcpy time / copy-out time: the copy-out's bytes/s over memcpy's), and
+ * the median and the best of the ratios.
+ */
+static void auxs_throughput(struct auxs *s, size_t size)
+{
+	unsigned int loops = max_t(unsigned int, bench_loops,
+				   DIV_ROUND_UP((size_t)bench_round_kib << 10, size));
+	u64 ratio[AUXS_MAX_ROUNDS], tc, tm, sum_c = 0, sum_m = 0;
+	unsigned int r, n = 0;
 	u8 *src;
 
-	if (!bench_kib || bench_kib > s->cap >> 10 || !bench_loops ||
-	    (bench_kib & (bench_kib - 1))) {
-		s->result = 2;
-		s->skip = "bench_kib must be a power of two up to 1024";
+	src = vmalloc(size);
+	AUXS_CHECK(s, src);
+	if (!src)
 		return;
-	}
+	memset(src, 0x5a, size);
 	AUXS_CHECK(s, !auxs_open(s, size, PFMK_AUX_SNAPSHOT));
 	if (!s->desc)
-		return;
+		goto out;
 	/* Fill the buffer once, then stop: copies see a still snapshot. */
 	AUXS_CHECK(s, !pfmk_test_aux_write(s->cpu, size / PFMK_TEST_AUX_REC));
 	AUXS_CHECK(s, !pfmk_stop(s->desc));
 
-	t0 = ktime_get_ns();
-	for (i = 0; i < bench_loops; i++) {
-		s->len = 0;
-		if (pfmk_aux_copy(s->desc, size, auxs_sink, s, &info))
-			break;
-		copied += s->len;
-	}
-	t_copy = ktime_get_ns() - t0;
-	AUXS_CHECK(s, copied == (u64)size * bench_loops);
-
-	src = vmalloc(size);
-	AUXS_CHECK(s, src);
-	if (src) {
-		memset(src, 0x5a, size);
-		t0 = ktime_get_ns();
-		for (i = 0; i < bench_loops; i++) {
-			memcpy(s->buf, src, size);
-			barrier();
+	/* Warm-up, discarded. */
+	AUXS_CHECK(s, auxs_time_copy(s, size, 1));
+	auxs_time_memcpy(s, src, size, 1);
+	for (r = 0; r < bench_rounds; r++) {
+		if (r & 1) {
+			tm = auxs_time_memcpy(s, src, size, loops);
+			tc = auxs_time_copy(s, size, loops);
+		} else {
+			tc = auxs_time_copy(s, size, loops);
+			tm = auxs_time_memcpy(s, src, size, loops);
 		}
-		t_memcpy = ktime_get_ns() - t0;
-		vfree(src);
-		if (t_copy && t_memcpy)
-			pr_info("# %s: %u x %zu bytes: copy-out %llu MB/s, memcpy %llu MB/s, ratio %llu.%03llu\n",
-				s->name, bench_loops, size,
-				div64_u64(copied * 1000, t_copy),
-				div64_u64(copied * 1000, t_memcpy),
-				div64_u64(t_memcpy, t_copy),
-				div64_u64(t_memcpy * 1000, t_copy) % 1000);
+		AUXS_CHECK(s, tc);
+		if (!tc || !tm)
+			break;
+		ratio[n++] = div64_u64(tm * 1000, tc);
+		sum_c += tc;
+		sum_m += tm;
+	}
+	if (n) {
+		u64 bytes = (u64)size * loops * n;
+
+		sort(ratio, n, sizeof(ratio[0]), auxs_cmp_u64, NULL);
+		pr_info("# %s: %zu KiB buffer, %u rounds of %u copies: copy-out %llu MB/s, memcpy %llu MB/s, ratio median %llu.%03llu best %llu.%03llu\n",
+			s->name, size >> 10, n, loops,
+			div64_u64(bytes * 1000, sum_c),
+			div64_u64(bytes * 1000, sum_m),
+			ratio[n / 2] / 1000, ratio[n / 2] % 1000,
+			ratio[n - 1] / 1000, ratio[n - 1] % 1000);
 	}
 	auxs_close(s);
+out:
+	vfree(src);
+}
+
+/*
+ * Buffers of 4 KiB, 64 KiB, 1 MiB (up to bench_kib): the fixed cost of a
+ * pfmk_aux_copy() call against the per-byte cost.
+ */
+static void aux_copy_throughput(struct auxs *s)
+{
+	size_t size;
+
+	if (bench_kib < 4 || bench_kib > s->cap >> 10 || !bench_loops ||
+	    !bench_round_kib || !bench_rounds ||
+	    bench_rounds > AUXS_MAX_ROUNDS) {
+		s->result = 2;
+		s->skip = "bench_kib must be 4 to 1024, bench_rounds 1 to 16, the others > 0";
+		return;
+	}
+	for (size = SZ_4K; size <= (size_t)bench_kib << 10 && !s->result;
+	     size *= 16)
+		auxs_throughput(s, size);
 }
 
 static const struct {

@@ -818,7 +818,7 @@ static int bench_micro(struct bench *b)
 		pr_err("error: scale: %d\n", ret);
 		return ret;
 	}
-	pr_info("skip name=aux_copyout reason=AUX-not-landed\n");
+	pr_info("skip name=aux_copyout reason=see-pfmk_aux_smoke-on-patched-kernels\n");
 	b->nr_skips++;
 	pr_info("done results=%u scales=%u skips=%u\n", b->nr_results,
 		b->nr_scales, b->nr_skips);
