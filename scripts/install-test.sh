@@ -89,11 +89,28 @@ check_system_untouched() { # marker
 
 bad() { echo "FAIL: $*"; ok=0; }
 
+# seed_modroot <dir>: give a scratch /lib/modules/<release> the kernel's
+# own modules.order, modules.builtin and modules.builtin.modinfo (from the
+# installed kernel, read only), as a real one has: depmod -b then runs as
+# on the system instead of warning about them.
+seed_modroot() {
+	local f
+	mkdir -p "$1"
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		if [[ -f /lib/modules/$rel/$f ]]; then
+			cp "/lib/modules/$rel/$f" "$1/"
+		else
+			: >"$1/$f"
+		fi
+	done
+}
+
 # b. make modules_install into a staging directory.
 check_modules_install() {
 	local ok=1 tree=$work/tree stage=$work/staging dst m stray
 	copy_tree "$tree"
 	touch "$work/marker-modinst"
+	seed_modroot "$stage/lib/modules/$rel"
 	if ! make -C "$tree" KDIR="$kdir" INSTALL_MOD_PATH="$stage" -j"$PFMK_JOBS" modules_install; then
 		bad "make modules_install failed"
 		return 1
@@ -118,7 +135,8 @@ check_dkms() {
 	src=$top/src/pfmk-$VERSION
 	command -v dkms >/dev/null || { bad "dkms is not installed (package dkms)"; return 1; }
 	copy_tree "$src"
-	mkdir -p "$top/tree" "$top/root/lib/modules/$rel"
+	mkdir -p "$top/tree"
+	seed_modroot "$top/root/lib/modules/$rel"
 	touch "$work/marker-dkms"
 	local D=(dkms --dkmstree "$top/tree" --sourcetree "$top/src" --installtree "$top/root/lib/modules")
 	# Sign with a scratch key, not dkms's default /var/lib/dkms/mok.key.
