@@ -27,8 +27,7 @@ mkdir -p "$g" "$PFMK_LOGS"
 "$PFMK_ROOT/scripts/mkinitramfs.sh" "$id" demo "$PFMK_BUILD/modules/$id" "$g"
 say "booting Debian $rel in QEMU (TCG; console log: $log)"
 rc=0
-# Single-threaded TCG for the stock kernel: see run_kernel in scripts/test.sh.
-PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-tcg,thread=single} PFMK_GUEST_STDOUT=${PFMK_DEMO_VERBOSE:-0} "$PFMK_ROOT/scripts/run-guest.sh" \
+PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-$(guest_accel demo)} PFMK_GUEST_STDOUT=${PFMK_DEMO_VERBOSE:-0} "$PFMK_ROOT/scripts/run-guest.sh" \
 	"/boot/vmlinuz-$rel" "$g/initramfs.cpio.gz" "$log" 240 || rc=$?
 
 echo

@@ -6,8 +6,8 @@
 # PFMK_GUEST_STDOUT=1 also streams the console to stdout (make demo);
 # otherwise a progress line (current guest step) is printed every 30 s.
 # PFMK_QEMU_ACCEL selects the accelerator (default "tcg": multi-threaded
-# TCG, one host thread per vCPU); scripts/test.sh and scripts/demo.sh use
-# "tcg,thread=single" for Debian's stock kernels, see the comment there.
+# TCG, one host thread per vCPU); scripts/test.sh and scripts/demo.sh pass
+# guest_accel's choice (scripts/lib.sh).
 # Exit status: 0 if QEMU exited by itself, 124 on timeout, QEMU's otherwise.
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.

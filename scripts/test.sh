@@ -25,7 +25,7 @@
 # PFMK_SKIP_INSTALL=1 (no install checks, and no DKMS step in the guests),
 # PFMK_STOCK_TIMEOUT, PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in
 # seconds), PFMK_QEMU_ACCEL (QEMU accelerator for every guest; default:
-# see run_kernel).
+# guest_accel in scripts/lib.sh).
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -65,20 +65,8 @@ run_kernel() {
 	say "$id: booting $(basename "$image") in QEMU (TCG, timeout ${tmo}s, log: $PFMK_LOGS/$id.log)"
 	local tb=$SECONDS
 	rc=0
-	# Stock kernels run under single-threaded TCG.  Under QEMU 7.2's
-	# multi-threaded TCG, Debian's 6.12 kernel oopsed ("Oops: int3") in 3
-	# of 8 identical boots, each time on a vCPU executing the int3 of a
-	# static-key site (perf_swevent_enabled[] in __schedule(),
-	# finish_task_switch(), do_user_addr_fault()) after text_poke_bp()
-	# had already written the final jump: a stale translation of patched
-	# kernel text.  With thread=single: 0 in 8 (and every later run).
-	# The debug kernels are built without CONFIG_JUMP_LABEL (static keys
-	# are plain branches there, nothing is patched at run time), never
-	# showed it, and keep one host thread per vCPU for the race tests.
-	# Documentation/testing.rst, "Known problems".
-	local accel=tcg
-	[[ $mode == stock ]] && accel=tcg,thread=single
-	PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-$accel} \
+	# QEMU accelerator per kind of kernel: guest_accel in lib.sh.
+	PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-$(guest_accel "$mode")} \
 		"$S/run-guest.sh" "$image" "$g/initramfs.cpio.gz" "$PFMK_LOGS/$id.log" "$tmo" || rc=$?
 	say "$id: guest finished in $((SECONDS - tb))s (qemu rc=$rc)"
 	python3 "$S/results.py" parse "$id" "$PFMK_LOGS/$id.log" "$g/plan.json" "$rc" "$RESULTS/$id-1run.json" ||
