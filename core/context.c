@@ -74,6 +74,14 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		return ret;
 	if (!pfmk_charge(&pfmk_counters.open, READ_ONCE(pfmk_max_contexts)))
 		return -ENOMEM;
+	/*
+	 * 2006 clients passed a static completion they never initialised
+	 * (SystemTap's runtime did): all zero, its wait list has no head,
+	 * and complete() would follow a NULL pointer.  Nobody can be
+	 * waiting on such a completion, so initialising it is safe.
+	 */
+	if (!READ_ONCE(c->wait.task_list.next))
+		init_completion(c);
 
 	pmu = pfmk_pmu_get(req->ctx_pmu_name[0] ? req->ctx_pmu_name : NULL);
 	if (IS_ERR(pmu)) {

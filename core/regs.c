@@ -202,6 +202,7 @@ static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
 	pmd->long_reset = req->reg_long_reset;
 	pmd->short_reset = req->reg_short_reset;
 	pmd->ovfl_switch_cnt = req->reg_ovfl_switch_cnt;
+	WRITE_ONCE(pmd->ovfl_switch_left, req->reg_ovfl_switch_cnt);
 	memcpy(pmd->reset_pmds, req->reg_reset_pmds, sizeof(pmd->reset_pmds));
 	memcpy(pmd->smpl_pmds, req->reg_smpl_pmds, sizeof(pmd->smpl_pmds));
 	pmd->eventid = req->reg_smpl_eventid;
@@ -317,11 +318,18 @@ int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 	ret = pfmk_check_count(count, PFM_MAX_PMDS, req);
 	if (ret)
 		return ret;
+	/*
+	 * As perfmon2 2.2: only reg_num and reg_set are input, reg_flags
+	 * keeps its input bits and gets its return bits; what else the
+	 * request holds (a pfarg_pmd from the stack) is never looked at.
+	 */
 	for (i = 0; i < count; i++) {
-		ret = pfmk_check_reg(ctx, req[i].reg_num, req[i].reg_set,
-				     &req[i].reg_flags, PFMK_PMD_FLAGS);
-		if (ret)
-			return ret;
+		if (req[i].reg_num >= ctx->pmu->num_pmcs)
+			return pfmk_reg_error(&req[i].reg_flags,
+					      PFM_REG_RETFL_NOTAVAIL);
+		if (!pfmk_set_find(ctx, req[i].reg_set))
+			return pfmk_reg_error(&req[i].reg_flags,
+					      PFM_REG_RETFL_NOSET);
 	}
 
 	for (i = 0; i < count; i++) {
@@ -329,10 +337,12 @@ int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
 		u64 enabled, running;
 
+		req[i].reg_flags &= ~PFM_REG_RETFL_MASK;
 		req[i].reg_value = pfmk_perf_value(pmd, &enabled, &running);
 		req[i].reg_last_reset_val = pmd->last_reset_val;
-		req[i].reg_long_reset = pmd->long_reset;
-		req[i].reg_short_reset = pmd->short_reset;
+		/* Overflows left before the set switches (the overflow path
+		 * counts them down). */
+		req[i].reg_ovfl_switch_cnt = READ_ONCE(pmd->ovfl_switch_left);
 		if (time) {
 			time[i].time_enabled = enabled;
 			time[i].time_running = running;

@@ -118,8 +118,11 @@ EXPORT_SYMBOL_NS_GPL(pfmk_write_pmds, PFMK_NS);
 /**
  * pfmk_read_pmds() - read 64-bit PMD values
  * @desc: context descriptor.
- * @req: @count PMD numbers and sets; reg_value, reg_last_reset_val,
- *	reg_long_reset and reg_short_reset are filled in.
+ * @req: @count PMD numbers and sets.  As in perfmon2 2.2, only reg_num
+ *	and reg_set are read (the rest may be uninitialised); reg_value,
+ *	reg_last_reset_val, reg_ovfl_switch_cnt (overflows left before the
+ *	set switches) and the PFM_REG_RETFL_* bits of reg_flags are written,
+ *	the input bits of reg_flags and every other field are left alone.
  * @count: number of entries, 0 to PFM_MAX_PMDS.
  *
  * Legal in every state: a loaded context returns live values, an unloaded

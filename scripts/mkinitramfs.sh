@@ -94,6 +94,8 @@ esac
 if [[ $mode != demo && $mode != bench ]]; then
 	step_insmod pfmk_smoke ktap
 	step_rmmod pfmk_smoke
+	step_insmod pfmk_client2006 ktap
+	step_rmmod pfmk_client2006
 	# KAPI fuzzer + CPU hotplug test (test-modules/pfmk_fuzz.c): 200k
 	# operations on the debug kernels, 100k on the stock ones.
 	# PFMK_FUZZ_STOCK=0 leaves it out on the stock kernels.

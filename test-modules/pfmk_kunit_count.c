@@ -259,8 +259,13 @@ static void count_disabled_pmd(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* read_pmds returns the reset values written with the PMD. */
-static void count_reset_fields(struct kunit *test)
+/*
+ * read_pmds follows perfmon2 2.2: it reads reg_num and reg_set only, keeps
+ * the input bits of reg_flags, and writes reg_value, the return flags,
+ * reg_last_reset_val and reg_ovfl_switch_cnt; every other field of the
+ * request is left as the caller had it (a pfarg_pmd from the stack).
+ */
+static void count_read_fields(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	struct pfarg_pmd pmd[2];
@@ -271,31 +276,33 @@ static void count_reset_fields(struct kunit *test)
 	pmd[0].reg_value = 10;
 	pmd[0].reg_long_reset = 1111;
 	pmd[0].reg_short_reset = 2222;
+	pmd[0].reg_ovfl_switch_cnt = 5;
 	pmd[1].reg_num = 4;
 	pmd[1].reg_value = 20;
-	pmd[1].reg_long_reset = ~0ULL;
-	pmd[1].reg_short_reset = 1ULL << 63;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 2), 0);
 	pfmkt_write_pmc(test, desc, 3, PFMK_TEST_PMC(1));
 
 	for (pass = 0; pass < 2; pass++) {
-		/* Garbage in every output field. */
+		/* Garbage in every field but reg_num and reg_set. */
 		memset(pmd, 0x5a, sizeof(pmd));
 		pmd[0].reg_num = 3;
 		pmd[0].reg_set = 0;
-		pmd[0].reg_flags = 0;
 		pmd[1].reg_num = 4;
 		pmd[1].reg_set = 0;
-		pmd[1].reg_flags = 0;
 		KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, pmd, 2), 0);
 		KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 10ULL);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_long_reset, 1111ULL);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_short_reset, 2222ULL);
-		KUNIT_EXPECT_NE(test, pmd[0].reg_last_reset_val,
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_last_reset_val, 10ULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_ovfl_switch_cnt, 5ULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_flags,
+				0x5a5a5a5aU & ~PFM_REG_RETFL_MASK);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_long_reset,
+				0x5a5a5a5a5a5a5a5aULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_short_reset,
+				0x5a5a5a5a5a5a5a5aULL);
+		KUNIT_EXPECT_EQ(test, pmd[0].reg_smpl_eventid,
 				0x5a5a5a5a5a5a5a5aULL);
 		KUNIT_EXPECT_EQ(test, pmd[1].reg_value, 20ULL);
-		KUNIT_EXPECT_EQ(test, pmd[1].reg_long_reset, ~0ULL);
-		KUNIT_EXPECT_EQ(test, pmd[1].reg_short_reset, 1ULL << 63);
+		KUNIT_EXPECT_EQ(test, pmd[1].reg_ovfl_switch_cnt, 0ULL);
 		/* Again, loaded: the fields do not depend on the state. */
 		if (!pass)
 			pfmkt_load(test, desc, pfmkt_cpu());
@@ -448,7 +455,7 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_lifecycle_cpu_clock),
 	KUNIT_CASE(count_read_vectors_generic),
 	KUNIT_CASE(count_disabled_pmd),
-	KUNIT_CASE(count_reset_fields),
+	KUNIT_CASE(count_read_fields),
 	KUNIT_CASE(count_read_pmds_time),
 	KUNIT_CASE(count_hw_event),
 	KUNIT_CASE(count_load_offline_cpu),

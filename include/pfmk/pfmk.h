@@ -140,7 +140,8 @@ struct pfarg_pmc {
  * @reg_long_reset: value reloaded after an overflow notification (restart).
  * @reg_short_reset: value reloaded after an overflow.
  * @reg_last_reset_val: output: last value the PMD was reset to.
- * @reg_ovfl_switch_cnt: number of overflows before an event set switch.
+ * @reg_ovfl_switch_cnt: number of overflows before an event set switch;
+ *	on read, the overflows left before it.
  * @reg_reset_pmds: PMDs to reset when this PMD overflows.
  * @reg_smpl_pmds: PMDs to record in a sample when this PMD overflows.
  * @reg_smpl_eventid: opaque identifier recorded with samples.
