@@ -245,6 +245,7 @@ err_cpu:
  */
 int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 {
+	struct pfmk_set *set;
 	unsigned int i;
 
 	if (ctx->state == PFM_CTX_UNLOADED)
@@ -257,8 +258,9 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
 	/* Unloading ends a notification: nothing is left to restart. */
-	for (i = 0; i < ctx->pmu->num_pmcs; i++)
-		ctx->active_set->pmds[i].notify_pending = false;
+	list_for_each_entry(set, &ctx->sets, list)
+		for (i = 0; i < ctx->pmu->num_pmcs; i++)
+			set->pmds[i].reset_pending = false;
 	WRITE_ONCE(ctx->masked, false);
 	atomic_set(&ctx->switch_req, 0);
 	ctx->active_set = &ctx->set0;
@@ -313,6 +315,13 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 		return -EALREADY;
 
 	pfmk_set_deactivate(ctx);
+	/*
+	 * No handler runs now; a switch an overflow asked for just before
+	 * may still sit in the irq_work: let it land, then drop it, so that
+	 * a quick start does not switch at once.
+	 */
+	irq_work_sync(&ctx->irq_work);
+	atomic_set(&ctx->switch_kick, 0);
 	atomic_set(&ctx->switch_req, 0);
 	ctx->started = false;
 	pfmk_trace_state(ctx, PFMK_TR_STOP);
@@ -332,7 +341,7 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
  */
 int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 {
-	struct pfmk_set *set = ctx->active_set;
+	struct pfmk_set *set = ctx->active_set, *rset;
 	unsigned int i, n = ctx->pmu->num_pmcs;
 
 	if (ctx->state == PFM_CTX_UNLOADED)
@@ -345,22 +354,26 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 		pfmk_perf_disable_set(set, n);
 	irq_work_sync(&ctx->irq_work);
 
-	for (i = 0; i < n; i++) {
-		struct pfmk_pmd *pmd = &set->pmds[i];
-		u64 val;
+	/* Every set: a PMD left unreset never stays behind in another. */
+	list_for_each_entry(rset, &ctx->sets, list) {
+		for (i = 0; i < n; i++) {
+			struct pfmk_pmd *pmd = &rset->pmds[i];
+			u64 val;
 
-		if (!pmd->notify_pending)
-			continue;
-		pmd->notify_pending = false;
-		pfmk_perf_sync(pmd);
-		val = pfmk_pmd_reset_value(pmd, true);
-		pmd->value = val;
-		pmd->last_reset_val = val;
-		if (pmd->event && is_sampling_event(pmd->event))
-			perf_event_period(pmd->event, pfmk_pmd_period(val));
+			if (!pmd->reset_pending)
+				continue;
+			pmd->reset_pending = false;
+			pfmk_perf_sync(pmd);
+			val = pfmk_pmd_reset_value(pmd, true);
+			pmd->value = val;
+			pmd->last_reset_val = val;
+			if (pmd->event && is_sampling_event(pmd->event))
+				perf_event_period(pmd->event,
+						  pfmk_pmd_period(val));
+		}
 	}
 	if (ctx->fmt)
-		ctx->fmt->restart(ctx->smpl_buf);
+		ctx->fmt->restart(ctx->smpl_buf, ctx->smpl_priv);
 	ctx->stats.restarts++;
 	/* The buffer is empty before the handler can see the unmask. */
 	smp_store_release(&ctx->masked, false);

@@ -58,16 +58,18 @@ static void pfmk_hotplug_msg(struct pfmk_ctx *ctx, u32 type)
 /* Save the PMD values and drop the events of a context losing its CPU. */
 static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 {
-	struct pfmk_set *set = ctx->active_set;
-	unsigned int n = ctx->pmu->num_pmcs;
-
+	/*
+	 * Stop the active set as stop does: its switch timer and its active
+	 * time end with its events; nothing switches while the CPU is away.
+	 */
 	if (ctx->started)
-		pfmk_perf_disable_set(set, n);
+		pfmk_set_deactivate(ctx);
 	pfmk_aux_unload(ctx);	/* pfmk AUX: the buffer goes with the event */
 	pfmk_sets_unload(ctx);
 	/* A notification raised before the CPU left is delivered first. */
 	irq_work_sync(&ctx->irq_work);
 	WRITE_ONCE(ctx->offline, true);
+	atomic_set(&ctx->switch_req, 0);
 	atomic64_inc(&pfmk_counters.cpu_offline);
 	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_OFFLINE, 0);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_OFFLINE);
@@ -76,7 +78,6 @@ static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 /* Create the events again from the saved values. */
 static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 {
-	struct pfmk_set *set = ctx->active_set;
 	int ret;
 
 	ret = pfmk_sets_load(ctx);
@@ -95,9 +96,10 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 				    pfmk_desc_of(ctx), ctx->cpu, ret);
 		return;
 	}
-	if (ctx->started)
-		pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
 	WRITE_ONCE(ctx->offline, false);
+	/* Counting, the active time and the switch timer resume together. */
+	if (ctx->started)
+		pfmk_set_resume(ctx);
 	atomic64_inc(&pfmk_counters.cpu_online);
 	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_REARM, 0);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE);

@@ -104,8 +104,9 @@
  * @random_seed: reg_random_seed.
  * @flags: PFM_REGFL_* input flags.
  * @rand_state: state of the PFM_REGFL_RANDOM generator.
- * @notify_pending: overflowed with a notification; pfmk_restart() reloads
- *	the long reset.
+ * @reset_pending: masked by its overflow (or in the reg_reset_pmds of the
+ *	PMD whose overflow masked): no short reset was done, pfmk_restart()
+ *	reloads the long reset value.
  * @num: PMD number.
  * @ctx: the context, for the overflow handler.
  * @set: the set the PMD belongs to.
@@ -132,7 +133,7 @@ struct pfmk_pmd {
 	u32			random_seed;
 	u32			flags;
 	u32			rand_state;
-	bool			notify_pending;
+	bool			reset_pending;
 	u16			num;
 	struct pfmk_ctx		*ctx;
 	struct pfmk_set		*set;
@@ -214,6 +215,8 @@ struct pfmk_msgq {
  * @fmt: sampling format, or NULL.
  * @smpl_buf: sampling buffer (vmalloc), or NULL.
  * @smpl_size: size of @smpl_buf.
+ * @smpl_priv: the format's private state (kmalloc, fmt->priv_size), or
+ *	NULL.
  * @smpl_vals: scratch space for the overflow handler, one u64 per PMD.
  * @masked: monitoring masked by a notification, until pfmk_restart().
  * @ovfl_busy: an overflow handler of this context is running.
@@ -268,6 +271,7 @@ struct pfmk_ctx {
 	const struct pfmk_smpl_fmt	*fmt;
 	void				*smpl_buf;
 	size_t				smpl_size;
+	void				*smpl_priv;
 	u64				*smpl_vals;
 	bool				masked;
 	atomic_t			ovfl_busy;
@@ -389,6 +393,7 @@ int pfmk_sets_load(struct pfmk_ctx *ctx);
 void pfmk_sets_unload(struct pfmk_ctx *ctx);
 void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set);
 void pfmk_set_deactivate(struct pfmk_ctx *ctx);
+void pfmk_set_resume(struct pfmk_ctx *ctx);
 void pfmk_set_request_switch(struct pfmk_ctx *ctx, u64 when);
 void pfmk_set_switch_pending(struct pfmk_ctx *ctx);
 int pfmk_sets_wq_init(void);
@@ -428,6 +433,10 @@ ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
 struct pfmk_dfl_aux_snippet;
 int pfmk_aux_load(struct pfmk_ctx *ctx);
 void pfmk_aux_unload(struct pfmk_ctx *ctx);
+int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
+			unsigned int num, struct perf_event *event);
+void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
+		     unsigned int num, struct perf_event *event);
 void pfmk_aux_free(struct pfmk_ctx *ctx);
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, void *dst, size_t max,
 		      struct pfmk_dfl_aux_snippet *snip);

@@ -6,17 +6,25 @@
  * value or reset values have bit 63 set ("negative": within 2^63 events
  * of overflowing) is a sampling PMD: its perf event is created with
  * sample_period = 2^64 - value, and its overflow handler is
- * pfmk_ovfl_handler().  Other PMDs only count.  At each overflow:
+ * pfmk_ovfl_handler().  Other PMDs only count.  At each overflow, as in
+ * perfmon2 2.2 (pfm_overflow_handler()):
  *
- *  1. the sampling format, if any, records an entry with the values of
- *     the PMD's reg_smpl_pmds;
- *  2. the PMD is reloaded with its short reset value, and so are the PMDs
- *     in its reg_reset_pmds;
- *  3. with PFM_REGFL_OVFL_NOTIFY, or when the format reports a full
- *     buffer, the context is masked and the owner notified: a message
- *     (unless PFM_FL_OVFL_NO_MSG) and its completion.  pfmk_restart()
- *     then reloads the notifying PMD with its long reset value, empties
- *     the buffer and unmasks.
+ *  1. with a sampling format, the format records an entry with the
+ *     values of the PMD's reg_smpl_pmds and answers with PFM_OVFL_CTRL_*
+ *     bits (the default format: RESET, or NOTIFY | MASK when the buffer
+ *     is full); without a format the answer is NOTIFY | MASK, except that
+ *     an overflow that completes a PFM_SETFL_OVFL_SWITCH count of a PMD
+ *     without PFM_REGFL_OVFL_NOTIFY switches sets instead of masking;
+ *  2. without MASK, the PMD and its reg_reset_pmds are reloaded with their
+ *     short reset values if RESET was asked, or a set switch is requested
+ *     if the overflow completed a switch count;
+ *  3. with MASK, the context is masked and nothing is reset: the PMD and
+ *     its reg_reset_pmds wait for pfmk_restart(), which reloads them with
+ *     their long reset values (a switch that came due meanwhile waits for
+ *     it too); the PMD saturates (its perf period becomes the largest);
+ *  4. with NOTIFY, the owner is notified only if the PMD has
+ *     PFM_REGFL_OVFL_NOTIFY: a message (unless PFM_FL_OVFL_NO_MSG) and
+ *     its completion.
  *
  * A reset value r means the next overflow comes after 2^64 - r events;
  * PFM_REGFL_RANDOM subtracts (random & reg_random_mask) from r, so the
@@ -24,7 +32,8 @@
  * Park-Miller generator seeded with reg_random_seed (perfmon2's).
  *
  * While masked, the PMDs keep counting (perf cannot stop an event from
- * NMI); overflows still reload the short reset but record nothing.
+ * NMI); overflows of other sampling PMDs reload their short reset but
+ * record nothing.
  *
  * This runs in NMI (hardware PMUs) or hard-irq (hrtimer, software and
  * test PMUs) context on the context's CPU: no locks, no allocation, no
@@ -166,22 +175,22 @@ static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *other = &set->pmds[j];
 
-		if (other == pmd)
+		/* A PMD waiting for its long reset is left alone. */
+		if (other == pmd || other->reset_pending)
 			continue;
 		pfmk_pmd_short_reset(ctx, other, other->event ?
 				     pfmk_event_count_nmi(other->event) : 0, 0);
 	}
 }
 
-/* Record a sample; returns non-zero when the owner must be notified. */
-static int pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
+/* Record a sample; returns the format's PFM_OVFL_CTRL_* answer. */
+static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			    struct pfmk_pmd *pmd, u64 count,
 			    struct pt_regs *regs)
 {
 	const unsigned long *mask = (const unsigned long *)pmd->smpl_pmds;
 	struct pfmk_ovfl_arg arg = { };
 	unsigned int j, n = 0;
-	int ret;
 
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *p = &set->pmds[j];
@@ -208,10 +217,42 @@ static int pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	arg.smpl_pmds_val = ctx->smpl_vals;
 	arg.ctx = ctx;	/* pfmk AUX: snippets (core/smpl_dfl.c) */
 
-	ret = ctx->fmt->handler(ctx->smpl_buf, &arg);
-	if (ret != PFMK_SMPL_DROPPED)
+	if (!ctx->fmt->handler(ctx->smpl_buf, ctx->smpl_priv, &arg))
 		ctx->stats.smpl_count++;
-	return ret;
+	return arg.ovfl_ctrl;
+}
+
+/*
+ * Mask the context on an overflow of @pmd: nothing is reset; @pmd and its
+ * reg_reset_pmds get their long reset at pfmk_restart().  @pmd saturates:
+ * its count runs on from the wrap with no further interrupt, as a
+ * perfmon2 PMD left unreset (perf cannot stop the event from NMI).
+ */
+static void pfmk_ovfl_mask(struct pfmk_ctx *ctx, struct pfmk_set *set,
+			   struct pfmk_pmd *pmd)
+{
+	const unsigned long *mask = (const unsigned long *)pmd->reset_pmds;
+	unsigned int j;
+
+	WRITE_ONCE(ctx->masked, true);
+	pmd->reset_pending = true;
+	for_each_set_bit(j, mask, PFM_MAX_PMDS)
+		set->pmds[j].reset_pending = true;
+	if (pmd->event && is_sampling_event(pmd->event))
+		pmd->event->hw.sample_period = S64_MAX;
+}
+
+/*
+ * Without RESET and without MASK (a format may answer so): the PMD counts
+ * on from its wrap, as an unreset perfmon2 PMD, until its next 64-bit
+ * overflow.
+ */
+static void pfmk_pmd_run_on(struct pfmk_pmd *pmd, u64 count, u64 past)
+{
+	pmd->value = past;
+	pmd->perf_base = count;
+	if (pmd->event && is_sampling_event(pmd->event))
+		pmd->event->hw.sample_period = pfmk_pmd_period(past);
 }
 
 static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
@@ -219,8 +260,6 @@ static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
 {
 	struct pfm_ovfl_msg *msg = &ctx->pending_msg.pfm_ovfl_msg;
 
-	WRITE_ONCE(ctx->masked, true);
-	pmd->notify_pending = true;
 	ctx->stats.notify_count++;
 	atomic_set(&ctx->notify_wake, 1);
 	if (ctx->flags & PFM_FL_OVFL_NO_MSG)
@@ -251,8 +290,10 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	struct pfmk_pmd *pmd = event->overflow_handler_context;
 	struct pfmk_ctx *ctx = pmd->ctx;
 	struct pfmk_set *set = pmd->set;
-	bool notify = false, kick = false, full = false, masked;
+	bool notify = false, kick = false, full = false, masked = false;
+	bool must_switch, has_notify;
 	u64 count, past;
+	u32 ctrl;
 
 	if (event->hw.interrupts == PFMK_PERF_THROTTLED)
 		atomic64_inc(&ctx->throttled);
@@ -274,28 +315,56 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		past = 0;
 
 	if (READ_ONCE(ctx->masked)) {
+		/*
+		 * Masked: record nothing, count nothing towards a switch.  A
+		 * PMD waiting for its long reset stays saturated; others
+		 * reload their short reset.
+		 */
 		ctx->stats.ovfl_masked++;
-	} else {
-		if (ctx->fmt && pfmk_ovfl_record(ctx, set, pmd, count, regs))
-			full = true;
-		notify = full;
-		if (pmd->flags & PFM_REGFL_OVFL_NOTIFY)
-			notify = true;
+		masked = true;
+		if (!pmd->reset_pending) {
+			pfmk_pmd_short_reset(ctx, pmd, count, past);
+			pfmk_ovfl_reset_others(ctx, set, pmd);
+		}
+		goto out;
 	}
-	pfmk_pmd_short_reset(ctx, pmd, count, past);
-	pfmk_ovfl_reset_others(ctx, set, pmd);
-	masked = READ_ONCE(ctx->masked);
-	if (notify)
-		pfmk_ovfl_notify(ctx, set, pmd, regs);
-	trace_pfmk_overflow(pfmk_desc_of(ctx), pmd->num, set->id, masked,
-			    notify, full);
+
 	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
-	if ((set->flags & PFM_SETFL_OVFL_SWITCH) && pmd->ovfl_switch_left &&
-	    !--pmd->ovfl_switch_left) {
+	must_switch = (set->flags & PFM_SETFL_OVFL_SWITCH) &&
+		      pmd->ovfl_switch_left && !--pmd->ovfl_switch_left;
+	has_notify = pmd->flags & PFM_REGFL_OVFL_NOTIFY;
+	if (ctx->fmt) {
+		ctrl = pfmk_ovfl_record(ctx, set, pmd, count, regs);
+	} else {
+		/* 2.2 without a format: saturate and mask, notify if asked. */
+		ctrl = PFM_OVFL_CTRL_NOTIFY;
+		if (!must_switch || has_notify)
+			ctrl |= PFM_OVFL_CTRL_MASK;
+	}
+	full = ctrl & PFM_OVFL_CTRL_MASK;
+
+	if (!(ctrl & PFM_OVFL_CTRL_MASK)) {
+		if ((ctrl & PFM_OVFL_CTRL_RESET) || must_switch) {
+			pfmk_pmd_short_reset(ctx, pmd, count, past);
+			pfmk_ovfl_reset_others(ctx, set, pmd);
+		} else {
+			pfmk_pmd_run_on(pmd, count, past);
+		}
+	} else {
+		pfmk_ovfl_mask(ctx, set, pmd);
+	}
+	/* A switch that came due while masking waits for pfmk_restart(). */
+	if (must_switch) {
 		ctx->switch_kick_ns = ktime_get_mono_fast_ns();
 		atomic_set(&ctx->switch_kick, 1);
 		kick = true;
 	}
+	notify = has_notify && (ctrl & PFM_OVFL_CTRL_NOTIFY);
+	if (notify)
+		pfmk_ovfl_notify(ctx, set, pmd, regs);
+out:
+	trace_pfmk_overflow(pfmk_desc_of(ctx), pmd->num, set->id, masked,
+			    notify, full);
 
 	raw_write_seqcount_end(&ctx->ovfl_seq);
 	atomic_set_release(&ctx->ovfl_busy, 0);

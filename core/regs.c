@@ -112,6 +112,12 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 			events[i] = NULL;
 			goto err;
 		}
+		/* pfmk AUX: the AUX PMD's new event gets its buffer now. */
+		ret = pfmk_aux_attach_new(ctx, set, req[i].reg_num, events[i]);
+		if (ret) {
+			i++;
+			goto err;
+		}
 	}
 
 	for (i = 0; i < count; i++) {
@@ -120,6 +126,7 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		set = pfmk_set_find(ctx, req[i].reg_set);
 		set->pmcs[req[i].reg_num] = req[i].reg_value;
 		pmd = &set->pmds[req[i].reg_num];
+		pfmk_aux_rebind(ctx, set, pmd->num, events[i]);
 		pfmk_perf_release(pmd);
 		pmd->event = events[i];
 		pmd->perf_base = 0;
@@ -211,7 +218,7 @@ static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
 	pmd->rand_state = req->reg_random_seed;
 	pmd->flags = req->reg_flags & PFMK_PMD_FLAGS;
 	pmd->last_reset_val = req->reg_value;
-	pmd->notify_pending = false;
+	pmd->reset_pending = false;
 }
 
 /*
@@ -224,7 +231,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 {
 	struct perf_event **events;
 	struct pfmk_pmd cfg;
-	int i;
+	int i, ret;
 
 	events = kcalloc(count, sizeof(*events), GFP_KERNEL);
 	if (!events)
@@ -242,9 +249,14 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 					     set->pmcs[pmd->num], ctx->cpu,
 					     pmd, &cfg);
 		if (IS_ERR(events[i])) {
-			int ret = PTR_ERR(events[i]);
-
+			ret = PTR_ERR(events[i]);
 			pfmk_events_free(events, i);
+			return ret;
+		}
+		/* pfmk AUX: the AUX PMD's new event gets its buffer now. */
+		ret = pfmk_aux_attach_new(ctx, set, pmd->num, events[i]);
+		if (ret) {
+			pfmk_events_free(events, i + 1);
 			return ret;
 		}
 	}
@@ -254,6 +266,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
 
 		if (events[i]) {
+			pfmk_aux_rebind(ctx, set, pmd->num, events[i]);
 			pfmk_perf_release(pmd);
 			pmd->event = events[i];
 			pmd->perf_base = 0;

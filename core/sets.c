@@ -280,6 +280,29 @@ void pfmk_set_deactivate(struct pfmk_ctx *ctx)
 }
 
 /**
+ * pfmk_set_resume() - let the active set count again where it stopped
+ * @ctx: the context, loaded and started, with no set counting.
+ *
+ * Unlike pfmk_set_activate(), not a new run: the overflow-switch counts
+ * go on; a PFM_SETFL_TIME_SWITCH set gets a whole timeout again.  Used
+ * when a CPU comes back and when a switch is called off.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_resume(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set = ctx->active_set;
+
+	lockdep_assert_held(&ctx->mutex);
+	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
+	set->act_start = ktime_get_ns();
+	if (set->flags & PFM_SETFL_TIME_SWITCH)
+		hrtimer_start(&ctx->switch_timer,
+			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL);
+}
+
+/**
  * pfmk_set_request_switch() - ask for a switch to the next set
  * @ctx: the context.
  * @when: CLOCK_MONOTONIC ns when the switch came due.
@@ -308,6 +331,15 @@ static void pfmk_set_switch(struct pfmk_ctx *ctx)
 	unsigned int i;
 
 	pfmk_set_deactivate(ctx);
+	/*
+	 * An overflow between the caller's check and the disable may have
+	 * masked the context: then the switch waits for pfmk_restart(), and
+	 * the set that raised the notification counts on until then.
+	 */
+	if (READ_ONCE(ctx->masked)) {
+		pfmk_set_resume(ctx);
+		return;
+	}
 	/* The overflow path is quiet: record which PMDs made us switch. */
 	memset(cur->ovfl_pmds, 0, sizeof(cur->ovfl_pmds));
 	for (i = 0; i < ctx->pmu->num_pmcs; i++)
@@ -329,8 +361,9 @@ static void pfmk_set_switch(struct pfmk_ctx *ctx)
  * pfmk_set_switch_pending() - do a requested switch, if it can be done
  * @ctx: the context, locked.
  *
- * A request is dropped if the context is no longer loaded and started,
- * and kept while it is masked (pfmk_restart() calls this again).
+ * A request is dropped if the context is no longer loaded and started or
+ * its CPU is offline, and kept while it is masked (pfmk_restart() calls
+ * this again).
  *
  * Context: process context; may sleep; ctx->mutex held.
  */
@@ -338,7 +371,10 @@ void pfmk_set_switch_pending(struct pfmk_ctx *ctx)
 {
 	if (!atomic_read(&ctx->switch_req))
 		return;
-	if (ctx->dead || ctx->state == PFM_CTX_UNLOADED || !ctx->started) {
+	lockdep_assert_held(&ctx->mutex);
+	/* Not while the CPU is away either: nothing counts there. */
+	if (ctx->dead || ctx->state == PFM_CTX_UNLOADED || !ctx->started ||
+	    ctx->offline) {
 		atomic_set(&ctx->switch_req, 0);
 		return;
 	}

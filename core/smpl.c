@@ -129,15 +129,23 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 	ctx->smpl_vals = kcalloc(npmds, sizeof(u64), GFP_KERNEL);
 	if (!ctx->smpl_vals)
 		goto err_uncharge;
+	if (fmt->priv_size) {
+		ctx->smpl_priv = kzalloc(fmt->priv_size, GFP_KERNEL);
+		if (!ctx->smpl_priv)
+			goto err_vals;
+	}
 	ctx->smpl_buf = vzalloc(size);
 	if (!ctx->smpl_buf)
-		goto err_vals;
+		goto err_priv;
 
-	fmt->init(ctx->smpl_buf, size, smpl_arg, npmds);
+	fmt->init(ctx->smpl_buf, ctx->smpl_priv, size, smpl_arg, npmds);
 	ctx->smpl_size = size;
 	ctx->fmt = fmt;
 	return 0;
 
+err_priv:
+	kfree(ctx->smpl_priv);
+	ctx->smpl_priv = NULL;
 err_vals:
 	kfree(ctx->smpl_vals);
 	ctx->smpl_vals = NULL;
@@ -159,10 +167,12 @@ void pfmk_smpl_free(struct pfmk_ctx *ctx)
 	if (!ctx->fmt)
 		return;
 	vfree(ctx->smpl_buf);
+	kfree(ctx->smpl_priv);
 	kfree(ctx->smpl_vals);
 	atomic_long_sub(ctx->smpl_size, &pfmk_counters.smpl_bytes);
 	module_put(ctx->fmt->owner);
 	ctx->smpl_buf = NULL;
+	ctx->smpl_priv = NULL;
 	ctx->smpl_vals = NULL;
 	ctx->fmt = NULL;
 }

@@ -5,9 +5,17 @@
  * The buffer is a header and a run of variable-size entries.  The handler
  * (one at a time per context, in NMI or hard-irq) appends an entry, then
  * publishes it: hdr_cur_offs first, hdr_count last with a release store.
- * When less than hdr_min_buf_space is left after an entry, the buffer is
- * full: hdr_overflows grows, and the core masks the context and notifies
- * the owner; pfmk_restart() empties the buffer.
+ * As perfmon2 2.2's default format, it asks the core to reset the PMD
+ * after each entry (PFM_OVFL_CTRL_RESET); when less than hdr_min_buf_space
+ * is left after an entry, the buffer is full: hdr_overflows grows and it
+ * asks for PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK (the notification
+ * goes out if the PMD has PFM_REGFL_OVFL_NOTIFY); pfmk_restart() empties
+ * the buffer.
+ *
+ * The owner can write the whole buffer, header included: the sizes and
+ * the write offset that bound the handler's writes live in the format's
+ * private state (struct pfmk_dfl_priv), as perf bounds its ring buffer
+ * with kernel-private sizes; the header is output only.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -39,6 +47,24 @@ static size_t pfmk_dfl_aux_bytes(const struct pfm_dfl_smpl_arg *arg)
 	return sizeof(struct pfmk_dfl_aux_snippet) + arg->reserved1;
 }
 
+/**
+ * struct pfmk_dfl_priv - the default format's private state per context
+ * @buf_size: size of the buffer.
+ * @max_entry: size of the largest entry (hdr_min_buf_space).
+ * @aux_bytes: AUX snippet bytes per entry (hdr_reserved[0]).
+ * @cur: offset of the next entry (hdr_cur_offs).
+ * @count: entries in the buffer (hdr_count).
+ * @overflows: times the buffer was full (hdr_overflows).
+ */
+struct pfmk_dfl_priv {
+	size_t	buf_size;
+	size_t	max_entry;
+	size_t	aux_bytes;
+	size_t	cur;
+	u64	count;
+	u64	overflows;
+};
+
 static size_t pfmk_dfl_max_entry(unsigned int npmds, size_t aux)
 {
 	return sizeof(struct pfm_dfl_smpl_entry) + npmds * sizeof(u64) + aux;
@@ -62,19 +88,23 @@ static ssize_t pfmk_dfl_get_size(const void *data, unsigned int npmds)
 	return arg->buf_size;
 }
 
-static void pfmk_dfl_init(void *buf, size_t size, const void *data,
-			  unsigned int npmds)
+static void pfmk_dfl_init(void *buf, void *data, size_t size,
+			  const void *argp, unsigned int npmds)
 {
-	const struct pfm_dfl_smpl_arg *arg = data;
+	const struct pfm_dfl_smpl_arg *arg = argp;
 	struct pfm_dfl_smpl_hdr *hdr = buf;
+	struct pfmk_dfl_priv *priv = data;
 
+	priv->buf_size = size;
+	priv->aux_bytes = pfmk_dfl_aux_bytes(arg);
+	priv->max_entry = pfmk_dfl_max_entry(npmds, priv->aux_bytes);
+	priv->cur = sizeof(*hdr);
 	hdr->hdr_version = PFM_DFL_SMPL_VERSION;
 	hdr->hdr_buf_size = size;
 	hdr->hdr_buf_flags = arg->buf_flags;
-	hdr->hdr_min_buf_space = pfmk_dfl_max_entry(npmds,
-						    pfmk_dfl_aux_bytes(arg));
-	hdr->hdr_reserved[0] = pfmk_dfl_aux_bytes(arg);
-	hdr->hdr_cur_offs = sizeof(*hdr);
+	hdr->hdr_min_buf_space = priv->max_entry;
+	hdr->hdr_reserved[0] = priv->aux_bytes;
+	hdr->hdr_cur_offs = priv->cur;
 	hdr->hdr_count = 0;
 	hdr->hdr_overflows = 0;
 }
@@ -90,17 +120,27 @@ static void pfmk_dfl_aux(const struct pfmk_ovfl_arg *arg, void *at,
 	memset((void *)(snip + 1) + snip->len, 0, max - snip->len);
 }
 
-static int pfmk_dfl_handler(void *buf, const struct pfmk_ovfl_arg *arg)
+/* The buffer is full: count it, ask for a notification and masking. */
+static void pfmk_dfl_full(struct pfm_dfl_smpl_hdr *hdr,
+			  struct pfmk_dfl_priv *priv, struct pfmk_ovfl_arg *arg)
+{
+	WRITE_ONCE(hdr->hdr_overflows, ++priv->overflows);
+	arg->ovfl_ctrl = PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK;
+}
+
+static int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 {
 	struct pfm_dfl_smpl_hdr *hdr = buf;
+	struct pfmk_dfl_priv *priv = data;
 	struct pfm_dfl_smpl_entry *ent;
-	size_t size, cur = hdr->hdr_cur_offs;
+	size_t size, cur = priv->cur;
 
+	/* Every bound below comes from @priv, never from the buffer. */
 	size = sizeof(*ent) + arg->nr_smpl_pmds * sizeof(u64) +
-	       hdr->hdr_reserved[0];
-	if (cur + size > hdr->hdr_buf_size) {
-		WRITE_ONCE(hdr->hdr_overflows, hdr->hdr_overflows + 1);
-		return PFMK_SMPL_DROPPED;
+	       priv->aux_bytes;
+	if (size > priv->max_entry || cur + size > priv->buf_size) {
+		pfmk_dfl_full(hdr, priv, arg);
+		return -ENOBUFS;
 	}
 
 	ent = buf + cur;
@@ -114,27 +154,32 @@ static int pfmk_dfl_handler(void *buf, const struct pfmk_ovfl_arg *arg)
 	ent->set = arg->active_set;
 	ent->tgid = arg->tgid;
 	memcpy(ent + 1, arg->smpl_pmds_val, arg->nr_smpl_pmds * sizeof(u64));
-	if (hdr->hdr_reserved[0])	/* pfmk AUX: the snippet */
+	if (priv->aux_bytes)	/* pfmk AUX: the snippet */
 		pfmk_dfl_aux(arg, (u64 *)(ent + 1) + arg->nr_smpl_pmds,
-			     hdr->hdr_reserved[0]);
+			     priv->aux_bytes);
 
 	cur += size;
+	priv->cur = cur;
 	WRITE_ONCE(hdr->hdr_cur_offs, cur);
 	/* Publish the entry: pairs with the reader's smp_load_acquire(). */
-	smp_store_release(&hdr->hdr_count, hdr->hdr_count + 1);
+	smp_store_release(&hdr->hdr_count, ++priv->count);
 
-	if (cur + hdr->hdr_min_buf_space > hdr->hdr_buf_size) {
-		WRITE_ONCE(hdr->hdr_overflows, hdr->hdr_overflows + 1);
-		return PFMK_SMPL_FULL;
-	}
+	/* Room for no further entry: full, after this one (as 2.2). */
+	if (cur + priv->max_entry > priv->buf_size)
+		pfmk_dfl_full(hdr, priv, arg);
+	else
+		arg->ovfl_ctrl = PFM_OVFL_CTRL_RESET;
 	return 0;
 }
 
-static void pfmk_dfl_restart(void *buf)
+static void pfmk_dfl_restart(void *buf, void *data)
 {
 	struct pfm_dfl_smpl_hdr *hdr = buf;
+	struct pfmk_dfl_priv *priv = data;
 
-	hdr->hdr_cur_offs = sizeof(*hdr);
+	priv->cur = sizeof(*hdr);
+	priv->count = 0;
+	hdr->hdr_cur_offs = priv->cur;
 	/* The next handler runs after the restart's unmask (a release). */
 	WRITE_ONCE(hdr->hdr_count, 0);
 }
@@ -144,6 +189,7 @@ static struct pfmk_smpl_fmt pfmk_dfl_fmt = {
 	.uuid		= PFM_DFL_SMPL_UUID,
 	.owner		= THIS_MODULE,
 	.arg_size	= sizeof(struct pfm_dfl_smpl_arg),
+	.priv_size	= sizeof(struct pfmk_dfl_priv),
 	.get_size	= pfmk_dfl_get_size,
 	.init		= pfmk_dfl_init,
 	.handler	= pfmk_dfl_handler,

@@ -129,6 +129,8 @@ static int open_cpu(struct sampler *s, unsigned int cpu)
 	pmd.reg_value = period;
 	pmd.reg_short_reset = period;
 	pmd.reg_long_reset = period;
+	/* Notify when the buffer is full (the format masks the context). */
+	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
 	return pfmk_write_pmcs(s->desc[cpu], &pmc, 1) ?:
 	       pfmk_write_pmds(s->desc[cpu], &pmd, 1) ?:
 	       pfmk_load_context(s->desc[cpu], &load) ?:

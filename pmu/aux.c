@@ -8,7 +8,11 @@
  * PMD of event set 0, which captures while set 0 is the active set.
  * Its buffer lives as long as the PMD's perf event: attached at load
  * (pfmk_aux_load()), freed at unload (pfmk_aux_unload()), both under
- * ctx->mutex.  pfmk_aux_copy() runs under ctx->mutex too.  The sampling
+ * ctx->mutex.  A write of the AUX PMD's PMC or PMD on a loaded, stopped
+ * context replaces the PMD's event: the replacement gets a new buffer
+ * before anything is changed (pfmk_aux_attach_new()), then takes over
+ * aux->event while the old event and its buffer go (pfmk_aux_rebind());
+ * what the old buffer held is lost, as on a new load.  pfmk_aux_copy() runs under ctx->mutex too.  The sampling
  * path (pfmk_aux_snippet()) runs in NMI or hard-irq context on the
  * context's CPU and only reads: aux->event is published with
  * WRITE_ONCE() while the events are disabled, and the kernel's copy
@@ -75,6 +79,16 @@ static bool pfmk_aux_pmu_ok(const struct perf_event *event)
 	return false;
 }
 
+static int pfmk_aux_attach(struct pfmk_aux *aux, struct perf_event *event)
+{
+	if (!pfmk_aux_pmu_ok(event))
+		return -EINVAL;
+	return perf_event_attach_kernel_aux(event, PFMK_AUX_DATA_PAGES,
+					    aux->size >> PAGE_SHIFT,
+					    (aux->flags & PFMK_AUX_SNAPSHOT) ?
+					    PERF_KERNEL_AUX_OVERWRITE : 0);
+}
+
 /**
  * pfmk_aux_load() - attach the AUX buffer of a context being loaded
  * @ctx: the context, locked; its sets' events exist, disabled.
@@ -93,17 +107,78 @@ int pfmk_aux_load(struct pfmk_ctx *ctx)
 		return 0;
 	/* The AUX PMD is a PMD of set 0: it captures while set 0 is active. */
 	event = ctx->set0.pmds[aux->pmd].event;
-	if (!event || !pfmk_aux_pmu_ok(event))
+	if (!event)
 		return -EINVAL;
-	ret = perf_event_attach_kernel_aux(event, PFMK_AUX_DATA_PAGES,
-					   aux->size >> PAGE_SHIFT,
-					   (aux->flags & PFMK_AUX_SNAPSHOT) ?
-					   PERF_KERNEL_AUX_OVERWRITE : 0);
+	ret = pfmk_aux_attach(aux, event);
 	if (ret)
 		return ret;
 	aux->truncated = 0;
 	WRITE_ONCE(aux->event, event);
 	return 0;
+}
+
+/* Is PMD @num of @set the AUX PMD of a loaded context? */
+static bool pfmk_aux_is_pmd(const struct pfmk_ctx *ctx,
+			    const struct pfmk_set *set, unsigned int num)
+{
+	const struct pfmk_aux *aux = ctx->aux;
+
+	return aux && aux->event && set == &ctx->set0 && num == aux->pmd;
+}
+
+/**
+ * pfmk_aux_attach_new() - give a replacement event of the AUX PMD a buffer
+ * @ctx: the context, locked, loaded and stopped.
+ * @set: the set of the PMD being rewritten.
+ * @num: the PMD being rewritten.
+ * @event: its new, disabled event.
+ *
+ * Called before anything of the write is applied, so that a failure
+ * leaves the context as it was; the caller destroys @event on error
+ * (which frees the buffer with it).
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 (also when @num is not the AUX PMD); -EBUSY if @event is NULL
+ * (the write disables the AUX PMD's PMC: unload first); -EINVAL if @event
+ * is not of an AUX PMU pfmk knows; an error of
+ * perf_event_attach_kernel_aux().
+ */
+int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
+			unsigned int num, struct perf_event *event)
+{
+	lockdep_assert_held(&ctx->mutex);
+	if (!pfmk_aux_is_pmd(ctx, set, num))
+		return 0;
+	if (!event)
+		return -EBUSY;
+	return pfmk_aux_attach(ctx->aux, event);
+}
+
+/**
+ * pfmk_aux_rebind() - make the AUX PMD's replacement event the AUX event
+ * @ctx: the context, locked, loaded and stopped: no overflow handler runs.
+ * @set: as for pfmk_aux_attach_new().
+ * @num: as for pfmk_aux_attach_new().
+ * @event: the replacement, given a buffer by pfmk_aux_attach_new().
+ *
+ * Detaches the old event's buffer; the caller then releases the old
+ * event.  Nothing is done when @num is not the AUX PMD.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
+		     unsigned int num, struct perf_event *event)
+{
+	struct pfmk_aux *aux = ctx->aux;
+	struct perf_event *old;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (!pfmk_aux_is_pmd(ctx, set, num))
+		return;
+	old = aux->event;
+	aux->truncated = 0;
+	WRITE_ONCE(aux->event, event);
+	perf_event_detach_kernel_aux(old);
 }
 
 /**
@@ -269,6 +344,17 @@ void pfmk_aux_unload(struct pfmk_ctx *ctx)
 {
 }
 
+int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
+			unsigned int num, struct perf_event *event)
+{
+	return 0;
+}
+
+void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
+		     unsigned int num, struct perf_event *event)
+{
+}
+
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, void *dst, size_t max,
 		      struct pfmk_dfl_aux_snippet *snip)
 {
@@ -290,6 +376,31 @@ static void pfmk_aux_hint(void)
 	pr_info_once("AUX buffers need a kernel with pfmk's kernel-owned AUX patch (patches/linux-<series>/, see Documentation/aux.rst)\n");
 }
 
+/*
+ * An AUX set-up is memory the caller makes pfmk allocate (at load): it
+ * counts from the set-up on, as a sampling buffer does, in smpl_bytes
+ * against max_smpl_mem and in mem_bytes (its data page included).
+ */
+static size_t pfmk_aux_mem(size_t size)
+{
+	return size + PAGE_SIZE;
+}
+
+static bool pfmk_aux_charge(size_t size)
+{
+	if (!pfmk_charge_long(&pfmk_counters.smpl_bytes, pfmk_aux_mem(size),
+			      READ_ONCE(pfmk_max_smpl_mem)))
+		return false;
+	atomic_long_add(pfmk_aux_mem(size), &pfmk_counters.mem_bytes);
+	return true;
+}
+
+static void pfmk_aux_uncharge(size_t size)
+{
+	atomic_long_sub(pfmk_aux_mem(size), &pfmk_counters.smpl_bytes);
+	atomic_long_sub(pfmk_aux_mem(size), &pfmk_counters.mem_bytes);
+}
+
 /**
  * pfmk_aux_free() - forget the AUX set-up of a context being closed
  * @ctx: the context, locked and unloaded.
@@ -298,6 +409,8 @@ static void pfmk_aux_hint(void)
  */
 void pfmk_aux_free(struct pfmk_ctx *ctx)
 {
+	if (ctx->aux)
+		pfmk_aux_uncharge(ctx->aux->size);
 	kfree(ctx->aux);
 	ctx->aux = NULL;
 }
@@ -327,7 +440,21 @@ static int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd,
 		aux = kzalloc(sizeof(*aux), GFP_KERNEL);
 		if (!aux)
 			return -ENOMEM;
+		if (!pfmk_aux_charge(size)) {
+			kfree(aux);
+			return -ENOMEM;
+		}
 		ctx->aux = aux;
+	} else if (size > aux->size) {
+		/* Only the growth is charged: the set-up is replaced. */
+		if (!pfmk_charge_long(&pfmk_counters.smpl_bytes,
+				      size - aux->size,
+				      READ_ONCE(pfmk_max_smpl_mem)))
+			return -ENOMEM;
+		atomic_long_add(size - aux->size, &pfmk_counters.mem_bytes);
+	} else {
+		atomic_long_sub(aux->size - size, &pfmk_counters.smpl_bytes);
+		atomic_long_sub(aux->size - size, &pfmk_counters.mem_bytes);
 	}
 	aux->pmd = pmd;
 	aux->size = size;
@@ -353,9 +480,13 @@ static int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd,
  * set-up.
  *
  * Context: process context; may sleep.
+ * The buffer (and one data page) counts from the set-up on in pfmk's
+ * smpl_bytes, against the max_smpl_mem limit, and in mem_bytes.
+ *
  * Return: 0; -EBADF; -EINVAL for a bad @pmd, @size or @flags;
  * -EOPNOTSUPP if the kernel lacks the kernel-owned AUX patch (a hint is
- * logged once); -EBUSY if the context is loaded; -ENOMEM.
+ * logged once); -EBUSY if the context is loaded; -ENOMEM at the
+ * max_smpl_mem limit or out of memory.
  */
 int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
 		   unsigned int flags)

@@ -14,13 +14,21 @@
  * Copyright (C) 2026 The pfmk authors
  */
 #include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/perfmon.h>
+#include <linux/perfmon_dfl_smpl.h>
 #include <linux/string.h>
 
 /* The generic encoding of cpu-clock, as a table of values would hold it:
  * bit 63 (enable), perf type 1 (software) at 51:48, config 0. */
 #define C2006_CPU_CLOCK		0x8001000000000000ULL
+
+/* Sampling: one sample per ms of cpu-clock (ns), for 300 ms. */
+#define C2006_PERIOD_NS		1000000ULL
+#define C2006_RUN_MS		300
+#define C2006_BUF_SIZE		65536
 
 /* Filler for the request fields 2006 clients never set. */
 #define C2006_GARBAGE		0xa5
@@ -103,6 +111,73 @@ out:
 	return c2006_failed == failed;
 }
 
+/*
+ * A 2006 sampling client: the default format chosen by UUID, a 64 KiB
+ * buffer, PMD 0 sampling cpu-clock every 1 ms with PFM_REGFL_OVFL_NOTIFY
+ * and recording PMD 1.  On perfmon2 2.2 every overflow was recorded and
+ * the notification came only when the buffer was full (not in 300 ms):
+ * about 300 entries, no masking, no message.
+ */
+static bool c2006_sample_cpu_clock(const char *t)
+{
+	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
+	static struct pfarg_ctx sctx;
+	unsigned int failed = c2006_failed;
+	struct pfm_dfl_smpl_arg arg;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfarg_pmc pmc[2];
+	struct pfarg_pmd pmd[2];
+	void *desc = NULL, *buf = NULL;
+	u64 count, t0, ms;
+
+	sctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	memcpy(sctx.ctx_smpl_buf_id, uuid, sizeof(uuid));
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = C2006_BUF_SIZE;
+	if (!c2006_check(t, "create", 0,
+			 pfmk_create_context(&sctx, &arg, sizeof(arg),
+					     &c2006_done, &desc, &buf)))
+		return false;
+	hdr = buf;
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_num = 0;
+	pmc[0].reg_value = C2006_CPU_CLOCK;
+	pmc[1].reg_num = 1;
+	pmc[1].reg_value = C2006_CPU_CLOCK;
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_num = 0;
+	pmd[0].reg_flags = PFM_REGFL_OVFL_NOTIFY;
+	pmd[0].reg_value = -C2006_PERIOD_NS;
+	pmd[0].reg_short_reset = -C2006_PERIOD_NS;
+	pmd[0].reg_long_reset = -C2006_PERIOD_NS;
+	pmd[0].reg_smpl_pmds[0] = 1ULL << 1;
+	pmd[1].reg_num = 1;
+	if (!c2006_check(t, "write_pmcs", 0, pfmk_write_pmcs(desc, pmc, 2)) ||
+	    !c2006_check(t, "write_pmds", 0, pfmk_write_pmds(desc, pmd, 2)) ||
+	    !c2006_check(t, "load", 0, pfmk_load_context(desc, &c2006_load)) ||
+	    !c2006_check(t, "start", 0, pfmk_start(desc, &c2006_start)))
+		goto out;
+	t0 = ktime_get_ns();
+	msleep(C2006_RUN_MS);
+	c2006_check(t, "stop", 0, pfmk_stop(desc));
+	ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
+	count = smp_load_acquire(&hdr->hdr_count);
+	pr_info("# %s: %llu entries in %llu ms\n", t, count, ms);
+	/*
+	 * One per ms the context ran: at least half of them (an emulated
+	 * guest loses timer ticks), at most one more than the ms elapsed.
+	 */
+	c2006_check(t, "entries >= 150", 1, count >= C2006_RUN_MS / 2);
+	c2006_check(t, "entries <= elapsed ms + 1", 1, count <= ms + 1);
+	c2006_check(t, "buffer not full", 0, hdr->hdr_overflows);
+	c2006_check(t, "not masked", PFM_CTX_LOADED, pfmk_get_state(desc));
+	c2006_check(t, "no notification", 0, completion_done(&c2006_done));
+	c2006_check(t, "unload", 0, pfmk_unload_context(desc));
+out:
+	c2006_check(t, "close", 0, pfmk_close(desc));
+	return c2006_failed == failed;
+}
+
 struct c2006_test {
 	const char	*name;
 	bool		(*run)(const char *name);
@@ -110,6 +185,7 @@ struct c2006_test {
 
 static const struct c2006_test c2006_tests[] = {
 	{ "count_cpu_clock_stack_pmd", c2006_count_cpu_clock },
+	{ "sample_cpu_clock_dfl_notify", c2006_sample_cpu_clock },
 };
 
 static int __init pfmk_client2006_init(void)

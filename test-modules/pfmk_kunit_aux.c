@@ -426,6 +426,93 @@ static void aux_snippets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)((void *)ent - buf), hdr->hdr_cur_offs);
 }
 
+/* Check the @i-th default-format entry of @buf: a snippet ending at @end. */
+static void auxt_expect_snippet(struct kunit *test, void *buf, u64 i,
+				u64 snip, u64 end)
+{
+	struct pfm_dfl_smpl_entry *ent;
+	struct pfmk_dfl_aux_snippet *sn;
+
+	ent = buf + sizeof(struct pfm_dfl_smpl_hdr) +
+	      i * (sizeof(*ent) + sizeof(*sn) + snip);
+	sn = (void *)(ent + 1);
+	KUNIT_EXPECT_EQ(test, sn->head, end * AUXT_REC);
+	KUNIT_EXPECT_EQ(test, (u64)sn->len, snip);
+	auxt_expect_recs(test, sn + 1, snip / AUXT_REC, end - snip / AUXT_REC);
+}
+
+/*
+ * The AUX PMD of a loaded, stopped context rewritten through write_pmcs
+ * and then write_pmds: each write gives the PMD a new event, which must
+ * take the AUX buffer over (a new one: the stream restarts at 0).  Copy,
+ * sampling with snippets, unload and close then use the new event only;
+ * before the fix they used the freed old one (KASAN: slab-use-after-free
+ * in perf_kernel_aux_rb).
+ */
+static void aux_rewrite_loaded(struct kunit *test)
+{
+	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10, .reserved1 = 128 };
+	const u64 period = 8, snip = 128;
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = {
+		.reg_num = 0,
+		.reg_value = -period,
+		.reg_short_reset = -period,
+		.reg_long_reset = -period,
+	};
+	struct pfarg_pmc pmc = {
+		.reg_num = 0,
+		.reg_value = PFMK_TEST_AUX_PMC(1, 0),
+	};
+	struct pfarg_load load = { };
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfmk_aux_info info;
+	void *buf = NULL;
+
+	auxt_need_patch(test);
+	auxt_create(test, &arg, sizeof(arg), &buf);
+	hdr = buf;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE, 0), 0);
+	load.load_pid = t->cpu;
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc, &load), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 5), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+
+	/* write_pmcs on the loaded, stopped context: a new event. */
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 2 * period), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 2 * period);
+	auxt_expect_recs(test, t->buf, 2 * period, 0);
+	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 2ULL);
+	auxt_expect_snippet(test, buf, 0, snip, period);
+	auxt_expect_snippet(test, buf, 1, snip, 2 * period);
+
+	/* write_pmds: another new event, the same. */
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
+	auxt_expect_recs(test, t->buf, period, 0);
+	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 3ULL);
+	auxt_expect_snippet(test, buf, 2, snip, period);
+
+	/* Disabling the AUX PMD's PMC while loaded is refused. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	pmc.reg_value = 0;
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), -EBUSY);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(t->desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+	t->desc = NULL;
+}
+
 /* Close and unload while the timer writes: nothing left behind. */
 static void aux_close_capturing(struct kunit *test)
 {
@@ -501,6 +588,7 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_full_truncated),
 	KUNIT_CASE(aux_snapshot),
 	KUNIT_CASE(aux_snippets),
+	KUNIT_CASE(aux_rewrite_loaded),
 	KUNIT_CASE(aux_close_capturing),
 	KUNIT_CASE(aux_hotplug),
 	{}

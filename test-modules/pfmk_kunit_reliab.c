@@ -16,6 +16,7 @@
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -23,6 +24,7 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/perf_event.h>
+#include <pfmk/aux.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
@@ -235,6 +237,50 @@ static void limits_max_smpl_mem(struct kunit *test)
 			before.smpl_bytes + 4096);
 }
 
+/*
+ * pfmk AUX: an AUX set-up counts against max_smpl_mem (and in
+ * smpl_bytes and mem_bytes) from the set-up on, its data page included.
+ */
+static void limits_aux_mem(struct kunit *test)
+{
+	const u64 aux = 4 * PAGE_SIZE, cost = aux + PAGE_SIZE;
+	struct pfmk_global_stats before, st;
+	void *desc;
+
+	if (!pfmk_aux_supported())
+		kunit_skip(test, "kernel lacks pfmk's kernel-owned AUX patch");
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_smpl_mem", before.smpl_bytes + cost);
+
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * aux, 0), -ENOMEM);
+	st = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes);
+	KUNIT_EXPECT_EQ(test, st.mem_bytes, before.mem_bytes);
+
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux, 0), 0);
+	st = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes + cost);
+	KUNIT_EXPECT_EQ(test, st.mem_bytes, before.mem_bytes + cost);
+	/* A bigger replacement does not fit: the set-up stays. */
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * aux, 0), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
+			before.smpl_bytes + cost);
+	/* A smaller one does; removing it gives everything back. */
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux / 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
+			before.smpl_bytes + aux / 2 + PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, 0, 0), 0);
+	st = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes);
+	KUNIT_EXPECT_EQ(test, st.mem_bytes, before.mem_bytes);
+	/* Closing with a set-up uncharges it too. */
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux, 0), 0);
+	pfmkt_close(test, desc);
+	st = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes);
+}
+
 /* Creating and closing returns every counter to where it was. */
 static void limits_accounting_balanced(struct kunit *test)
 {
@@ -266,6 +312,7 @@ static struct kunit_case pfmk_limits_cases[] = {
 	KUNIT_CASE(limits_max_events),
 	KUNIT_CASE(limits_max_smpl_buf),
 	KUNIT_CASE(limits_max_smpl_mem),
+	KUNIT_CASE(limits_aux_mem),
 	KUNIT_CASE(limits_accounting_balanced),
 	{}
 };
@@ -367,16 +414,27 @@ static void hotplug_count_preserved(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 151);
 }
 
-/* A sampling PMD keeps its phase: the period in flight resumes. */
+/*
+ * A sampling PMD keeps its phase: the period in flight resumes.  With the
+ * default format, which resets per overflow (without a format, the first
+ * overflow would mask the context, as in perfmon2 2.2).
+ */
 static void hotplug_sampling_phase(struct kunit *test)
 {
+	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
+	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10 };
+	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	int cpu = pfmkt_hp_cpu(test);
 	struct pfmk_ctx_stats st;
 	struct pfarg_pmd pmd;
-	void *desc;
+	void *desc, *buf;
 	int i;
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME, sizeof(req.ctx_pmu_name));
+	memcpy(req.ctx_smpl_buf_id, dfl, sizeof(dfl));
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, &arg,
+						   sizeof(arg), &desc, &buf),
+			0);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	memset(&pmd, 0, sizeof(pmd));
 	pmd.reg_value = -10ULL;
@@ -401,6 +459,68 @@ static void hotplug_sampling_phase(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.ovfl_count, 7);
 	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+}
+
+/* Sum of runs and active time of sets 0 and 1. */
+static void hotplug_sets_sum(struct kunit *test, void *desc, u64 *runs,
+			     u64 *ns)
+{
+	struct pfarg_setinfo info[2];
+
+	memset(info, 0, sizeof(info));
+	info[1].set_id = 1;
+	KUNIT_ASSERT_EQ(test, pfmk_getinfo_evtsets(desc, info, 2), 0);
+	*runs = info[0].set_runs + info[1].set_runs;
+	*ns = info[0].set_act_duration + info[1].set_act_duration;
+}
+
+/*
+ * Sets switching every ms stop switching while their CPU is away: no
+ * runs, no active time; both resume when it is back.
+ */
+static void hotplug_sets_suspended(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	struct pfarg_setdesc d[2];
+	struct pfarg_pmc pmc[2];
+	u64 runs, ns, runs2, ns2;
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	memset(d, 0, sizeof(d));
+	memset(pmc, 0, sizeof(pmc));
+	d[0].set_flags = PFM_SETFL_TIME_SWITCH;
+	d[0].set_timeout = 1000;
+	d[1] = d[0];
+	d[1].set_id = 1;
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	pmc[0].reg_value = PFMK_TEST_PMC(1);
+	pmc[1].reg_set = 1;
+	pmc[1].reg_value = PFMK_TEST_PMC(1);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	msleep(20);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	hotplug_sets_sum(test, desc, &runs, &ns);
+	msleep(100);
+	hotplug_sets_sum(test, desc, &runs2, &ns2);
+	KUNIT_EXPECT_EQ_MSG(test, runs2, runs, "sets switched while offline");
+	KUNIT_EXPECT_EQ_MSG(test, ns2, ns, "active time while offline");
+
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
+	msleep(50);
+	hotplug_sets_sum(test, desc, &runs2, &ns2);
+	KUNIT_EXPECT_GT_MSG(test, runs2, runs, "no switch after online");
+	KUNIT_EXPECT_GT_MSG(test, ns2, ns, "no active time after online");
+	pfmkt_close(test, desc);
 }
 
 /* While the CPU is away: PMCs can be rewritten, unload and close work. */
@@ -467,6 +587,7 @@ static void hotplug_calls_while_offline(struct kunit *test)
 static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_count_preserved),
 	KUNIT_CASE(hotplug_sampling_phase),
+	KUNIT_CASE(hotplug_sets_suspended),
 	KUNIT_CASE(hotplug_calls_while_offline),
 	{}
 };

@@ -282,8 +282,10 @@ struct kunit_suite pfmk_sets_args_suite = {
 #define SETS_CYCLES	50
 
 /*
- * Two sets switching on overflow on the test PMU: set 0 after 2 overflows
- * of period 10, set 1 after 1 overflow of period 5.  A counting PMD in
+ * Two sets switching on overflow on the test PMU: set 0 after 1 overflow
+ * of period 20, set 1 after 1 overflow of period 5.  (Without a sampling
+ * format, as in perfmon2 2.2, an overflow that does not complete a switch
+ * count masks the context: a count of 1 switches without masking.)  A counting PMD in
  * each set counts exactly the ticks its set was active for.
  */
 static void sets_ovfl_switch_exact(struct kunit *test)
@@ -302,7 +304,7 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	sets_write_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
 	sets_write_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_pmc(test, desc, 1, 1, PFMK_TEST_PMC(2));
-	sets_write_sampling(test, desc, 0, 0, 10, 2, 0);
+	sets_write_sampling(test, desc, 0, 0, 20, 1, 0);
 	sets_write_sampling(test, desc, 1, 0, 5, 1, 0);
 	pfmkt_load(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
@@ -322,11 +324,11 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 0, 1), 20 * SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 1, 1),
 			2 * 5 * SETS_CYCLES);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 0, 0), -10ULL);
+	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 0, 0), -20ULL);
 	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 1, 0), -5ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.set_switches, 2 * SETS_CYCLES);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 3 * SETS_CYCLES);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2 * SETS_CYCLES);
 	KUNIT_EXPECT_GT(test, st.switch_lat_max, 0);
 	info = sets_info(test, desc, 0);
 	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES + 1);
@@ -377,9 +379,116 @@ static void sets_masked_switch_waits(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/*
+ * Two sets switching every 100 us, each with a PMD that notifies at every
+ * tick of the test PMU (no format: each overflow masks) and a counting
+ * PMD.  Between an overflow message and pfmk_restart() the set that
+ * overflowed stays the active one: a tick while masked lands in its
+ * counter, and no set starts a new run.  A switch that races with the
+ * masking overflow must be called off, not done on a masked context.
+ */
+static void sets_masked_no_switch_race(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_setinfo before[2], after[2];
+	int cpu = pfmkt_cpu();
+	unsigned int round, got = 0;
+	union pfm_msg msg;
+	u64 c0, c1;
+	u16 id;
+
+	for (id = 0; id < 2; id++) {
+		KUNIT_ASSERT_EQ(test, sets_create(desc, id,
+						  PFM_SETFL_TIME_SWITCH, 100,
+						  0), 0);
+		sets_write_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
+		sets_write_pmc(test, desc, id, 1, PFMK_TEST_PMC(1));
+		sets_write_sampling(test, desc, id, 0, 1, 0,
+				    PFM_REGFL_OVFL_NOTIFY);
+	}
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	for (round = 0; round < 200; round++) {
+		/* A tick in a switch's gap overflows nothing: tick again. */
+		while (!completion_done(&priv->done))
+			pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&priv->done,
+								  HZ), 0UL);
+		KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+				(ssize_t)sizeof(msg));
+		id = msg.pfm_ovfl_msg.msg_active_set;
+		KUNIT_ASSERT_LT(test, id, 2);
+		before[0] = sets_info(test, desc, 0);
+		before[1] = sets_info(test, desc, 1);
+		c0 = sets_read_pmd(test, desc, id, 1);
+		c1 = sets_read_pmd(test, desc, !id, 1);
+		/* Several timeouts go by while masked. */
+		usleep_range(400, 500);
+		pfmk_test_pmu_tick(cpu, 1);
+		after[0] = sets_info(test, desc, 0);
+		after[1] = sets_info(test, desc, 1);
+		KUNIT_EXPECT_EQ_MSG(test, sets_read_pmd(test, desc, id, 1),
+				    c0 + 1, "round %u: set %u stopped", round,
+				    id);
+		KUNIT_EXPECT_EQ_MSG(test, sets_read_pmd(test, desc, !id, 1),
+				    c1, "round %u: set %u counted", round, !id);
+		KUNIT_EXPECT_EQ_MSG(test, after[0].set_runs + after[1].set_runs,
+				    before[0].set_runs + before[1].set_runs,
+				    "round %u: a set switch while masked", round);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+				PFM_CTX_MASKED | PFMK_STATE_STARTED);
+		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+		got++;
+	}
+	KUNIT_EXPECT_EQ(test, got, 200U);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * stop() lets a switch an overflow just asked for land, and drops it: a
+ * start right after does not switch sets.  (A switch done before the
+ * stop is legitimate: it is counted before the snapshot.)
+ */
+static void sets_stop_drops_switch(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	unsigned int round;
+	u64 switches;
+
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	sets_write_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	sets_write_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	/* An overflow at the second tick, which switches to set 1. */
+	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
+	for (round = 0; round < 50; round++) {
+		pfmkt_load(test, desc, cpu);
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		pfmk_test_pmu_tick(cpu, 2);
+		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+		KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+		switches = st.set_switches;
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		usleep_range(200, 300);
+		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+		KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+		KUNIT_ASSERT_EQ_MSG(test, st.set_switches, switches,
+				    "round %u: switched after start", round);
+		KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	}
+	pfmkt_close(test, desc);
+}
+
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
 	KUNIT_CASE(sets_masked_switch_waits),
+	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
+	KUNIT_CASE(sets_stop_drops_switch),
 	{}
 };
 

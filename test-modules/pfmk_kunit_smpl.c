@@ -647,11 +647,14 @@ static void smpl_exact_step_missed(struct kunit *test)
 }
 
 /*
- * Sampling without a format and without notification: overflows are
- * counted, nothing is masked.  A PMD with value 0 only counts.
+ * Sampling without a format and without notification, as perfmon2 2.2:
+ * the first overflow masks the context and leaves the PMD unreset
+ * (saturation); nothing is notified; pfmk_restart() reloads the long
+ * reset.  A PMD with value 0 only counts.
  */
 static void smpl_exact_no_format(struct kunit *test)
 {
+	struct pfmkt_priv *priv = test->priv;
 	struct pfmk_ctx_stats st;
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
@@ -662,16 +665,29 @@ static void smpl_exact_no_format(struct kunit *test)
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
 	smpl_write_sampler(test, desc, 0, 7, 0, BIT_ULL(1));
 	smpl_load_start(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, 50);
+	pfmk_test_pmu_tick(cpu, 6);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -7ULL + 50 % 7);
+	pfmk_test_pmu_tick(cpu, 44);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	/* Not reset: it ran on from its wrap at tick 7. */
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 50ULL - 7);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 50ULL);
 	smpl_stats(test, desc, &st);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 7ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 1ULL);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.notify_count, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0ULL);
 	smpl_expect_no_msg(test, desc);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -7ULL);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 0ULL);
 	pfmkt_close(test, desc);
 }
 
@@ -1008,13 +1024,18 @@ static void smpl_notify_msg(struct kunit *test)
 	smpl_expect_msg(test, desc, 0, cpu);
 	smpl_expect_no_msg(test, desc);
 
-	/* Masked: counting and short resets go on, nothing is notified. */
+	/*
+	 * Masked: the PMD is not reset (its short reset is dropped, the
+	 * long reset waits for restart) and runs on from its wrap with no
+	 * further overflow; nothing is notified.
+	 */
 	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P + 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			2 * NOTIFY_P + 1);
 	smpl_stats(test, desc, &st);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 3ULL);
-	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.restarts, 0ULL);
@@ -1035,11 +1056,11 @@ static void smpl_notify_msg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -1ULL);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 	smpl_wait_notify(test);
 	smpl_expect_msg(test, desc, 0, cpu);
 	smpl_stats(test, desc, &st);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2ULL);
 	KUNIT_EXPECT_EQ(test, st.notify_count, 2ULL);
 	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
 
@@ -1119,6 +1140,7 @@ static void smpl_notify_buffer_full(struct kunit *test)
 		.value = -EXACT_P,
 		.short_reset = -EXACT_P,
 		.long_reset = -NOTIFY_L,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
 		.smpl_pmds = BIT_ULL(1),
 	};
 	unsigned int i;
@@ -1146,14 +1168,15 @@ static void smpl_notify_buffer_full(struct kunit *test)
 	smpl_expect_msg(test, desc, 0, cpu);
 	smpl_expect_no_msg(test, desc);
 
-	/* Masked: not recorded. */
+	/* Masked: the PMD saturates, nothing is recorded. */
 	pfmk_test_pmu_tick(cpu, 3 * EXACT_P);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 4ULL);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3 * EXACT_P);
 	smpl_stats(test, desc, &st);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 7ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 4ULL);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
-	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
 	for (i = 0; i < 4; i++) {
 		ent = smpl_entry(buf, i, 1);
@@ -1182,6 +1205,78 @@ static void smpl_notify_buffer_full(struct kunit *test)
 	smpl_stats(test, desc, &st);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, 6ULL);
 	KUNIT_EXPECT_EQ(test, st.restarts, 1ULL);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * A full buffer and a PMD without PFM_REGFL_OVFL_NOTIFY: the default
+ * format asks for NOTIFY | MASK, and as in perfmon2 2.2 the context masks
+ * but the notification is not sent (it is subject to the PMD's flag).
+ */
+static void smpl_notify_full_silent(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	struct smpl_pmd p = {
+		.value = -NOTIFY_P,
+		.short_reset = -NOTIFY_P,
+		.long_reset = -NOTIFY_L,
+	};
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0,
+			   SMPL_HDR + SMPL_TEST_MIN, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	smpl_write_pmd(test, desc, 0, &p);
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+	smpl_expect_no_msg(test, desc);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 0ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * A 2006 sampling client: the default format, a buffer with room for
+ * many entries, a PMD with PFM_REGFL_OVFL_NOTIFY.  As on perfmon2 2.2,
+ * every overflow is recorded and reset; the notification comes only
+ * when the buffer is full.
+ */
+static void smpl_notify_only_when_full(struct kunit *test)
+{
+	const unsigned int room = 10;
+	struct pfmkt_priv *priv = test->priv;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	/* Ten entries of 40 bytes (no sampled PMD) before it is full. */
+	desc = smpl_notify_setup(test, cpu, 0, SMPL_HDR + SMPL_TEST_MIN +
+				 (room - 1) * SMPL_ENTRY, &buf);
+	pfmk_test_pmu_tick(cpu, (room - 1) * NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)room - 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+	smpl_expect_no_msg(test, desc);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)room);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	smpl_wait_notify(test);
+	smpl_expect_msg(test, desc, 0, cpu);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, (u64)room);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
 	pfmkt_close(test, desc);
 }
 
@@ -1269,7 +1364,8 @@ static void smpl_notify_close_masked(struct kunit *test)
 	union pfm_msg msg;
 	void *desc, *buf;
 
-	desc = smpl_notify_setup(test, cpu, 0, 4096, &buf);
+	/* Room for one entry: every overflow fills the buffer. */
+	desc = smpl_notify_setup(test, cpu, 0, SMPL_HDR + SMPL_TEST_MIN, &buf);
 	pfmk_test_pmu_tick(cpu, NOTIFY_P);
 	for (i = 0; i < 3; i++) {
 		smpl_wait_notify(test);
@@ -1323,6 +1419,8 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_no_msg),
 	KUNIT_CASE(smpl_notify_queue_full),
 	KUNIT_CASE(smpl_notify_buffer_full),
+	KUNIT_CASE(smpl_notify_full_silent),
+	KUNIT_CASE(smpl_notify_only_when_full),
 	KUNIT_CASE(smpl_notify_blocked_reader),
 	KUNIT_CASE(smpl_notify_close_masked),
 	KUNIT_CASE(smpl_notify_unload),
@@ -1420,7 +1518,9 @@ static void smpl_cpuclock_10khz(struct kunit *test)
 		c->desc = smpl_create(test, "", 0, CLOCK_BUF, &c->buf);
 		pfmkt_write_pmc(test, c->desc, 0,
 				PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
-		smpl_write_sampler(test, c->desc, 0, CLOCK_PERIOD, 0, 0);
+		/* Notified when the buffer is full (perfmon2 2.2). */
+		smpl_write_sampler(test, c->desc, 0, CLOCK_PERIOD,
+				   PFM_REGFL_OVFL_NOTIFY, 0);
 		pfmkt_load(test, c->desc, cpu);
 	}
 

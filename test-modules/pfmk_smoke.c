@@ -467,6 +467,11 @@ static u64 smoke_hdr_count(struct pfm_dfl_smpl_hdr *hdr)
 #define SMOKE_PERIOD	10
 #define SMOKE_TICKS	35
 
+/* A default-format buffer with room for exactly one entry. */
+#define SMOKE_ONE_ENTRY	(sizeof(struct pfm_dfl_smpl_hdr) + \
+			 sizeof(struct pfm_dfl_smpl_entry) + \
+			 PFMK_TEST_NUM_PMCS * sizeof(u64))
+
 static int smoke_program_smpl(void *desc, int cpu, u32 flags, u64 long_reset)
 {
 	struct pfarg_pmc pmc[2];
@@ -527,9 +532,14 @@ static void smoke_sampling_notify(struct smoke *s)
 	union pfm_msg msg;
 	void *desc = NULL;
 
+	/*
+	 * Room for one entry: the default format asks for a notification
+	 * and masking when the buffer is full (perfmon2 2.2), here at the
+	 * first overflow.
+	 */
 	reinit_completion(&s->done);
 	if (!smoke_check(s, "create", 0,
-			 smoke_create_smpl(s, 4096, &desc, &hdr)))
+			 smoke_create_smpl(s, SMOKE_ONE_ENTRY, &desc, &hdr)))
 		return;
 	if (!smoke_check(s, "program", 0,
 			 smoke_program_smpl(desc, s->cpu, PFM_REGFL_OVFL_NOTIFY,

@@ -19,9 +19,17 @@
 #include <linux/module.h>
 #include <pfmk/pfmk.h>
 
-/* ->handler() return values besides 0 (recorded, room left). */
-#define PFMK_SMPL_FULL		1	/* recorded, now full: notify, mask */
-#define PFMK_SMPL_DROPPED	2	/* no room: not recorded; notify, mask */
+/*
+ * What a format's ->handler() asks the core to do about the overflow it
+ * recorded, in pfmk_ovfl_arg.ovfl_ctrl (perfmon2 2.2's names and values):
+ * NOTIFY sends a notification if the overflowed PMD has
+ * PFM_REGFL_OVFL_NOTIFY; RESET reloads the PMD and its reg_reset_pmds with
+ * their short reset values; MASK masks the context until pfmk_restart(),
+ * which reloads them with their long reset values instead.
+ */
+#define PFM_OVFL_CTRL_NOTIFY	0x1
+#define PFM_OVFL_CTRL_RESET	0x2
+#define PFM_OVFL_CTRL_MASK	0x4
 
 /**
  * struct pfmk_ovfl_arg - one overflow, as handed to a format's ->handler()
@@ -38,6 +46,7 @@
  * @smpl_pmds_val: values of the PMDs in the PMD's reg_smpl_pmds, lowest
  *	index first, at the overflow.
  * @ctx: the context, opaque; pfmk's default format reads its AUX buffer.
+ * @ovfl_ctrl: output of ->handler(): PFM_OVFL_CTRL_* bits, 0 on entry.
  */
 struct pfmk_ovfl_arg {
 	u16		ovfl_pmd;
@@ -52,6 +61,7 @@ struct pfmk_ovfl_arg {
 	unsigned int	nr_smpl_pmds;
 	const u64	*smpl_pmds_val;
 	void		*ctx;
+	u32		ovfl_ctrl;
 };
 
 /**
@@ -61,15 +71,18 @@ struct pfmk_ovfl_arg {
  * @owner: module implementing the format (THIS_MODULE); pinned while a
  *	context uses the format.
  * @arg_size: size of the sampling argument the format expects.
+ * @priv_size: bytes of format-private state per context (zeroed kernel
+ *	memory the owner never sees, passed as @priv): keep there whatever
+ *	bounds the writes of ->handler() (sizes, offsets), never in the
+ *	buffer, which the owner can write.
  * @get_size: validate the argument; return the buffer size in bytes, or
  *	a negative errno (-EINVAL, -E2BIG).  @npmds is the number of PMDs of
  *	the context.
- * @init: initialize a zeroed buffer of @size bytes.
- * @handler: record one overflow.  Runs in NMI or hard-irq context on the
- *	context's CPU, one call at a time per context: no locks, no
- *	allocation, no sleeping.  Return 0, PFMK_SMPL_FULL or
- *	PFMK_SMPL_DROPPED; the last two notify the owner and mask the
- *	context.
+ * @init: initialize a zeroed buffer of @size bytes and the private state.
+ * @handler: record one overflow and set @arg->ovfl_ctrl.  Runs in NMI or
+ *	hard-irq context on the context's CPU, one call at a time per
+ *	context: no locks, no allocation, no sleeping.  Return 0 when the
+ *	overflow was recorded, -ENOBUFS when there was no room for it.
  * @restart: empty the buffer; called by pfmk_restart() in process
  *	context while no ->handler() can run.
  * @list: private to the core.
@@ -79,11 +92,12 @@ struct pfmk_smpl_fmt {
 	pfm_uuid_t	uuid;
 	struct module	*owner;
 	size_t		arg_size;
+	size_t		priv_size;
 	ssize_t (*get_size)(const void *arg, unsigned int npmds);
-	void (*init)(void *buf, size_t size, const void *arg,
+	void (*init)(void *buf, void *priv, size_t size, const void *arg,
 		     unsigned int npmds);
-	int (*handler)(void *buf, const struct pfmk_ovfl_arg *arg);
-	void (*restart)(void *buf);
+	int (*handler)(void *buf, void *priv, struct pfmk_ovfl_arg *arg);
+	void (*restart)(void *buf, void *priv);
 	struct list_head list;
 };
 
