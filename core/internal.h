@@ -448,6 +448,11 @@ void pfmk_pmu_put(const struct pfmk_pmu_desc *desc);
 /* pmu/pmu_generic.c: the built-in generic description */
 int pfmk_pmu_generic_init(void);
 void pfmk_pmu_generic_exit(void);
+int pfmk_pmu_x86_init(void);
+void pfmk_pmu_x86_exit(void);
+bool pfmk_x86_fixed_pmd(unsigned int pmd);
+u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
+		 const u64 *pmcs);
 
 /* pmu/perf.c: perf backend */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,

@@ -25,9 +25,12 @@ static int __init pfmk_init(void)
 	ret = pfmk_pmu_generic_init();
 	if (ret)
 		return ret;
-	ret = pfmk_smpl_dfl_init();
+	ret = pfmk_pmu_x86_init();
 	if (ret)
 		goto err_generic;
+	ret = pfmk_smpl_dfl_init();
+	if (ret)
+		goto err_x86;
 	ret = pfmk_hotplug_init();
 	if (ret)
 		goto err_dfl;
@@ -48,6 +51,8 @@ err_hotplug:
 	pfmk_hotplug_exit();
 err_dfl:
 	pfmk_smpl_dfl_exit();
+err_x86:
+	pfmk_pmu_x86_exit();
 err_generic:
 	pfmk_pmu_generic_exit();
 	return ret;
@@ -61,6 +66,7 @@ static void __exit pfmk_exit(void)
 	pfmk_hotplug_exit();
 	pfmk_sets_wq_exit();
 	pfmk_smpl_dfl_exit();
+	pfmk_pmu_x86_exit();
 	pfmk_pmu_generic_exit();
 	/* kfree_rcu() callbacks of closed contexts must not outlive us. */
 	rcu_barrier();

@@ -78,6 +78,17 @@ static int pfmk_check_pmc(struct pfmk_ctx *ctx, struct pfarg_pmc *pmc)
 	return 0;
 }
 
+/* Does writing @pmc change what PMDs other than its own count? */
+static bool pfmk_pmc_shared(struct pfmk_ctx *ctx, const struct pfarg_pmc *pmc)
+{
+	const struct pfmk_pmu_desc *pmu = ctx->pmu;
+	u64 old = pfmk_set_find(ctx, pmc->reg_set)->pmcs[pmc->reg_num];
+
+	return pmu->pmc_shared &&
+	       (pmu->pmc_shared(pmu, pmc->reg_num, old) ||
+		pmu->pmc_shared(pmu, pmc->reg_num, pmc->reg_value));
+}
+
 /* Release the first @n of @events (NULL entries skipped) and the array. */
 static void pfmk_events_free(struct perf_event **events, int n)
 {
@@ -164,6 +175,10 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 		return -EBUSY;
 	if (!count)
 		return 0;
+	/* A PMC that programs several PMDs is written while unloaded. */
+	for (i = 0; i < count && ctx->state != PFM_CTX_UNLOADED; i++)
+		if (pfmk_pmc_shared(ctx, &req[i]))
+			return -EBUSY;
 
 	if (ctx->state != PFM_CTX_UNLOADED && !ctx->offline)
 		return pfmk_reprogram_loaded(ctx, req, count);
@@ -246,8 +261,9 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		cfg = *pmd;
 		pfmk_pmd_apply(&cfg, &req[i]);
 		events[i] = pfmk_perf_create(ctx->pmu, pmd->num,
-					     set->pmcs[pmd->num], ctx->cpu,
-					     pmd, &cfg);
+					     pfmk_pmd_pmc(ctx->pmu, pmd->num,
+							  set->pmcs),
+					     ctx->cpu, pmd, &cfg);
 		if (IS_ERR(events[i])) {
 			ret = PTR_ERR(events[i]);
 			pfmk_events_free(events, i);
@@ -353,8 +369,7 @@ int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		req[i].reg_flags &= ~PFM_REG_RETFL_MASK;
 		req[i].reg_value = pfmk_perf_value(pmd, &enabled, &running);
 		req[i].reg_last_reset_val = pmd->last_reset_val;
-		/* Overflows left before the set switches (the overflow path
-		 * counts them down). */
+		/* Overflows left before the set switches (counted down). */
 		req[i].reg_ovfl_switch_cnt = READ_ONCE(pmd->ovfl_switch_left);
 		if (time) {
 			time[i].time_enabled = enabled;

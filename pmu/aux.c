@@ -12,9 +12,10 @@
  * context replaces the PMD's event: the replacement gets a new buffer
  * before anything is changed (pfmk_aux_attach_new()), then takes over
  * aux->event while the old event and its buffer go (pfmk_aux_rebind());
- * what the old buffer held is lost, as on a new load.  pfmk_aux_copy() runs under ctx->mutex too.  The sampling
- * path (pfmk_aux_snippet()) runs in NMI or hard-irq context on the
- * context's CPU and only reads: aux->event is published with
+ * what the old buffer held is lost, as on a new load.
+ * pfmk_aux_copy() runs under ctx->mutex too.  The sampling path
+ * (pfmk_aux_snippet()) runs in NMI or hard-irq context on the context's
+ * CPU and only reads: aux->event is published with
  * WRITE_ONCE() while the events are disabled, and the kernel's copy
  * runs under RCU, so a buffer is never freed under a reader.
  *

@@ -188,6 +188,21 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 }
 
 /**
+ * pfmk_pmd_pmc() - the PMC value that programs a PMD
+ * @pmu: the context's PMU description.
+ * @pmd: PMD number.
+ * @pmcs: the set's PMC values.
+ *
+ * Context: any context.
+ * Return: the description's answer (->pmd_pmc()), else PMC @pmd's value.
+ */
+u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
+		 const u64 *pmcs)
+{
+	return pmu->pmd_pmc ? pmu->pmd_pmc(pmu, pmd, pmcs) : pmcs[pmd];
+}
+
+/**
  * pfmk_perf_load_set() - create the events of a set's used PMDs
  * @set: the set.
  * @pmu: the context's PMU description.
@@ -205,8 +220,8 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 	for (i = 0; i < pmu->num_pmcs; i++) {
 		struct perf_event *event;
 
-		event = pfmk_perf_create(pmu, i, set->pmcs[i], cpu,
-					 &set->pmds[i], &set->pmds[i]);
+		event = pfmk_perf_create(pmu, i, pfmk_pmd_pmc(pmu, i, set->pmcs),
+					 cpu, &set->pmds[i], &set->pmds[i]);
 		if (IS_ERR(event)) {
 			pfmk_perf_unload_set(set, i);
 			return PTR_ERR(event);

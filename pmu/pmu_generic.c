@@ -4,6 +4,14 @@
  * hardware and cache events, and raw events.  The PMC encoding is in
  * <pfmk/pmu_generic.h>.
  *
+ * It is also the default description (an empty ctx_pmu_name), which a
+ * 2006 client gets with a zeroed pfarg_ctx: a generic value always has bit
+ * 63 (PFMK_GEN_EN) set and an x86 register image never has, so a non-zero
+ * value without bit 63 is an image, routed to the native x86 description
+ * (pmu/pmu_x86.c) with perfmon2's numbering, PMC16's fixed counters
+ * included.  Without a native description such a value is refused with
+ * -EINVAL: it would count nothing.
+ *
  * Copyright (C) 2026 The pfmk authors
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -11,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <pfmk/pmu_generic.h>
+#include <pfmk/x86.h>
 
 #include "../core/internal.h"
 
@@ -32,11 +41,19 @@ static int pfmk_generic_check_cache(u64 config)
 	return 0;
 }
 
+/* A register image of the native PMU, not a generic value. */
+static bool pfmk_generic_is_image(u64 val)
+{
+	return val && !(val & PFMK_GEN_EN);
+}
+
 static int pfmk_generic_check(const struct pfmk_pmu_desc *desc,
 			      unsigned int reg, u64 val)
 {
 	u64 config = val & PFMK_GEN_CONFIG_MASK;
 
+	if (pfmk_generic_is_image(val))
+		return pfmk_x86_image_check(reg, val);
 	if (!(val & PFMK_GEN_EN))
 		return 0;
 
@@ -62,6 +79,8 @@ static int pfmk_generic_to_attr(const struct pfmk_pmu_desc *desc,
 				unsigned int reg, u64 val,
 				struct perf_event_attr *attr)
 {
+	if (pfmk_generic_is_image(val))
+		return pfmk_x86_image_to_attr(reg, val, attr);
 	if (!(val & PFMK_GEN_EN))
 		return PFMK_PMC_OFF;
 
@@ -74,6 +93,25 @@ static int pfmk_generic_to_attr(const struct pfmk_pmu_desc *desc,
 	return 0;
 }
 
+/*
+ * PMD17 on (Intel's further fixed counters) follow an image in PMC16
+ * while their own PMC is unused.
+ */
+static u64 pfmk_generic_pmd_pmc(const struct pfmk_pmu_desc *desc,
+				unsigned int pmd, const u64 *pmcs)
+{
+	if (!pmcs[pmd] && pfmk_x86_fixed_pmd(pmd) &&
+	    pfmk_generic_is_image(pmcs[PFMK_X86_FIXED_PMC]))
+		return pmcs[PFMK_X86_FIXED_PMC];
+	return pmcs[pmd];
+}
+
+static bool pfmk_generic_pmc_shared(const struct pfmk_pmu_desc *desc,
+				    unsigned int reg, u64 val)
+{
+	return reg == PFMK_X86_FIXED_PMC && pfmk_generic_is_image(val);
+}
+
 static struct pfmk_pmu_desc pfmk_generic_desc = {
 	.name		= PFMK_GENERIC_NAME,
 	.owner		= THIS_MODULE,
@@ -81,6 +119,8 @@ static struct pfmk_pmu_desc pfmk_generic_desc = {
 	.pmc_desc	= pfmk_generic_regs,
 	.pmc_check	= pfmk_generic_check,
 	.pmc_to_attr	= pfmk_generic_to_attr,
+	.pmd_pmc	= pfmk_generic_pmd_pmc,
+	.pmc_shared	= pfmk_generic_pmc_shared,
 };
 
 /**

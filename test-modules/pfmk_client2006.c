@@ -21,8 +21,10 @@
 #include <linux/perfmon_dfl_smpl.h>
 #include <linux/string.h>
 
-/* The generic encoding of cpu-clock, as a table of values would hold it:
- * bit 63 (enable), perf type 1 (software) at 51:48, config 0. */
+/*
+ * The generic encoding of cpu-clock, as a table of values would hold it:
+ * bit 63 (enable), perf type 1 (software) at 51:48, config 0.
+ */
 #define C2006_CPU_CLOCK		0x8001000000000000ULL
 
 /* Sampling: one sample per ms of cpu-clock (ns), for 300 ms. */
@@ -100,12 +102,64 @@ static bool c2006_count_cpu_clock(const char *t)
 			    0xa5a5a5a5U & ~PFM_REG_RETFL_MASK, flags);
 	}
 	prev = value;
-	msleep(2);
+	usleep_range(2000, 3000);
 	if (c2006_check(t, "second read_pmds", 0,
 			c2006_read_pmd(desc, 0, &value, &flags)))
 		c2006_check(t, "cpu-clock grows", 1, value > prev);
 	c2006_check(t, "stop", 0, pfmk_stop(desc));
 	c2006_check(t, "unload", 0, pfmk_unload_context(desc));
+out:
+	c2006_check(t, "close", 0, pfmk_close(desc));
+	return c2006_failed == failed;
+}
+
+/*
+ * libpfm's x86 images for unhalted core cycles (PMC0) and instructions
+ * retired (PMC1) on a zeroed context.  Where the machine has no x86 core
+ * PMU (the guests), write_pmcs refuses them with -EINVAL and
+ * PFM_REG_RETFL_EINVAL; where it has one, they count: never a silent
+ * zero.
+ */
+static bool c2006_x86_images(const char *t)
+{
+	static struct pfarg_ctx xctx;
+	unsigned int failed = c2006_failed;
+	struct pfarg_pmc pmc[2];
+	void *desc = NULL;
+	u64 value;
+	u32 flags;
+	int ret;
+
+	xctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	if (!c2006_check(t, "create", 0,
+			 pfmk_create_context(&xctx, NULL, 0, &c2006_done,
+					     &desc, NULL)))
+		return false;
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_num = 0;
+	pmc[0].reg_value = 0x53003cULL;
+	pmc[1].reg_num = 1;
+	pmc[1].reg_value = 0x5300c0ULL;
+	ret = pfmk_write_pmcs(desc, pmc, 2);
+	if (ret) {
+		pr_info("# %s: images refused (%d): no x86 core PMU\n", t, ret);
+		c2006_check(t, "write_pmcs", -EINVAL, ret);
+		c2006_check(t, "PFM_REG_RETFL_EINVAL on PMC0", 1,
+			    !!(pmc[0].reg_flags & PFM_REG_RETFL_EINVAL));
+		goto out;
+	}
+	pr_info("# %s: images accepted: counting on the core PMU\n", t);
+	if (!c2006_check(t, "load", 0, pfmk_load_context(desc, &c2006_load)) ||
+	    !c2006_check(t, "start", 0, pfmk_start(desc, &c2006_start)))
+		goto out;
+	msleep(20);
+	c2006_check(t, "stop", 0, pfmk_stop(desc));
+	if (c2006_check(t, "read_pmds", 0,
+			c2006_read_pmd(desc, 0, &value, &flags)))
+		c2006_check(t, "cycles > 0", 1, value > 0);
+	if (c2006_check(t, "read_pmds", 0,
+			c2006_read_pmd(desc, 1, &value, &flags)))
+		c2006_check(t, "instructions > 0", 1, value > 0);
 out:
 	c2006_check(t, "close", 0, pfmk_close(desc));
 	return c2006_failed == failed;
@@ -161,6 +215,7 @@ static bool c2006_sample_cpu_clock(const char *t)
 	msleep(C2006_RUN_MS);
 	c2006_check(t, "stop", 0, pfmk_stop(desc));
 	ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
+	/* Pairs with the format's release store of hdr_count. */
 	count = smp_load_acquire(&hdr->hdr_count);
 	pr_info("# %s: %llu entries in %llu ms\n", t, count, ms);
 	/*
@@ -186,6 +241,7 @@ struct c2006_test {
 static const struct c2006_test c2006_tests[] = {
 	{ "count_cpu_clock_stack_pmd", c2006_count_cpu_clock },
 	{ "sample_cpu_clock_dfl_notify", c2006_sample_cpu_clock },
+	{ "x86_images_count_or_refused", c2006_x86_images },
 };
 
 static int __init pfmk_client2006_init(void)

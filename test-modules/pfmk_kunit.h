@@ -55,6 +55,7 @@ int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
 int pfmkt_cpu(void);
 
+extern struct kunit_suite pfmk_x86_suite;
 extern struct kunit_suite pfmk_test_pmu_suite;
 extern struct kunit_suite pfmk_api_args_suite;
 extern struct kunit_suite pfmk_state_suite;

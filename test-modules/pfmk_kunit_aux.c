@@ -489,6 +489,7 @@ static void aux_rewrite_loaded(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 2 * period);
 	auxt_expect_recs(test, t->buf, 2 * period, 0);
+	/* Pairs with the format's release store of hdr_count. */
 	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 2ULL);
 	auxt_expect_snippet(test, buf, 0, snip, period);
 	auxt_expect_snippet(test, buf, 1, snip, 2 * period);
@@ -500,6 +501,7 @@ static void aux_rewrite_loaded(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
 	auxt_expect_recs(test, t->buf, period, 0);
+	/* Pairs with the format's release store of hdr_count. */
 	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 3ULL);
 	auxt_expect_snippet(test, buf, 2, snip, period);
 

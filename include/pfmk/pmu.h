@@ -8,7 +8,9 @@
  * perf_event_attr, and the core counts with a perf kernel counter.
  *
  * Register model: PMC n programs PMD n (counter pairs), so a description
- * has as many PMDs as PMCs.  A PMD whose PMC is disabled (the description's
+ * has as many PMDs as PMCs.  A description may say otherwise for some PMDs
+ * (->pmd_pmc(): Intel's IA32_FIXED_CTR_CTRL, PMC16, programs the fixed
+ * counters PMD16 on).  A PMD whose PMC is disabled (the description's
  * ->pmc_to_attr() returns PFMK_PMC_OFF) has no perf event and keeps the
  * value last written to it.
  *
@@ -54,6 +56,12 @@ struct pfmk_reg_desc {
  *	zeroed it and sets size, disabled, pinned and the sampling fields
  *	afterwards).  Return 0, PFMK_PMC_OFF, or a negative errno.  Called
  *	at load time, in process context.
+ * @pmd_pmc: optional: the value that programs PMD @pmd, from the set's
+ *	PMC values @pmcs; without it, PMC @pmd's.  ->pmc_to_attr() then gets
+ *	@pmd as @reg and this value as @val.
+ * @pmc_shared: optional: does value @val of PMC @reg program PMDs other
+ *	than PMD @reg?  Such a PMC is written while the context is unloaded
+ *	(-EBUSY otherwise), when the core re-creates every event anyway.
  * @list: private to the core.
  *
  * Context: the callbacks run in process context with the context's mutex
@@ -68,6 +76,10 @@ struct pfmk_pmu_desc {
 			 u64 val);
 	int (*pmc_to_attr)(const struct pfmk_pmu_desc *desc, unsigned int reg,
 			   u64 val, struct perf_event_attr *attr);
+	u64 (*pmd_pmc)(const struct pfmk_pmu_desc *desc, unsigned int pmd,
+		       const u64 *pmcs);
+	bool (*pmc_shared)(const struct pfmk_pmu_desc *desc, unsigned int reg,
+			   u64 val);
 	struct list_head		list;
 };
 

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite: x86 register images (<pfmk/x86.h>), their validation,
+ * their perf encoding and their routing through the default description.
+ *
+ * The guests have no x86 core PMU: without one, images are refused.  The
+ * descriptions themselves are exercised through an announcement of an
+ * emulated PMU made by the test and retracted at its end; on a machine
+ * whose CPU has a core PMU the announcement is refused (-EBUSY) and those
+ * cases are skipped, saying so.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/bits.h>
+#include <linux/perf_event.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu.h>
+#include <pfmk/pmu_generic.h>
+#include <pfmk/x86.h>
+
+#include "pfmk_kunit.h"
+
+/* libpfm's images: unhalted core cycles, instructions retired. */
+#define X86T_CYCLES		0x53003cULL
+#define X86T_INSTR		0x5300c0ULL
+#define X86T_USR		BIT_ULL(16)
+#define X86T_OS			BIT_ULL(17)
+#define X86T_EDGE		BIT_ULL(18)
+#define X86T_PC			BIT_ULL(19)
+#define X86T_INT		BIT_ULL(20)
+#define X86T_ANY		BIT_ULL(21)
+#define X86T_EN			BIT_ULL(22)
+#define X86T_INV		BIT_ULL(23)
+
+static const struct pfmk_x86_pmu_info x86t_intel = {
+	.source = "pfmk_kunit_x86", .vendor = PFMK_X86_INTEL,
+	.family = 6, .model = 0x55, .version = 4, .nr_gp = 4, .nr_fixed = 3,
+	.gp_width = 48, .fixed_width = 48,
+};
+
+static const struct pfmk_x86_pmu_info x86t_amd = {
+	.source = "pfmk_kunit_x86", .vendor = PFMK_X86_AMD,
+	.family = 0x19, .model = 0x21, .nr_gp = 6, .gp_width = 48,
+	.amd_flags = PFMK_X86_AMD_PERFCTR_CORE,
+};
+
+static int x86t_write(void *desc, u16 reg, u64 val, pfm_flags_t *flags)
+{
+	struct pfarg_pmc pmc;
+	int ret;
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = reg;
+	pmc.reg_value = val;
+	ret = pfmk_write_pmcs(desc, &pmc, 1);
+	if (flags)
+		*flags = pmc.reg_flags;
+	return ret;
+}
+
+/* Announce @info for the test; skip where the CPU has its own PMU. */
+static void x86t_announce(struct kunit *test,
+			  const struct pfmk_x86_pmu_info *info)
+{
+	int ret = pfmk_x86_pmu_announce(info);
+
+	if (ret == -EBUSY)
+		kunit_skip(test,
+			   "machine has an x86 core PMU: no emulated one can be announced");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+}
+
+static void x86t_exit(struct kunit *test)
+{
+	pfmkt_exit(test);
+	/* Does nothing if this test announced nothing. */
+	pfmk_x86_pmu_retract(&x86t_intel);
+}
+
+/* No x86 core PMU: an image is refused, never accepted to count zero. */
+static void x86_no_pmu_refuses_images(struct kunit *test)
+{
+	struct perf_event_attr attr = { };
+	void *desc;
+	pfm_flags_t flags;
+
+	if (pfmk_x86_image_check(0, X86T_CYCLES) == 0)
+		kunit_skip(test, "this machine has an x86 core PMU");
+	desc = pfmkt_create(test, "");
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, &flags),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, X86T_INSTR, &flags),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333,
+					 &flags), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES, &attr),
+			-EINVAL);
+	/* Generic values and zero still work. */
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0,
+					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+					 NULL), 0);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &(struct pfarg_ctx) {
+		.ctx_flags = PFM_FL_SYSTEM_WIDE,
+		.ctx_pmu_name = PFMK_X86_INTEL_NAME }, &desc), -ENOENT);
+}
+
+/* Announcements: nonsense refused, one at a time. */
+static void x86_announce_rules(struct kunit *test)
+{
+	struct pfmk_x86_pmu_info bad = x86t_intel;
+
+	bad.version = 6;
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
+	bad = x86t_intel;
+	bad.nr_gp = 0;
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
+	bad = x86t_intel;
+	bad.version = 1;	/* fixed counters came with version 2 */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
+	bad = x86t_amd;
+	bad.nr_gp = 6;
+	bad.amd_flags = 0;	/* six counters need PerfCtrCore */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(NULL), -EINVAL);
+	x86t_announce(test, &x86t_intel);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&x86t_amd), -EBUSY);
+}
+
+/* Intel general counters: the fields of an image, as perf wants them. */
+static void x86_intel_gp_encoding(struct kunit *test)
+{
+	struct perf_event_attr attr;
+	u64 img;
+
+	x86t_announce(test, &x86t_intel);
+	memset(&attr, 0, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.type, (u32)PERF_TYPE_RAW);
+	KUNIT_EXPECT_EQ(test, attr.config, 0x3cULL);
+	KUNIT_EXPECT_FALSE(test, attr.exclude_user);
+	KUNIT_EXPECT_FALSE(test, attr.exclude_kernel);
+
+	/* USR only; INT ignored; edge, inv, cmask and umask kept. */
+	img = 0x02000000ULL | X86T_INV | X86T_EN | X86T_INT | X86T_EDGE |
+	      X86T_USR | 0x4100 | 0x2e;
+	memset(&attr, 0, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, pfmk_x86_image_check(3, img), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(3, img, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.config,
+			0x02000000ULL | X86T_INV | X86T_EDGE | 0x4100 | 0x2e);
+	KUNIT_EXPECT_FALSE(test, attr.exclude_user);
+	KUNIT_EXPECT_TRUE(test, attr.exclude_kernel);
+	/* OS only. */
+	memset(&attr, 0, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(1, X86T_EN | X86T_OS |
+						     0xc0, &attr), 0);
+	KUNIT_EXPECT_TRUE(test, attr.exclude_user);
+	KUNIT_EXPECT_FALSE(test, attr.exclude_kernel);
+	/* EN clear: the PMD is unused. */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES &
+						     ~X86T_EN, &attr),
+			PFMK_PMC_OFF);
+
+	/* What the hardware would not take. */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | BIT_ULL(32)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | X86T_PC),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | X86T_ANY),
+			-EINVAL);
+	/* Four general counters: PMC4 to PMC15 do not exist. */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(4, X86T_CYCLES), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(15, X86T_CYCLES), -EINVAL);
+}
+
+/* PMC16 = IA32_FIXED_CTR_CTRL programs PMD16, PMD17, PMD18. */
+static void x86_intel_fixed_encoding(struct kunit *test)
+{
+	static const u64 config[] = { 0x00c0, 0x003c, 0x0300 };
+	struct perf_event_attr attr;
+	/* Fixed 0: OS|USR|PMI; fixed 1: USR; fixed 2: off. */
+	const u64 img = 0x0b | (0x2 << 4);
+	unsigned int i;
+
+	x86t_announce(test, &x86t_intel);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, img), 0);
+	for (i = 0; i < 2; i++) {
+		memset(&attr, 0, sizeof(attr));
+		KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + i,
+							     img, &attr), 0);
+		KUNIT_EXPECT_EQ(test, attr.type, (u32)PERF_TYPE_RAW);
+		KUNIT_EXPECT_EQ(test, attr.config, config[i]);
+		KUNIT_EXPECT_FALSE(test, attr.exclude_user);
+		KUNIT_EXPECT_EQ(test, (bool)attr.exclude_kernel, i == 1);
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 2,
+						     img, &attr), PFMK_PMC_OFF);
+	memset(&attr, 0, sizeof(attr));
+	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 2,
+						     0x300, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.config, config[2]);
+	/* Three fixed counters: a fourth field, AnyThread: refused. */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x3000),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x7),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 3,
+						     0x3000, &attr), -EINVAL);
+	/* PMC17 is not a register of perfmon2's numbering. */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(17, 0x3), -EINVAL);
+}
+
+/* AMD64: six counters with PerfCtrCore, event bits 11:8 at 35:32. */
+static void x86_amd_encoding(struct kunit *test)
+{
+	struct perf_event_attr attr = { };
+	const u64 img = BIT_ULL(32) | X86T_EN | X86T_USR | X86T_OS | 0xf0c1;
+
+	x86t_announce(test, &x86t_amd);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, img), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(5, img, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.config, BIT_ULL(32) | 0xf0c1);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(6, img), -EINVAL);
+	/* Host/guest-only and reserved bits. */
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, img | BIT_ULL(40)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, img | BIT_ULL(19)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x3),
+			-EINVAL);
+	pfmk_x86_pmu_retract(&x86t_amd);
+}
+
+/*
+ * A 2006 client's zeroed pfarg_ctx and libpfm's images: routed to the
+ * native description, accepted as the hardware would; the description is
+ * also there by name.  Events of the emulated PMU the test announced do
+ * not exist, so the load fails loudly (never counts zero in silence).
+ */
+static void x86_default_routes_images(struct kunit *test)
+{
+	pfm_flags_t flags;
+	void *desc, *named;
+
+	x86t_announce(test, &x86t_intel);
+	desc = pfmkt_create(test, "");
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, X86T_INSTR, NULL), 0);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333, NULL),
+			0);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 2, X86T_CYCLES | X86T_ANY,
+					 &flags), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
+	/* A generic value next to the images. */
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 3,
+					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+					 NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &(struct pfarg_load)
+			{ .load_pid = pfmkt_cpu() }), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+
+	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
+	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES, NULL), 0);
+	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES | BIT_ULL(32),
+					 &flags), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
+	KUNIT_EXPECT_EQ(test, x86t_write(named, 4, X86T_CYCLES, NULL), -EINVAL);
+
+	/* Retracted: images are refused again. */
+	pfmk_x86_pmu_retract(&x86t_intel);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), -EINVAL);
+}
+
+static struct kunit_case pfmk_x86_cases[] = {
+	KUNIT_CASE(x86_no_pmu_refuses_images),
+	KUNIT_CASE(x86_announce_rules),
+	KUNIT_CASE(x86_intel_gp_encoding),
+	KUNIT_CASE(x86_intel_fixed_encoding),
+	KUNIT_CASE(x86_amd_encoding),
+	KUNIT_CASE(x86_default_routes_images),
+	{}
+};
+
+struct kunit_suite pfmk_x86_suite = {
+	.name = "pfmk_x86",
+	.init = pfmkt_init,
+	.exit = x86t_exit,
+	.test_cases = pfmk_x86_cases,
+};
