@@ -96,6 +96,12 @@ if [[ $mode != demo && $mode != bench ]]; then
 	step_rmmod pfmk_smoke
 	step_insmod pfmk_client2006 ktap
 	step_rmmod pfmk_client2006
+	# Hardware events on the emulated x86 core PMU (the guests have
+	# none), then unloaded: the other steps run without a core PMU.
+	step_insmod pfmk_emu_pmu rc
+	step_insmod pfmk_emu_smoke ktap
+	step_rmmod pfmk_emu_smoke
+	step_rmmod pfmk_emu_pmu
 	# KAPI fuzzer + CPU hotplug test (test-modules/pfmk_fuzz.c): 200k
 	# operations on the debug kernels, 100k on the stock ones.
 	# PFMK_FUZZ_STOCK=0 leaves it out on the stock kernels.

@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk_emu_pmu: an emulated x86 core PMU for machines that have none
+ * (see pfmk_emu_pmu.h for what it emulates and how tests drive it).
+ *
+ * Like x86 perf: a 48-bit counter programmed with -left of the period
+ * (x86_perf_event_set_period()), its count folded into event->count by
+ * the difference of two readings (x86_perf_event_update()), and an
+ * overflow interrupt that reloads the period before it calls the event's
+ * overflow handler.  The interrupt is a real NMI: the emulated counter's
+ * wrap sends an NMI IPI to its own CPU through the local APIC, and the
+ * NMI_LOCAL handler registered here does the work.
+ *
+ * Locking: a CPU's counters (struct pfmk_emu_cpu) are touched only on
+ * that CPU, by perf's ->add/->del/->start/->stop/->read (interrupts off),
+ * by the tick (an irq_work) and by the NMI handler, which can interrupt
+ * the others: slots are published with WRITE_ONCE() and an event's state
+ * is freed only after ->del.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/irq_work.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <asm/apic.h>
+#include <asm/irq_regs.h>
+#include <asm/nmi.h>
+#include <asm/perf_event.h>
+#include <pfmk/ns.h>
+#include <pfmk/x86.h>
+
+#include "pfmk_emu_pmu.h"
+
+#define EMU_MASK		GENMASK_ULL(PFMK_EMU_WIDTH - 1, 0)
+#define EMU_MAX_PERIOD		(EMU_MASK >> 1)
+#define EMU_NR_SLOTS		(PFMK_EMU_MAX_GP + PFMK_EMU_NR_FIXED)
+#define EMU_FIXED_SLOT(i)	(PFMK_EMU_MAX_GP + (i))
+
+/* x86 raw config fields. */
+#define EMU_SEL_CODE		GENMASK_ULL(15, 0)
+#define EMU_SEL_EDGE		BIT_ULL(18)
+#define EMU_SEL_INV		BIT_ULL(23)
+#define EMU_SEL_CMASK		GENMASK_ULL(31, 24)
+#define EMU_RAW_MASK		(EMU_SEL_CODE | EMU_SEL_EDGE | EMU_SEL_INV | \
+				 EMU_SEL_CMASK)
+
+static unsigned int nr_gp = 4;
+module_param(nr_gp, uint, 0444);
+MODULE_PARM_DESC(nr_gp, "general counters, 1 to 8 (default 4)");
+
+/**
+ * struct pfmk_emu_code - an event code the emulated PMU counts
+ * @code: umask << 8 | event select.
+ * @inc: increment per tick.
+ * @fixed: the fixed counter that can count it, or -1.
+ * @fixed_only: it cannot go on a general counter.
+ */
+struct pfmk_emu_code {
+	u16	code;
+	u8	inc;
+	s8	fixed;
+	bool	fixed_only;
+};
+
+static const struct pfmk_emu_code pfmk_emu_codes[] = {
+	{ PFMK_EMU_INSTR,	PFMK_EMU_INC_INSTR,	0, false },
+	{ PFMK_EMU_CYCLES,	PFMK_EMU_INC_CYCLES,	1, false },
+	{ PFMK_EMU_REF_TSC,	PFMK_EMU_INC_REF_TSC,	2, true },
+	{ PFMK_EMU_BUS_CYCLES,	PFMK_EMU_INC_BUS,	-1, false },
+	{ PFMK_EMU_LLC_REF,	PFMK_EMU_INC_LLC_REF,	-1, false },
+	{ PFMK_EMU_LLC_MISS,	PFMK_EMU_INC_LLC_MISS,	-1, false },
+	{ PFMK_EMU_BRANCH,	PFMK_EMU_INC_BRANCH,	-1, false },
+	{ PFMK_EMU_BR_MISS,	PFMK_EMU_INC_BR_MISS,	-1, false },
+};
+
+/* The generic hardware events, as x86 perf maps them on Intel. */
+static const u16 pfmk_emu_hw_map[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= PFMK_EMU_CYCLES,
+	[PERF_COUNT_HW_INSTRUCTIONS]		= PFMK_EMU_INSTR,
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= PFMK_EMU_LLC_REF,
+	[PERF_COUNT_HW_CACHE_MISSES]		= PFMK_EMU_LLC_MISS,
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= PFMK_EMU_BRANCH,
+	[PERF_COUNT_HW_BRANCH_MISSES]		= PFMK_EMU_BR_MISS,
+	[PERF_COUNT_HW_BUS_CYCLES]		= PFMK_EMU_BUS_CYCLES,
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= PFMK_EMU_REF_TSC,
+};
+
+/**
+ * struct pfmk_emu_event - an event's emulated counter
+ * @event: the perf event.
+ * @ec: what it counts.
+ * @cmask: counter mask (0: count increments).
+ * @inv: invert the cmask comparison.
+ * @edge: count only the first tick of a run that meets the cmask.
+ * @last: the previous tick met the cmask (for @edge).
+ * @ctr: the 48-bit counter.
+ */
+struct pfmk_emu_event {
+	struct perf_event		*event;
+	const struct pfmk_emu_code	*ec;
+	u8				cmask;
+	bool				inv;
+	bool				edge;
+	bool				last;
+	u64				ctr;
+};
+
+/**
+ * struct pfmk_emu_cpu - one CPU's counters
+ * @slot: general counters 0..7, then the fixed counters.
+ * @pending: slots whose counter wrapped, for the NMI handler.
+ * @nmis: NMIs handled.
+ */
+struct pfmk_emu_cpu {
+	struct pfmk_emu_event	*slot[EMU_NR_SLOTS];
+	unsigned long		pending;
+	u64			nmis;
+};
+
+static DEFINE_PER_CPU(struct pfmk_emu_cpu, pfmk_emu_cpus);
+static bool pfmk_emu_saw_nmi;
+static struct pmu pfmk_emu_pmu;
+
+static const struct pfmk_emu_code *pfmk_emu_find(u16 code)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pfmk_emu_codes); i++)
+		if (pfmk_emu_codes[i].code == code)
+			return &pfmk_emu_codes[i];
+	return NULL;
+}
+
+/* The raw config of an event, as x86 perf would program it. */
+static int pfmk_emu_config(struct perf_event *event, u64 *config)
+{
+	u64 c = event->attr.config;
+
+	switch (event->attr.type) {
+	case PERF_TYPE_HARDWARE:
+		if (c >= PERF_COUNT_HW_MAX || !pfmk_emu_hw_map[c])
+			return -ENOENT;
+		*config = pfmk_emu_hw_map[c];
+		return 0;
+	case PERF_TYPE_HW_CACHE:
+		/* LL read accesses and misses, as on Intel. */
+		if ((c & 0xff) != PERF_COUNT_HW_CACHE_LL ||
+		    ((c >> 8) & 0xff) != PERF_COUNT_HW_CACHE_OP_READ)
+			return -ENOENT;
+		switch (c >> 16) {
+		case PERF_COUNT_HW_CACHE_RESULT_ACCESS:
+			*config = PFMK_EMU_LLC_REF;
+			return 0;
+		case PERF_COUNT_HW_CACHE_RESULT_MISS:
+			*config = PFMK_EMU_LLC_MISS;
+			return 0;
+		}
+		return -ENOENT;
+	case PERF_TYPE_RAW:
+		if (c & ~EMU_RAW_MASK)
+			return -EINVAL;
+		*config = c;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static void pfmk_emu_destroy(struct perf_event *event)
+{
+	kfree(event->pmu_private);
+	event->pmu_private = NULL;
+}
+
+static int pfmk_emu_event_init(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	const struct pfmk_emu_code *ec;
+	struct pfmk_emu_event *ee;
+	u64 config;
+	int ret;
+
+	if (event->attr.type != PERF_TYPE_RAW &&
+	    event->attr.type != PERF_TYPE_HARDWARE &&
+	    event->attr.type != PERF_TYPE_HW_CACHE)
+		return -ENOENT;
+	ret = pfmk_emu_config(event, &config);
+	if (ret)
+		return ret;
+	ec = pfmk_emu_find(config & EMU_SEL_CODE);
+	if (!ec)
+		return -ENOENT;
+	if (event->cpu < 0 || event->attr.freq || event->attr.sigtrap)
+		return -EINVAL;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+
+	ee = kzalloc(sizeof(*ee), GFP_KERNEL);
+	if (!ee)
+		return -ENOMEM;
+	ee->event = event;
+	ee->ec = ec;
+	ee->cmask = (config & EMU_SEL_CMASK) >> 24;
+	ee->inv = config & EMU_SEL_INV;
+	ee->edge = config & EMU_SEL_EDGE;
+	event->pmu_private = ee;
+	event->destroy = pfmk_emu_destroy;
+	hwc->idx = -1;
+	hwc->config = config;
+	if (!is_sampling_event(event)) {
+		hwc->sample_period = EMU_MAX_PERIOD;
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
+	return 0;
+}
+
+/* Fold the counter into event->count (x86_perf_event_update()). */
+static void pfmk_emu_update(struct pfmk_emu_event *ee)
+{
+	struct hw_perf_event *hwc = &ee->event->hw;
+	u64 prev = local64_read(&hwc->prev_count);
+	u64 now = READ_ONCE(ee->ctr);
+	u64 delta = (now - prev) & EMU_MASK;
+
+	local64_set(&hwc->prev_count, now);
+	local64_add(delta, &ee->event->count);
+	local64_sub(delta, &hwc->period_left);
+}
+
+/* Program -left of the period (x86_perf_event_set_period()). */
+static void pfmk_emu_set_period(struct pfmk_emu_event *ee)
+{
+	struct hw_perf_event *hwc = &ee->event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	s64 period = hwc->sample_period;
+
+	if (left <= -period) {
+		left = period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	}
+	if (left <= 0) {
+		left += period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+	}
+	if (left > (s64)EMU_MAX_PERIOD)
+		left = EMU_MAX_PERIOD;
+	local64_set(&hwc->prev_count, (u64)-left & EMU_MASK);
+	WRITE_ONCE(ee->ctr, (u64)-left & EMU_MASK);
+}
+
+static void pfmk_emu_start(struct perf_event *event, int flags)
+{
+	struct pfmk_emu_event *ee = event->pmu_private;
+
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		return;
+	if (flags & PERF_EF_RELOAD)
+		pfmk_emu_set_period(ee);
+	ee->last = false;
+	event->hw.state = 0;
+}
+
+static void pfmk_emu_stop(struct perf_event *event, int flags)
+{
+	struct pfmk_emu_event *ee = event->pmu_private;
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->state |= PERF_HES_STOPPED;
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		pfmk_emu_update(ee);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+/* A free counter that can count @ee: its fixed one first, as x86 perf. */
+static int pfmk_emu_pick(struct pfmk_emu_cpu *c, struct pfmk_emu_event *ee)
+{
+	unsigned int i;
+
+	if (ee->ec->fixed >= 0 && !ee->cmask && !ee->edge && !ee->inv &&
+	    !c->slot[EMU_FIXED_SLOT(ee->ec->fixed)])
+		return EMU_FIXED_SLOT(ee->ec->fixed);
+	if (ee->ec->fixed_only)
+		return -EAGAIN;
+	for (i = 0; i < nr_gp; i++)
+		if (!c->slot[i])
+			return i;
+	return -EAGAIN;
+}
+
+static int pfmk_emu_add(struct perf_event *event, int flags)
+{
+	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
+	struct pfmk_emu_event *ee = event->pmu_private;
+	int idx = pfmk_emu_pick(c, ee);
+
+	if (idx < 0)
+		return idx;	/* no counter: perf leaves it unscheduled */
+	event->hw.idx = idx;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	WRITE_ONCE(c->slot[idx], ee);
+	if (flags & PERF_EF_START)
+		pfmk_emu_start(event, PERF_EF_RELOAD);
+	return 0;
+}
+
+static void pfmk_emu_del(struct perf_event *event, int flags)
+{
+	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
+	int idx = event->hw.idx;
+
+	pfmk_emu_stop(event, PERF_EF_UPDATE);
+	if (idx < 0)
+		return;
+	WRITE_ONCE(c->slot[idx], NULL);
+	clear_bit(idx, &c->pending);
+	event->hw.idx = -1;
+}
+
+static void pfmk_emu_read(struct perf_event *event)
+{
+	pfmk_emu_update(event->pmu_private);
+}
+
+/* The NMI of the counters that wrapped. */
+static int pfmk_emu_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
+	unsigned long pending = xchg(&c->pending, 0);
+	struct perf_sample_data data;
+	perf_overflow_handler_t handler;
+	struct pfmk_emu_event *ee;
+	struct perf_event *event;
+	unsigned int bit;
+
+	if (!pending)
+		return NMI_DONE;
+	c->nmis++;
+	if (in_nmi())
+		WRITE_ONCE(pfmk_emu_saw_nmi, true);
+	for_each_set_bit(bit, &pending, EMU_NR_SLOTS) {
+		ee = READ_ONCE(c->slot[bit]);
+		if (!ee)
+			continue;
+		event = ee->event;
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		pfmk_emu_update(ee);
+		perf_sample_data_init(&data, 0, event->hw.last_period);
+		pfmk_emu_set_period(ee);
+		if (!is_sampling_event(event))
+			continue;
+		/*
+		 * perf_event_overflow() is not exported: call the handler
+		 * as it would, without perf's throttling.
+		 */
+		handler = READ_ONCE(event->overflow_handler);
+		if (handler)
+			handler(event, &data, regs);
+	}
+	return NMI_HANDLED;
+}
+
+/* One tick's increment of @ee in a mode it counts. */
+static u64 pfmk_emu_inc(struct pfmk_emu_event *ee)
+{
+	bool met;
+
+	if (!ee->cmask)
+		return ee->ec->inc;
+	met = ee->inv ? ee->ec->inc < ee->cmask : ee->ec->inc >= ee->cmask;
+	if (ee->edge) {
+		bool first = met && !ee->last;
+
+		ee->last = met;
+		return first;
+	}
+	return met;
+}
+
+/* Raise the NMI of wrapped counters and wait until it was handled. */
+static void pfmk_emu_raise(struct pfmk_emu_cpu *c)
+{
+	unsigned int spins = 0;
+
+	apic->send_IPI(smp_processor_id(), NMI_VECTOR);
+	while (READ_ONCE(c->pending) && spins++ < 1000000)
+		cpu_relax();
+	if (READ_ONCE(c->pending))
+		pr_warn_once("CPU%d: emulated overflow NMI not delivered\n",
+			     smp_processor_id());
+}
+
+/* One tick in user (@user) or kernel mode on this CPU. */
+static void pfmk_emu_tick_one(struct pfmk_emu_cpu *c, bool user)
+{
+	struct pfmk_emu_event *ee;
+	unsigned int i;
+	u64 n;
+
+	for (i = 0; i < EMU_NR_SLOTS; i++) {
+		ee = c->slot[i];
+		if (!ee || (ee->event->hw.state & PERF_HES_STOPPED))
+			continue;
+		if (user ? ee->event->attr.exclude_user :
+			   ee->event->attr.exclude_kernel)
+			continue;
+		n = ee->ctr + pfmk_emu_inc(ee);
+		if (n > EMU_MASK)
+			set_bit(i, &c->pending);
+		WRITE_ONCE(ee->ctr, n & EMU_MASK);
+	}
+	if (READ_ONCE(c->pending))
+		pfmk_emu_raise(c);
+}
+
+static DEFINE_MUTEX(pfmk_emu_tick_lock);
+static u64 pfmk_emu_tick_user, pfmk_emu_tick_kernel;
+
+static void pfmk_emu_tick_fn(struct irq_work *work)
+{
+	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
+	u64 i;
+
+	for (i = 0; i < pfmk_emu_tick_user; i++)
+		pfmk_emu_tick_one(c, true);
+	for (i = 0; i < pfmk_emu_tick_kernel; i++)
+		pfmk_emu_tick_one(c, false);
+}
+
+static struct irq_work pfmk_emu_tick_work = IRQ_WORK_INIT_HARD(pfmk_emu_tick_fn);
+
+static void pfmk_emu_tick_queue(void *info)
+{
+	irq_work_queue(&pfmk_emu_tick_work);
+}
+
+/**
+ * pfmk_emu_tick() - let a CPU's emulated counters count
+ * @cpu: the CPU.
+ * @user: ticks of user-mode work, first.
+ * @kernel: ticks of kernel-mode work, then.
+ *
+ * Runs the ticks on @cpu in hard-irq context; each wrap raises its NMI,
+ * which is handled before the next tick.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL for a bad @cpu; -ENXIO if @cpu is offline.
+ */
+int pfmk_emu_tick(int cpu, u64 user, u64 kernel)
+{
+	int ret = -ENXIO;
+
+	might_sleep();
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	cpus_read_lock();
+	mutex_lock(&pfmk_emu_tick_lock);
+	if (cpu_online(cpu)) {
+		pfmk_emu_tick_user = user;
+		pfmk_emu_tick_kernel = kernel;
+		ret = smp_call_function_single(cpu, pfmk_emu_tick_queue, NULL,
+					       1);
+		if (!ret)
+			irq_work_sync(&pfmk_emu_tick_work);
+	}
+	mutex_unlock(&pfmk_emu_tick_lock);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(pfmk_emu_tick);
+
+/**
+ * pfmk_emu_nmis() - NMIs the emulated PMU handled on a CPU
+ * @cpu: the CPU.
+ *
+ * Context: any context.
+ * Return: the count, 0 for a bad @cpu.
+ */
+u64 pfmk_emu_nmis(int cpu)
+{
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return 0;
+	return READ_ONCE(per_cpu(pfmk_emu_cpus, cpu).nmis);
+}
+EXPORT_SYMBOL_GPL(pfmk_emu_nmis);
+
+/**
+ * pfmk_emu_handler_in_nmi() - did the overflow handling run in NMI context?
+ *
+ * Context: any context.
+ * Return: true once an overflow was handled with in_nmi() true.
+ */
+bool pfmk_emu_handler_in_nmi(void)
+{
+	return READ_ONCE(pfmk_emu_saw_nmi);
+}
+EXPORT_SYMBOL_GPL(pfmk_emu_handler_in_nmi);
+
+/**
+ * pfmk_emu_nr_gp() - general counters of the emulated PMU
+ *
+ * Context: any context.
+ * Return: the nr_gp module parameter.
+ */
+unsigned int pfmk_emu_nr_gp(void)
+{
+	return nr_gp;
+}
+EXPORT_SYMBOL_GPL(pfmk_emu_nr_gp);
+
+static struct pmu pfmk_emu_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_invalid_context,
+	.event_init	= pfmk_emu_event_init,
+	.add		= pfmk_emu_add,
+	.del		= pfmk_emu_del,
+	.start		= pfmk_emu_start,
+	.stop		= pfmk_emu_stop,
+	.read		= pfmk_emu_read,
+};
+
+/* What pfmk is told: Intel architectural perfmon v2 (fixed counters). */
+static struct pfmk_x86_pmu_info pfmk_emu_info = {
+	.source		= KBUILD_MODNAME,
+	.vendor		= PFMK_X86_INTEL,
+	.family		= 6,
+	.model		= 0x0f,		/* Core 2: perfmon v2 */
+	.version	= 2,
+	.nr_fixed	= PFMK_EMU_NR_FIXED,
+	.gp_width	= PFMK_EMU_WIDTH,
+	.fixed_width	= PFMK_EMU_WIDTH,
+};
+
+static int __init pfmk_emu_init(void)
+{
+	struct x86_pmu_capability cap = { };
+	int ret;
+
+	if (!nr_gp || nr_gp > PFMK_EMU_MAX_GP)
+		return -EINVAL;
+	perf_get_x86_pmu_capability(&cap);
+	if (cap.num_counters_gp) {
+		pr_info("this kernel has an x86 core PMU (%d counters): not emulating one\n",
+			cap.num_counters_gp);
+		return -EEXIST;
+	}
+	ret = perf_pmu_register(&pfmk_emu_pmu, PFMK_EMU_NAME, PERF_TYPE_RAW);
+	if (ret)
+		return ret;
+	if (pfmk_emu_pmu.type != PERF_TYPE_RAW) {
+		/* Somebody else is the core PMU. */
+		ret = -EBUSY;
+		goto err_pmu;
+	}
+	ret = register_nmi_handler(NMI_LOCAL, pfmk_emu_nmi, 0, "pfmk_emu");
+	if (ret)
+		goto err_pmu;
+	pfmk_emu_info.nr_gp = nr_gp;
+	ret = pfmk_x86_pmu_announce(&pfmk_emu_info);
+	if (ret)
+		goto err_nmi;
+	pr_info("emulated x86 core PMU %s: %u general + %u fixed counters, %u bits, overflows as NMIs\n",
+		PFMK_EMU_NAME, nr_gp, PFMK_EMU_NR_FIXED, PFMK_EMU_WIDTH);
+	return 0;
+
+err_nmi:
+	unregister_nmi_handler(NMI_LOCAL, "pfmk_emu");
+err_pmu:
+	perf_pmu_unregister(&pfmk_emu_pmu);
+	return ret;
+}
+
+static void __exit pfmk_emu_exit(void)
+{
+	pfmk_x86_pmu_retract(&pfmk_emu_info);
+	unregister_nmi_handler(NMI_LOCAL, "pfmk_emu");
+	perf_pmu_unregister(&pfmk_emu_pmu);
+}
+
+module_init(pfmk_emu_init);
+module_exit(pfmk_emu_exit);
+
+PFMK_IMPORT_NS();
+MODULE_DESCRIPTION("pfmk: an emulated x86 core PMU with NMI overflows (tests)");
+MODULE_LICENSE("GPL");

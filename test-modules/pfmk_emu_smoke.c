@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk_emu_smoke: hardware events on the emulated x86 core PMU
+ * (pfmk_emu_pmu.ko, loaded first), on every kernel (KTAP).
+ *
+ * Every count is predicted from the emulator's increments per tick
+ * (pfmk_emu_pmu.h): the generic HARDWARE, HW_CACHE and RAW encodings,
+ * a 2006 client's x86 register images through a zeroed pfarg_ctx (fixed
+ * counters included), the counter-mask fields, and sampling whose
+ * overflows arrive as NMIs.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/perfmon.h>
+#include <linux/perfmon_dfl_smpl.h>
+#include <linux/string.h>
+#include <pfmk/pmu_generic.h>
+
+#include "pfmk_emu_pmu.h"
+
+static unsigned int emu_failed;
+static struct completion emu_done;
+
+static bool emu_check(const char *t, const char *what, long long expected,
+		      long long actual)
+{
+	if (expected == actual)
+		return true;
+	pr_info("# %s: %s: expected %lld, got %lld\n", t, what, expected,
+		actual);
+	emu_failed++;
+	return false;
+}
+
+static struct perf_event *emu_counter(u32 type, u64 config, bool xuser,
+				      int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = type,
+		.size = sizeof(attr),
+		.config = config,
+		.exclude_user = xuser,
+	};
+
+	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+}
+
+/* perf's own API on the emulated PMU: generic ids, cache ids, raw codes. */
+static bool emu_perf_generic(const char *t)
+{
+	static const struct {
+		u32 type;
+		u64 config;
+		bool xuser;
+		u64 per_tick;
+	} ev[] = {
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false,
+		  PFMK_EMU_INC_CYCLES },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, false,
+		  PFMK_EMU_INC_INSTR },
+		{ PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL |
+		  PERF_COUNT_HW_CACHE_OP_READ << 8 |
+		  PERF_COUNT_HW_CACHE_RESULT_MISS << 16, false,
+		  PFMK_EMU_INC_LLC_MISS },
+		{ PERF_TYPE_RAW, PFMK_EMU_LLC_REF, false, PFMK_EMU_INC_LLC_REF },
+		{ PERF_TYPE_RAW, PFMK_EMU_CYCLES, true, PFMK_EMU_INC_CYCLES },
+	};
+	struct perf_event *e[ARRAY_SIZE(ev)] = { }, *bad;
+	unsigned int failed = emu_failed, i;
+	const u64 user = 5, kernel = 7;
+	int cpu = cpumask_first(cpu_online_mask);
+	u64 val, en, run;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		e[i] = emu_counter(ev[i].type, ev[i].config, ev[i].xuser, cpu);
+		if (IS_ERR(e[i])) {
+			emu_check(t, "create", 0, PTR_ERR(e[i]));
+			e[i] = NULL;
+			goto out;
+		}
+	}
+	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, user, kernel));
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		val = perf_event_read_value(e[i], &en, &run);
+		emu_check(t, "count", ev[i].per_tick *
+			  (ev[i].xuser ? kernel : user + kernel), val);
+		emu_check(t, "ran all the time", en, run);
+	}
+	/* A code the PMU does not know: refused, as on hardware. */
+	bad = emu_counter(PERF_TYPE_RAW, 0x1234, false, cpu);
+	if (emu_check(t, "unknown code", -ENOENT, PTR_ERR_OR_ZERO(bad)))
+		bad = NULL;
+	if (!IS_ERR_OR_NULL(bad))
+		perf_event_release_kernel(bad);
+out:
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		if (e[i])
+			perf_event_release_kernel(e[i]);
+	return emu_failed == failed;
+}
+
+/* cmask, inv and edge, per tick (cycles: +4 a tick). */
+static bool emu_perf_cmask(const char *t)
+{
+	static const struct {
+		u64 config;
+		u64 per_3_ticks;
+	} ev[] = {
+		{ PFMK_EMU_CYCLES | 1ULL << 24, 3 },		/* >= 1 */
+		{ PFMK_EMU_CYCLES | 5ULL << 24, 0 },		/* >= 5 */
+		{ PFMK_EMU_CYCLES | 5ULL << 24 | BIT_ULL(23), 3 },	/* < 5 */
+		{ PFMK_EMU_CYCLES | 1ULL << 24 | BIT_ULL(18), 1 },	/* edge */
+	};
+	unsigned int failed = emu_failed, i;
+	int cpu = cpumask_first(cpu_online_mask);
+	struct perf_event *e[ARRAY_SIZE(ev)] = { };
+	u64 en, run;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		e[i] = emu_counter(PERF_TYPE_RAW, ev[i].config, false, cpu);
+		if (IS_ERR(e[i])) {
+			emu_check(t, "create", 0, PTR_ERR(e[i]));
+			e[i] = NULL;
+			goto out;
+		}
+	}
+	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 3, 0));
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		emu_check(t, "count", ev[i].per_3_ticks,
+			  perf_event_read_value(e[i], &en, &run));
+out:
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		if (e[i])
+			perf_event_release_kernel(e[i]);
+	return emu_failed == failed;
+}
+
+static int emu_read_pmd(void *desc, u16 num, u64 *value)
+{
+	struct pfarg_pmd pmd;
+	int ret;
+
+	memset(&pmd, 0xa5, sizeof(pmd));
+	pmd.reg_num = num;
+	pmd.reg_set = 0;
+	ret = pfmk_read_pmds(desc, &pmd, 1);
+	*value = pmd.reg_value;
+	return ret;
+}
+
+/* Say which PMD was wrong, and whether its event ran. */
+static void emu_why(const char *t, void *desc, u16 num)
+{
+	struct pfmk_pmd_time time = { };
+	struct pfarg_pmd pmd = { .reg_num = num };
+
+	pfmk_read_pmds_time(desc, &pmd, &time, 1);
+	pr_info("# %s: PMD%u: value %llu, enabled %llu ns, running %llu ns\n",
+		t, num, pmd.reg_value, time.time_enabled, time.time_running);
+}
+
+/*
+ * A 2006 client: zeroed statics (CPU 0), libpfm's images, the fixed
+ * counters through PMC16: every PMD exact.
+ */
+static bool emu_client2006_images(const char *t)
+{
+	static const struct {
+		u16 pmc;
+		u64 image;
+		u16 pmd;
+		u64 expect;
+	} r[] = {
+		{ 0, 0x53003c, 0, 8 * PFMK_EMU_INC_CYCLES },	/* cycles */
+		{ 1, 0x5300c0, 1, 8 * PFMK_EMU_INC_INSTR },	/* instructions */
+		{ 2, 0x51003c, 2, 5 * PFMK_EMU_INC_CYCLES },	/* USR only */
+		{ 3, 0x52412e, 3, 3 * PFMK_EMU_INC_LLC_MISS },	/* OS only */
+		/* fixed 0 (OS|USR), fixed 1 (USR), fixed 2 (OS) */
+		{ 16, 0x123, 16, 8 * PFMK_EMU_INC_INSTR },
+		{ 16, 0x123, 17, 5 * PFMK_EMU_INC_CYCLES },
+		{ 16, 0x123, 18, 3 * PFMK_EMU_INC_REF_TSC },
+	};
+	static struct pfarg_ctx ctx;
+	static struct pfarg_load load;
+	static struct pfarg_start start;
+	unsigned int failed = emu_failed, i;
+	struct pfarg_pmc pmc;
+	void *desc = NULL;
+	u64 value;
+
+	ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
+							   &emu_done, &desc,
+							   NULL)))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		if (i && r[i].pmc == r[i - 1].pmc)
+			continue;
+		memset(&pmc, 0, sizeof(pmc));
+		pmc.reg_num = r[i].pmc;
+		pmc.reg_value = r[i].image;
+		if (!emu_check(t, "write_pmcs", 0,
+			       pfmk_write_pmcs(desc, &pmc, 1)))
+			goto out;
+	}
+	if (!emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(desc, &start)))
+		goto out;
+	emu_check(t, "tick", 0, pfmk_emu_tick(0, 5, 3));
+	emu_check(t, "stop", 0, pfmk_stop(desc));
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		if (emu_check(t, "read_pmds", 0,
+			      emu_read_pmd(desc, r[i].pmd, &value)) &&
+		    !emu_check(t, "PMD", r[i].expect, value))
+			emu_why(t, desc, r[i].pmd);
+out:
+	emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
+/* pfmk's generic encodings of hardware events, exact. */
+static bool emu_pfmk_generic(const char *t)
+{
+	static const struct {
+		u64 pmc;
+		u64 expect;
+	} r[] = {
+		{ PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES), 6 * PFMK_EMU_INC_CYCLES },
+		{ PFMK_GEN_PMC(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL |
+			       PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			       PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16),
+		  6 * PFMK_EMU_INC_LLC_REF },
+		{ PFMK_GEN_PMC(PERF_TYPE_RAW, PFMK_EMU_BR_MISS),
+		  6 * PFMK_EMU_INC_BR_MISS },
+		{ PFMK_GEN_HW(PERF_COUNT_HW_INSTRUCTIONS) | PFMK_GEN_XUSER,
+		  4 * PFMK_EMU_INC_INSTR },
+	};
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	int cpu = cpumask_last(cpu_online_mask);
+	struct pfarg_load load = { .load_pid = cpu };
+	unsigned int failed = emu_failed, i;
+	struct pfarg_pmc pmc;
+	void *desc = NULL;
+	u64 value;
+
+	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
+							   &emu_done, &desc,
+							   NULL)))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		memset(&pmc, 0, sizeof(pmc));
+		pmc.reg_num = i;
+		pmc.reg_value = r[i].pmc;
+		if (!emu_check(t, "write_pmcs", 0,
+			       pfmk_write_pmcs(desc, &pmc, 1)))
+			goto out;
+	}
+	if (!emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
+		goto out;
+	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 2, 4));
+	emu_check(t, "stop", 0, pfmk_stop(desc));
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, i, &value)))
+			emu_check(t, "PMD", r[i].expect, value);
+out:
+	emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
+/*
+ * Sampling on cycles every 40 (10 ticks) with the default format,
+ * recording instructions: each overflow is a real NMI, pfmk's overflow
+ * handler runs in it, and every entry is exact.
+ */
+static bool emu_sampling_nmi(const char *t)
+{
+	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	struct pfm_dfl_smpl_arg arg = { .buf_size = 16384 };
+	int cpu = cpumask_last(cpu_online_mask);
+	struct pfarg_load load = { .load_pid = cpu };
+	unsigned int failed = emu_failed;
+	struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfmk_ctx_stats st;
+	struct pfarg_pmc pmc[2];
+	struct pfarg_pmd pmd[2];
+	void *desc = NULL, *buf = NULL;
+	u64 nmis, i, n;
+
+	memcpy(ctx.ctx_smpl_buf_id, uuid, sizeof(uuid));
+	if (!emu_check(t, "create", 0,
+		       pfmk_create_context(&ctx, &arg, sizeof(arg), &emu_done,
+					   &desc, &buf)))
+		return false;
+	hdr = buf;
+	memset(pmc, 0, sizeof(pmc));
+	memset(pmd, 0, sizeof(pmd));
+	pmc[0].reg_value = 0x53003c;
+	pmc[1].reg_num = 1;
+	pmc[1].reg_value = 0x5300c0;
+	pmd[0].reg_flags = PFM_REGFL_OVFL_NOTIFY;
+	pmd[0].reg_value = -40ULL;
+	pmd[0].reg_short_reset = -40ULL;
+	pmd[0].reg_long_reset = -40ULL;
+	pmd[0].reg_smpl_pmds[0] = 1ULL << 1;
+	pmd[1].reg_num = 1;
+	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(desc, pmc, 2)) ||
+	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(desc, pmd, 2)) ||
+	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
+		goto out;
+	nmis = pfmk_emu_nmis(cpu);
+	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 100, 0));
+	emu_check(t, "NMIs", 10, pfmk_emu_nmis(cpu) - nmis);
+	emu_check(t, "overflow handled in NMI", 1, pfmk_emu_handler_in_nmi());
+	/* Pairs with the format's release store of hdr_count. */
+	n = smp_load_acquire(&hdr->hdr_count);
+	emu_check(t, "entries", 10, n);
+	ent = (void *)(hdr + 1);
+	for (i = 0; i < n && i < 10; i++) {
+		u64 *val = (u64 *)(ent + 1);
+
+		emu_check(t, "entry's instructions",
+			  (i + 1) * 10 * PFMK_EMU_INC_INSTR, *val);
+		emu_check(t, "entry's cpu", cpu, ent->cpu);
+		ent = (void *)(val + 1);
+	}
+	if (emu_check(t, "stats", 0, pfmk_get_stats(desc, &st))) {
+		emu_check(t, "ovfl_count", 10, st.ovfl_count);
+		emu_check(t, "smpl_count", 10, st.smpl_count);
+		emu_check(t, "ovfl_nested", 0, st.ovfl_nested);
+	}
+	emu_check(t, "state", PFM_CTX_LOADED | PFMK_STATE_STARTED,
+		  pfmk_get_state(desc));
+out:
+	emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
+struct emu_test {
+	const char	*name;
+	bool		(*run)(const char *name);
+};
+
+static const struct emu_test emu_tests[] = {
+	{ "perf_generic_exact", emu_perf_generic },
+	{ "perf_cmask_inv_edge", emu_perf_cmask },
+	{ "client2006_images_exact", emu_client2006_images },
+	{ "pfmk_generic_hw_exact", emu_pfmk_generic },
+	{ "sampling_in_nmi", emu_sampling_nmi },
+};
+
+static int __init pfmk_emu_smoke_init(void)
+{
+	unsigned int i;
+
+	init_completion(&emu_done);
+	pr_info("KTAP version 1\n");
+	pr_info("1..%zu\n", ARRAY_SIZE(emu_tests));
+	for (i = 0; i < ARRAY_SIZE(emu_tests); i++)
+		pr_info("%s %u %s\n",
+			emu_tests[i].run(emu_tests[i].name) ? "ok" : "not ok",
+			i + 1, emu_tests[i].name);
+	pr_info("# pfmk_emu_smoke: %u checks failed\n", emu_failed);
+	return 0;
+}
+
+static void __exit pfmk_emu_smoke_exit(void)
+{
+}
+
+module_init(pfmk_emu_smoke_init);
+module_exit(pfmk_emu_smoke_exit);
+
+MODULE_DESCRIPTION("pfmk: hardware events on the emulated x86 core PMU (KTAP)");
+MODULE_LICENSE("GPL");
