@@ -69,7 +69,6 @@ static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 	/* A notification raised before the CPU left is delivered first. */
 	irq_work_sync(&ctx->irq_work);
 	WRITE_ONCE(ctx->offline, true);
-	atomic_set(&ctx->switch_req, 0);
 	atomic64_inc(&pfmk_counters.cpu_offline);
 	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_OFFLINE, 0);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_OFFLINE);
@@ -100,6 +99,8 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 	/* Counting, the active time and the switch timer resume together. */
 	if (ctx->started)
 		pfmk_set_resume(ctx);
+	/* A switch that was due when the CPU left happens now. */
+	pfmk_set_switch_pending(ctx);
 	atomic64_inc(&pfmk_counters.cpu_online);
 	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_REARM, 0);
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE);

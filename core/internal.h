@@ -433,6 +433,8 @@ ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
 struct pfmk_dfl_aux_snippet;
 int pfmk_aux_load(struct pfmk_ctx *ctx);
 void pfmk_aux_unload(struct pfmk_ctx *ctx);
+bool pfmk_aux_pmd_set_up(const struct pfmk_ctx *ctx,
+			 const struct pfmk_set *set, unsigned int num);
 int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 			unsigned int num, struct perf_event *event);
 void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,

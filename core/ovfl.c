@@ -163,7 +163,7 @@ static void pfmk_pmd_short_reset(struct pfmk_ctx *ctx, struct pfmk_pmd *pmd,
 	 * overflow after.
 	 */
 	if (pmd->event && is_sampling_event(pmd->event))
-		pmd->event->hw.sample_period = period;
+		WRITE_ONCE(pmd->event->hw.sample_period, period);
 }
 
 static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
@@ -223,6 +223,18 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 }
 
 /*
+ * Leave @pmd unreset until pfmk_restart(), and without interrupts: a
+ * sampling event's next period becomes the largest (events of this
+ * context and CPU; restart reprograms them with perf_event_period()).
+ */
+static void pfmk_pmd_saturate(struct pfmk_pmd *pmd)
+{
+	pmd->reset_pending = true;
+	if (pmd->event && is_sampling_event(pmd->event))
+		WRITE_ONCE(pmd->event->hw.sample_period, S64_MAX);
+}
+
+/*
  * Mask the context on an overflow of @pmd: nothing is reset; @pmd and its
  * reg_reset_pmds get their long reset at pfmk_restart().  @pmd saturates:
  * its count runs on from the wrap with no further interrupt, as a
@@ -235,24 +247,24 @@ static void pfmk_ovfl_mask(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	unsigned int j;
 
 	WRITE_ONCE(ctx->masked, true);
-	pmd->reset_pending = true;
+	pfmk_pmd_saturate(pmd);
 	for_each_set_bit(j, mask, PFM_MAX_PMDS)
-		set->pmds[j].reset_pending = true;
-	if (pmd->event && is_sampling_event(pmd->event))
-		pmd->event->hw.sample_period = S64_MAX;
+		pfmk_pmd_saturate(&set->pmds[j]);
 }
 
 /*
  * Without RESET and without MASK (a format may answer so): the PMD counts
- * on from its wrap, as an unreset perfmon2 PMD, until its next 64-bit
- * overflow.
+ * on from where it is (past its wrap, or just before it where the PMU
+ * reloaded an older period), as an unreset perfmon2 PMD, until its next
+ * 64-bit overflow.
  */
 static void pfmk_pmd_run_on(struct pfmk_pmd *pmd, u64 count, u64 past)
 {
 	pmd->value = past;
 	pmd->perf_base = count;
 	if (pmd->event && is_sampling_event(pmd->event))
-		pmd->event->hw.sample_period = pfmk_pmd_period(past);
+		WRITE_ONCE(pmd->event->hw.sample_period,
+			   pfmk_pmd_period(past));
 }
 
 static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
@@ -264,6 +276,16 @@ static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	atomic_set(&ctx->notify_wake, 1);
 	if (ctx->flags & PFM_FL_OVFL_NO_MSG)
 		return;
+	/*
+	 * One message in flight: a format may notify without masking, and
+	 * the irq_work may be copying the previous one (NMIs are not held
+	 * off by its lock).  A notification that finds one pending only
+	 * wakes the owner, and is counted as a message dropped.
+	 */
+	if (READ_ONCE(ctx->msg_pending)) {
+		ctx->stats.msgs_dropped++;
+		return;
+	}
 
 	memset(msg, 0, sizeof(*msg));
 	msg->msg_type = PFM_MSG_OVFL;
@@ -273,7 +295,8 @@ static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	msg->msg_active_set = set->id;
 	msg->msg_ovfl_cpu = smp_processor_id();
 	msg->msg_ovfl_ip = regs ? instruction_pointer(regs) : 0;
-	WRITE_ONCE(ctx->msg_pending, true);
+	/* The message is complete before the irq_work sees the flag. */
+	smp_store_release(&ctx->msg_pending, true);
 }
 
 /**
@@ -348,7 +371,8 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 			pfmk_pmd_short_reset(ctx, pmd, count, past);
 			pfmk_ovfl_reset_others(ctx, set, pmd);
 		} else {
-			pfmk_pmd_run_on(pmd, count, past);
+			pfmk_pmd_run_on(pmd, count,
+					pfmk_pmd_value_at(pmd, count));
 		}
 	} else {
 		pfmk_ovfl_mask(ctx, set, pmd);
@@ -391,11 +415,15 @@ void pfmk_ovfl_work(struct irq_work *work)
 	/* xchg: an NMI may set these again while we run. */
 	if (atomic_xchg(&ctx->switch_kick, 0))
 		pfmk_set_request_switch(ctx, ctx->switch_kick_ns);
-	if (READ_ONCE(ctx->msg_pending)) {
-		bool queued = pfmk_msgq_push(&ctx->msgq, &ctx->pending_msg);
+	/* Pairs with the release in pfmk_ovfl_notify(). */
+	if (smp_load_acquire(&ctx->msg_pending)) {
+		union pfm_msg msg = ctx->pending_msg;
+		bool queued;
 
-		trace_pfmk_msg(pfmk_desc_of(ctx), ctx->pending_msg.type, queued);
-		WRITE_ONCE(ctx->msg_pending, false);
+		/* Copied: the overflow path may build the next one now. */
+		smp_store_release(&ctx->msg_pending, false);
+		queued = pfmk_msgq_push(&ctx->msgq, &msg);
+		trace_pfmk_msg(pfmk_desc_of(ctx), msg.type, queued);
 	}
 	if (atomic_xchg(&ctx->notify_wake, 0))
 		complete(ctx->completion);
@@ -411,7 +439,9 @@ void pfmk_ovfl_work(struct irq_work *work)
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats)
 {
 	*stats = ctx->stats;
-	stats->msgs_dropped = READ_ONCE(ctx->msgq.dropped);
+	/* Dropped at a full queue, and coalesced in the overflow path. */
+	stats->msgs_dropped = ctx->stats.msgs_dropped +
+			      READ_ONCE(ctx->msgq.dropped);
 	stats->ovfl_nested = atomic64_read(&ctx->ovfl_nested);
 	stats->throttled = atomic64_read(&ctx->throttled);
 }

@@ -187,6 +187,13 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 	 * the events are known to exist, so that re-arming cannot fail.
 	 */
 	for (i = 0; i < count && ctx->state != PFM_CTX_UNLOADED; i++) {
+		/*
+		 * pfmk AUX: the AUX PMD's event gets its buffer at re-arm;
+		 * a value it could not take would keep the context offline.
+		 */
+		if (pfmk_aux_pmd_set_up(ctx, pfmk_set_find(ctx, req[i].reg_set),
+					req[i].reg_num))
+			return -EBUSY;
 		ret = pfmk_perf_probe(ctx->pmu, req[i].reg_num,
 				      req[i].reg_value);
 		if (ret)

@@ -232,54 +232,6 @@ void pfmk_sets_unload(struct pfmk_ctx *ctx)
 }
 
 /**
- * pfmk_set_activate() - make a set the active one and start it counting
- * @ctx: the context, loaded and started, with no set counting.
- * @set: the set.
- *
- * Reloads the set's overflow-switch counts, enables its events and, with
- * PFM_SETFL_TIME_SWITCH, arms its timeout.
- *
- * Context: process context; may sleep; ctx->mutex held.
- */
-void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
-{
-	unsigned int i;
-
-	ctx->active_set = set;
-	for (i = 0; i < ctx->pmu->num_pmcs; i++)
-		set->pmds[i].ovfl_switch_left = set->pmds[i].ovfl_switch_cnt;
-	set->runs++;
-	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
-	/* Active from when its events count to when they stop counting. */
-	set->act_start = ktime_get_ns();
-	if (set->flags & PFM_SETFL_TIME_SWITCH)
-		hrtimer_start(&ctx->switch_timer,
-			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
-			      HRTIMER_MODE_REL);
-}
-
-/**
- * pfmk_set_deactivate() - stop the active set counting
- * @ctx: the context, loaded and started.
- *
- * Cancels the timeout, disables the set's events (no overflow handler of
- * theirs runs after this) and accounts the time the set was active.
- *
- * Context: process context; may sleep; ctx->mutex held.
- */
-void pfmk_set_deactivate(struct pfmk_ctx *ctx)
-{
-	struct pfmk_set *set = ctx->active_set;
-
-	hrtimer_cancel(&ctx->switch_timer);
-	pfmk_perf_disable_set(set, ctx->pmu->num_pmcs);
-	if (set->act_start) {
-		set->duration += ktime_get_ns() - set->act_start;
-		set->act_start = 0;
-	}
-}
-
-/**
  * pfmk_set_resume() - let the active set count again where it stopped
  * @ctx: the context, loaded and started, with no set counting.
  *
@@ -295,11 +247,58 @@ void pfmk_set_resume(struct pfmk_ctx *ctx)
 
 	lockdep_assert_held(&ctx->mutex);
 	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
+	/* Active from when its events count to when they stop counting. */
 	set->act_start = ktime_get_ns();
 	if (set->flags & PFM_SETFL_TIME_SWITCH)
 		hrtimer_start(&ctx->switch_timer,
 			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL);
+}
+
+/**
+ * pfmk_set_activate() - make a set the active one and start it counting
+ * @ctx: the context, loaded and started, with no set counting.
+ * @set: the set.
+ *
+ * Reloads the set's overflow-switch counts, enables its events and, with
+ * PFM_SETFL_TIME_SWITCH, arms its timeout.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&ctx->mutex);
+	ctx->active_set = set;
+	for (i = 0; i < ctx->pmu->num_pmcs; i++)
+		set->pmds[i].ovfl_switch_left = set->pmds[i].ovfl_switch_cnt;
+	set->runs++;
+	/* While the CPU is away nothing counts: its re-arm resumes. */
+	if (!ctx->offline)
+		pfmk_set_resume(ctx);
+}
+
+/**
+ * pfmk_set_deactivate() - stop the active set counting
+ * @ctx: the context, loaded and started.
+ *
+ * Cancels the timeout, disables the set's events (no overflow handler of
+ * theirs runs after this) and accounts the time the set was active.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_deactivate(struct pfmk_ctx *ctx)
+{
+	struct pfmk_set *set = ctx->active_set;
+
+	lockdep_assert_held(&ctx->mutex);
+	hrtimer_cancel(&ctx->switch_timer);
+	pfmk_perf_disable_set(set, ctx->pmu->num_pmcs);
+	if (set->act_start) {
+		set->duration += ktime_get_ns() - set->act_start;
+		set->act_start = 0;
+	}
 }
 
 /**
@@ -361,24 +360,27 @@ static void pfmk_set_switch(struct pfmk_ctx *ctx)
  * pfmk_set_switch_pending() - do a requested switch, if it can be done
  * @ctx: the context, locked.
  *
- * A request is dropped if the context is no longer loaded and started or
- * its CPU is offline, and kept while it is masked (pfmk_restart() calls
- * this again).
+ * A request is dropped if the context is no longer loaded and started,
+ * and kept while it is masked or its CPU is offline (pfmk_restart() and
+ * the re-arm call this again).
  *
  * Context: process context; may sleep; ctx->mutex held.
  */
 void pfmk_set_switch_pending(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	if (!atomic_read(&ctx->switch_req))
 		return;
-	lockdep_assert_held(&ctx->mutex);
-	/* Not while the CPU is away either: nothing counts there. */
-	if (ctx->dead || ctx->state == PFM_CTX_UNLOADED || !ctx->started ||
-	    ctx->offline) {
+	if (ctx->dead || ctx->state == PFM_CTX_UNLOADED || !ctx->started) {
 		atomic_set(&ctx->switch_req, 0);
 		return;
 	}
-	if (READ_ONCE(ctx->masked))
+	/*
+	 * Kept while masked (pfmk_restart() calls this again) and while the
+	 * CPU is away (its re-arm does): the overflow-switch count that
+	 * asked for it is spent, only the switch reloads it.
+	 */
+	if (READ_ONCE(ctx->masked) || ctx->offline)
 		return;
 	pfmk_set_switch(ctx);
 }

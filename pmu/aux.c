@@ -377,6 +377,21 @@ static void pfmk_aux_hint(void)
 	pr_info_once("AUX buffers need a kernel with pfmk's kernel-owned AUX patch (patches/linux-<series>/, see Documentation/aux.rst)\n");
 }
 
+/**
+ * pfmk_aux_pmd_set_up() - is a PMD the AUX PMD of a context?
+ * @ctx: the context, locked.
+ * @set: a set of the context.
+ * @num: a PMD number.
+ *
+ * Context: ctx->mutex held.
+ * Return: true if @ctx has an AUX set-up on PMD @num of @set.
+ */
+bool pfmk_aux_pmd_set_up(const struct pfmk_ctx *ctx,
+			 const struct pfmk_set *set, unsigned int num)
+{
+	return ctx->aux && set == &ctx->set0 && num == ctx->aux->pmd;
+}
+
 /*
  * An AUX set-up is memory the caller makes pfmk allocate (at load): it
  * counts from the set-up on, as a sampling buffer does, in smpl_bytes

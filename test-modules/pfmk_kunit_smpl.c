@@ -507,6 +507,48 @@ static void smpl_exact_entries(struct kunit *test)
 }
 
 /*
+ * The header is output only: a client that scribbles over the size, the
+ * write offset, the AUX snippet size and the count makes the handler
+ * neither write outside the buffer (KASAN) nor skip or misplace an entry.
+ */
+static void smpl_exact_scribble(struct kunit *test)
+{
+	const unsigned int n = EXACT_K / EXACT_P;
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_exact_setup(test, cpu, &buf, BIT_ULL(1));
+	hdr = buf;
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 1ULL);
+
+	WRITE_ONCE(hdr->hdr_buf_size, U64_MAX >> 1);
+	WRITE_ONCE(hdr->hdr_cur_offs, EXACT_BUF - 8);
+	WRITE_ONCE(hdr->hdr_min_buf_space, 0);
+	WRITE_ONCE(hdr->hdr_count, 1000);
+	pfmk_test_pmu_tick(cpu, EXACT_K - EXACT_P);
+
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, SMPL_HDR + 48ULL * n);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(smpl_entry(buf, i, 1))[0],
+				    EXACT_STEP1 * EXACT_P * (i + 1),
+				    "PMD1 in entry %u", i);
+
+	/* A huge offset and a short size: still the private bounds. */
+	WRITE_ONCE(hdr->hdr_cur_offs, U64_MAX - 16);
+	WRITE_ONCE(hdr->hdr_buf_size, 0);
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)n + 1);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, SMPL_HDR + 48ULL * (n + 1));
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	pfmkt_close(test, desc);
+}
+
+/*
  * The overflowing PMD in its own reg_smpl_pmds, between two others: the
  * values come lowest PMD first, and the overflowing PMD's is 0.
  */
@@ -939,6 +981,7 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_random),
 	KUNIT_CASE(smpl_exact_random_wide),
 	KUNIT_CASE(smpl_exact_write_loaded),
+	KUNIT_CASE(smpl_exact_scribble),
 	{}
 };
 
