@@ -12,6 +12,7 @@
  * Copyright (C) 2026 The pfmk authors
  */
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -343,6 +344,142 @@ out:
 	return emu_failed == failed;
 }
 
+static int emu_write_pmc(void *desc, u16 set, u16 reg, u64 val)
+{
+	struct pfarg_pmc pmc;
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = reg;
+	pmc.reg_set = set;
+	pmc.reg_value = val;
+	return pfmk_write_pmcs(desc, &pmc, 1);
+}
+
+static int emu_read_set_pmd(void *desc, u16 set, u16 num, u64 *value)
+{
+	struct pfarg_pmd pmd;
+	int ret;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = num;
+	pmd.reg_set = set;
+	ret = pfmk_read_pmds(desc, &pmd, 1);
+	*value = pmd.reg_value;
+	return ret;
+}
+
+/*
+ * Event sets carry more hardware events than the PMU has counters: set 0
+ * and set 1 each fill the four general counters and set 0 the fixed
+ * ones; each set counts exactly the ticks it was active for.
+ */
+static bool emu_sets_multiplex(const char *t)
+{
+	static const u64 img[2][4] = {
+		{ 0x53003c, 0x5300c0, 0x534f2e, 0x53412e },
+		{ 0x5300c4, 0x5300c5, 0x53013c, 0x534f2e },
+	};
+	static const u64 inc[2][4] = {
+		{ PFMK_EMU_INC_CYCLES, PFMK_EMU_INC_INSTR, PFMK_EMU_INC_LLC_REF,
+		  PFMK_EMU_INC_LLC_MISS },
+		{ PFMK_EMU_INC_BRANCH, PFMK_EMU_INC_BR_MISS, PFMK_EMU_INC_BUS,
+		  PFMK_EMU_INC_LLC_REF },
+	};
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	int cpu = cpumask_last(cpu_online_mask);
+	struct pfarg_load load = { .load_pid = cpu };
+	struct pfarg_setdesc sd = { .set_id = 1 };
+	struct pfarg_start start = { };
+	unsigned int failed = emu_failed, s, i;
+	const u64 ticks[2] = { 2, 3 };
+	void *desc = NULL;
+	u64 value;
+
+	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
+							   &emu_done, &desc,
+							   NULL)) ||
+	    !emu_check(t, "create_evtsets", 0,
+		       pfmk_create_evtsets(desc, &sd, 1)))
+		goto out;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 4; i++)
+			if (!emu_check(t, "write_pmcs", 0,
+				       emu_write_pmc(desc, s, i, img[s][i])))
+				goto out;
+	if (!emu_check(t, "write_pmcs PMC16", 0,
+		       emu_write_pmc(desc, 0, 16, 0x33)) ||
+	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)))
+		goto out;
+	for (s = 0; s < 2; s++) {
+		start.start_set = s;
+		emu_check(t, "start", 0, pfmk_start(desc, &start));
+		emu_check(t, "tick", 0, pfmk_emu_tick(cpu, ticks[s], 0));
+		emu_check(t, "stop", 0, pfmk_stop(desc));
+	}
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < 4; i++)
+			if (emu_check(t, "read_pmds", 0,
+				      emu_read_set_pmd(desc, s, i, &value)))
+				emu_check(t, "PMD", ticks[s] * inc[s][i], value);
+	if (emu_check(t, "read_pmds", 0, emu_read_set_pmd(desc, 0, 17, &value)))
+		emu_check(t, "fixed cycles", ticks[0] * PFMK_EMU_INC_CYCLES,
+			  value);
+out:
+	emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
+/*
+ * Hardware events across CPU hotplug: the counts are kept while the CPU
+ * is away and go on, exactly, once pfmk re-armed the events on the
+ * emulated PMU.
+ */
+static bool emu_hotplug(const char *t)
+{
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	int cpu = cpumask_last(cpu_online_mask);
+	struct pfarg_load load = { .load_pid = cpu };
+	unsigned int failed = emu_failed;
+	void *desc = NULL;
+	u64 value;
+	int ret;
+
+	if (!cpu) {
+		pr_info("# %s: one CPU: nothing to take offline\n", t);
+		return true;
+	}
+	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
+							   &emu_done, &desc,
+							   NULL)))
+		return false;
+	if (!emu_check(t, "write_pmcs", 0, emu_write_pmc(desc, 0, 0, 0x53003c)) ||
+	    !emu_check(t, "write_pmcs", 0, emu_write_pmc(desc, 0, 16, 0x3)) ||
+	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
+		goto out;
+	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 4, 0));
+	ret = remove_cpu(cpu);
+	if (!emu_check(t, "remove_cpu", 0, ret))
+		goto out;
+	emu_check(t, "state offline",
+		  PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE,
+		  pfmk_get_state(desc));
+	if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, 0, &value)))
+		emu_check(t, "cycles kept", 4 * PFMK_EMU_INC_CYCLES, value);
+	emu_check(t, "add_cpu", 0, add_cpu(cpu));
+	emu_check(t, "state online", PFM_CTX_LOADED | PFMK_STATE_STARTED,
+		  pfmk_get_state(desc));
+	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 3, 0));
+	if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, 0, &value)))
+		emu_check(t, "cycles go on", 7 * PFMK_EMU_INC_CYCLES, value);
+	if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, 16, &value)))
+		emu_check(t, "instructions go on", 7 * PFMK_EMU_INC_INSTR,
+			  value);
+out:
+	emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
 struct emu_test {
 	const char	*name;
 	bool		(*run)(const char *name);
@@ -354,6 +491,8 @@ static const struct emu_test emu_tests[] = {
 	{ "client2006_images_exact", emu_client2006_images },
 	{ "pfmk_generic_hw_exact", emu_pfmk_generic },
 	{ "sampling_in_nmi", emu_sampling_nmi },
+	{ "sets_multiplex_hw", emu_sets_multiplex },
+	{ "hotplug_hw", emu_hotplug },
 };
 
 static int __init pfmk_emu_smoke_init(void)
