@@ -5,7 +5,7 @@
  *   pfmk_state	a KAPI call changed a context's state (load, unload,
  *		start, stop, restart, close)
  *   pfmk_overflow	an overflow handled (NMI or hard-irq): PMD, set, and
- *		whether it notified, was masked or filled the buffer
+ *		whether it was masked already, notified, or masked it ("full")
  *   pfmk_msg	a message queued for the owner
  *   pfmk_set_switch	an event set switch, with its latency
  *   pfmk_hotplug	a context taken offline with its CPU, or re-armed
