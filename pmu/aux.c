@@ -2,7 +2,7 @@
 /*
  * pfmk AUX support (<pfmk/aux.h>): kernel-owned AUX buffers for PMDs of
  * AUX-capable PMUs, on the kernel API added by pfmk's kernel patch
- * (patches/linux-<series>/, PERF_HAS_KERNEL_AUX).
+ * (patches/linux-<series>/, PFMK_HAVE_KERNEL_AUX Kbuild probe).
  *
  * A context has at most one AUX PMD (ctx->aux, set up while unloaded): a
  * PMD of event set 0, which captures while set 0 is the active set.
@@ -50,7 +50,7 @@ struct pfmk_aux {
 	u64			truncated;
 };
 
-#ifdef PERF_HAS_KERNEL_AUX
+#ifdef PFMK_HAVE_KERNEL_AUX
 
 /**
  * pfmk_aux_supported() - does this kernel support kernel-owned AUX buffers?
@@ -329,7 +329,7 @@ out:
 	return ret;
 }
 
-#else /* !PERF_HAS_KERNEL_AUX */
+#else /* !PFMK_HAVE_KERNEL_AUX */
 
 bool pfmk_aux_supported(void)
 {
@@ -369,7 +369,7 @@ static int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max,
 	return -EOPNOTSUPP;
 }
 
-#endif /* PERF_HAS_KERNEL_AUX */
+#endif /* PFMK_HAVE_KERNEL_AUX */
 EXPORT_SYMBOL_NS_GPL(pfmk_aux_supported, PFMK_NS);
 
 static void pfmk_aux_hint(void)

@@ -6,7 +6,7 @@
  * the default format can carry the last bytes of it.
  *
  * This needs a kernel with pfmk's kernel-owned AUX patch
- * (patches/linux-<series>/, PERF_HAS_KERNEL_AUX); without it every call
+ * (patches/linux-<series>/, PFMK_HAVE_KERNEL_AUX Kbuild probe); without it every call
  * here returns -EOPNOTSUPP and pfmk logs a one-time hint.  See
  * Documentation/aux.rst.
  *
