@@ -89,6 +89,14 @@ debug)
 		step_insmod "$m" ktap
 		step_rmmod "$m"
 	done
+	# pfmk AUX: kernel-owned AUX pages are charged to the memory cgroup
+	# of the task that attaches them (kernel patch 0001).
+	if have pfmk_aux_memcg; then
+		add_step memcg-aux rc
+		init_steps+=("step memcg-aux memcg_aux")
+	else
+		add_step memcg-aux rc missing
+	fi
 	;;
 esac
 if [[ $mode != demo && $mode != bench ]]; then
@@ -99,7 +107,11 @@ if [[ $mode != demo && $mode != bench ]]; then
 	# Hardware events on the emulated x86 core PMU (the guests have
 	# none), then unloaded: the other steps run without a core PMU.
 	step_insmod pfmk_emu_pmu rc
-	step_insmod pfmk_emu_smoke ktap
+	# The debug kernels carry the test-only perf_event_overflow() export:
+	# there the throttling case must run, not skip.
+	emu_args=()
+	[[ $mode == debug ]] && emu_args=(need_perf_overflow=1)
+	step_insmod pfmk_emu_smoke ktap "${emu_args[@]}"
 	step_rmmod pfmk_emu_smoke
 	step_rmmod pfmk_emu_pmu
 	# KAPI fuzzer + CPU hotplug test (test-modules/pfmk_fuzz.c): 200k
@@ -345,6 +357,32 @@ reclaim_test() {
 	[ "\$(pstat events)" = "\$ev0" ] || { echo "pfmk-init: reclaim: events \$(pstat events), want \$ev0"; return 9; }
 	grep -c ' pfmk_test_leaky\$' /sys/kernel/debug/pfmk/contexts && return 10
 	dmesg | grep -q 'module pfmk_test_leaky unloaded with 4 open context' || { echo "pfmk-init: reclaim: no warning"; return 11; }
+	return 0
+}
+# pfmk AUX: an 8 MiB kernel-owned AUX buffer attached by insmod running in
+# a memory cgroup: refused (-ENOMEM) under a 4 MiB memory.max; without a
+# limit, memory.current grows by at least 8 MiB while it is held and falls
+# back to within 1 MiB of where it was after the rmmod (the pages go after
+# an RCU grace period).
+CG=/sys/fs/cgroup
+cg_insmod() { sh -c "echo \\\$\\\$ >\$CG/pfmk/cgroup.procs && exec insmod /modules/pfmk_aux_memcg.ko \$*"; }
+memcg_aux() {
+	mount -t cgroup2 cgroup2 \$CG || { echo "pfmk-init: memcg-aux: no cgroup2"; return 2; }
+	echo +memory >\$CG/cgroup.subtree_control || return 3
+	mkdir -p \$CG/pfmk || return 4
+	echo 4M >\$CG/pfmk/memory.max || return 5
+	cg_insmod kib=8192 expect=-12 || { echo "pfmk-init: memcg-aux: 8 MiB not refused under memory.max 4M"; return 6; }
+	rmmod pfmk_aux_memcg || return 7
+	echo max >\$CG/pfmk/memory.max || return 8
+	c0=\$(cat \$CG/pfmk/memory.current)
+	cg_insmod kib=8192 expect=0 || { echo "pfmk-init: memcg-aux: 8 MiB refused without a limit"; return 9; }
+	c1=\$(cat \$CG/pfmk/memory.current)
+	rmmod pfmk_aux_memcg || return 10
+	sleep 1
+	c2=\$(cat \$CG/pfmk/memory.current)
+	echo "pfmk-init: memcg-aux: memory.current \$c0 -> \$c1 (buffer held) -> \$c2 (freed)"
+	[ \$((c1 - c0)) -ge 8388608 ] || { echo "pfmk-init: memcg-aux: buffer not charged"; return 11; }
+	[ \$((c2 - c0)) -lt 1048576 ] || { echo "pfmk-init: memcg-aux: buffer not uncharged"; return 12; }
 	return 0
 }
 TR=/sys/kernel/tracing

@@ -369,6 +369,53 @@ static void aux_snapshot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.to, info.head);
 }
 
+/*
+ * A snapshot PMU that reports its head as Intel PT and BTS do in snapshot
+ * mode: an offset inside the buffer, with the whole buffer as the size of
+ * every transaction.  Three buffers' worth in transactions shorter than
+ * the buffer: pfmk still reports the stream position, WRAPPED, the bytes
+ * overwritten, and the last buffer in stream order.
+ */
+static void aux_snapshot_offset_head(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	u64 per_buf = 2 * PAGE_SIZE / AUXT_REC, done = 0, n;
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0) | PFMK_TEST_AUX_OFFSET);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
+					     PFMK_AUX_SNAPSHOT), 0);
+	auxt_load_start(test);
+
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
+	done = 100;
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), done);
+	auxt_expect_recs(test, t->buf, done, 0);
+	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+	KUNIT_EXPECT_EQ(test, info.head, done * AUXT_REC);
+
+	while (done < 3 * per_buf) {
+		n = min(3 * per_buf - done, per_buf / 2 + 7);
+		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, n), 0);
+		done += n;
+	}
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
+	auxt_expect_recs(test, t->buf, per_buf, done - per_buf);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
+	KUNIT_EXPECT_EQ(test, info.head, done * AUXT_REC);
+	KUNIT_EXPECT_EQ(test, info.lost, (done - per_buf) * AUXT_REC);
+	KUNIT_EXPECT_EQ(test, info.size, (u64)2 * PAGE_SIZE);
+
+	/* A copy in the middle of a lap: the buffer still ends at the head. */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 33), 0);
+	done += 33;
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
+	auxt_expect_recs(test, t->buf, per_buf, done - per_buf);
+	KUNIT_EXPECT_EQ(test, info.lost, (done - per_buf) * AUXT_REC);
+}
+
 /* Snippets in default-format samples end at the stream position. */
 static void aux_snippets(struct kunit *test)
 {
@@ -589,6 +636,7 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_full_timer),
 	KUNIT_CASE(aux_full_truncated),
 	KUNIT_CASE(aux_snapshot),
+	KUNIT_CASE(aux_snapshot_offset_head),
 	KUNIT_CASE(aux_snippets),
 	KUNIT_CASE(aux_rewrite_loaded),
 	KUNIT_CASE(aux_close_capturing),

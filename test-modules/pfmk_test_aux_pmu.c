@@ -45,6 +45,13 @@ struct pfmk_taux_buf {
 	bool	overwrite;
 };
 
+/* Reports snapshot heads as offsets inside the buffer (Intel PT, BTS)? */
+static bool pfmk_taux_offset_head(const struct perf_event *event,
+				  const struct pfmk_taux_buf *buf)
+{
+	return buf->overwrite && (event->attr.config & PFMK_TEST_AUX_OFFSET);
+}
+
 /**
  * struct pfmk_taux_event - state of one event, in &perf_event.pmu_private
  * @node: entry in its CPU's list of started events; empty while stopped.
@@ -81,7 +88,7 @@ static void pfmk_taux_emit(struct pfmk_taux_event *te, u64 nrec)
 	struct perf_output_handle *h = &te->handle;
 	struct perf_event *event = te->event;
 	struct pfmk_taux_buf *buf;
-	u64 i, fit, size, room, pos;
+	u64 i, fit, size, room, pos, len;
 
 	buf = perf_aux_output_begin(h, event);
 	if (buf) {
@@ -101,11 +108,17 @@ static void pfmk_taux_emit(struct pfmk_taux_event *te, u64 nrec)
 		}
 		if (fit < nrec)
 			perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
-		if (buf->overwrite)
-			h->head += fit * PFMK_TEST_AUX_REC;
+		len = fit * PFMK_TEST_AUX_REC;
+		if (pfmk_taux_offset_head(event, buf)) {
+			/* As pt_event_stop() ends a snapshot transaction. */
+			h->head = (h->head + len) & (size - 1);
+			len = size;
+		} else if (buf->overwrite) {
+			h->head += len;
+		}
 		/* The records are in memory before the head moves. */
 		smp_wmb();
-		perf_aux_output_end(h, fit * PFMK_TEST_AUX_REC);
+		perf_aux_output_end(h, len);
 	}
 	te->seq += nrec;
 	local64_add(nrec, &event->count);
@@ -173,7 +186,8 @@ static int pfmk_taux_event_init(struct perf_event *event)
 		return -ENOENT;
 	if (event->cpu < 0)
 		return -EINVAL;
-	if ((config & ~(PFMK_TEST_AUX_RATE | PFMK_TEST_AUX_PERIOD)) ||
+	if ((config & ~(PFMK_TEST_AUX_RATE | PFMK_TEST_AUX_PERIOD |
+			PFMK_TEST_AUX_OFFSET)) ||
 	    !(config & PFMK_TEST_AUX_RATE))
 		return -EINVAL;
 	period_us = (config & PFMK_TEST_AUX_PERIOD) >> 16;
@@ -315,11 +329,13 @@ int pfmk_test_aux_type(void)
 EXPORT_SYMBOL_GPL(pfmk_test_aux_type);
 
 PMU_FORMAT_ATTR(rate, "config:0-15");
-PMU_FORMAT_ATTR(period_us, "config:16-47");
+PMU_FORMAT_ATTR(period_us, "config:16-46");
+PMU_FORMAT_ATTR(offset_head, "config:47");
 
 static struct attribute *pfmk_taux_format_attrs[] = {
 	&format_attr_rate.attr,
 	&format_attr_period_us.attr,
+	&format_attr_offset_head.attr,
 	NULL,
 };
 
@@ -357,7 +373,8 @@ static int pfmk_taux_pmc_to_attr(const struct pfmk_pmu_desc *desc,
 	if (!(val & PFMK_TEST_AUX_PMC_EN))
 		return PFMK_PMC_OFF;
 	attr->type = pfmk_taux_pmu.type;
-	attr->config = val & (PFMK_TEST_AUX_RATE | PFMK_TEST_AUX_PERIOD);
+	attr->config = val & (PFMK_TEST_AUX_RATE | PFMK_TEST_AUX_PERIOD |
+			      PFMK_TEST_AUX_OFFSET);
 	return 0;
 }
 
@@ -370,7 +387,7 @@ static int pfmk_taux_pmc_check(const struct pfmk_pmu_desc *desc,
 }
 
 #define PFMK_TAUX_RSVD	(~(PFMK_TEST_AUX_PMC_EN | PFMK_TEST_AUX_RATE | \
-			   PFMK_TEST_AUX_PERIOD))
+			   PFMK_TEST_AUX_PERIOD | PFMK_TEST_AUX_OFFSET))
 
 static const struct pfmk_reg_desc pfmk_taux_pmcs[PFMK_TEST_AUX_NUM_PMCS] = {
 	{ .name = "AUX0", .rsvd_msk = PFMK_TAUX_RSVD },

@@ -9,8 +9,15 @@
  * (perf_event_attr.config):
  *
  *   bits 15..0   RATE    records written per timer tick (1..65535)
- *   bits 47..16  PERIOD  timer period in microseconds; 0: no timer, the
+ *   bits 46..16  PERIOD  timer period in microseconds; 0: no timer, the
  *                        stream advances only on pfmk_test_aux_write()
+ *   bit  47      OFFSET  in snapshot mode, report the head as Intel PT and
+ *                        BTS do in snapshot mode (pt_update_head(),
+ *                        bts_update()): handle->head is the offset of the
+ *                        next byte inside the buffer, and every
+ *                        transaction ends with the whole buffer as its
+ *                        size.  Without it the head grows, as arm_spe's
+ *                        and the CoreSight sinks' do.
  *   bits 63..48  reserved, must be 0
  *
  * The event counts records produced; with a sample_period, its overflow
@@ -37,7 +44,8 @@
 #define PFMK_TEST_AUX_NUM_PMCS	2
 
 #define PFMK_TEST_AUX_RATE	GENMASK_ULL(15, 0)
-#define PFMK_TEST_AUX_PERIOD	GENMASK_ULL(47, 16)
+#define PFMK_TEST_AUX_PERIOD	GENMASK_ULL(46, 16)
+#define PFMK_TEST_AUX_OFFSET	BIT_ULL(47)
 #define PFMK_TEST_AUX_PMC_EN	BIT_ULL(63)
 
 /* PMC value: @rate records every @period_us microseconds (0: no timer). */

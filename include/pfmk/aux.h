@@ -6,8 +6,9 @@
  * the default format can carry the last bytes of it.
  *
  * This needs a kernel with pfmk's kernel-owned AUX patch
- * (patches/linux-<series>/, PFMK_HAVE_KERNEL_AUX Kbuild probe); without it every call
- * here returns -EOPNOTSUPP and pfmk logs a one-time hint.  See
+ * (patches/linux-<series>/, found by the PFMK_HAVE_KERNEL_AUX Kbuild
+ * probe); without it every call here returns -EOPNOTSUPP and pfmk logs a
+ * one-time hint.  See
  * Documentation/aux.rst.
  *
  * Copyright (C) 2026 The pfmk authors
@@ -38,7 +39,12 @@
 /**
  * struct pfmk_aux_info - what one pfmk_aux_copy() copied
  * @head: bytes the PMU has written to the buffer since the context was
- *	loaded (the stream position of its next byte).
+ *	loaded (the stream position of its next byte), whether its driver
+ *	reports a growing head (arm_spe, CoreSight) or, as intel_pt and
+ *	intel_bts do in snapshot mode, an offset inside the buffer: the
+ *	kernel patch accumulates the latter at every AUX transaction.  A
+ *	driver that laps the buffer more than once within one transaction
+ *	is counted one lap (no one can tell more).
  * @from: stream position of the first byte copied.
  * @to: stream position after the last byte copied (@to - @from bytes
  *	were copied).
