@@ -141,7 +141,7 @@ patches_hash() {
 	local dir="$PFMK_ROOT/patches/linux-$series"
 	local files=()
 	if [[ -d $dir ]]; then
-		while IFS= read -r f; do files+=("$f"); done < <(find "$dir" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' -o -name series \) | LC_ALL=C sort)
+		while IFS= read -r f; do files+=("$f"); done < <(find "$dir" "$dir/test-only" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' -o -name series \) 2>/dev/null | LC_ALL=C sort)
 	fi
 	if ((${#files[@]} == 0)); then
 		echo none
@@ -153,9 +153,12 @@ patches_hash() {
 	done | short_hash
 }
 
-# List of patch files to apply, in order (series file if present, else sorted).
+# List of patch files to apply, in order (series file if present, else
+# sorted), then the test-only patches of patches/linux-<series>/test-only/
+# (never part of the series posted upstream; pfmk's debug kernels carry
+# them for its test suites) unless $2 is "series".
 patch_list() {
-	local series=$1 p
+	local series=$1 what=${2:-all} p
 	local dir="$PFMK_ROOT/patches/linux-$series"
 	[[ -d $dir ]] || return 0
 	if [[ -f $dir/series ]]; then
@@ -166,6 +169,9 @@ patch_list() {
 		done <"$dir/series"
 	else
 		find "$dir" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' \) | LC_ALL=C sort
+	fi
+	if [[ $what != series && -d $dir/test-only ]]; then
+		find "$dir/test-only" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' \) | LC_ALL=C sort
 	fi
 }
 

@@ -119,11 +119,13 @@ struct pfmk_emu_event {
  * @slot: general counters 0..7, then the fixed counters.
  * @pending: slots whose counter wrapped, for the NMI handler.
  * @nmis: NMIs handled.
+ * @throttles: events stopped because perf throttled them.
  */
 struct pfmk_emu_cpu {
 	struct pfmk_emu_event	*slot[EMU_NR_SLOTS];
 	unsigned long		pending;
 	u64			nmis;
+	u64			throttles;
 };
 
 static DEFINE_PER_CPU(struct pfmk_emu_cpu, pfmk_emu_cpus);
@@ -339,7 +341,9 @@ static int pfmk_emu_nmi(unsigned int cmd, struct pt_regs *regs)
 	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
 	unsigned long pending = xchg(&c->pending, 0);
 	struct perf_sample_data data;
+#ifndef PFMK_HAVE_PERF_EVENT_OVERFLOW
 	perf_overflow_handler_t handler;
+#endif
 	struct pfmk_emu_event *ee;
 	struct perf_event *event;
 	unsigned int bit;
@@ -361,13 +365,26 @@ static int pfmk_emu_nmi(unsigned int cmd, struct pt_regs *regs)
 		pfmk_emu_set_period(ee);
 		if (!is_sampling_event(event))
 			continue;
+#ifdef PFMK_HAVE_PERF_EVENT_OVERFLOW
 		/*
-		 * perf_event_overflow() is not exported: call the handler
-		 * as it would, without perf's throttling.
+		 * As x86_pmu_handle_irq(): perf counts the interrupt, calls
+		 * the overflow handler and, past max_samples_per_tick in
+		 * one tick, throttles: the PMU stops the event until perf
+		 * starts it again at a later tick.
+		 */
+		if (perf_event_overflow(event, &data, regs)) {
+			pfmk_emu_stop(event, 0);
+			c->throttles++;
+		}
+#else
+		/*
+		 * perf_event_overflow() is not exported (stock kernels): call
+		 * the handler as it would, without perf's throttling.
 		 */
 		handler = READ_ONCE(event->overflow_handler);
 		if (handler)
 			handler(event, &data, regs);
+#endif
 	}
 	return NMI_HANDLED;
 }
@@ -424,6 +441,26 @@ static void pfmk_emu_tick_one(struct pfmk_emu_cpu *c, bool user)
 	if (READ_ONCE(c->pending))
 		pfmk_emu_raise(c);
 }
+
+/**
+ * pfmk_emu_tick_local() - count kernel-mode ticks on this CPU, now
+ * @kernel: ticks of kernel-mode work.
+ *
+ * For tests that need an overflow NMI at a chosen point (a nested
+ * overflow, from inside another overflow handler); pfmk_emu_tick() is the
+ * usual way.
+ *
+ * Context: hard-irq context or interrupts disabled, not NMI.
+ */
+void pfmk_emu_tick_local(u64 kernel)
+{
+	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
+
+	lockdep_assert_irqs_disabled();
+	while (kernel--)
+		pfmk_emu_tick_one(c, false);
+}
+EXPORT_SYMBOL_GPL(pfmk_emu_tick_local);
 
 static DEFINE_MUTEX(pfmk_emu_tick_lock);
 static u64 pfmk_emu_tick_user, pfmk_emu_tick_kernel;
@@ -495,6 +532,40 @@ u64 pfmk_emu_nmis(int cpu)
 	return READ_ONCE(per_cpu(pfmk_emu_cpus, cpu).nmis);
 }
 EXPORT_SYMBOL_GPL(pfmk_emu_nmis);
+
+/**
+ * pfmk_emu_throttles() - overflows at which perf throttled an event
+ * @cpu: the CPU.
+ *
+ * Context: any context.
+ * Return: how often perf_event_overflow() asked the emulated PMU of @cpu
+ * to stop an event; always 0 where the kernel does not export it.
+ */
+u64 pfmk_emu_throttles(int cpu)
+{
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return 0;
+	return READ_ONCE(per_cpu(pfmk_emu_cpus, cpu).throttles);
+}
+EXPORT_SYMBOL_GPL(pfmk_emu_throttles);
+
+/**
+ * pfmk_emu_perf_overflow() - does the emulator enter perf_event_overflow()?
+ *
+ * Context: any context.
+ * Return: true where the kernel exports perf_event_overflow() (pfmk's
+ * debug kernels, patches/linux-<series>/test-only/): perf then counts,
+ * and throttles, the emulated interrupts as it does a real PMU's.
+ */
+bool pfmk_emu_perf_overflow(void)
+{
+#ifdef PFMK_HAVE_PERF_EVENT_OVERFLOW
+	return true;
+#else
+	return false;
+#endif
+}
+EXPORT_SYMBOL_GPL(pfmk_emu_perf_overflow);
 
 /**
  * pfmk_emu_handler_in_nmi() - did the overflow handling run in NMI context?

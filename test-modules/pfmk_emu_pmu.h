@@ -23,10 +23,13 @@
  *
  * A counter that wraps past 2^48 raises a real NMI on its CPU (an NMI IPI
  * through the local APIC); the NMI handler folds the count, reloads the
- * period and calls the event's overflow handler there, so pfmk's overflow
- * path runs in NMI context as on hardware.  perf_event_overflow() is not
- * exported to modules: the handler is called directly, so perf's own
- * throttling and event limits are not exercised.
+ * period and enters perf there, so pfmk's overflow path runs in NMI
+ * context as on hardware.  Where the kernel exports perf_event_overflow()
+ * (pfmk's debug kernels, patches/linux-<series>/test-only/, found by the
+ * PFMK_HAVE_PERF_EVENT_OVERFLOW Kbuild probe) the NMI calls it as
+ * x86_pmu_handle_irq() does, and stops an event perf throttles; stock
+ * kernels do not export it, and there the event's overflow handler is
+ * called directly, without perf's throttling.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -59,7 +62,10 @@
 #define PFMK_EMU_INC_REF_TSC	2
 
 int pfmk_emu_tick(int cpu, u64 user, u64 kernel);
+void pfmk_emu_tick_local(u64 kernel);
 u64 pfmk_emu_nmis(int cpu);
+u64 pfmk_emu_throttles(int cpu);
+bool pfmk_emu_perf_overflow(void);
 bool pfmk_emu_handler_in_nmi(void);
 unsigned int pfmk_emu_nr_gp(void);
 
