@@ -712,12 +712,12 @@ static bool emu_nested(const char *t)
 	pmd[1].reg_value = -(u64)PFMK_EMU_INC_CYCLES;
 	pmd[1].reg_short_reset = -(u64)PFMK_EMU_INC_CYCLES;
 	pmd[1].reg_long_reset = -(u64)PFMK_EMU_INC_CYCLES;
+	nmis = pfmk_emu_nmis(cpu);
 	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(desc, pmc, 2)) ||
 	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(desc, pmd, 2)) ||
 	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
 	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
 		goto out;
-	nmis = pfmk_emu_nmis(cpu);
 	msleep(100);
 	emu_check(t, "stop", 0, pfmk_stop(desc));
 	raised = atomic_read(&emu_nest_raised);
