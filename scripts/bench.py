@@ -17,6 +17,7 @@ median of the per-round ratios; nothing in make test judges them.
 
 import glob
 import json
+import math
 import os
 import re
 import statistics
@@ -128,6 +129,11 @@ def parse_micro(lines):
     for r in out["results"]:
         if r["base_ns"] == 0 and r["cand_ns"] == 0:
             problems.append("%s arg=%d: no time measured" % (r["name"], r["arg"]))
+        # Sanity bounds, not performance targets: a ratio that is zero,
+        # negative or not finite means a broken measurement.
+        elif not all(0 < x < math.inf for x in (r["ratio_med"], r["ratio_min"])):
+            problems.append("%s arg=%d: ratio median %s best %s out of sanity bounds" % (
+                r["name"], r["arg"], r["ratio_med"], r["ratio_min"]))
     if not out["scales"]:
         problems.append("no scaling lines")
     for s in EXPECTED_SKIPS:

@@ -5,6 +5,10 @@ usage:
   results.py parse <kernel-id> <console.log> <plan.json> <qemu-rc> <out.json>
   results.py row <out.json> <kernel> <suite> <passed> <failed> <skipped> <missing> [note...]
   results.py summary <results-dir>
+  results.py cases <console.log> <plan.json>
+
+"cases" prints, as JSON, the KTAP modules, suites and cases that ran in a
+console log: what test-modules/manifest.json lists for that kind of kernel.
 
 A result file holds a list of rows {kernel, suite, passed, failed, skipped,
 missing, notes}. "summary" prints the kernel x suite table, the notes of every
@@ -19,6 +23,11 @@ import re
 import sys
 
 import bench
+
+# The checked-in list of KTAP modules, suites and cases (make test compares
+# what ran with it; adding a case means adding it there).
+MANIFEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "test-modules", "manifest.json")
 
 PREFIX_RE = re.compile(r"^(\[\s*\d+\.\d+\]\s?)?(\[\s*[TC]\d+\]\s?)?")
 BEGIN_RE = re.compile(r"PFMK-STEP-BEGIN (\S+)")
@@ -42,7 +51,8 @@ PRIMARY = [re.compile(p) for p in (
     r"INFO: task .* blocked", r"unreferenced object", r"UBSAN:",
     r"possible circular locking", r"inconsistent lock state",
     r"possible recursive locking", r"INFO: trying to register non-static key",
-    r"INFO: rcu_\w+ (self-)?detected stall", r"soft lockup", r"hard LOCKUP",
+    r"INFO: rcu_\w+ (self-)?detected stall", r"detected expedited stalls",
+    r"soft lockup", r"hard LOCKUP",
     r"suspicious RCU usage", r"KASAN: ", r"kernel BUG at", r"ODEBUG:",
     r"list_(add|del) corruption", r"Unable to handle kernel",
 )]
@@ -140,8 +150,13 @@ def parse_ktap(lines):
     return stack[0] if stack else None
 
 
-def count(node):
-    """Count leaf test cases: dict passed/failed/skipped/missing + notes."""
+def count(node, allowed=frozenset()):
+    """Count leaf test cases: dict passed/failed/skipped/missing + notes.
+
+    A skipped case counts as skipped only when its name is in @allowed (the
+    plan's expected skips for this row); any other skip, and any
+    "not ok ... # SKIP", is a failure.
+    """
     c = {"passed": 0, "failed": 0, "skipped": 0, "missing": 0, "notes": []}
 
     def add(o):
@@ -152,13 +167,18 @@ def count(node):
     nres = len(node.results) + len(node.pending)
     for status, name, directive, children in node.results:
         if children is not None and (children.results or children.pending):
-            sub = count(children)
+            sub = count(children, allowed)
             add(sub)
-            if status == "not ok" and directive != "SKIP" and sub["failed"] == 0 \
-                    and sub["missing"] == 0:
+            if status == "not ok" and sub["failed"] == 0 and sub["missing"] == 0:
                 # The parent failed without a failing leaf (e.g. suite init).
                 c["failed"] += 1
                 c["notes"].append("not ok %s (no failing subtest)" % name)
+        elif directive == "SKIP" and status == "not ok":
+            c["failed"] += 1
+            c["notes"].append("not ok %s # SKIP: a skip must say ok" % name)
+        elif directive == "SKIP" and name not in allowed:
+            c["failed"] += 1
+            c["notes"].append("unexpected skip: %s (not in the plan's expected skips)" % name)
         elif directive == "SKIP":
             c["skipped"] += 1
         elif status == "ok":
@@ -168,7 +188,7 @@ def count(node):
             c["notes"].append("not ok %s" % name)
     for child in node.pending:
         # A subtest document without its result line: crashed mid-way.
-        add(count(child))
+        add(count(child, allowed))
         c["notes"].append("subtest %s has no result line" % (child.name or "?"))
         if not child.results and not child.pending:
             c["missing"] += max(child.plan or 1, 1)
@@ -179,8 +199,17 @@ def count(node):
     return c
 
 
-def suites(root, step):
-    """Split a KTAP document in rows: one per top-level subtest with children."""
+def case_names(node):
+    """Names of the cases of a KTAP (sub)document, crashed ones included."""
+    return [r[1] for r in node.results] + [c.name or "?" for c in node.pending]
+
+
+def suites(root, step, skips=None):
+    """Split a KTAP document in rows: one per top-level subtest with children.
+
+    @skips maps a row name to the case names expected to skip there.
+    """
+    skips = skips or {}
     rows = []
     leaf = Node(root.indent, step)
     leaf.plan = None
@@ -189,20 +218,69 @@ def suites(root, step):
         if children is not None and (children.results or children.pending):
             tmp = Node(root.indent)
             tmp.results = [r]
-            rows.append((name or step, count(tmp)))
+            rows.append((name or step, count(tmp, frozenset(skips.get(name or step, ()))),
+                         case_names(children)))
         else:
             leaf.results.append(r)
     for child in root.pending:
         tmp = Node(root.indent)
         tmp.pending = [child]
-        rows.append((child.name or step, count(tmp)))
-    rest = count(leaf)
+        rows.append((child.name or step,
+                     count(tmp, frozenset(skips.get(child.name or step, ()))),
+                     case_names(child)))
+    rest = count(leaf, frozenset(skips.get(step, ())))
     nres = len(root.results) + len(root.pending)
     if root.plan is not None and root.plan > nres:
         rest["missing"] += root.plan - nres
         rest["notes"].append("plan 1..%d but %d results" % (root.plan, nres))
     if leaf.results or rest["missing"] or not rows:
-        rows.append((step, rest))
+        rows.append((step, rest, case_names(leaf)))
+    return rows
+
+
+def load_manifest(path):
+    """The checked-in manifest: {module: {"kinds": [...], "suites": {suite: [cases]}}}."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def manifest_check(kernel, kind, manifest, ran, planned):
+    """Rows for what the manifest expects and did not run, or ran unlisted.
+
+    @ran: {module: {suite: [case names]}} from the KTAP output of this run;
+    @planned: KTAP modules of the plan.  Cases that ran but failed are
+    already counted by their own rows; here only presence is judged.
+    """
+    rows = []
+    for mod, ent in sorted(manifest.items()):
+        if mod.startswith("_") or kind not in ent.get("kinds", ()):
+            continue
+        if mod not in planned:
+            rows.append(row(kernel, "manifest:" + mod, failed=1,
+                            notes=["module %s is in the manifest but not in the plan" % mod]))
+            continue
+        got = ran.get(mod, {})
+        for suite, cases in sorted(ent["suites"].items()):
+            have = got.get(suite)
+            if have is None:
+                rows.append(row(kernel, "manifest:" + suite, failed=1,
+                                notes=["suite %s of %s did not run" % (suite, mod)]))
+                continue
+            lost = [c for c in cases if c not in have]
+            extra = [c for c in have if c not in cases]
+            if lost or extra:
+                rows.append(row(kernel, "manifest:" + suite, failed=len(lost) + len(extra),
+                                notes=["case %s did not run" % c for c in lost] +
+                                ["case %s ran but is not in the manifest" % c for c in extra]))
+        for suite in sorted(set(got) - set(ent["suites"])):
+            rows.append(row(kernel, "manifest:" + suite, failed=1,
+                            notes=["suite %s of %s is not in the manifest" % (suite, mod)]))
+    for mod in sorted(planned - set(k for k in manifest if not k.startswith("_"))):
+        rows.append(row(kernel, "manifest:" + mod, failed=1,
+                        notes=["KTAP module %s is not in the manifest" % mod]))
     return rows
 
 
@@ -211,7 +289,9 @@ def scan_reports(lines):
     reports = []
     last_prim = last_any = -10**9
     for i, text in enumerate(lines):
-        if "PFMK-" in text:
+        # Step markers, and the boot-time leaks the guest reports and
+        # clears before the first insmod (kmemleak_baseline).
+        if "PFMK-" in text or text.startswith("kmemleak-baseline:"):
             continue
         if END_TRACE_RE.search(text):
             last_prim = last_any = -10**9   # the next header is a new report
@@ -235,6 +315,9 @@ def row(kernel, suite, passed=0, failed=0, skipped=0, missing=0, notes=None):
             "skipped": skipped, "missing": missing, "notes": notes or []}
 
 
+LAST_RAN = {}
+
+
 def parse(kernel, log, plan_file, qemu_rc):
     with open(plan_file) as f:
         plan = json.load(f)
@@ -254,6 +337,7 @@ def parse(kernel, log, plan_file, qemu_rc):
     done = any(DONE_RE.search(x) for x in lines)
 
     rows = []
+    ran = {}
     life = row(kernel, "insmod/rmmod")
     for st in plan["steps"]:
         name, kind = st["name"], st["kind"]
@@ -284,7 +368,8 @@ def parse(kernel, log, plan_file, qemu_rc):
                                     missing=1 if rc is None else 0,
                                     notes=notes + ["%s rc=%s, no KTAP output" % (name, rc)]))
                 continue
-            for sname, c in suites(root, label):
+            for sname, c, cases in suites(root, label, plan.get("expected_skips", {})):
+                ran.setdefault(label, {})[sname] = cases
                 rows.append(row(kernel, sname, c["passed"], c["failed"], c["skipped"],
                                 c["missing"], notes + c["notes"]))
             if rc is not None and rc != 0:
@@ -325,6 +410,17 @@ def parse(kernel, log, plan_file, qemu_rc):
         why = "QEMU timeout" if qemu_rc == 124 else "QEMU rc=%d" % qemu_rc
         guest["notes"].append("%s, plan %s" % (why, "finished" if done else "did not finish"))
     rows.append(guest)
+
+    LAST_RAN.clear()
+    LAST_RAN.update(ran)
+    manifest = load_manifest(MANIFEST)
+    if plan.get("mode") in ("stock", "debug"):
+        planned = set(st["name"].split(":", 1)[-1] for st in plan["steps"]
+                      if st["kind"] == "ktap")
+        if manifest is None:
+            rows.append(row(kernel, "manifest", failed=1, notes=["no %s" % MANIFEST]))
+        else:
+            rows += manifest_check(kernel, plan["mode"], manifest, ran, planned)
 
     reps = scan_reports(lines)
     rep = row(kernel, "reports", passed=0 if reps else 1, failed=len(reps),
@@ -386,6 +482,11 @@ def main(argv):
                 argv[9:])
         with open(argv[2], "w") as f:
             json.dump([r], f, indent=1)
+        return 0
+    if len(argv) == 4 and argv[1] == "cases":
+        parse("-", argv[2], argv[3], 0)
+        json.dump(LAST_RAN, sys.stdout, indent=1, sort_keys=True)
+        print()
         return 0
     if len(argv) == 3 and argv[1] == "summary":
         return summary(argv[2])

@@ -47,6 +47,25 @@ wanted() { [[ -z ${PFMK_KERNELS:-} || " $PFMK_KERNELS " == *" $1 "* ]]; }
 result_row() { python3 "$S/results.py" row "$RESULTS/$1.json" "${@:2}"; }
 declare -a timings=()
 
+# Run a sub-script that writes its own rows ($RESULTS/<prefix>*.json).  If
+# it exits non-zero without writing any, the run gets a failed row: a
+# script that dies must not leave the summary green.
+# args: prefix suite-label command...
+run_sub() {
+	local prefix=$1 label=$2 rc=0 f
+	shift 2
+	local before after
+	before=$(find "$RESULTS" -maxdepth 1 -name "$prefix*.json" | wc -l)
+	"$@" || rc=$?
+	after=$(find "$RESULTS" -maxdepth 1 -name "$prefix*.json" | wc -l)
+	if ((rc != 0 && after == before)); then
+		f=$(basename "$1")
+		say "$f exited with $rc and wrote no result rows"
+		result_row "$prefix-died" "$label" "$f" 0 1 0 0 "$f exited with status $rc without writing its rows"
+	fi
+	return 0
+}
+
 # Build the modules, boot, parse. args: id mode kdir kernel-image timeout
 run_kernel() {
 	local id=$1 mode=$2 kdir=$3 image=$4 tmo=$5 t rc
@@ -82,7 +101,7 @@ for series in $SERIES; do
 done
 if [[ ${PFMK_SKIP_INSTALL:-0} != 1 ]] && ((${#install_series[@]})); then
 	t=$SECONDS
-	PFMK_SERIES="${install_series[*]}" "$S/install-test.sh" "$RESULTS" || true
+	PFMK_SERIES="${install_series[*]}" run_sub install install "$S/install-test.sh" "$RESULTS"
 	timings+=("install: $((SECONDS - t))s")
 fi
 
@@ -111,12 +130,12 @@ done
 
 # pfmk AUX: the kernel patch series apply to pristine linux-source and are
 # checkpatch-clean (scripts/check-patches.sh).
-"$S/check-patches.sh" "$RESULTS" || true
+run_sub patches patches "$S/check-patches.sh" "$RESULTS"
 
 # The documentation: Sphinx with kernel-doc, zero warnings (make htmldocs).
 if [[ ${PFMK_SKIP_DOCS:-0} != 1 ]]; then
 	t=$SECONDS
-	"$S/htmldocs.sh" "$RESULTS" || true
+	run_sub docs docs "$S/htmldocs.sh" "$RESULTS"
 	timings+=("htmldocs: $((SECONDS - t))s")
 fi
 
@@ -125,7 +144,7 @@ fi
 if [[ ${PFMK_SKIP_CHECK:-0} != 1 ]]; then
 	t=$SECONDS
 	say "make check (sparse, checkpatch, kernel-doc, coccicheck)"
-	"$S/check.sh" "$RESULTS/check.json" || true
+	run_sub check check "$S/check.sh" "$RESULTS/check.json"
 	timings+=("check: $((SECONDS - t))s")
 fi
 
