@@ -503,7 +503,7 @@ static int emu_sample_rate(int *rate, bool write)
 	char buf[24];
 	loff_t pos = 0;
 	ssize_t n;
-	int ret;
+	int ret = 0;
 
 	f = filp_open(EMU_SYSCTL_RATE, write ? O_WRONLY : O_RDONLY, 0);
 	if (IS_ERR(f))
@@ -511,15 +511,15 @@ static int emu_sample_rate(int *rate, bool write)
 	if (write) {
 		n = scnprintf(buf, sizeof(buf), "%d\n", *rate);
 		n = kernel_write(f, buf, n, &pos);
-		ret = n < 0 ? n : 0;
 	} else {
 		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-		ret = n < 0 ? n : 0;
 		if (n >= 0) {
 			buf[n] = 0;
 			ret = kstrtoint(strim(buf), 10, rate);
 		}
 	}
+	if (n < 0)
+		ret = n;
 	filp_close(f, NULL);
 	return ret;
 }
