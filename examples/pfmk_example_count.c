@@ -3,12 +3,22 @@
  * pfmk example: count events on every CPU from a kernel thread.
  *
  * A kernel thread creates one system-wide context per online CPU through
- * the 2006 KAPI calls, counts cpu-clock, task-clock, context switches and
- * page faults for `seconds` seconds, prints a per-CPU table, then waits
- * for rmmod, which closes everything.  It includes <linux/perfmon.h> as a
- * 2006 client did, and so needs no namespace import of its own.
+ * the 2006 KAPI calls, counts for `seconds` seconds, prints a per-CPU
+ * table, then waits for rmmod, which closes everything.  It includes
+ * <linux/perfmon.h> as a 2006 client did, and so needs no namespace
+ * import of its own.
  *
- *   insmod pfmk_example_count.ko seconds=3
+ *   insmod pfmk_example_count.ko seconds=3           software events
+ *   insmod pfmk_example_count.ko seconds=3 mode=hw   the CPU's PMU
+ *
+ * mode=sw counts cpu-clock, task-clock, context switches and page faults;
+ * mode=hw counts core cycles, instructions retired and last-level cache
+ * misses through perf's generic hardware events, whatever the CPU, and
+ * prints instructions per cycle.  A CPU without a core PMU that perf
+ * knows (a virtual machine without PMU passthrough) refuses hardware
+ * events at load with -EOPNOTSUPP.
+ *
+ * The last line is "done errors=N", N the number of calls that failed.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -18,26 +28,45 @@
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/perfmon.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <pfmk/pmu_generic.h>
 
 static unsigned int seconds = 5;
 module_param(seconds, uint, 0444);
 MODULE_PARM_DESC(seconds, "how long to count, in seconds (1-3600)");
 
-static const struct {
+static char *mode = "sw";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "sw: software events (default), hw: cycles, instructions, LLC misses");
+
+#define NEVENTS 4
+
+struct event_desc {
 	const char	*name;
 	u64		pmc;
-} events[] = {
+};
+
+static const struct event_desc sw_events[NEVENTS] = {
 	{ "cpu-clock(ns)",  PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) },
 	{ "task-clock(ns)", PFMK_GEN_SW(PERF_COUNT_SW_TASK_CLOCK) },
 	{ "ctx-switches",   PFMK_GEN_SW(PERF_COUNT_SW_CONTEXT_SWITCHES) },
 	{ "page-faults",    PFMK_GEN_SW(PERF_COUNT_SW_PAGE_FAULTS) },
 };
 
-#define NEVENTS ARRAY_SIZE(events)
+/* The fourth column of mode=hw is IPC, computed: three events. */
+static const struct event_desc hw_events[NEVENTS - 1] = {
+	{ "cycles",         PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES) },
+	{ "instructions",   PFMK_GEN_HW(PERF_COUNT_HW_INSTRUCTIONS) },
+	{ "LLC-misses",     PFMK_GEN_HW(PERF_COUNT_HW_CACHE_MISSES) },
+};
+
+static const struct event_desc *events;
+static unsigned int nevents;
+static unsigned int errors;
 
 struct cpu_session {
 	void			*desc;
@@ -64,14 +93,14 @@ static int session_open(struct cpu_session *s, unsigned int cpu)
 		s->desc = NULL;
 		return ret;
 	}
-	for (i = 0; i < NEVENTS; i++) {
+	for (i = 0; i < nevents; i++) {
 		pmcs[i].reg_num = i;
 		pmcs[i].reg_value = events[i].pmc;
 		pmds[i].reg_num = i;
 	}
-	ret = pfmk_write_pmcs(s->desc, pmcs, NEVENTS);
+	ret = pfmk_write_pmcs(s->desc, pmcs, nevents);
 	if (!ret)
-		ret = pfmk_write_pmds(s->desc, pmds, NEVENTS);
+		ret = pfmk_write_pmds(s->desc, pmds, nevents);
 	load.load_pid = cpu;
 	if (!ret)
 		ret = pfmk_load_context(s->desc, &load);
@@ -86,10 +115,10 @@ static int session_read(struct cpu_session *s)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < NEVENTS; i++)
+	for (i = 0; i < nevents; i++)
 		pmds[i].reg_num = i;
-	ret = pfmk_read_pmds(s->desc, pmds, NEVENTS);
-	for (i = 0; i < NEVENTS && !ret; i++)
+	ret = pfmk_read_pmds(s->desc, pmds, nevents);
+	for (i = 0; i < nevents && !ret; i++)
 		s->counts[i] = pmds[i].reg_value;
 	return ret;
 }
@@ -97,9 +126,14 @@ static int session_read(struct cpu_session *s)
 static void print_table(struct cpu_session *sessions)
 {
 	unsigned int cpu;
+	u64 ipc;
 
-	pr_info("%-4s %16s %16s %14s %12s\n", "CPU", events[0].name,
-		events[1].name, events[2].name, events[3].name);
+	if (events == sw_events)
+		pr_info("%-4s %16s %16s %14s %12s\n", "CPU", events[0].name,
+			events[1].name, events[2].name, events[3].name);
+	else
+		pr_info("%-4s %16s %16s %6s %12s\n", "CPU", events[0].name,
+			events[1].name, "IPC", events[2].name);
 	for_each_possible_cpu(cpu) {
 		struct cpu_session *s = &sessions[cpu];
 
@@ -109,8 +143,17 @@ static void print_table(struct cpu_session *sessions)
 			pr_info("%-4u error %d\n", cpu, s->err);
 			continue;
 		}
-		pr_info("%-4u %16llu %16llu %14llu %12llu\n", cpu,
-			s->counts[0], s->counts[1], s->counts[2], s->counts[3]);
+		if (events == sw_events) {
+			pr_info("%-4u %16llu %16llu %14llu %12llu\n", cpu,
+				s->counts[0], s->counts[1], s->counts[2],
+				s->counts[3]);
+			continue;
+		}
+		/* Instructions per cycle, to two decimals. */
+		ipc = div64_u64(s->counts[1] * 100, s->counts[0] ?: 1);
+		pr_info("%-4u %16llu %16llu %3llu.%02llu %12llu\n", cpu,
+			s->counts[0], s->counts[1], ipc / 100, ipc % 100,
+			s->counts[2]);
 	}
 }
 
@@ -122,7 +165,13 @@ static int counter_fn(void *data)
 
 	for_each_online_cpu(cpu) {
 		sessions[cpu].err = session_open(&sessions[cpu], cpu);
-		if (sessions[cpu].err)
+		if (!sessions[cpu].err)
+			continue;
+		errors++;
+		if (sessions[cpu].err == -EOPNOTSUPP && events == hw_events)
+			pr_warn("CPU %u: no core PMU for hardware events (%d)\n",
+				cpu, sessions[cpu].err);
+		else
 			pr_warn("CPU %u: cannot count: %d\n", cpu,
 				sessions[cpu].err);
 	}
@@ -139,9 +188,11 @@ static int counter_fn(void *data)
 		s->err = pfmk_stop(s->desc);
 		if (!s->err)
 			s->err = session_read(s);
+		if (s->err)
+			errors++;
 	}
 	print_table(sessions);
-	pr_info("done\n");
+	pr_info("done errors=%u\n", errors);
 
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -151,8 +202,8 @@ static int counter_fn(void *data)
 	}
 
 	for_each_possible_cpu(cpu)
-		if (sessions[cpu].desc)
-			pfmk_close(sessions[cpu].desc);
+		if (sessions[cpu].desc && pfmk_close(sessions[cpu].desc))
+			pr_warn("CPU %u: close failed\n", cpu);
 	kfree(sessions);
 	return 0;
 }
@@ -163,6 +214,15 @@ static int __init pfmk_example_init(void)
 
 	if (!seconds || seconds > 3600)
 		return -EINVAL;
+	if (!strcmp(mode, "sw")) {
+		events = sw_events;
+		nevents = ARRAY_SIZE(sw_events);
+	} else if (!strcmp(mode, "hw")) {
+		events = hw_events;
+		nevents = ARRAY_SIZE(hw_events);
+	} else {
+		return -EINVAL;
+	}
 	sessions = kcalloc(nr_cpu_ids, sizeof(*sessions), GFP_KERNEL);
 	if (!sessions)
 		return -ENOMEM;

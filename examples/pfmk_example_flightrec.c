@@ -70,6 +70,7 @@ struct flightrec {
 	unsigned int		snapshots;
 	u64			bytes;
 	u64			bad;
+	unsigned int		errors;
 };
 
 static struct task_struct *flightrec_thread;
@@ -141,6 +142,7 @@ static void flightrec_snapshot(struct flightrec *f)
 	ret = pfmk_aux_copy(f->desc, f->cap, flightrec_sink, f, &info);
 	if (ret) {
 		pr_warn("copy failed: %d\n", ret);
+		f->errors++;
 		return;
 	}
 	f->snapshots++;
@@ -165,6 +167,9 @@ static int flightrec_fn(void *data)
 		pr_info("no kernel-owned AUX buffers on this kernel (needs pfmk's patch, see Documentation/aux.rst)\n");
 	else if (ret)
 		pr_warn("cannot record %s on CPU %u: %d\n", pmu, cpu, ret);
+	/* A kernel without the patch is not an error of this example. */
+	if (ret && ret != -EOPNOTSUPP)
+		f->errors++;
 
 	deadline = jiffies + seconds * HZ;
 	while (f->desc && !kthread_should_stop() &&
@@ -174,15 +179,18 @@ static int flightrec_fn(void *data)
 		while (pfmk_read(f->desc, &msg, sizeof(msg), 1) ==
 		       sizeof(msg)) {
 			flightrec_snapshot(f);
-			pfmk_restart(f->desc);
+			if (pfmk_restart(f->desc))
+				f->errors++;
 		}
 	}
 	if (f->desc) {
-		pfmk_stop(f->desc);
+		if (pfmk_stop(f->desc))
+			f->errors++;
 		pr_info("%u snapshots, %llu bytes copied, %llu bad records\n",
 			f->snapshots, f->bytes, f->bad);
 	}
-	pr_info("done\n");
+	/* A record that does not verify is a failure too. */
+	pr_info("done errors=%llu\n", f->errors + f->bad);
 
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);

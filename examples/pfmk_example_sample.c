@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk example: sample cpu-clock on every CPU from a kernel thread.
+ * pfmk example: sample cpu-clock or core cycles on every CPU from a
+ * kernel thread.
  *
  * One system-wide context per online CPU samples cpu-clock every
- * `period_us` microseconds (1000: 1 kHz) into a default-format buffer.
+ * `period_us` microseconds (1000: 1 kHz), or with event=cycles the CPU's
+ * core cycles every `period_cycles` cycles (a hardware event: its
+ * overflow interrupt is an NMI), into a default-format buffer.
  * A kernel thread sleeps on one completion shared by all contexts; when
  * a buffer fills, its context is masked and notifies: the thread drains
  * the message and the buffer, then restarts the context.  After
@@ -11,6 +14,9 @@
  * functions that took the most samples (user space counts as one).
  *
  *   insmod pfmk_example_sample.ko seconds=3
+ *   insmod pfmk_example_sample.ko seconds=3 event=cycles
+ *
+ * The last line is "done errors=N", N the number of calls that failed.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -41,6 +47,14 @@ static unsigned int period_us = 1000;
 module_param(period_us, uint, 0444);
 MODULE_PARM_DESC(period_us, "sampling period in microseconds (100-1000000)");
 
+static char *event = "cpu-clock";
+module_param(event, charp, 0444);
+MODULE_PARM_DESC(event, "cpu-clock (default) or cycles");
+
+static ulong period_cycles = 1000000;
+module_param(period_cycles, ulong, 0444);
+MODULE_PARM_DESC(period_cycles, "event=cycles: sampling period in cycles (10000-10^10)");
+
 static unsigned int top = 10;
 module_param(top, uint, 0444);
 MODULE_PARM_DESC(top, "how many functions to print");
@@ -63,6 +77,7 @@ struct sampler {
 	u64			samples;
 	u64			lost;
 	u64			restarts;
+	unsigned int		errors;
 };
 
 static struct task_struct *sampler_thread;
@@ -108,7 +123,9 @@ static int open_cpu(struct sampler *s, unsigned int cpu)
 {
 	static const pfm_uuid_t dfl_uuid = PFM_DFL_SMPL_UUID;
 	struct pfm_dfl_smpl_arg arg = { .buf_size = BUF_SIZE };
-	u64 period = -(u64)period_us * NSEC_PER_USEC;
+	bool cycles = !strcmp(event, "cycles");
+	u64 period = cycles ? -(u64)period_cycles :
+			      -(u64)period_us * NSEC_PER_USEC;
 	struct pfarg_pmc pmc = { };
 	struct pfarg_pmd pmd = { };
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
@@ -125,16 +142,22 @@ static int open_cpu(struct sampler *s, unsigned int cpu)
 	}
 	s->buf[cpu] = buf;
 
-	pmc.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
+	pmc.reg_value = cycles ? PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES) :
+				 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
 	pmd.reg_value = period;
 	pmd.reg_short_reset = period;
 	pmd.reg_long_reset = period;
 	/* Notify when the buffer is full (the format masks the context). */
 	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
-	return pfmk_write_pmcs(s->desc[cpu], &pmc, 1) ?:
-	       pfmk_write_pmds(s->desc[cpu], &pmd, 1) ?:
-	       pfmk_load_context(s->desc[cpu], &load) ?:
-	       pfmk_start(s->desc[cpu], NULL);
+	ret = pfmk_write_pmcs(s->desc[cpu], &pmc, 1) ?:
+	      pfmk_write_pmds(s->desc[cpu], &pmd, 1) ?:
+	      pfmk_load_context(s->desc[cpu], &load) ?:
+	      pfmk_start(s->desc[cpu], NULL);
+	if (ret) {
+		pfmk_close(s->desc[cpu]);
+		s->desc[cpu] = NULL;
+	}
+	return ret;
 }
 
 /* Handle the notifications of every context: drain full buffers. */
@@ -153,6 +176,8 @@ static void poll_messages(struct sampler *s)
 			drain_buffer(s, s->buf[cpu]);
 			if (!pfmk_restart(s->desc[cpu]))
 				s->restarts++;
+			else
+				s->errors++;
 		}
 	}
 }
@@ -215,7 +240,13 @@ static int sampler_fn(void *data)
 
 	for_each_online_cpu(cpu) {
 		ret = open_cpu(s, cpu);
-		if (ret)
+		if (!ret)
+			continue;
+		s->errors++;
+		if (ret == -EOPNOTSUPP && !strcmp(event, "cycles"))
+			pr_warn("CPU %u: no core PMU for hardware events (%d)\n",
+				cpu, ret);
+		else
 			pr_warn("CPU %u: cannot sample: %d\n", cpu, ret);
 	}
 
@@ -229,11 +260,12 @@ static int sampler_fn(void *data)
 	for_each_possible_cpu(cpu) {
 		if (!s->desc[cpu])
 			continue;
-		pfmk_stop(s->desc[cpu]);
+		if (pfmk_stop(s->desc[cpu]))
+			s->errors++;
 		drain_buffer(s, s->buf[cpu]);
 	}
 	print_top(s);
-	pr_info("done\n");
+	pr_info("done errors=%u\n", s->errors);
 
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -243,8 +275,8 @@ static int sampler_fn(void *data)
 	}
 
 	for_each_possible_cpu(cpu)
-		if (s->desc[cpu])
-			pfmk_close(s->desc[cpu]);
+		if (s->desc[cpu] && pfmk_close(s->desc[cpu]))
+			pr_warn("CPU %u: close failed\n", cpu);
 	kvfree(s->ips);
 	kfree(s->buf);
 	kfree(s->desc);
@@ -258,7 +290,9 @@ static int __init pfmk_example_init(void)
 	int ret = -ENOMEM;
 
 	if (!seconds || seconds > 3600 || period_us < 100 ||
-	    period_us > 1000000)
+	    period_us > 1000000 || period_cycles < 10000 ||
+	    period_cycles > 10000000000ULL ||
+	    (strcmp(event, "cpu-clock") && strcmp(event, "cycles")))
 		return -EINVAL;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
@@ -289,6 +323,6 @@ static void __exit pfmk_example_exit(void)
 module_init(pfmk_example_init);
 module_exit(pfmk_example_exit);
 
-MODULE_DESCRIPTION("pfmk example: per-CPU cpu-clock sampling from a kernel thread");
+MODULE_DESCRIPTION("pfmk example: per-CPU cpu-clock or cycles sampling from a kernel thread");
 MODULE_AUTHOR("The pfmk authors");
 MODULE_LICENSE("GPL");

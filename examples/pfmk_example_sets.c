@@ -98,7 +98,7 @@ static int sets_setup(void)
 	       pfmk_start(sets_desc, NULL);
 }
 
-static void sets_report(void)
+static int sets_report(void)
 {
 	struct pfarg_setinfo *info = args->info;
 	struct pfarg_pmd *pmds = args->pmds;
@@ -118,7 +118,7 @@ static void sets_report(void)
 	    pfmk_read_pmds(sets_desc, pmds, n) ||
 	    pfmk_get_stats(sets_desc, &st)) {
 		pr_err("cannot read the sets\n");
-		return;
+		return 1;
 	}
 	for (s = 0; s < NSETS; s++)
 		total += info[s].set_act_duration;
@@ -142,23 +142,27 @@ static void sets_report(void)
 		st.set_switches ? div64_u64(st.switch_lat_total,
 					    st.set_switches) / NSEC_PER_USEC : 0,
 		st.switch_lat_max / NSEC_PER_USEC);
+	return 0;
 }
 
 static int sets_fn(void *data)
 {
 	unsigned long deadline = jiffies + seconds * HZ;
+	unsigned int errors = 0;
 	int ret;
 
 	ret = sets_setup();
 	if (ret) {
 		pr_err("cannot set up the sets: %d\n", ret);
+		errors++;
 	} else {
 		while (!kthread_should_stop() && time_before(jiffies, deadline))
 			schedule_timeout_interruptible(deadline - jiffies);
-		pfmk_stop(sets_desc);
-		sets_report();
+		if (pfmk_stop(sets_desc))
+			errors++;
+		errors += sets_report();
 	}
-	pr_info("done\n");
+	pr_info("done errors=%u\n", errors);
 
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);

@@ -63,13 +63,22 @@ step_rmmod() {
 		init_steps+=("step rmmod:$1 rmmod $1")
 	fi
 }
-step_example() {
-	local m=$1
+# An example (examples/): its step is named example:<module>[@<variant>],
+# its arguments follow.  The guest requires "done errors=0"; results.py
+# checks what it printed (example_problems()).  EXAMPLE_RUNNER names the
+# /init function that runs it (run_example, or busy_example under a load).
+step_example() { # module [variant [args...]]
+	local m=$1 name=example:$1
+	shift
+	if (($#)); then
+		name+=@$1
+		shift
+	fi
 	if have "$m"; then
-		add_step "example:$m" rc
-		init_steps+=("step example:$m run_example $m")
+		add_step "$name" example
+		init_steps+=("step $name ${EXAMPLE_RUNNER:-run_example} $m $*")
 	else
-		add_step "example:$m" rc missing
+		add_step "$name" example missing
 	fi
 }
 
@@ -147,6 +156,22 @@ if [[ $mode != bench ]]; then
 	step_rmmod pfmk_example_sets
 	step_example pfmk_example_flightrec	# pfmk AUX
 	step_rmmod pfmk_example_flightrec
+	# Hardware events: the counting and sampling examples on the emulated
+	# core PMU running free (run_hz), under a load (busy_example).
+	if have pfmk_emu_pmu; then
+		add_step emu-run:insmod rc
+		init_steps+=("step emu-run:insmod insmod /modules/pfmk_emu_pmu.ko run_hz=1000")
+		EXAMPLE_RUNNER=busy_example step_example pfmk_example_count hw mode=hw
+		add_step rmmod:pfmk_example_count@hw rc
+		init_steps+=("step rmmod:pfmk_example_count@hw rmmod pfmk_example_count")
+		EXAMPLE_RUNNER=busy_example step_example pfmk_example_sample cycles event=cycles
+		add_step rmmod:pfmk_example_sample@cycles rc
+		init_steps+=("step rmmod:pfmk_example_sample@cycles rmmod pfmk_example_sample")
+		add_step emu-run:rmmod rc
+		init_steps+=("step emu-run:rmmod rmmod pfmk_emu_pmu")
+	else
+		add_step emu-run:insmod rc missing
+	fi
 fi
 if [[ $mode == debug ]] && have pfmk_example_flightrec; then
 	# pfmk AUX: unload the flight recorder while it captures.
@@ -274,10 +299,10 @@ dkms_load() {
 	insmod /dkms/pfmk.ko || return 1
 	insmod /dkms/pfmk_example_count.ko seconds=1 || { rmmod pfmk; return 2; }
 	i=0
-	while ! dmesg | grep -q 'pfmk_example_count: done'; do
+	while ! dmesg | grep -q 'pfmk_example_count: done errors=0$'; do
 		i=$((i + 1))
 		if [ $i -ge 60 ]; then
-			echo "pfmk-init: dkms: no 'pfmk_example_count: done' within 60 s"
+			echo "pfmk-init: dkms: no 'pfmk_example_count: done errors=0' within 60 s"
 			rmmod pfmk_example_count
 			rmmod pfmk
 			return 3
@@ -327,16 +352,38 @@ step() {
 	mark "PFMK-STEP-END \$name rc=\$rc"
 	echo "pfmk-init: step \$name: \$t0 -> \$(cut -d' ' -f1 /proc/uptime) s uptime" >/dev/kmsg
 }
+# An example: load it, wait for its "done errors=N", which must say 0.
 run_example() {
-	insmod /modules/\$1.ko seconds=$example_seconds || return \$?
+	m=\$1
+	shift
+	dmesg -c >/dev/null
+	insmod /modules/\$m.ko seconds=$example_seconds "\$@" || return \$?
 	i=0
 	while [ \$i -lt 60 ]; do
-		dmesg | grep -q "\$1: done" && return 0
+		if dmesg | grep -q "\$m: done"; then
+			dmesg | grep -q "\$m: done errors=0\$" && return 0
+			echo "pfmk-init: \$m: \$(dmesg | grep "\$m: done")"
+			return 3
+		fi
 		sleep 1
 		i=\$((i + 1))
 	done
-	echo "pfmk-init: \$1 did not print '\$1: done' within 60 s"
+	echo "pfmk-init: \$m did not print '\$m: done' within 60 s"
 	return 124
+}
+# The same under a load: user-space and kernel work on every CPU, so that
+# core cycles (which an idle, halted CPU does not count) advance.
+busy_example() {
+	busy=""
+	for c in \$(seq \$(grep -c ^processor /proc/cpuinfo)); do
+		dd if=/dev/zero of=/dev/null bs=4k 2>/dev/null &
+		busy="\$busy \$!"
+	done
+	run_example "\$@"
+	brc=\$?
+	kill \$busy
+	wait \$busy 2>/dev/null
+	return \$brc
 }
 # pfmk AUX: load a module that captures, remove it a second later.
 unload_capturing() {

@@ -284,6 +284,94 @@ def manifest_check(kernel, kind, manifest, ran, planned):
     return rows
 
 
+def _ints(text):
+    return [int(x) for x in re.findall(r"\d+", text)]
+
+
+def example_problems(step, lines, mode):
+    """What is wrong with an example's output (examples/), as a list.
+
+    @step is example:<module>[@<variant>]; the guest already required the
+    last line "done errors=0".  Here the shape of what it printed is judged:
+    the header and one numeric row per CPU of the tables, counts that must
+    move, and on the emulated PMU (variants hw and cycles) the exact ratios
+    of its per-tick increments (pfmk_emu_pmu.h: cycles 4, instructions 3,
+    LLC misses 1).
+    """
+    mod, _, variant = step.split(":", 1)[1].partition("@")
+    out = []
+    for text in lines:
+        m = re.match(r"^%s: (.*)$" % re.escape(mod), text)
+        if m:
+            out.append(m.group(1).strip())
+    if not any(x.startswith("done errors=0") for x in out):
+        return ["no 'done errors=0' line"]
+    probs = []
+
+    def table(header_re, ncols):
+        rows, seen = [], False
+        for x in out:
+            if re.match(header_re, x):
+                seen = True
+                continue
+            if seen and re.match(r"^\d+\s", x):
+                v = x.split()
+                if len(v) != ncols + 1 or not all(re.match(r"^\d+(\.\d+)?$", c) for c in v):
+                    probs.append("malformed row: %r" % x)
+                else:
+                    rows.append(v)
+        if not seen:
+            probs.append("no table header matching %r" % header_re)
+        elif not rows:
+            probs.append("a table without rows")
+        return rows
+
+    if mod == "pfmk_example_count" and not variant:
+        rows = table(r"^CPU\s+cpu-clock\(ns\)\s+task-clock\(ns\)\s+ctx-switches\s+page-faults$", 4)
+        for v in rows:
+            if int(v[1]) == 0:
+                probs.append("CPU %s counted no cpu-clock time" % v[0])
+    elif mod == "pfmk_example_count" and variant == "hw":
+        rows = table(r"^CPU\s+cycles\s+instructions\s+IPC\s+LLC-misses$", 4)
+        # pfmk enables a context's events one after the other, so a tick
+        # of the emulator can fall between two of them: the ratios hold
+        # within 2% (a tick is 0.1% of a second's count at run_hz=1000).
+        for v in rows:
+            cyc, ins, llc = int(v[1]), int(v[2]), int(v[4])
+            if not cyc or abs(ins * 4 - cyc * 3) * 50 > cyc * 3 or \
+                    abs(llc * 4 - cyc) * 50 > cyc or v[3] not in ("0.74", "0.75", "0.76"):
+                probs.append("CPU %s: cycles %d instructions %d IPC %s LLC %d: "
+                             "not the emulated 4:3:1 under load" % (v[0], cyc, ins, v[3], llc))
+    elif mod == "pfmk_example_sample":
+        head = [x for x in out if re.match(r"^\d+ samples, \d+ functions, \d+ buffer restarts$", x)]
+        if not head:
+            probs.append("no 'N samples, N functions, N buffer restarts' line")
+        elif _ints(head[0])[0] == 0:
+            probs.append("no samples: %s" % head[0])
+        if not any(re.match(r"^samples\s+%\s+function$", x) for x in out):
+            probs.append("no table header")
+        elif not any(re.match(r"^\d+\s+\d+%\s+\S", x) for x in out):
+            probs.append("a table without rows")
+    elif mod == "pfmk_example_sets":
+        rows = [x for x in out if re.match(r"^\d+\s+\d+\s+\d+\s+\d+%\s+\S+\s+\d+\s+\d+$", x)]
+        sw = [x for x in out if re.match(r"^\d+ switches, switch latency", x)]
+        if not rows:
+            probs.append("no set rows")
+        if not sw or _ints(sw[0])[0] == 0:
+            probs.append("no set switches")
+    elif mod == "pfmk_example_flightrec":
+        summ = [x for x in out if re.match(r"^\d+ snapshots, \d+ bytes copied, \d+ bad records$", x)]
+        if mode == "debug":
+            # The debug kernels carry the AUX patch: it must record.
+            if not summ:
+                probs.append("no snapshot summary on a patched kernel")
+            elif _ints(summ[0])[0] == 0 or _ints(summ[0])[2] != 0:
+                probs.append(summ[0])
+        elif not any(x.startswith("no kernel-owned AUX buffers") for x in out):
+            probs.append("no 'no kernel-owned AUX buffers' line on an unpatched kernel")
+    return probs
+
+
 def scan_reports(lines):
     """Return [(line number, header text)], one entry per kernel report."""
     reports = []
@@ -375,6 +463,15 @@ def parse(kernel, log, plan_file, qemu_rc):
             if rc is not None and rc != 0:
                 rows.append(row(kernel, label + " (insmod)", failed=1,
                                 notes=["%s rc=%d" % (name, rc)]))
+        elif kind == "example":
+            if rc is None:
+                rows.append(row(kernel, name, missing=1, notes=notes))
+                continue
+            problems = example_problems(name, lines[b + 1:e], plan.get("mode"))
+            if rc != 0:
+                problems.insert(0, "%s rc=%d" % (name, rc))
+            rows.append(row(kernel, name, passed=0 if problems else 1,
+                            failed=1 if problems else 0, notes=problems[:20]))
         elif kind == "bench":
             # One case: the module ran every measurement and its output is
             # well-formed (scripts/bench.py); the numbers are not judged.

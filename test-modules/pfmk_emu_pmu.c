@@ -24,10 +24,12 @@
 #include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -56,6 +58,20 @@
 static unsigned int nr_gp = 4;
 module_param(nr_gp, uint, 0444);
 MODULE_PARM_DESC(nr_gp, "general counters, 1 to 8 (default 4)");
+
+/*
+ * Free-running mode, for demos (make demo): a per-CPU timer ticks the
+ * CPU's counters run_hz times a second, run_scale ticks at a time, in the
+ * mode the timer interrupted, and not while the CPU idles (an idle CPU
+ * is halted: no core cycles).  Off (0) for tests, which tick exactly.
+ */
+static unsigned int run_hz;
+module_param(run_hz, uint, 0444);
+MODULE_PARM_DESC(run_hz, "free-running ticks per second and CPU, 0 (tests drive the counters) to 10000");
+
+static unsigned int run_scale = 250000;
+module_param(run_scale, uint, 0444);
+MODULE_PARM_DESC(run_scale, "units of work per free-running tick, 1 to 1000000 (default 250000: 1 GHz of cycles at 1000 Hz)");
 
 /**
  * struct pfmk_emu_code - an event code the emulated PMU counts
@@ -120,12 +136,18 @@ struct pfmk_emu_event {
  * @pending: slots whose counter wrapped, for the NMI handler.
  * @nmis: NMIs handled.
  * @throttles: events stopped because perf throttled them.
+ * @tick_regs: free-running mode: the registers the timer interrupted,
+ *	reported by the overflow NMI as the sampled context (on hardware the
+ *	NMI interrupts the code that made the counter wrap), or NULL.
+ * @timer: free-running mode: the tick.
  */
 struct pfmk_emu_cpu {
 	struct pfmk_emu_event	*slot[EMU_NR_SLOTS];
 	unsigned long		pending;
 	u64			nmis;
 	u64			throttles;
+	struct pt_regs		*tick_regs;
+	struct hrtimer		timer;
 };
 
 static DEFINE_PER_CPU(struct pfmk_emu_cpu, pfmk_emu_cpus);
@@ -351,6 +373,8 @@ static int pfmk_emu_nmi(unsigned int cmd, struct pt_regs *regs)
 	if (!pending)
 		return NMI_DONE;
 	c->nmis++;
+	if (c->tick_regs)
+		regs = c->tick_regs;
 	if (in_nmi())
 		WRITE_ONCE(pfmk_emu_saw_nmi, true);
 	for_each_set_bit(bit, &pending, EMU_NR_SLOTS) {
@@ -389,13 +413,13 @@ static int pfmk_emu_nmi(unsigned int cmd, struct pt_regs *regs)
 	return NMI_HANDLED;
 }
 
-/* One tick's increment of @ee in a mode it counts. */
-static u64 pfmk_emu_inc(struct pfmk_emu_event *ee)
+/* The increment of @ee over @n ticks in a mode it counts. */
+static u64 pfmk_emu_inc(struct pfmk_emu_event *ee, u64 n)
 {
 	bool met;
 
 	if (!ee->cmask)
-		return ee->ec->inc;
+		return ee->ec->inc * n;
 	met = ee->inv ? ee->ec->inc < ee->cmask : ee->ec->inc >= ee->cmask;
 	if (ee->edge) {
 		bool first = met && !ee->last;
@@ -403,7 +427,7 @@ static u64 pfmk_emu_inc(struct pfmk_emu_event *ee)
 		ee->last = met;
 		return first;
 	}
-	return met;
+	return met * n;
 }
 
 /* Raise the NMI of wrapped counters and wait until it was handled. */
@@ -419,12 +443,15 @@ static void pfmk_emu_raise(struct pfmk_emu_cpu *c)
 			     smp_processor_id());
 }
 
-/* One tick in user (@user) or kernel mode on this CPU. */
-static void pfmk_emu_tick_one(struct pfmk_emu_cpu *c, bool user)
+/*
+ * @n ticks in user (@user) or kernel mode on this CPU, at once: a counter
+ * that wraps raises one NMI, however far past the wrap it went.
+ */
+static void pfmk_emu_tick_n(struct pfmk_emu_cpu *c, bool user, u64 n)
 {
 	struct pfmk_emu_event *ee;
 	unsigned int i;
-	u64 n;
+	u64 v;
 
 	for (i = 0; i < EMU_NR_SLOTS; i++) {
 		ee = c->slot[i];
@@ -433,10 +460,10 @@ static void pfmk_emu_tick_one(struct pfmk_emu_cpu *c, bool user)
 		if (user ? ee->event->attr.exclude_user :
 			   ee->event->attr.exclude_kernel)
 			continue;
-		n = ee->ctr + pfmk_emu_inc(ee);
-		if (n > EMU_MASK)
+		v = ee->ctr + pfmk_emu_inc(ee, n);
+		if (v > EMU_MASK)
 			set_bit(i, &c->pending);
-		WRITE_ONCE(ee->ctr, n & EMU_MASK);
+		WRITE_ONCE(ee->ctr, v & EMU_MASK);
 	}
 	if (READ_ONCE(c->pending))
 		pfmk_emu_raise(c);
@@ -458,7 +485,7 @@ void pfmk_emu_tick_local(u64 kernel)
 
 	lockdep_assert_irqs_disabled();
 	while (kernel--)
-		pfmk_emu_tick_one(c, false);
+		pfmk_emu_tick_n(c, false, 1);
 }
 EXPORT_SYMBOL_GPL(pfmk_emu_tick_local);
 
@@ -471,9 +498,9 @@ static void pfmk_emu_tick_fn(struct irq_work *work)
 	u64 i;
 
 	for (i = 0; i < pfmk_emu_tick_user; i++)
-		pfmk_emu_tick_one(c, true);
+		pfmk_emu_tick_n(c, true, 1);
 	for (i = 0; i < pfmk_emu_tick_kernel; i++)
-		pfmk_emu_tick_one(c, false);
+		pfmk_emu_tick_n(c, false, 1);
 }
 
 static struct irq_work pfmk_emu_tick_work = IRQ_WORK_INIT_HARD(pfmk_emu_tick_fn);
@@ -602,6 +629,46 @@ static struct pmu pfmk_emu_pmu = {
 	.read		= pfmk_emu_read,
 };
 
+/*
+ * Free-running mode: the tick counts run_scale units of work in the mode
+ * the timer interrupted, and the overflow NMI it raises samples that
+ * context (tick_regs), as the NMI of a real counter samples the code that
+ * made it wrap.  An idle CPU is halted and counts nothing.
+ */
+static enum hrtimer_restart pfmk_emu_run_tick(struct hrtimer *t)
+{
+	struct pfmk_emu_cpu *c = container_of(t, struct pfmk_emu_cpu, timer);
+	struct pt_regs *regs = get_irq_regs();
+
+	if (regs && !is_idle_task(current)) {
+		c->tick_regs = regs;
+		pfmk_emu_tick_n(c, user_mode(regs), run_scale);
+		c->tick_regs = NULL;
+	}
+	hrtimer_forward_now(t, ns_to_ktime(NSEC_PER_SEC / run_hz));
+	return HRTIMER_RESTART;
+}
+
+static enum cpuhp_state pfmk_emu_run_state;
+
+/* CPU hotplug callbacks: they run on the CPU coming up or going down. */
+static int pfmk_emu_run_online(unsigned int cpu)
+{
+	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
+
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	c->timer.function = pfmk_emu_run_tick;
+	hrtimer_start(&c->timer, ns_to_ktime(NSEC_PER_SEC / run_hz),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
+}
+
+static int pfmk_emu_run_offline(unsigned int cpu)
+{
+	hrtimer_cancel(&this_cpu_ptr(&pfmk_emu_cpus)->timer);
+	return 0;
+}
+
 /* What pfmk is told: Intel architectural perfmon v2 (fixed counters). */
 static struct pfmk_x86_pmu_info pfmk_emu_info = {
 	.source		= KBUILD_MODNAME,
@@ -619,7 +686,8 @@ static int __init pfmk_emu_init(void)
 	struct x86_pmu_capability cap = { };
 	int ret;
 
-	if (!nr_gp || nr_gp > PFMK_EMU_MAX_GP)
+	if (!nr_gp || nr_gp > PFMK_EMU_MAX_GP || run_hz > 10000 ||
+	    !run_scale || run_scale > 1000000)
 		return -EINVAL;
 	perf_get_x86_pmu_capability(&cap);
 	if (cap.num_counters_gp) {
@@ -639,13 +707,27 @@ static int __init pfmk_emu_init(void)
 	if (ret)
 		goto err_pmu;
 	pfmk_emu_info.nr_gp = nr_gp;
+	if (run_hz) {
+		ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pfmk_emu:run",
+					pfmk_emu_run_online,
+					pfmk_emu_run_offline);
+		if (ret < 0)
+			goto err_nmi;
+		pfmk_emu_run_state = ret;
+	}
 	ret = pfmk_x86_pmu_announce(&pfmk_emu_info);
 	if (ret)
-		goto err_nmi;
+		goto err_run;
 	pr_info("emulated x86 core PMU %s: %u general + %u fixed counters, %u bits, overflows as NMIs\n",
 		PFMK_EMU_NAME, nr_gp, PFMK_EMU_NR_FIXED, PFMK_EMU_WIDTH);
+	if (run_hz)
+		pr_info("free-running: %u ticks/s of %u units on busy CPUs (EMULATED counts, not a real CPU's)\n",
+			run_hz, run_scale);
 	return 0;
 
+err_run:
+	if (run_hz)
+		cpuhp_remove_state(pfmk_emu_run_state);
 err_nmi:
 	unregister_nmi_handler(NMI_LOCAL, "pfmk_emu");
 err_pmu:
@@ -656,6 +738,8 @@ err_pmu:
 static void __exit pfmk_emu_exit(void)
 {
 	pfmk_x86_pmu_retract(&pfmk_emu_info);
+	if (run_hz)
+		cpuhp_remove_state(pfmk_emu_run_state);
 	unregister_nmi_handler(NMI_LOCAL, "pfmk_emu");
 	perf_pmu_unregister(&pfmk_emu_pmu);
 }

@@ -21,6 +21,13 @@
  * first such tick after one that was not.  Unknown event codes are
  * refused (-ENOENT, which pfmk turns into -EOPNOTSUPP at load).
  *
+ * For demos (make demo) the module can run free instead: with run_hz=N a
+ * per-CPU timer counts run_scale ticks N times a second on every busy CPU,
+ * in the mode the timer interrupted (an idle CPU is halted and counts
+ * nothing), and an overflow NMI reports the interrupted registers as the
+ * sampled context.  The counts then follow the timer, not the workload:
+ * they are marked EMULATED wherever they are printed.
+ *
  * A counter that wraps past 2^48 raises a real NMI on its CPU (an NMI IPI
  * through the local APIC); the NMI handler folds the count, reloads the
  * period and enters perf there, so pfmk's overflow path runs in NMI
