@@ -284,6 +284,28 @@ def manifest_check(kernel, kind, manifest, ran, planned):
     return rows
 
 
+# pfmk's own warnings (pr_warn in core/): a report, unless printed by a step
+# that provokes them on purpose.  {pattern: step-name prefixes allowed}.
+PFMK_WARNINGS = {
+    re.compile(r"^pfmk: module \S+ unloaded with \d+ open context"): ("reclaim",),
+    re.compile(r"^pfmk: context \S+: cannot re-arm on CPU\d+"): ("insmod:pfmk_kunit",),
+}
+
+
+def pfmk_warnings(lines):
+    """[(line number, text)] of pfmk warnings outside the steps that expect them."""
+    out, step = [], None
+    for i, text in enumerate(lines):
+        m = BEGIN_RE.search(text)
+        if m:
+            step = m.group(1)
+            continue
+        for pat, allowed in PFMK_WARNINGS.items():
+            if pat.search(text) and not (step and step.startswith(allowed)):
+                out.append((i + 1, "pfmk warning in step %s: %s" % (step, text.strip())))
+    return out
+
+
 def _ints(text):
     return [int(x) for x in re.findall(r"\d+", text)]
 
@@ -519,7 +541,7 @@ def parse(kernel, log, plan_file, qemu_rc):
         else:
             rows += manifest_check(kernel, plan["mode"], manifest, ran, planned)
 
-    reps = scan_reports(lines)
+    reps = scan_reports(lines) + pfmk_warnings(lines)
     rep = row(kernel, "reports", passed=0 if reps else 1, failed=len(reps),
               notes=["%s:%d: %s" % (os.path.basename(log), n, t) for n, t in reps])
     rows.append(rep)
