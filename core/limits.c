@@ -7,9 +7,10 @@
  * /sys/module/pfmk/parameters/; a new value applies to later requests).
  * A request that would go over a limit fails before anything is
  * allocated: with -E2BIG when the request alone is too big, with -ENOMEM
- * when the total over all contexts would be.  Documentation/limits.rst
- * lists them; the message queue (8 entries a context) and the numbers of
- * registers (the PMU description's) are bounded by construction.
+ * when the total over all contexts would be.  The "Limits" section of
+ * Documentation/reliability.rst lists them; the message queue (8 entries
+ * a context) and the numbers of registers (the PMU description's) are
+ * bounded by construction.
  *
  * The counters are what pfmk_get_global_stats() and debugfs report.
  *

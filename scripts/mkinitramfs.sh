@@ -4,7 +4,7 @@
 # usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir>
 #
 # Writes <out-dir>/initramfs.cpio.gz and <out-dir>/plan.json (the list of
-# expected steps, used by scripts/parse-results.py to detect missing ones).
+# expected steps, used by scripts/results.py to detect missing ones).
 #
 # Guest protocol: every step prints "PFMK-STEP-BEGIN <name>" and
 # "PFMK-STEP-END <name> rc=<n>" through /dev/kmsg, so markers are ordered with
