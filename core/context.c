@@ -188,6 +188,8 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	unsigned int cpu;
 	int ret;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	if (!req)
 		return -EINVAL;
 	cpu = req->load_pid;
@@ -248,6 +250,8 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	struct pfmk_set *set;
 	unsigned int i;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	if (ctx->state == PFM_CTX_UNLOADED)
 		return -ENOTCONN;
 	if (ctx->started)
@@ -282,6 +286,8 @@ int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req)
 {
 	struct pfmk_set *set = ctx->active_set;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	if (req) {
 		set = pfmk_set_find(ctx, req->start_set);
 		if (!set)
@@ -309,6 +315,8 @@ int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req)
  */
 int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
+
 	if (ctx->state == PFM_CTX_UNLOADED)
 		return -ENOTCONN;
 	if (!ctx->started)
@@ -343,6 +351,8 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 {
 	struct pfmk_set *set = ctx->active_set, *rset;
 	unsigned int i, n = ctx->pmu->num_pmcs;
+
+	lockdep_assert_held(&ctx->mutex);
 
 	if (ctx->state == PFM_CTX_UNLOADED)
 		return -ENOTCONN;
@@ -397,6 +407,8 @@ int pfmk_ctx_state(struct pfmk_ctx *ctx)
 {
 	int state = ctx->state;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	if (state == PFM_CTX_LOADED && READ_ONCE(ctx->masked))
 		state = PFM_CTX_MASKED;
 	if (ctx->offline)
@@ -416,6 +428,8 @@ int pfmk_ctx_state(struct pfmk_ctx *ctx)
  */
 void pfmk_ctx_close(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
+
 	if (ctx->state != PFM_CTX_UNLOADED)
 		pfmk_ctx_unload(ctx);
 	pfmk_trace_state(ctx, PFMK_TR_CLOSE);

@@ -116,6 +116,8 @@ void pfmk_hotplug_sync(struct pfmk_ctx *ctx)
 {
 	int gen = atomic_read(&ctx->hp_gen);
 
+	lockdep_assert_held(&ctx->mutex);
+
 	if (ctx->state == PFM_CTX_UNLOADED || ctx->dead)
 		return;
 	if (gen != ctx->hp_done) {

@@ -438,6 +438,8 @@ void pfmk_ovfl_work(struct irq_work *work)
  */
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats)
 {
+	lockdep_assert_held(&ctx->mutex);
+
 	*stats = ctx->stats;
 	/* Dropped at a full queue, and coalesced in the overflow path. */
 	stats->msgs_dropped = ctx->stats.msgs_dropped +

@@ -163,6 +163,8 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 {
 	int i, ret;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
 	if (ret)
 		return ret;
@@ -317,6 +319,8 @@ int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req, int count)
 {
 	int i, ret;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	ret = pfmk_check_count(count, PFM_MAX_PMDS, req);
 	if (ret)
 		return ret;
@@ -350,6 +354,8 @@ int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		       struct pfmk_pmd_time *time, int count)
 {
 	int i, ret;
+
+	lockdep_assert_held(&ctx->mutex);
 
 	ret = pfmk_check_count(count, PFM_MAX_PMDS, req);
 	if (ret)

@@ -205,6 +205,8 @@ int pfmk_sets_load(struct pfmk_ctx *ctx)
 	struct pfmk_set *set;
 	int ret;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	list_for_each_entry(set, &ctx->sets, list) {
 		ret = pfmk_perf_load_set(set, ctx->pmu, ctx->cpu);
 		if (ret) {
@@ -226,6 +228,8 @@ int pfmk_sets_load(struct pfmk_ctx *ctx)
 void pfmk_sets_unload(struct pfmk_ctx *ctx)
 {
 	struct pfmk_set *set;
+
+	lockdep_assert_held(&ctx->mutex);
 
 	list_for_each_entry(set, &ctx->sets, list)
 		pfmk_perf_unload_set(set, ctx->pmu->num_pmcs);
@@ -466,6 +470,8 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 	unsigned int nr_new = 0;
 	int i, ret;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
 	if (ret)
 		return ret;
@@ -559,6 +565,8 @@ int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 {
 	int i, j, ret;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
 	if (ret)
 		return ret;
@@ -611,6 +619,8 @@ int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 {
 	unsigned int n = ctx->pmu->num_pmcs;
 	int i, ret;
+
+	lockdep_assert_held(&ctx->mutex);
 
 	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
 	if (ret)

@@ -104,6 +104,8 @@ int pfmk_aux_load(struct pfmk_ctx *ctx)
 	struct perf_event *event;
 	int ret;
 
+	lockdep_assert_held(&ctx->mutex);
+
 	if (!aux)
 		return 0;
 	/* The AUX PMD is a PMD of set 0: it captures while set 0 is active. */
@@ -192,6 +194,8 @@ void pfmk_aux_unload(struct pfmk_ctx *ctx)
 {
 	struct pfmk_aux *aux = ctx->aux;
 	struct perf_event *event;
+
+	lockdep_assert_held(&ctx->mutex);
 
 	if (!aux || !aux->event)
 		return;
@@ -389,6 +393,8 @@ static void pfmk_aux_hint(void)
 bool pfmk_aux_pmd_set_up(const struct pfmk_ctx *ctx,
 			 const struct pfmk_set *set, unsigned int num)
 {
+	lockdep_assert_held(&ctx->mutex);
+
 	return ctx->aux && set == &ctx->set0 && num == ctx->aux->pmd;
 }
 
@@ -425,6 +431,8 @@ static void pfmk_aux_uncharge(size_t size)
  */
 void pfmk_aux_free(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
+
 	if (ctx->aux)
 		pfmk_aux_uncharge(ctx->aux->size);
 	kfree(ctx->aux);
