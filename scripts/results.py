@@ -374,6 +374,10 @@ def example_problems(step, lines, mode):
             probs.append("no table header")
         elif not any(re.match(r"^\d+\s+\d+%\s+\S", x) for x in out):
             probs.append("a table without rows")
+        elif not any(re.match(r"^\d+\s+\d+%\s+[A-Za-z_][\w.]*$", x) for x in out):
+            # System-wide sampling of a CPU that idles or runs dd: kernel
+            # functions (the idle loop, the copy) are among the top ones.
+            probs.append("no kernel function among the top samples")
     elif mod == "pfmk_example_sets":
         rows = [x for x in out if re.match(r"^\d+\s+\d+\s+\d+\s+\d+%\s+\S+\s+\d+\s+\d+$", x)]
         sw = [x for x in out if re.match(r"^\d+ switches, switch latency", x)]
