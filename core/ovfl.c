@@ -438,9 +438,15 @@ void pfmk_ovfl_work(struct irq_work *work)
  */
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats)
 {
+	unsigned int seq;
+
 	lockdep_assert_held(&ctx->mutex);
 
-	*stats = ctx->stats;
+	/* The overflow path updates the counters inside ovfl_seq. */
+	do {
+		seq = raw_read_seqcount_begin(&ctx->ovfl_seq);
+		*stats = ctx->stats;
+	} while (read_seqcount_retry(&ctx->ovfl_seq, seq));
 	/* Dropped at a full queue, and coalesced in the overflow path. */
 	stats->msgs_dropped = ctx->stats.msgs_dropped +
 			      READ_ONCE(ctx->msgq.dropped);

@@ -221,6 +221,13 @@ static unsigned long pfmk_aux_memcpy(void *data, const void *src,
  * @max: bytes wanted.
  * @snip: output: the snippet header.
  *
+ * The snippet is the data committed at the AUX PMU's last transaction end
+ * (perf_aux_output_end()), which is where the head stands: a hardware
+ * tracer that stays enabled (Intel PT in snapshot mode takes no PMI) may
+ * have written past it and over the oldest bytes copied, and in
+ * stop-when-full mode the head lags by up to the wakeup watermark.
+ * Documentation/aux.rst, "Snippets".
+ *
  * Context: the overflow path (NMI or hard-irq) on the context's CPU.
  */
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, void *dst, size_t max,
