@@ -442,6 +442,87 @@ out:
 }
 
 /*
+ * More hardware events than counters in one set: six events that only
+ * general counters can count, on four.  Perf multiplexes them (pfmk's
+ * events are not pinned) and pfmk's times say so: every event ran, none
+ * all the time, never more than four at once, and what each counted is
+ * what the ticks gave while it ran.
+ */
+static bool emu_perf_multiplex(const char *t)
+{
+	static const struct {
+		u64	pmc;
+		u64	inc;
+	} ev[] = {
+		{ PFMK_GEN_HW(PERF_COUNT_HW_CACHE_REFERENCES), PFMK_EMU_INC_LLC_REF },
+		{ PFMK_GEN_HW(PERF_COUNT_HW_CACHE_MISSES), PFMK_EMU_INC_LLC_MISS },
+		{ PFMK_GEN_HW(PERF_COUNT_HW_BRANCH_INSTRUCTIONS), PFMK_EMU_INC_BRANCH },
+		{ PFMK_GEN_HW(PERF_COUNT_HW_BRANCH_MISSES), PFMK_EMU_INC_BR_MISS },
+		{ PFMK_GEN_HW(PERF_COUNT_HW_BUS_CYCLES), PFMK_EMU_INC_BUS },
+		{ PFMK_GEN_PMC(PERF_TYPE_RAW, PFMK_EMU_LLC_REF), PFMK_EMU_INC_LLC_REF },
+	};
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	int cpu = cpumask_last(cpu_online_mask);
+	struct pfarg_load load = { .load_pid = cpu };
+	struct pfmk_pmd_time time[ARRAY_SIZE(ev)];
+	struct pfarg_pmd pmd[ARRAY_SIZE(ev)];
+	unsigned int failed = emu_failed, i;
+	u64 enabled = 0, running = 0;
+	unsigned long end;
+	void *desc = NULL;
+	u64 ticks = 0;
+
+	if (pfmk_emu_nr_gp() != 4) {
+		pr_info("# %s: the case assumes 4 general counters\n", t);
+		return false;
+	}
+	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
+							   &emu_done, &desc,
+							   NULL)))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		if (!emu_check(t, "write_pmcs", 0,
+			       emu_write_pmc(desc, 0, i, ev[i].pmc)))
+			goto out;
+	if (!emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
+		goto out;
+	/* One kernel-mode tick a millisecond while perf rotates. */
+	end = jiffies + msecs_to_jiffies(300);
+	while (time_before(jiffies, end)) {
+		emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 0, 1));
+		ticks++;
+		usleep_range(1000, 1100);
+	}
+	emu_check(t, "stop", 0, pfmk_stop(desc));
+	memset(pmd, 0, sizeof(pmd));
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		pmd[i].reg_num = i;
+	if (!emu_check(t, "read_pmds_time", 0,
+		       pfmk_read_pmds_time(desc, pmd, time, ARRAY_SIZE(ev))))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		emu_check(t, "ran", 1, time[i].time_running > 0);
+		emu_check(t, "not all the time", 1,
+			  time[i].time_running < time[i].time_enabled);
+		emu_check(t, "counted", 1, pmd[i].reg_value > 0);
+		emu_check(t, "at most every tick", 1,
+			  pmd[i].reg_value <= ticks * ev[i].inc);
+		emu_check(t, "whole ticks", 0, pmd[i].reg_value % ev[i].inc);
+		enabled = max(enabled, time[i].time_enabled);
+		running += time[i].time_running;
+	}
+	/* Four counters: the running times add up to at most 4x enabled. */
+	emu_check(t, "at most four at once", 1, running <= 4 * enabled);
+	if (emu_failed != failed)
+		for (i = 0; i < ARRAY_SIZE(ev); i++)
+			emu_why(t, desc, i);
+out:
+	emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
+/*
  * Hardware events across CPU hotplug: the counts are kept while the CPU
  * is away and go on, exactly, once pfmk re-armed the events on the
  * emulated PMU.
@@ -760,6 +841,7 @@ static const struct emu_test emu_tests[] = {
 	{ "pfmk_generic_hw_exact", emu_pfmk_generic },
 	{ "sampling_in_nmi", emu_sampling_nmi },
 	{ "sets_multiplex_hw", emu_sets_multiplex },
+	{ "perf_multiplex_hw", emu_perf_multiplex },
 	{ "hotplug_hw", emu_hotplug },
 	{ "throttle_hw", emu_throttle },
 	{ "nested_overflow_nmi", emu_nested },
