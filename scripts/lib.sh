@@ -128,11 +128,11 @@ export PFMK_SERIES PFMK_STOCK_SERIES
 
 # stock_series: the series of PFMK_SERIES that get a debian-<series> row.
 stock_series() {
-	local s out=()
+	local s picked=()
 	for s in $PFMK_SERIES; do
-		[[ " $PFMK_STOCK_SERIES " == *" $s "* ]] && out+=("$s")
+		[[ " $PFMK_STOCK_SERIES " == *" $s "* ]] && picked+=("$s")
 	done
-	echo "${out[*]}"
+	echo "${picked[*]}"
 }
 
 # Series whose linux-source package is fetched (not installed) from a
