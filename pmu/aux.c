@@ -370,7 +370,7 @@ static int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max,
 }
 
 #endif /* PFMK_HAVE_KERNEL_AUX */
-EXPORT_SYMBOL_NS_GPL(pfmk_aux_supported, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_aux_supported);
 
 static void pfmk_aux_hint(void)
 {
@@ -516,7 +516,7 @@ int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_aux_setup, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_aux_setup);
 
 /**
  * pfmk_aux_copy() - copy AUX data out of a loaded context
@@ -557,4 +557,4 @@ int pfmk_aux_copy(void *desc, size_t max, pfmk_aux_copy_t fn, void *data,
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_aux_copy, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_aux_copy);

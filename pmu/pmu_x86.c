@@ -125,7 +125,7 @@ int pfmk_x86_image_check(unsigned int reg, u64 val)
 		return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_image_check, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_image_check);
 
 /**
  * pfmk_x86_image_to_attr() - the perf event of an x86 image's PMD
@@ -170,7 +170,7 @@ int pfmk_x86_image_to_attr(unsigned int pmd, u64 val,
 	attr->exclude_kernel = !(field & FIXED_OS);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_image_to_attr, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_image_to_attr);
 
 /**
  * pfmk_x86_fixed_pmd() - does an image of PMC16 program PMD @pmd?
@@ -332,7 +332,7 @@ int pfmk_x86_pmu_announce(const struct pfmk_x86_pmu_info *info)
 	mutex_unlock(&pfmk_x86_lock);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_pmu_announce, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_pmu_announce);
 
 /**
  * pfmk_x86_pmu_retract() - an announced PMU goes away
@@ -358,7 +358,7 @@ void pfmk_x86_pmu_retract(const struct pfmk_x86_pmu_info *info)
 	}
 	mutex_unlock(&pfmk_x86_lock);
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_pmu_retract, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_pmu_retract);
 
 #ifdef CONFIG_X86
 /* The CPU's own core PMU, as x86 perf found it; false if there is none. */
