@@ -29,6 +29,7 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <pfmk/compat.h>
 #include <pfmk/aux.h>
 #include <pfmk/ns.h>
 
@@ -453,7 +454,7 @@ static int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd,
 	}
 	aux = ctx->aux;
 	if (!aux) {
-		aux = kzalloc(sizeof(*aux), GFP_KERNEL);
+		aux = kzalloc_obj(*aux, GFP_KERNEL);
 		if (!aux)
 			return -ENOMEM;
 		if (!pfmk_aux_charge(size)) {
