@@ -3,8 +3,13 @@
 #
 # usage: scripts/check.sh [results.json]
 #
-# Uses the newest Debian 6.12 headers for sparse and the linux-source-6.12 tree
-# extracted in the cache for checkpatch.pl, kernel-doc and coccicheck.
+# The tools are those of the newest kernel of the matrix, which an upstream
+# submission would face: checkpatch.pl, kernel-doc and the coccinelle rules
+# of the linux-source-<PFMK_CHECK_SERIES> tree (default 7.2) extracted in
+# the cache.  sparse checks the modules against the newest Debian stock
+# headers (PFMK_CHECK_STOCK_SERIES, default 6.12) and, when it is cached,
+# against the debug-<PFMK_CHECK_SERIES> kernel (its headers, and the KUnit
+# modules the stock kernels cannot build).
 # Zero tolerance: any finding of any tool fails. Logs: build/logs/check-*.log.
 # With an argument, also writes one result row per tool (pass/fail) there.
 set -euo pipefail
@@ -14,11 +19,12 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 out_json=${1:-}
-SERIES=${PFMK_CHECK_SERIES:-6.12}
+SERIES=${PFMK_CHECK_SERIES:-7.2}
+STOCK_SERIES=${PFMK_CHECK_STOCK_SERIES:-6.12}
 MAX_LINE=${PFMK_MAX_LINE_LENGTH:-100}
 
 ensure_deps
-rel=$(stock_kernel_release "$SERIES") || die "no Debian $SERIES kernel headers installed"
+rel=$(stock_kernel_release "$STOCK_SERIES") || die "no Debian $STOCK_SERIES kernel headers installed"
 kdir=$(stock_kernel_kdir "$rel")
 src=$(ensure_source_tree "$SERIES")
 mkdir -p "$PFMK_LOGS"
@@ -88,8 +94,8 @@ sparse_log=$PFMK_LOGS/check-sparse.log
 sparse_rc=0
 make -C "$kdir" M="$work" C=2 -j"$PFMK_JOBS" modules >"$sparse_log" 2>&1 || sparse_rc=$?
 # Debian kernels lack CONFIG_KUNIT, so the KUnit modules are not built (nor
-# checked) above: when the debug kernel of the same series is in the cache,
-# run sparse against it as well.
+# checked) above: when the debug kernel of the tools' series is in the
+# cache, run sparse against it as well.
 dbg=$("$PFMK_ROOT/scripts/debug-kernel.sh" --key "$SERIES")
 if [[ -f $dbg/.pfmk-complete ]]; then
 	make -C "$dbg/build" M="$work" clean >/dev/null 2>&1 || true
@@ -123,7 +129,8 @@ kd_log=$PFMK_LOGS/check-kernel-doc.log
 : >"$kd_log"
 kd_files=("${headers[@]}" "${cfiles[@]}")
 if ((${#kd_files[@]})); then
-	(cd "$PFMK_MODSRC" && perl "$src/scripts/kernel-doc" -Wall -none "${kd_files[@]}") >"$kd_log" 2>&1 || true
+	# Perl up to 6.14, Python from 6.15: run it by its #! line.
+	(cd "$PFMK_MODSRC" && "$src/scripts/kernel-doc" -Wall -none "${kd_files[@]}") >"$kd_log" 2>&1 || true
 fi
 grep -v '^\s*$' "$kd_log" >"$kd_log.findings" || true
 record kernel-doc "$kd_log.findings" $((SECONDS - t))
