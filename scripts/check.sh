@@ -8,8 +8,11 @@
 # of the linux-source-<PFMK_CHECK_SERIES> tree (default 7.2) extracted in
 # the cache.  sparse checks the modules against the newest Debian stock
 # headers (PFMK_CHECK_STOCK_SERIES, default 6.12) and, when it is cached,
-# against the debug-<PFMK_CHECK_SERIES> kernel (its headers, and the KUnit
-# modules the stock kernels cannot build).
+# against that series' debug kernel (the KUnit modules, which the stock
+# kernels cannot build).  Not against 7.2: its Makefile turns C=2 off
+# ("sparse is not available or not up to date") unless sparse knows
+# __typeof_unqual__, which bookworm's sparse 0.6.4 does not; a run that
+# prints that message fails here rather than pass without checking.
 # Zero tolerance: any finding of any tool fails. Logs: build/logs/check-*.log.
 # With an argument, also writes one result row per tool (pass/fail) there.
 set -euo pipefail
@@ -92,22 +95,31 @@ cocci_pid=$!
 t=$SECONDS
 sparse_log=$PFMK_LOGS/check-sparse.log
 sparse_rc=0
+rm -f "$sparse_log.skipped"
 make -C "$kdir" M="$work" C=2 -j"$PFMK_JOBS" modules >"$sparse_log" 2>&1 || sparse_rc=$?
 # Debian kernels lack CONFIG_KUNIT, so the KUnit modules are not built (nor
-# checked) above: when the debug kernel of the tools' series is in the
-# cache, run sparse against it as well.
-dbg=$("$PFMK_ROOT/scripts/debug-kernel.sh" --key "$SERIES")
+# checked) above: when the debug kernel of the same series is in the cache,
+# run sparse against it as well.
+dbg=$("$PFMK_ROOT/scripts/debug-kernel.sh" --key "$STOCK_SERIES")
 if [[ -f $dbg/.pfmk-complete ]]; then
 	make -C "$dbg/build" M="$work" clean >/dev/null 2>&1 || true
-	echo "==== sparse against the debug-$SERIES kernel ($dbg/build)" >>"$sparse_log"
+	echo "==== sparse against the debug-$STOCK_SERIES kernel ($dbg/build)" >>"$sparse_log"
 	make -C "$dbg/build" M="$work" C=2 -j"$PFMK_JOBS" modules >>"$sparse_log" 2>&1 || sparse_rc=$?
 else
-	say "check: no cached debug-$SERIES kernel: KUnit modules not sparse-checked (run make kernels)"
+	say "check: no cached debug-$STOCK_SERIES kernel: KUnit modules not sparse-checked (run make kernels)"
+fi
+# A kernel that finds sparse unusable builds without it and says so once.
+if grep -q 'specified, but .* is not available or not up to date' "$sparse_log"; then
+	echo "sparse did not run: the kernel rejected it, see $sparse_log" >>"$sparse_log.skipped"
 fi
 # Findings: sparse diagnostics (file:line:col: warning/error) and build errors.
 grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$sparse_log" | sort -u >"$sparse_log.findings" || true
 if ((sparse_rc)) && [[ ! -s $sparse_log.findings ]]; then
 	echo "sparse build failed (rc=$sparse_rc), see $sparse_log" >"$sparse_log.findings"
+fi
+if [[ -f $sparse_log.skipped ]]; then
+	cat "$sparse_log.skipped" >>"$sparse_log.findings"
+	rm -f "$sparse_log.skipped"
 fi
 record sparse "$sparse_log.findings" $((SECONDS - t))
 
