@@ -24,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
+#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pmu.h>
 #include <pfmk/pmu_generic.h>
@@ -366,7 +367,7 @@ static bool pfmk_x86_cpuid(struct pfmk_x86_pmu_info *info)
 {
 	struct x86_pmu_capability cap = { };
 
-	perf_get_x86_pmu_capability(&cap);
+	pfmk_x86_pmu_capability(&cap);
 	if (!cap.version && boot_cpu_data.x86_vendor != X86_VENDOR_AMD)
 		return false;
 	if (!cap.num_counters_gp)

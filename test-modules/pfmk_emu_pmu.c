@@ -690,7 +690,7 @@ static int __init pfmk_emu_init(void)
 	if (!nr_gp || nr_gp > PFMK_EMU_MAX_GP || run_hz > 10000 ||
 	    !run_scale || run_scale > 1000000)
 		return -EINVAL;
-	perf_get_x86_pmu_capability(&cap);
+	pfmk_x86_pmu_capability(&cap);
 	if (cap.num_counters_gp) {
 		pr_info("this kernel has an x86 core PMU (%d counters): not emulating one\n",
 			cap.num_counters_gp);
