@@ -67,6 +67,18 @@ guest_accel() {
 	esac
 }
 
+# host_tsc_khz: the host's TSC rate in kHz, when its CPU says the rate is
+# constant and known (then /proc/cpuinfo's "cpu MHz" is that rate); fails
+# otherwise.  run-guest.sh passes it to TCG guests as tsc_early_khz.
+host_tsc_khz() {
+	local flags mhz
+	flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null) || return 1
+	[[ " $flags " == *" constant_tsc "* && " $flags " == *" tsc_known_freq "* ]] || return 1
+	mhz=$(awk -F: '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+	[[ $mhz =~ ^\ *[0-9]+(\.[0-9]+)?$ ]] || return 1
+	awk -v m="$mhz" 'BEGIN { printf "%d\n", m * 1000 }'
+}
+
 say() { printf '[pfmk %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
 
