@@ -153,7 +153,7 @@ stock_series() {
 # sources list and state under $PFMK_CACHE/apt-<suite>: the machine's apt
 # configuration and dpkg database are never touched.  An installed
 # /usr/src/linux-source-<series>.tar.xz takes precedence.
-PFMK_FETCHED_SOURCES=${PFMK_FETCHED_SOURCES:-7.2:unstable}
+PFMK_FETCHED_SOURCES=${PFMK_FETCHED_SOURCES-7.2:unstable}
 # How long (seconds) a fetched suite's package lists are trusted before
 # apt-get update runs again; the cached tarball is used when the mirror
 # cannot be reached.
