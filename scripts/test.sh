@@ -145,7 +145,7 @@ if [[ ${PFMK_SKIP_DOCS:-0} != 1 ]]; then
 fi
 
 # Static checks last: sparse then also covers the KUnit modules against the
-# debug kernel of the newest series built above (PFMK_CHECK_SERIES).
+# debug-6.12 kernel built above (7.2's Makefile refuses bookworm's sparse).
 if [[ ${PFMK_SKIP_CHECK:-0} != 1 ]]; then
 	t=$SECONDS
 	say "make check (sparse, checkpatch, kernel-doc, coccicheck)"
