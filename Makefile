@@ -80,7 +80,7 @@ bench:
 	@scripts/bench.sh
 
 kernels:
-	@for s in $${PFMK_SERIES:-6.1 6.12}; do scripts/debug-kernel.sh $$s || exit 1; done
+	@for s in $${PFMK_SERIES:-6.1 6.12 7.2}; do scripts/debug-kernel.sh $$s || exit 1; done
 
 help:
 	@echo 'pfmk make targets:'
@@ -98,7 +98,8 @@ help:
 	@echo '  make test       full suite: make check, make htmldocs, W=1 -Werror builds'
 	@echo '                  and QEMU runs on the Debian 6.1/6.12 kernels and on debug'
 	@echo '                  kernels (KASAN, lockdep, kmemleak, KUnit) built from'
-	@echo '                  linux-source; prints a summary ending in'
+	@echo '                  linux-source 6.1, 6.12 and 7.2 (7.2 fetched from Debian'
+	@echo '                  unstable into the cache); prints a summary ending in'
 	@echo '                  "N passed, N failed, N skipped"'
 	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck'
 	@echo '  make htmldocs   Documentation/ through Sphinx and kernel-doc into'
@@ -108,4 +109,4 @@ help:
 	@echo '                  kernel API and vs perf record; table and build/bench/summary.json'
 	@echo '  make kernels    build (or reuse) the cached debug kernels only'
 	@echo 'Caches: $${XDG_CACHE_HOME:-$$HOME/.cache}/pfmk; outputs and logs: build/'
-	@echo 'Knobs: PFMK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_SKIP_INSTALL, PFMK_JOBS (see scripts/test.sh)'
+	@echo 'Knobs: PFMK_SERIES, PFMK_STOCK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_SKIP_INSTALL, PFMK_JOBS (see scripts/test.sh)'

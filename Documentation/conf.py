@@ -20,7 +20,10 @@ if not _ksrc or not os.path.isfile(os.path.join(_ksrc, 'scripts', 'kernel-doc'))
     sys.exit('pfmk conf.py: set PFMK_KERNEL_SRC to an extracted linux-source '
              'tree (scripts/htmldocs.sh does it), got %r' % _ksrc)
 
-# The kernel's Documentation/sphinx/ holds kerneldoc.py and kernellog.py.
+# The kernel's Documentation/sphinx/ holds kerneldoc.py (and, up to 6.14,
+# kernellog.py).  From 6.15 kerneldoc.py runs kernel-doc's Python library
+# in process, from $srctree/tools/lib/python: scripts/htmldocs.sh sets
+# srctree to the same tree.
 sys.path.insert(0, os.path.join(_ksrc, 'Documentation', 'sphinx'))
 
 # -- Project information ---------------------------------------------------
@@ -39,7 +42,7 @@ needs_sphinx = '5.3'
 # struct name in prose into links when (and only when) they resolve.
 extensions = ['kerneldoc', 'automarkup']
 
-# kernel-doc: the kernel tree's script, run on pfmk's sources.
+# kernel-doc: the kernel tree's script, run on pfmk's sources (up to 6.14).
 kerneldoc_bin = os.path.join(_ksrc, 'scripts', 'kernel-doc')
 kerneldoc_srctree = os.path.dirname(_here)
 # 1: kernel-doc's own warnings go to stderr, where scripts/htmldocs.sh

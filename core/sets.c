@@ -39,6 +39,7 @@
 #include <linux/list.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <pfmk/compat.h>
 
 #include "internal.h"
 #include "trace.h"
@@ -122,8 +123,8 @@ int pfmk_sets_init(struct pfmk_ctx *ctx)
 
 	INIT_LIST_HEAD(&ctx->sets);
 	ctx->nr_sets = 0;
-	hrtimer_init(&ctx->switch_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	ctx->switch_timer.function = pfmk_set_timeout;
+	pfmk_hrtimer_setup(&ctx->switch_timer, pfmk_set_timeout, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL);
 	INIT_WORK(&ctx->switch_work, pfmk_set_switch_work);
 	atomic_set(&ctx->switch_req, 0);
 	ret = pfmk_set_init(ctx, &ctx->set0, 0);
@@ -497,7 +498,7 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 	for (i = 0; i < count; i++) {
 		if (pfmk_set_find(ctx, req[i].set_id))
 			continue;
-		new[i] = kzalloc(sizeof(*new[i]), GFP_KERNEL);
+		new[i] = kzalloc_obj(*new[i], GFP_KERNEL);
 		if (!new[i] || pfmk_set_init(ctx, new[i], req[i].set_id)) {
 			kfree(new[i]);
 			new[i] = NULL;

@@ -58,7 +58,7 @@ int pfmk_smpl_fmt_register(struct pfmk_smpl_fmt *fmt)
 	mutex_unlock(&pfmk_smpl_lock);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_smpl_fmt_register, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_smpl_fmt_register);
 
 /**
  * pfmk_smpl_fmt_unregister() - unregister a sampling format
@@ -74,7 +74,7 @@ void pfmk_smpl_fmt_unregister(struct pfmk_smpl_fmt *fmt)
 	list_del(&fmt->list);
 	mutex_unlock(&pfmk_smpl_lock);
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_smpl_fmt_unregister, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_smpl_fmt_unregister);
 
 /**
  * pfmk_smpl_setup() - give a new context its sampling format and buffer

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <pfmk/compat.h>
 #include <pfmk/aux.h>
 #include <pfmk/pfmk.h>
 
@@ -213,7 +214,7 @@ static int __init pfmk_flightrec_init(void)
 	if (!seconds || seconds > 3600 || !kib || kib > 4096 || !trigger ||
 	    cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return -EINVAL;
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc_obj(*f, GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
 	init_completion(&f->done);

@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <pfmk/compat.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
@@ -294,7 +295,7 @@ static int __init pfmk_example_init(void)
 	    period_cycles > 10000000000ULL ||
 	    (strcmp(event, "cpu-clock") && strcmp(event, "cycles")))
 		return -EINVAL;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	init_completion(&s->done);

@@ -24,6 +24,7 @@
 #include <linux/module.h>
 #include <linux/perfmon.h>
 #include <linux/slab.h>
+#include <pfmk/compat.h>
 #include <pfmk/pmu_generic.h>
 
 static unsigned int seconds = 3;
@@ -179,7 +180,7 @@ static int __init pfmk_example_sets_init(void)
 {
 	if (!seconds || seconds > 3600 || !switch_ms || switch_ms > 10000)
 		return -EINVAL;
-	args = kzalloc(sizeof(*args), GFP_KERNEL);
+	args = kzalloc_obj(*args, GFP_KERNEL);
 	if (!args)
 		return -ENOMEM;
 	init_completion(&sets_done);

@@ -140,7 +140,7 @@ int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
 {
 	return pfmk_ctx_create(req, smpl_arg, smpl_size, c, desc, buf, owner);
 }
-EXPORT_SYMBOL_NS_GPL(__pfmk_create_context, PFMK_NS);
+EXPORT_SYMBOL_GPL(__pfmk_create_context);
 
 /**
  * pfmk_write_pmcs() - program PMCs
@@ -173,7 +173,7 @@ int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_write_pmcs, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_write_pmcs);
 
 /**
  * pfmk_write_pmds() - set PMD values and their overflow parameters
@@ -200,7 +200,7 @@ int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_write_pmds, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_write_pmds);
 
 /**
  * pfmk_read_pmds() - read 64-bit PMD values
@@ -232,7 +232,7 @@ int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_read_pmds, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_read_pmds);
 
 /**
  * pfmk_read_pmds_time() - read PMDs with their enabled and running times
@@ -260,7 +260,7 @@ int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_read_pmds_time, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_read_pmds_time);
 
 /**
  * pfmk_restart() - resume monitoring after an overflow notification
@@ -281,7 +281,7 @@ int pfmk_restart(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_restart, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_restart);
 
 /**
  * pfmk_stop() - stop monitoring
@@ -304,7 +304,7 @@ int pfmk_stop(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_stop, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_stop);
 
 /**
  * pfmk_start() - start monitoring
@@ -330,7 +330,7 @@ int pfmk_start(void *desc, struct pfarg_start *req)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_start, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_start);
 
 /**
  * pfmk_load_context() - attach a context to a CPU
@@ -360,7 +360,7 @@ int pfmk_load_context(void *desc, struct pfarg_load *req)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_load_context, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_load_context);
 
 /**
  * pfmk_unload_context() - detach a context from its CPU
@@ -383,7 +383,7 @@ int pfmk_unload_context(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_unload_context, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_unload_context);
 
 /**
  * pfmk_delete_evtsets() - delete event sets
@@ -413,7 +413,7 @@ int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_delete_evtsets, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_delete_evtsets);
 
 /**
  * pfmk_create_evtsets() - define event sets
@@ -450,7 +450,7 @@ int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_create_evtsets, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_create_evtsets);
 
 /**
  * pfmk_getinfo_evtsets() - report on event sets
@@ -478,7 +478,7 @@ int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_getinfo_evtsets, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_getinfo_evtsets);
 
 /**
  * pfmk_close() - destroy a context
@@ -503,7 +503,7 @@ int pfmk_close(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_close, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_close);
 
 /**
  * pfmk_read() - read one message, waiting on the context's completion
@@ -539,7 +539,7 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 	pfmk_ctx_put(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_read, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_read);
 
 /**
  * pfmk_get_state() - state of a context
@@ -564,7 +564,7 @@ int pfmk_get_state(void *desc)
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_get_state, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_get_state);
 
 /**
  * pfmk_get_stats() - overflow statistics of a context
@@ -588,7 +588,7 @@ int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats)
 	pfmk_ctx_unlock(ctx);
 	return stats ? 0 : -EINVAL;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_get_stats, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_get_stats);
 
 /**
  * pfmk_get_global_stats() - pfmk-wide counters
@@ -609,4 +609,4 @@ int pfmk_get_global_stats(struct pfmk_global_stats *stats)
 	pfmk_get_counters(stats);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_get_global_stats, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_get_global_stats);

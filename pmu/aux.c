@@ -29,6 +29,7 @@
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <pfmk/compat.h>
 #include <pfmk/aux.h>
 #include <pfmk/ns.h>
 
@@ -381,7 +382,7 @@ static int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max,
 }
 
 #endif /* PFMK_HAVE_KERNEL_AUX */
-EXPORT_SYMBOL_NS_GPL(pfmk_aux_supported, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_aux_supported);
 
 static void pfmk_aux_hint(void)
 {
@@ -468,7 +469,7 @@ static int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd,
 	}
 	aux = ctx->aux;
 	if (!aux) {
-		aux = kzalloc(sizeof(*aux), GFP_KERNEL);
+		aux = kzalloc_obj(*aux, GFP_KERNEL);
 		if (!aux)
 			return -ENOMEM;
 		if (!pfmk_aux_charge(size)) {
@@ -531,7 +532,7 @@ int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_aux_setup, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_aux_setup);
 
 /**
  * pfmk_aux_copy() - copy AUX data out of a loaded context
@@ -572,4 +573,4 @@ int pfmk_aux_copy(void *desc, size_t max, pfmk_aux_copy_t fn, void *data,
 	pfmk_ctx_unlock(ctx);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_aux_copy, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_aux_copy);

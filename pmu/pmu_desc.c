@@ -65,7 +65,7 @@ int pfmk_pmu_register(struct pfmk_pmu_desc *desc)
 			desc->name, desc->num_pmcs);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_pmu_register, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_pmu_register);
 
 /**
  * pfmk_pmu_unregister() - unregister a PMU description
@@ -82,7 +82,7 @@ void pfmk_pmu_unregister(struct pfmk_pmu_desc *desc)
 	list_del(&desc->list);
 	mutex_unlock(&pfmk_pmu_lock);
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_pmu_unregister, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_pmu_unregister);
 
 /**
  * pfmk_pmu_get() - find a description and pin its module

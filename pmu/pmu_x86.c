@@ -24,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
+#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pmu.h>
 #include <pfmk/pmu_generic.h>
@@ -125,7 +126,7 @@ int pfmk_x86_image_check(unsigned int reg, u64 val)
 		return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_image_check, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_image_check);
 
 /**
  * pfmk_x86_image_to_attr() - the perf event of an x86 image's PMD
@@ -170,7 +171,7 @@ int pfmk_x86_image_to_attr(unsigned int pmd, u64 val,
 	attr->exclude_kernel = !(field & FIXED_OS);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_image_to_attr, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_image_to_attr);
 
 /**
  * pfmk_x86_fixed_pmd() - does an image of PMC16 program PMD @pmd?
@@ -332,7 +333,7 @@ int pfmk_x86_pmu_announce(const struct pfmk_x86_pmu_info *info)
 	mutex_unlock(&pfmk_x86_lock);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_pmu_announce, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_pmu_announce);
 
 /**
  * pfmk_x86_pmu_retract() - an announced PMU goes away
@@ -358,7 +359,7 @@ void pfmk_x86_pmu_retract(const struct pfmk_x86_pmu_info *info)
 	}
 	mutex_unlock(&pfmk_x86_lock);
 }
-EXPORT_SYMBOL_NS_GPL(pfmk_x86_pmu_retract, PFMK_NS);
+EXPORT_SYMBOL_GPL(pfmk_x86_pmu_retract);
 
 #ifdef CONFIG_X86
 /* The CPU's own core PMU, as x86 perf found it; false if there is none. */
@@ -366,7 +367,7 @@ static bool pfmk_x86_cpuid(struct pfmk_x86_pmu_info *info)
 {
 	struct x86_pmu_capability cap = { };
 
-	perf_get_x86_pmu_capability(&cap);
+	pfmk_x86_pmu_capability(&cap);
 	if (!cap.version && boot_cpu_data.x86_vendor != X86_VENDOR_AMD)
 		return false;
 	if (!cap.num_counters_gp)

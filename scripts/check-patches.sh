@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Check pfmk's kernel patch series (patches/linux-<series>/, for AUX, see
 # Documentation/aux.rst): for each series, that it applies, in order, to a
-# pristine linux-source-<series> tarball, and that every patch is clean
+# pristine linux-source-<series> tarball (installed, or fetched from
+# Debian unstable for 7.2: source_tarball in lib.sh), and that every patch is clean
 # under checkpatch.pl --strict from that tree.
 #
 # usage: scripts/check-patches.sh [results-dir]
@@ -27,9 +28,9 @@ for dir in "$PFMK_ROOT"/patches/linux-*/; do
 	: >"$log"
 	mapfile -t list < <(patch_list "$series")
 	((${#list[@]})) || continue
-	tarball=/usr/src/linux-source-$series.tar.xz
-	if [[ ! -f $tarball ]]; then
-		row "$series-apply" 0 0 0 1 "no $tarball"
+	# Installed, or fetched from Debian for a series stable lacks (lib.sh).
+	if ! tarball=$( (source_tarball "$series") 2>>"$log"); then
+		row "$series-apply" 0 0 0 1 "no linux-source-$series tarball (see $log)"
 		continue
 	fi
 	tmp=$(mktemp -d)

@@ -2,9 +2,11 @@
 # Build the HTML documentation (make htmldocs): Documentation/ through
 # Sphinx with the kernel's kernel-doc extension, which generates the API
 # reference from the kernel-doc comments of pfmk's sources.  The extension
-# and scripts/kernel-doc come from the extracted linux-source-6.12 tree
-# (ensure_source_tree; Documentation/conf.py finds it through
-# PFMK_KERNEL_SRC).  Zero warnings allowed: Sphinx runs with -W --keep-going
+# and kernel-doc come from the extracted linux-source tree of the newest
+# series (PFMK_DOCS_SERIES, default 7.2: the kernel-doc an upstream
+# submission faces; ensure_source_tree; Documentation/conf.py finds it
+# through PFMK_KERNEL_SRC).  From 6.15 the extension runs kernel-doc's
+# Python library in process, found through $srctree.  Zero warnings allowed: Sphinx runs with -W --keep-going
 # -n (nitpicky: every C reference must resolve), and kernel-doc's own
 # warnings count too.
 #
@@ -19,7 +21,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 results=${1:-}
-series=6.12
+series=${PFMK_DOCS_SERIES:-7.2}
 out=$PFMK_BUILD/htmldocs
 log=$PFMK_LOGS/htmldocs.log
 name="make htmldocs (Sphinx + kernel-doc, zero warnings)"
@@ -30,11 +32,10 @@ mkdir -p "$PFMK_LOGS"
 [[ -z $results ]] || mkdir -p "$results"
 : >"$log"
 
-if [[ ! -f /usr/src/linux-source-$series.tar.xz ]]; then
-	row 0 0 0 1 "no /usr/src/linux-source-$series.tar.xz (kernel-doc and its Sphinx extension)"
+if ! ksrc=$(ensure_source_tree "$series"); then
+	row 0 0 0 1 "no linux-source-$series (kernel-doc and its Sphinx extension)"
 	die "htmldocs: no linux-source-$series"
 fi
-ksrc=$(ensure_source_tree "$series")
 
 # -E: a fresh environment every time, so that every warning is reported
 # again (an incremental build only re-reads the pages that changed).
@@ -42,7 +43,7 @@ t=$SECONDS
 say "htmldocs: sphinx-build $(sphinx-build --version 2>/dev/null | awk '{print $NF}') into $out (log: $log)"
 rm -rf "$out"
 rc=0
-PFMK_KERNEL_SRC=$ksrc PYTHONDONTWRITEBYTECODE=1 \
+PFMK_KERNEL_SRC=$ksrc srctree=$ksrc PYTHONDONTWRITEBYTECODE=1 \
 	sphinx-build -b html -E -W --keep-going -n \
 	"$PFMK_ROOT/Documentation" "$out" >>"$log" 2>&1 || rc=$?
 

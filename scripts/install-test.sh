@@ -24,7 +24,8 @@
 #
 # usage: scripts/install-test.sh [results-dir]
 #
-# Series: PFMK_SERIES (default "6.1 6.12").  With a results directory, writes
+# Series: those of PFMK_SERIES with a stock Debian kernel (stock_series in
+# lib.sh: 6.1 and 6.12).  With a results directory, writes
 # one row per series and check there (install-<series>-dkms,
 # install-<series>-modules_install, install-<series>-client).  Logs:
 # build/logs/install-<series>.log.  Exits non-zero on any failure.
@@ -36,7 +37,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 results=${1:-}
-SERIES=${PFMK_SERIES:-6.1 6.12}
+SERIES=$(stock_series)
 rc=0
 mkdir -p "$PFMK_LOGS" ${results:+"$results"}
 row() { [[ -z $results ]] || python3 "$PFMK_ROOT/scripts/results.py" row "$results/install-$1.json" install "$@"; }

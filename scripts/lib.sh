@@ -40,7 +40,7 @@ copy_module_sources() {
 PFMK_PACKAGES=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
-	linux-source-6.1 linux-source-6.12
+	linux-source-6.1 linux-source-6.12 debian-archive-keyring
 	sparse coccinelle busybox-static cpio gzip bc flex bison
 	libelf-dev libssl-dev kmod xz-utils python3 perl gcc make patch git
 	linux-perf python3-sphinx dkms
@@ -65,6 +65,18 @@ guest_accel() {
 	stock | demo) echo tcg,thread=single ;;
 	*) echo tcg ;;
 	esac
+}
+
+# host_tsc_khz: the host's TSC rate in kHz, when its CPU says the rate is
+# constant and known (then /proc/cpuinfo's "cpu MHz" is that rate); fails
+# otherwise.  run-guest.sh passes it to TCG guests as tsc_early_khz.
+host_tsc_khz() {
+	local flags mhz
+	flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null) || return 1
+	[[ " $flags " == *" constant_tsc "* && " $flags " == *" tsc_known_freq "* ]] || return 1
+	mhz=$(awk -F: '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+	[[ $mhz =~ ^\ *[0-9]+(\.[0-9]+)?$ ]] || return 1
+	awk -v m="$mhz" 'BEGIN { printf "%d\n", m * 1000 }'
 }
 
 say() { printf '[pfmk %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -115,22 +127,140 @@ stock_kernel_kdir() {
 	fi
 }
 
-# Source series available as linux-source-<series> tarballs, e.g. "6.1 6.12".
-source_series() {
-	local t s
-	for t in /usr/src/linux-source-*.tar.xz; do
-		[[ -e $t ]] || continue
-		s=${t#/usr/src/linux-source-}
-		echo "${s%.tar.xz}"
-	done | sort -V
+# The kernel series of the matrix.  Debug kernels are built for every
+# series in PFMK_SERIES; stock (Debian image) kernels only for those that
+# are also in PFMK_STOCK_SERIES: the series whose Debian images and headers
+# ensure_deps installs (built with this machine's compiler, so pfmk's
+# modules can be built for them).  Debian's 7.2 images are built with a
+# newer GCC than the host's: 7.2 is a debug kernel only.
+PFMK_ALL_SERIES="6.1 6.12 7.2"
+PFMK_STOCK_SERIES=${PFMK_STOCK_SERIES:-6.1 6.12}
+PFMK_SERIES=${PFMK_SERIES:-$PFMK_ALL_SERIES}
+export PFMK_SERIES PFMK_STOCK_SERIES
+
+# stock_series: the series of PFMK_SERIES that get a debian-<series> row.
+stock_series() {
+	local s picked=()
+	for s in $PFMK_SERIES; do
+		[[ " $PFMK_STOCK_SERIES " == *" $s "* ]] && picked+=("$s")
+	done
+	echo "${picked[*]}"
 }
 
-# Debian package version of linux-source-<series>, fallback: tarball size+mtime.
+# Series whose linux-source package is fetched (not installed) from a
+# Debian suite the machine's own apt sources do not carry, as
+# "<series>:<suite>".  Fetched with apt-get download through a private
+# sources list and state under $PFMK_CACHE/apt-<suite>: the machine's apt
+# configuration and dpkg database are never touched.  An installed
+# /usr/src/linux-source-<series>.tar.xz takes precedence.
+PFMK_FETCHED_SOURCES=${PFMK_FETCHED_SOURCES-7.2:unstable}
+# How long (seconds) a fetched suite's package lists are trusted before
+# apt-get update runs again; the cached tarball is used when the mirror
+# cannot be reached.
+PFMK_APT_REFRESH=${PFMK_APT_REFRESH:-86400}
+
+# fetch_suite <series>: the Debian suite linux-source-<series> is fetched
+# from, or nothing (status 1) when it comes from an installed package.
+fetch_suite() {
+	local e
+	for e in $PFMK_FETCHED_SOURCES; do
+		if [[ ${e%%:*} == "$1" ]]; then
+			echo "${e#*:}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# apt_private <suite> <apt-program> args...: run apt-get/apt-cache on the
+# private sources list and state of <suite>.
+apt_private() {
+	local suite=$1 prog=$2 a=$PFMK_CACHE/apt-$1
+	shift 2
+	local o=(-o "Dir::Etc::SourceList=$a/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache"
+		-o Dir::State::status=/dev/null)
+	# As root, apt drops to _apt for downloads, which cannot write into
+	# root's cache: download as root (what apt falls back to anyway).
+	[[ $(id -u) -ne 0 ]] || o+=(-o APT::Sandbox::User=root)
+	"$prog" "${o[@]}" "$@"
+}
+
+# fetch_source <series>: make sure $PFMK_CACHE/apt-<suite>/src/ holds
+# linux-source-<series>.tar.xz and its package version (.version), from
+# the suite's candidate linux-source-<series>.  Serialized by a lock.
+fetch_source() {
+	local series=$1 suite a pkg
+	suite=$(fetch_suite "$series") || die "linux-source-$series: not a fetched series"
+	a=$PFMK_CACHE/apt-$suite
+	pkg=linux-source-$series
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/debs" "$a/src"
+	(
+		flock 8
+		local ver deb tmp age
+		[[ -f /usr/share/keyrings/debian-archive-keyring.gpg ]] ||
+			die "$pkg: no /usr/share/keyrings/debian-archive-keyring.gpg; install debian-archive-keyring"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" >"$a/sources.list"
+		age=$(($(date +%s) - $(stat -c %Y "$a/lists/.updated" 2>/dev/null || echo 0)))
+		if ((age > PFMK_APT_REFRESH)); then
+			say "$pkg: apt-get update of Debian $suite (private lists: $a)"
+			if apt_private "$suite" apt-get -q update >"$a/update.log" 2>&1; then
+				touch "$a/lists/.updated"
+			else
+				say "$pkg: apt-get update failed (see $a/update.log); using what is cached"
+			fi
+		fi
+		ver=$(apt_private "$suite" apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+		if [[ -z $ver || $ver == '(none)' ]]; then
+			ver=$(cat "$a/src/$pkg.version" 2>/dev/null || true)
+			[[ -n $ver ]] || die "$pkg: not found in Debian $suite (apt-cache policy $pkg on $a/sources.list, log: $a/update.log). Fetch it by hand: apt-get download $pkg from Debian $suite, then dpkg-deb -x it and copy its usr/src/$pkg.tar.xz to /usr/src/"
+			say "$pkg: not in the lists of Debian $suite; using the cached $ver"
+		fi
+		if [[ -f $a/src/$pkg.tar.xz && $(cat "$a/src/$pkg.version" 2>/dev/null) == "$ver" ]]; then
+			exit 0
+		fi
+		deb=$a/debs/${pkg}_${ver//:/%3a}_all.deb
+		if [[ ! -s $deb ]]; then
+			say "$pkg: downloading $ver from Debian $suite"
+			(cd "$a/debs" && apt_private "$suite" apt-get -q download "$pkg=$ver") >"$a/download.log" 2>&1 ||
+				die "$pkg: apt-get download $pkg=$ver from Debian $suite failed; see $a/download.log"
+		fi
+		tmp=$(mktemp -d "$a/src/.x.XXXXXX")
+		dpkg-deb --fsys-tarfile "$deb" | tar -C "$tmp" -x "./usr/src/$pkg.tar.xz" ||
+			die "$pkg: $deb has no usr/src/$pkg.tar.xz"
+		mv "$tmp/usr/src/$pkg.tar.xz" "$a/src/$pkg.tar.xz"
+		echo "$ver" >"$a/src/$pkg.version"
+		rm -rf "$tmp"
+		find "$a/debs" -name "${pkg}_*.deb" ! -name "${deb##*/}" -delete
+		say "$pkg: $ver in $a/src"
+	) 8>"$a/.lock" || exit 1
+}
+
+# source_tarball <series>: the linux-source-<series> tarball (fetched
+# first for a fetched series); dies saying what to install when missing.
+source_tarball() {
+	local series=$1 suite
+	if [[ -f /usr/src/linux-source-$series.tar.xz ]]; then
+		echo "/usr/src/linux-source-$series.tar.xz"
+	elif suite=$(fetch_suite "$series"); then
+		fetch_source "$series"
+		echo "$PFMK_CACHE/apt-$suite/src/linux-source-$series.tar.xz"
+	else
+		die "no /usr/src/linux-source-$series.tar.xz: install it with apt-get install linux-source-$series"
+	fi
+}
+
+# Debian package version of linux-source-<series> (for a fetched series,
+# the fetched package's), fallback: tarball size+mtime.
 source_version() {
-	local series=$1 v
+	local series=$1 v suite
 	v=$(dpkg-query -W -f='${Version}' "linux-source-$series" 2>/dev/null || true)
+	if [[ -z $v && ! -f /usr/src/linux-source-$series.tar.xz ]] && suite=$(fetch_suite "$series"); then
+		fetch_source "$series"
+		v=$(cat "$PFMK_CACHE/apt-$suite/src/linux-source-$series.version")
+	fi
 	if [[ -z $v ]]; then
-		v=$(stat -c '%s-%Y' "/usr/src/linux-source-$series.tar.xz")
+		v=$(stat -c '%s-%Y' "$(source_tarball "$series")")
 	fi
 	echo "$v"
 }
@@ -191,11 +321,12 @@ ensure_source_tree() {
 		echo "$dir"
 		return 0
 	fi
-	[[ -f /usr/src/linux-source-$series.tar.xz ]] || die "no /usr/src/linux-source-$series.tar.xz"
+	local tarball
+	tarball=$(source_tarball "$series")
 	say "extracting linux-source-$series into $dir"
 	mkdir -p "$PFMK_CACHE/src"
 	tmp=$(mktemp -d "$PFMK_CACHE/src/.extract.XXXXXX")
-	tar -C "$tmp" -xf "/usr/src/linux-source-$series.tar.xz"
+	tar -C "$tmp" -xf "$tarball"
 	local top
 	top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n1)
 	while IFS= read -r p; do

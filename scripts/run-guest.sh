@@ -26,6 +26,16 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (p
 # every later step shows up; hangs are bounded by the wall-clock timeout.
 # panic=-1 reboots (i.e. exits QEMU, -no-reboot) at once on a panic.
 cmdline="console=ttyS0 printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
+# Under TCG the guest's TSC is the host's.  Its calibration against the
+# PIT races the host's load: a debug-7.2 guest on a busy host took 507 MHz
+# for the host's 2596 ("PIT calibration deviates from HPET"), the
+# clocksource watchdog then marked the TSC unstable, and sched_clock moved
+# in tick-sized steps, so two perf reads within a tick saw the same times
+# and cpu-clock counts (count_read_pmds_time and hotplug_counting failed).
+# When the host's TSC rate is known and constant, the guest is told it.
+if khz=$(host_tsc_khz); then
+	cmdline+=" tsc_early_khz=$khz"
+fi
 cmdline+=" ${PFMK_GUEST_CMDLINE:-}"
 
 qemu=(qemu-system-x86_64 -accel "${PFMK_QEMU_ACCEL:-tcg}" -smp 2 -m 1G -nographic -no-reboot

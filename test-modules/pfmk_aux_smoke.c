@@ -25,6 +25,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <pfmk/compat.h>
 #include <pfmk/aux.h>
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
@@ -293,7 +294,7 @@ static int __init pfmk_aux_smoke_init(void)
 	struct auxs *s;
 	unsigned int i, failed = 0;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	s->cap = 1 << 20;

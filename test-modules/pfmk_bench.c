@@ -52,6 +52,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
+#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
@@ -944,7 +945,7 @@ static int bench_workload(struct bench *b)
 	struct wl *w;
 	int ret = 0;
 
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = kzalloc_obj(*w, GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
 	w->cpus = kcalloc(nr_cpu_ids, sizeof(*w->cpus), GFP_KERNEL);
@@ -1056,7 +1057,7 @@ static int __init pfmk_bench_init(void)
 	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return -EINVAL;
 
-	b = kvzalloc(sizeof(*b), GFP_KERNEL);
+	b = kvzalloc_obj(*b, GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	init_completion(&b->ctx_done);

@@ -37,6 +37,7 @@
 #include <asm/irq_regs.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
+#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/x86.h>
 
@@ -227,7 +228,7 @@ static int pfmk_emu_event_init(struct perf_event *event)
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 
-	ee = kzalloc(sizeof(*ee), GFP_KERNEL);
+	ee = kzalloc_obj(*ee, GFP_KERNEL);
 	if (!ee)
 		return -ENOMEM;
 	ee->event = event;
@@ -656,8 +657,8 @@ static int pfmk_emu_run_online(unsigned int cpu)
 {
 	struct pfmk_emu_cpu *c = this_cpu_ptr(&pfmk_emu_cpus);
 
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	c->timer.function = pfmk_emu_run_tick;
+	pfmk_hrtimer_setup(&c->timer, pfmk_emu_run_tick, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL_PINNED_HARD);
 	hrtimer_start(&c->timer, ns_to_ktime(NSEC_PER_SEC / run_hz),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	return 0;
@@ -689,7 +690,7 @@ static int __init pfmk_emu_init(void)
 	if (!nr_gp || nr_gp > PFMK_EMU_MAX_GP || run_hz > 10000 ||
 	    !run_scale || run_scale > 1000000)
 		return -EINVAL;
-	perf_get_x86_pmu_capability(&cap);
+	pfmk_x86_pmu_capability(&cap);
 	if (cap.num_counters_gp) {
 		pr_info("this kernel has an x86 core PMU (%d counters): not emulating one\n",
 			cap.num_counters_gp);

@@ -28,6 +28,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/irq_regs.h>
+#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pmu.h>
 
@@ -196,15 +197,15 @@ static int pfmk_taux_event_init(struct perf_event *event)
 	if (event->attr.freq || event->attr.sigtrap)
 		return -EINVAL;
 
-	te = kzalloc(sizeof(*te), GFP_KERNEL);
+	te = kzalloc_obj(*te, GFP_KERNEL);
 	if (!te)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&te->node);
 	te->event = event;
 	te->rate = config & PFMK_TEST_AUX_RATE;
 	te->period_ns = period_us * NSEC_PER_USEC;
-	hrtimer_init(&te->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	te->timer.function = pfmk_taux_timer_fn;
+	pfmk_hrtimer_setup(&te->timer, pfmk_taux_timer_fn, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL_PINNED_HARD);
 	event->pmu_private = te;
 	event->destroy = pfmk_taux_destroy;
 	return 0;
@@ -267,7 +268,7 @@ static void *pfmk_taux_setup_aux(struct perf_event *event, void **pages,
 	/* Records never straddle pages: whole pages, power-of-two count. */
 	if (nr_pages <= 0 || (nr_pages & (nr_pages - 1)))
 		return NULL;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc_obj(*buf, GFP_KERNEL);
 	if (!buf)
 		return NULL;
 	buf->pages = pages;

@@ -29,6 +29,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/irq_regs.h>
+#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pmu.h>
 
@@ -92,7 +93,7 @@ static int pfmk_test_event_init(struct perf_event *event)
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 
-	te = kzalloc(sizeof(*te), GFP_KERNEL);
+	te = kzalloc_obj(*te, GFP_KERNEL);
 	if (!te)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&te->node);

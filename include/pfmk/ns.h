@@ -8,6 +8,8 @@
  * namespace argument of either macro.  client.kbuild (included by pfmk's
  * own Kbuild and by client modules' Kbuild files) probes <linux/export.h>
  * and defines PFMK_NS_STRING or PFMK_NS_TOKEN; there is no version test.
+ * pfmk's own exports are plain EXPORT_SYMBOL_GPL() with
+ * DEFAULT_SYMBOL_NAMESPACE, which its Kbuild sets from another probe.
  */
 #ifndef _PFMK_NS_H
 #define _PFMK_NS_H
