@@ -142,10 +142,10 @@ MODULE_PARM_DESC(aux_expected, "the kernel has pfmk's AUX patch (set by the harn
  * about a fifth of the lowest of the runs measured (testing.rst).
  */
 #define FZ_FLOOR_CREATES	400
-#define FZ_FLOOR_LOADS		200
-#define FZ_FLOOR_STARTS		100
-#define FZ_FLOOR_OVERFLOWS	100
-#define FZ_FLOOR_MESSAGES	20
+#define FZ_FLOOR_LOADS		250
+#define FZ_FLOOR_STARTS		120
+#define FZ_FLOOR_OVERFLOWS	60
+#define FZ_FLOOR_MESSAGES	1
 
 /* The calls, and the ticks of the test PMU. */
 enum fz_op {
@@ -203,7 +203,7 @@ static const char * const fz_op_name[FZ_NR_OPS] = {
 
 /*
  * Relative frequency of each operation.  Creation evicts (closes) the
- * context of its slot: at 4 in ~110, a context lives some 400 calls,
+ * context of its slot: at 4 in ~120, a context lives some 400 calls,
  * long enough to be loaded, started, to overflow, and to see its CPU go
  * offline and come back.
  */
@@ -218,8 +218,8 @@ static const u8 fz_op_weight[FZ_NR_OPS] = {
 	[FZ_STOP]		= 5,
 	[FZ_RESTART]		= 5,
 	[FZ_UNLOAD]		= 4,
-	[FZ_CLOSE]		= 4,
-	[FZ_READ]		= 5,
+	[FZ_CLOSE]		= 2,
+	[FZ_READ]		= 8,
 	[FZ_READ_BLOCK]		= 1,
 	[FZ_GET_STATE]		= 5,
 	[FZ_GET_STATS]		= 3,
