@@ -820,16 +820,15 @@ static void fz_check(struct fz_thread *t, enum fz_op op, enum fz_handle hk,
 		return;
 	}
 	if (!(got & (fz_documented[op] | E_OK))) {
-		fz_fail(t, FZ_F_UNDOC, "%s (handle %s 0x%lx, arg %lld) returned %ld %pe",
+		fz_fail(t, FZ_F_UNDOC, "%s (handle %s 0x%lx, arg %lld) returned %ld",
 			fz_op_name[op], fz_handle_name[hk],
-			(unsigned long)handle, arg, ret,
-			ERR_PTR(ret < 0 ? ret : 0));
+			(unsigned long)handle, arg, ret);
 		return;
 	}
 	if (expect && !(got & expect)) {
-		fz_fail(t, FZ_F_ORACLE, "%s (slot %d %s, arg %lld): %ld %pe, allowed 0x%x",
-			fz_op_name[op], s, locked ? "locked" : "racing", arg,
-			ret, ERR_PTR(ret < 0 ? ret : 0), expect);
+		fz_fail(t, FZ_F_ORACLE, "%s (slot %d %s, arg %lld): %ld, allowed 0x%x",
+			fz_op_name[op], s, locked ? "locked" : "unlocked", arg,
+			ret, expect);
 		if (s >= 0 && locked)
 			fz_model_print(&fz_slots[s]);
 	}
