@@ -681,6 +681,16 @@ static bool fz_counts(const struct fz_slot *slot, unsigned int r)
 	return slot->kind != FZ_KIND_FUZZ && slot->m.cls[0][r] != FZ_C_OFF;
 }
 
+/*
+ * Can PMD @r of set 0 change while started?  Counting, or reset by the
+ * overflow of another PMD naming it in its reg_reset_pmds, event or not;
+ * not the PMDs of "pfmk_fuzz", whose dummy events never overflow.
+ */
+static bool fz_may_change(const struct fz_slot *slot, unsigned int r)
+{
+	return slot->kind != FZ_KIND_FUZZ;
+}
+
 /* Monitoring started or stopped: what the model still knows of values. */
 static void fz_model_values(struct fz_slot *slot, bool counting)
 {
@@ -690,7 +700,7 @@ static void fz_model_values(struct fz_slot *slot, bool counting)
 	for (r = 0; r < FZ_VREGS; r++) {
 		if (counting) {
 			/* Deterministic: counts of the test PMU follow ticks. */
-			if (fz_counts(slot, r) &&
+			if (fz_may_change(slot, r) &&
 			    !(fz_det && slot->kind == FZ_KIND_TEST &&
 			      m->nsets == 1 && !m->rules && m->cpu == 0))
 				m->vstate[r] = FZ_V_UNKNOWN;
@@ -1540,7 +1550,7 @@ static void fz_op_simple(struct fz_thread *t, enum fz_op op, int s,
 		/* Notifying PMDs were reloaded with their long reset value. */
 		if (!ret)
 			for (r = 0; r < FZ_VREGS; r++)
-				if (fz_counts(slot, r))
+				if (fz_may_change(slot, r))
 					m->vstate[r] = FZ_V_UNKNOWN;
 		if (!ret && !m->started)
 			fz_model_values(slot, false);
@@ -1956,11 +1966,9 @@ static void fz_tick_model(u64 ticks)
 				lost = true;
 		}
 		for (r = 0; r < FZ_VREGS; r++) {
-			if (!fz_counts(slot, r))
-				continue;
 			if (lost)
 				m->vstate[r] = FZ_V_UNKNOWN;
-			else
+			else if (fz_counts(slot, r))
 				m->val[r] += (m->pmc[r] & PFMK_TEST_PMC_STEP) *
 					     ticks;
 		}
