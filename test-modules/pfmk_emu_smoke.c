@@ -512,8 +512,12 @@ static bool emu_perf_multiplex(const char *t)
 		enabled = max(enabled, time[i].time_enabled);
 		running += time[i].time_running;
 	}
-	/* Four counters: the running times add up to at most 4x enabled. */
-	emu_check(t, "at most four at once", 1, running <= 4 * enabled);
+	/*
+	 * Four counters: the running times add up to at most 4x enabled,
+	 * within 1% (perf stamps each event's times at its own switch).
+	 */
+	emu_check(t, "at most four at once", 1,
+		  running * 100 <= 4 * enabled * 101);
 	if (emu_failed != failed)
 		for (i = 0; i < ARRAY_SIZE(ev); i++)
 			emu_why(t, desc, i);
