@@ -228,6 +228,7 @@ static void edge_unload_masked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P);
 
 	pfmkt_load(test, desc, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
