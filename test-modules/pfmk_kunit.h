@@ -54,6 +54,7 @@ u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg);
 int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
 int pfmkt_cpu(void);
+int pfmkt_param_io(const char *name, char *buf, size_t len, bool write);
 
 extern struct kunit_suite pfmk_x86_suite;
 extern struct kunit_suite pfmk_test_pmu_suite;
@@ -71,5 +72,7 @@ extern struct kunit_suite pfmk_hotplug_suite;
 extern struct kunit_suite pfmk_sets_args_suite;
 extern struct kunit_suite pfmk_sets_switch_suite;
 extern struct kunit_suite pfmk_sets_time_suite;
+extern struct kunit_suite pfmk_edge_suite;
+extern struct kunit_suite pfmk_edge_hotplug_suite;
 
 #endif /* _PFMK_KUNIT_H */

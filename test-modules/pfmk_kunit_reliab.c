@@ -41,8 +41,16 @@ static const char * const pfmkt_params[] = {
 /* Values saved by pfmk_limits_init(), restored by pfmk_limits_exit(). */
 static char pfmkt_saved[ARRAY_SIZE(pfmkt_params)][24];
 
-static int pfmkt_param_io(const char *name, char *buf, size_t len,
-			  bool write)
+/**
+ * pfmkt_param_io() - read or write one of pfmk's module parameters
+ * @name: the parameter, under /sys/module/pfmk/parameters/.
+ * @buf: the value to write, or the buffer to read it into.
+ * @len: size of @buf when reading.
+ * @write: write @buf instead of reading.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pfmkt_param_io(const char *name, char *buf, size_t len, bool write)
 {
 	char path[96];
 	struct file *f;

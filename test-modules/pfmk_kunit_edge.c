@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suites: edge cases that no other suite covers (issue 14).
+ *
+ * pfmk_edge: unload and writes of a masked context, a masked context
+ * started again without a restart, two PMDs overflowing on one tick,
+ * PFM_FL_OVFL_NO_MSG with a full buffer, the pid, tgid and ip of
+ * sampling entries, sampling across event sets, PMU description names
+ * and the module pin a context holds on its description.
+ *
+ * pfmk_edge_hotplug: stop and start while the context's CPU is away, and
+ * a re-arm that fails on the max_events limit.
+ *
+ * Every case runs on the deterministic test PMU (pfmk_test_pmu_tick()),
+ * so counts, entries and states are exact.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+#define EDGE_HDR	sizeof(struct pfm_dfl_smpl_hdr)
+#define EDGE_ENTRY	sizeof(struct pfm_dfl_smpl_entry)
+#define EDGE_BUF	4096ULL
+#define EDGE_TIMEOUT	(10 * HZ)
+#define EDGE_STARTED	(PFM_CTX_LOADED | PFMK_STATE_STARTED)
+#define EDGE_MASKED	(PFM_CTX_MASKED | PFMK_STATE_STARTED)
+#define EDGE_OFFLINE	PFMK_STATE_OFFLINE
+
+/* Sampling period and long reset of the notifying PMD. */
+#define EDGE_P		5ULL
+#define EDGE_L		12ULL
+
+/* A PMU description of this module, for the registry cases. */
+#define EDGE_PMU_NAME	"pfmk_kt_edge"
+
+static const pfm_uuid_t edge_dfl_uuid = PFM_DFL_SMPL_UUID;
+
+/* max_events as the suite found it, restored by edge_exit(). */
+static char edge_saved_max_events[24];
+
+static const struct pfmk_reg_desc edge_pmc_desc[1] = {
+	{ .name = "PMC0", .rsvd_msk = ~BIT_ULL(63) },
+};
+
+static int edge_pmc_to_attr(const struct pfmk_pmu_desc *d, unsigned int reg,
+			    u64 val, struct perf_event_attr *attr)
+{
+	return PFMK_PMC_OFF;
+}
+
+/* Two descriptions of the same name; @edge_desc_a registers first. */
+static struct pfmk_pmu_desc edge_desc_a = {
+	.name = EDGE_PMU_NAME, .owner = THIS_MODULE, .num_pmcs = 1,
+	.pmc_desc = edge_pmc_desc, .pmc_to_attr = edge_pmc_to_attr,
+};
+
+static struct pfmk_pmu_desc edge_desc_b = {
+	.name = EDGE_PMU_NAME, .owner = THIS_MODULE, .num_pmcs = 1,
+	.pmc_desc = edge_pmc_desc, .pmc_to_attr = edge_pmc_to_attr,
+};
+
+static bool edge_desc_a_registered;
+
+static int edge_init(struct kunit *test)
+{
+	int ret;
+
+	ret = pfmkt_param_io("max_events", edge_saved_max_events,
+			     sizeof(edge_saved_max_events), false);
+	if (ret)
+		return ret;
+	return pfmkt_init(test);
+}
+
+static void edge_exit(struct kunit *test)
+{
+	pfmkt_exit(test);
+	if (edge_desc_a_registered) {
+		pfmk_pmu_unregister(&edge_desc_a);
+		edge_desc_a_registered = false;
+	}
+	KUNIT_EXPECT_EQ(test, pfmkt_param_io("max_events",
+					     edge_saved_max_events, 0, true),
+			0);
+}
+
+/* A context on the test PMU, with the default format if @buf_size. */
+static void *edge_create(struct kunit *test, u32 flags, u64 buf_size,
+			 void **buf)
+{
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_ctx req;
+	void *desc = NULL;
+
+	memset(&req, 0, sizeof(req));
+	memset(&arg, 0, sizeof(arg));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE | flags;
+	strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME, sizeof(req.ctx_pmu_name));
+	if (buf_size)
+		memcpy(req.ctx_smpl_buf_id, edge_dfl_uuid, sizeof(pfm_uuid_t));
+	arg.buf_size = buf_size;
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req,
+						   buf_size ? &arg : NULL,
+						   buf_size ? sizeof(arg) : 0,
+						   &desc, buf), 0);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	return desc;
+}
+
+/*
+ * PMD @reg of set @set samples every @period events (short reset alike),
+ * long reset -@lperiod, with @flags, recording the PMDs in @smpl_pmds, and
+ * switching sets after @switch_cnt overflows (0: never).
+ */
+static void edge_write_sampler(struct kunit *test, void *desc, u16 set,
+			       u16 reg, u64 period, u64 lperiod, u32 flags,
+			       u64 smpl_pmds, u64 switch_cnt)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	pmd.reg_set = set;
+	pmd.reg_flags = flags;
+	pmd.reg_value = -period;
+	pmd.reg_short_reset = -period;
+	pmd.reg_long_reset = -lperiod;
+	pmd.reg_smpl_pmds[0] = smpl_pmds;
+	pmd.reg_ovfl_switch_cnt = switch_cnt;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+}
+
+static u64 edge_read_pmd(struct kunit *test, void *desc, u16 set, u16 reg)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	pmd.reg_set = set;
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	return pmd.reg_value;
+}
+
+static void edge_wait_notify(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+
+	KUNIT_ASSERT_NE_MSG(test, wait_for_completion_timeout(&priv->done,
+							      EDGE_TIMEOUT),
+			    0UL, "no completion within %d s",
+			    EDGE_TIMEOUT / HZ);
+}
+
+static u64 edge_hdr_count(void *buf)
+{
+	struct pfm_dfl_smpl_hdr *hdr = buf;
+
+	/* Pairs with the handler's release: the entries are complete. */
+	return smp_load_acquire(&hdr->hdr_count);
+}
+
+/* Entry @i of a buffer whose entries carry @nvals values each. */
+static const struct pfm_dfl_smpl_entry *edge_entry(void *buf, unsigned int i,
+						   unsigned int nvals)
+{
+	return buf + EDGE_HDR + i * (EDGE_ENTRY + nvals * sizeof(u64));
+}
+
+static u64 edge_entry_val(const struct pfm_dfl_smpl_entry *ent)
+{
+	return *(const u64 *)(ent + 1);
+}
+
+/*
+ * No format: PMD0 (step 1) samples every EDGE_P ticks with OVFL_NOTIFY,
+ * PMD1 (step 1) counts.  EDGE_P ticks mask the context; returns it
+ * masked and, if @stop, stopped.
+ */
+static void *edge_masked(struct kunit *test, int cpu, bool stop)
+{
+	void *desc = edge_create(test, 0, 0, NULL);
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_L,
+			   PFM_REGFL_OVFL_NOTIFY, 0, 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, EDGE_P);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
+	edge_wait_notify(test);
+	if (stop) {
+		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+		KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+	}
+	return desc;
+}
+
+/* pfmk_edge */
+
+/* Unloading a masked context unmasks it; loaded again, it counts. */
+static void edge_unload_masked(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = edge_masked(test, cpu, false);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P);
+
+	pfmkt_load(test, desc, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P + 3);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), 3ULL);
+}
+
+/*
+ * write_pmcs on a masked, stopped context: accepted (the context is
+ * loaded and stopped), the context stays masked, the new PMC counts after
+ * restart and start.
+ */
+static void edge_masked_stopped_write_pmcs(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = edge_masked(test, cpu, true);
+
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(4));
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P + 2 * 4);
+}
+
+/*
+ * write_pmds on a masked, stopped context: accepted, the context stays
+ * masked, and the written PMD drops its pending long reset (perfmon2
+ * 2.2 clears the PMD's pending overflow): restart keeps the new value
+ * (-3, not the long reset -7), whose period then applies.
+ */
+static void edge_masked_stopped_write_pmds(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = edge_masked(test, cpu, true);
+
+	edge_write_sampler(test, desc, 0, 0, 3, 7, PFM_REGFL_OVFL_NOTIFY, 0, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -3ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
+}
+
+/*
+ * start on a masked, stopped context: accepted, and the context stays
+ * masked (perfmon2 2.2: "MASKED: nop"): the notifying PMD saturates,
+ * nothing more is notified, other PMDs count; restart unmasks.
+ */
+static void edge_masked_stopped_start(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	void *desc = edge_masked(test, cpu, true);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
+	pfmk_test_pmu_tick(cpu, 2 * EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), 2 * EDGE_P);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), 3 * EDGE_P);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -EDGE_L);
+}
+
+/* Two PMDs whose periods end on the same tick: both are recorded. */
+static void edge_same_tick_two_pmds(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *e0, *e1;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = edge_create(test, 0, EDGE_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_P, 0, 0, 0);
+	edge_write_sampler(test, desc, 0, 1, EDGE_P, EDGE_P, 0, 0, 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, EDGE_P);
+
+	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 2ULL);
+	e0 = edge_entry(buf, 0, 0);
+	e1 = edge_entry(buf, 1, 0);
+	KUNIT_EXPECT_EQ(test, BIT(e0->ovfl_pmd) | BIT(e1->ovfl_pmd), 3UL);
+	KUNIT_EXPECT_EQ(test, e0->last_reset_val, -EDGE_P);
+	KUNIT_EXPECT_EQ(test, e1->last_reset_val, -EDGE_P);
+	KUNIT_EXPECT_EQ(test, e0->cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, e1->cpu, (u16)cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_nested, 0ULL);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -EDGE_P);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), -EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
+}
+
+/*
+ * PFM_FL_OVFL_NO_MSG and a buffer that one entry fills: the context
+ * masks and the completion fires, no message is queued, restart empties
+ * the buffer and recording resumes from the long reset.
+ */
+static void edge_no_msg_full_buffer(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	union pfm_msg msg;
+	void *desc, *buf;
+
+	desc = edge_create(test, PFM_FL_OVFL_NO_MSG,
+			   EDGE_HDR + EDGE_ENTRY + 8 * PFMK_TEST_NUM_PMCS, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_L,
+			   PFM_REGFL_OVFL_NOTIFY, 0, 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, EDGE_P);
+
+	KUNIT_EXPECT_EQ(test, edge_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
+	edge_wait_notify(test);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
+	KUNIT_EXPECT_EQ(test, edge_hdr_count(buf), 0ULL);
+	pfmk_test_pmu_tick(cpu, EDGE_L);
+	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, edge_entry(buf, 0, 0)->last_reset_val, -EDGE_L);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+}
+
+/**
+ * struct edge_ticker - a kernel thread that ticks its own CPU once
+ * @cpu: the CPU it is bound to.
+ * @ticks: ticks to give.
+ * @done: completed after the tick.
+ */
+struct edge_ticker {
+	int			cpu;
+	u64			ticks;
+	struct completion	done;
+};
+
+static int edge_ticker_fn(void *data)
+{
+	struct edge_ticker *t = data;
+
+	pfmk_test_pmu_tick(t->cpu, t->ticks);
+	complete(&t->done);
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+#ifdef CONFIG_X86_64
+#define EDGE_KERNEL_START	((u64)__START_KERNEL_map)
+#else
+#define EDGE_KERNEL_START	((u64)PAGE_OFFSET)
+#endif
+
+/*
+ * Entries record the task the overflow interrupted: a kernel thread
+ * bound to the CPU ticks it, so it is the interrupted task; the ip is a
+ * kernel text address.
+ */
+static void edge_entry_pid_tgid_ip(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	struct edge_ticker t;
+	struct task_struct *k;
+	pid_t pid, tgid;
+	void *desc, *buf;
+
+	t.cpu = pfmkt_cpu();
+	t.ticks = EDGE_P;
+	init_completion(&t.done);
+	desc = edge_create(test, 0, EDGE_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_P, 0, 0, 0);
+	pfmkt_load(test, desc, t.cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	k = kthread_create(edge_ticker_fn, &t, "pfmk_edge_tick");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	kthread_bind(k, t.cpu);
+	pid = task_pid_nr(k);
+	tgid = task_tgid_nr(k);
+	wake_up_process(k);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t.done,
+							  EDGE_TIMEOUT), 0UL);
+	kthread_stop(k);
+
+	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 1ULL);
+	ent = edge_entry(buf, 0, 0);
+	KUNIT_EXPECT_NE(test, pid, task_pid_nr(current));
+	KUNIT_EXPECT_EQ(test, (pid_t)ent->pid, pid);
+	KUNIT_EXPECT_EQ(test, (pid_t)ent->tgid, tgid);
+	KUNIT_EXPECT_EQ(test, ent->cpu, (u16)t.cpu);
+	KUNIT_EXPECT_GE_MSG(test, ent->ip, EDGE_KERNEL_START,
+			    "ip %#llx is not a kernel text address", ent->ip);
+}
+
+/* Wait (2 s at most) until set @id has run @runs times. */
+static bool edge_wait_runs(void *desc, u16 id, u64 runs)
+{
+	unsigned long end = jiffies + 2 * HZ;
+	struct pfarg_setinfo info;
+
+	do {
+		memset(&info, 0, sizeof(info));
+		info.set_id = id;
+		if (pfmk_getinfo_evtsets(desc, &info, 1))
+			return false;
+		if (info.set_runs >= runs)
+			return info.set_runs == runs;
+		usleep_range(50, 100);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+static void edge_write_set_pmc(struct kunit *test, void *desc, u16 set,
+			       u16 reg, u64 value)
+{
+	struct pfarg_pmc pmc;
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = reg;
+	pmc.reg_set = set;
+	pmc.reg_value = value;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+}
+
+static void edge_expect_entry(struct kunit *test, void *buf, unsigned int i,
+			      u16 set, u16 pmd, u64 period, u64 val)
+{
+	const struct pfm_dfl_smpl_entry *ent = edge_entry(buf, i, 1);
+
+	KUNIT_EXPECT_EQ_MSG(test, ent->set, set, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, pmd, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -period, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, edge_entry_val(ent), val, "entry %u", i);
+}
+
+/*
+ * Sampling in two sets switching on overflow: set 0 samples PMD0 every
+ * 10 ticks (records PMD1, step 1) and switches after 1 overflow; set 1
+ * samples PMD2 every 4 ticks (records PMD3, step 3) and switches after
+ * 2.  Entries carry their set and PMD; each set counts only its ticks.
+ */
+static void edge_smpl_sets(struct kunit *test)
+{
+	struct pfarg_setdesc d[2];
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = edge_create(test, 0, EDGE_BUF, &buf);
+	memset(d, 0, sizeof(d));
+	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
+	d[1].set_id = 1;
+	d[1].set_flags = PFM_SETFL_OVFL_SWITCH;
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	edge_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	edge_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
+	edge_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
+	edge_write_set_pmc(test, desc, 1, 3, PFMK_TEST_PMC(3));
+	edge_write_sampler(test, desc, 0, 0, 10, 10, 0, BIT_ULL(1), 1);
+	edge_write_sampler(test, desc, 1, 2, 4, 4, 0, BIT_ULL(3), 2);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_ASSERT_TRUE_MSG(test, edge_wait_runs(desc, 1, 1),
+			      "no switch to set 1");
+	pfmk_test_pmu_tick(cpu, 4);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_TRUE_MSG(test, edge_wait_runs(desc, 0, 2),
+			      "no switch back to set 0");
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
+	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 3ULL);
+	edge_expect_entry(test, buf, 0, 0, 0, 10, 10);
+	edge_expect_entry(test, buf, 1, 1, 2, 4, 3 * 4);
+	edge_expect_entry(test, buf, 2, 1, 2, 4, 3 * 8);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), 10ULL);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 1, 3), 3 * 8ULL);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -10ULL);
+	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 1, 2), -4ULL);
+}
+
+/* A second description of a registered name: -EEXIST, as documented. */
+static void edge_pmu_duplicate_name(struct kunit *test)
+{
+	static struct pfmk_pmu_desc dup_test = {
+		.name = PFMK_TEST_PMU_NAME, .owner = THIS_MODULE,
+		.num_pmcs = 1, .pmc_desc = edge_pmc_desc,
+		.pmc_to_attr = edge_pmc_to_attr,
+	};
+	int ret;
+
+	ret = pfmk_pmu_register(&dup_test);
+	if (!ret)
+		pfmk_pmu_unregister(&dup_test);
+	KUNIT_EXPECT_EQ(test, ret, -EEXIST);
+
+	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&edge_desc_a), 0);
+	edge_desc_a_registered = true;
+	ret = pfmk_pmu_register(&edge_desc_b);
+	if (!ret)
+		pfmk_pmu_unregister(&edge_desc_b);
+	KUNIT_EXPECT_EQ(test, ret, -EEXIST);
+}
+
+/*
+ * A context pins its description's module (one reference, from create to
+ * close), so the module cannot be unloaded under it; after the close the
+ * description can go, and the name is unknown again.
+ */
+static void edge_pmu_pinned(struct kunit *test)
+{
+	struct pfarg_ctx req;
+	void *desc = NULL;
+	int base;
+
+	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&edge_desc_a), 0);
+	edge_desc_a_registered = true;
+	memset(&req, 0, sizeof(req));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	strscpy(req.ctx_pmu_name, EDGE_PMU_NAME, sizeof(req.ctx_pmu_name));
+	base = module_refcount(THIS_MODULE);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, &req, &desc), 0);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), base + 1);
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), base);
+
+	pfmk_pmu_unregister(&edge_desc_a);
+	edge_desc_a_registered = false;
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
+}
+
+static struct kunit_case pfmk_edge_cases[] = {
+	KUNIT_CASE(edge_unload_masked),
+	KUNIT_CASE(edge_masked_stopped_write_pmcs),
+	KUNIT_CASE(edge_masked_stopped_write_pmds),
+	KUNIT_CASE(edge_masked_stopped_start),
+	KUNIT_CASE(edge_same_tick_two_pmds),
+	KUNIT_CASE(edge_no_msg_full_buffer),
+	KUNIT_CASE(edge_entry_pid_tgid_ip),
+	KUNIT_CASE(edge_smpl_sets),
+	KUNIT_CASE(edge_pmu_duplicate_name),
+	KUNIT_CASE(edge_pmu_pinned),
+	{}
+};
+
+struct kunit_suite pfmk_edge_suite = {
+	.name = "pfmk_edge",
+	.init = edge_init,
+	.exit = edge_exit,
+	.test_cases = pfmk_edge_cases,
+};
+
+/* pfmk_edge_hotplug */
+
+/* The highest online CPU but 0; skipped only on a single-CPU machine. */
+static int edge_hp_cpu(struct kunit *test)
+{
+	int cpu;
+
+	for (cpu = nr_cpu_ids - 1; cpu > 0; cpu--)
+		if (cpu_online(cpu))
+			return cpu;
+	kunit_skip(test, "needs a second online CPU, have %u",
+		   num_online_cpus());
+	return -1;
+}
+
+/* remove_cpu() failing on an SMP machine is a failure, not a skip. */
+static void edge_offline(struct kunit *test, int cpu)
+{
+	struct pfmkt_priv *priv = test->priv;
+
+	KUNIT_ASSERT_EQ_MSG(test, remove_cpu(cpu), 0, "remove_cpu(%d)", cpu);
+	priv->offline_cpu = cpu;
+}
+
+static void edge_online(struct kunit *test, int cpu)
+{
+	struct pfmkt_priv *priv = test->priv;
+
+	KUNIT_ASSERT_EQ_MSG(test, add_cpu(cpu), 0, "add_cpu(%d)", cpu);
+	priv->offline_cpu = -1;
+}
+
+static void edge_expect_cpu_msg(struct kunit *test, void *desc, u32 type,
+				int cpu, u64 cycle)
+{
+	union pfm_msg msg;
+
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_EXPECT_EQ(test, msg.type, type);
+	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cpu, cpu);
+	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cycle, cycle);
+}
+
+/*
+ * stop and start while the CPU is away only record whether to count: a
+ * context stopped offline comes back stopped, one started offline comes
+ * back counting.
+ */
+static void edge_hp_stop_start_offline(struct kunit *test)
+{
+	int cpu = edge_hp_cpu(test);
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 10);
+
+	edge_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | EDGE_OFFLINE);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), -EALREADY);
+	edge_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+
+	edge_offline(test, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -EALREADY);
+	edge_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
+}
+
+/*
+ * A re-arm over max_events fails: the context stays loaded and offline,
+ * rearm_failed counts it, no event is left behind and no ONLINE message
+ * is sent; with the limit back, the next call re-arms it.
+ */
+static void edge_hp_rearm_failed(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	int cpu = edge_hp_cpu(test);
+	union pfm_msg msg;
+	char limit[24];
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 10);
+
+	edge_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
+	edge_expect_cpu_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&before), 0);
+	/* Room for one of the two events. */
+	snprintf(limit, sizeof(limit), "%llu", before.events + 1);
+	KUNIT_ASSERT_EQ(test, pfmkt_param_io("max_events", limit, 0, true), 0);
+
+	edge_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&after), 0);
+	KUNIT_EXPECT_GT(test, after.rearm_failed, before.rearm_failed);
+	KUNIT_EXPECT_EQ(test, after.events, before.events);
+	KUNIT_EXPECT_EQ(test, after.cpu_online, before.cpu_online);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_param_io("max_events",
+					     edge_saved_max_events, 0, true),
+			0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
+	edge_expect_cpu_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 15ULL);
+}
+
+static struct kunit_case pfmk_edge_hotplug_cases[] = {
+	KUNIT_CASE(edge_hp_stop_start_offline),
+	KUNIT_CASE(edge_hp_rearm_failed),
+	{}
+};
+
+struct kunit_suite pfmk_edge_hotplug_suite = {
+	.name = "pfmk_edge_hotplug",
+	.init = edge_init,
+	.exit = edge_exit,
+	.test_cases = pfmk_edge_hotplug_cases,
+};
