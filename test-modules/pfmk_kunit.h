@@ -55,6 +55,11 @@ int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
 int pfmkt_cpu(void);
 int pfmkt_param_io(const char *name, char *buf, size_t len, bool write);
+int pfmkt_hp_cpu(struct kunit *test);
+void pfmkt_offline(struct kunit *test, int cpu);
+void pfmkt_online(struct kunit *test, int cpu);
+void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,
+		      u64 cycle);
 
 extern struct kunit_suite pfmk_x86_suite;
 extern struct kunit_suite pfmk_test_pmu_suite;

@@ -614,48 +614,6 @@ struct kunit_suite pfmk_edge_suite = {
 
 /* pfmk_edge_hotplug */
 
-/* The highest online CPU but 0; skipped only on a single-CPU machine. */
-static int edge_hp_cpu(struct kunit *test)
-{
-	int cpu;
-
-	for (cpu = nr_cpu_ids - 1; cpu > 0; cpu--)
-		if (cpu_online(cpu))
-			return cpu;
-	kunit_skip(test, "needs a second online CPU, have %u",
-		   num_online_cpus());
-	return -1;
-}
-
-/* remove_cpu() failing on an SMP machine is a failure, not a skip. */
-static void edge_offline(struct kunit *test, int cpu)
-{
-	struct pfmkt_priv *priv = test->priv;
-
-	KUNIT_ASSERT_EQ_MSG(test, remove_cpu(cpu), 0, "remove_cpu(%d)", cpu);
-	priv->offline_cpu = cpu;
-}
-
-static void edge_online(struct kunit *test, int cpu)
-{
-	struct pfmkt_priv *priv = test->priv;
-
-	KUNIT_ASSERT_EQ_MSG(test, add_cpu(cpu), 0, "add_cpu(%d)", cpu);
-	priv->offline_cpu = -1;
-}
-
-static void edge_expect_cpu_msg(struct kunit *test, void *desc, u32 type,
-				int cpu, u64 cycle)
-{
-	union pfm_msg msg;
-
-	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
-			(ssize_t)sizeof(msg));
-	KUNIT_EXPECT_EQ(test, msg.type, type);
-	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cpu, cpu);
-	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cycle, cycle);
-}
-
 /*
  * stop and start while the CPU is away only record whether to count: a
  * context stopped offline comes back stopped, one started offline comes
@@ -663,7 +621,7 @@ static void edge_expect_cpu_msg(struct kunit *test, void *desc, u32 type,
  */
 static void edge_hp_stop_start_offline(struct kunit *test)
 {
-	int cpu = edge_hp_cpu(test);
+	int cpu = pfmkt_hp_cpu(test);
 	void *desc;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
@@ -672,23 +630,23 @@ static void edge_hp_stop_start_offline(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 10);
 
-	edge_offline(test, cpu);
+	pfmkt_offline(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | EDGE_OFFLINE);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), -EALREADY);
-	edge_online(test, cpu);
+	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 
-	edge_offline(test, cpu);
+	pfmkt_offline(test, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -EALREADY);
-	edge_online(test, cpu);
+	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
@@ -702,7 +660,7 @@ static void edge_hp_stop_start_offline(struct kunit *test)
 static void edge_hp_rearm_failed(struct kunit *test)
 {
 	struct pfmk_global_stats before, after;
-	int cpu = edge_hp_cpu(test);
+	int cpu = pfmkt_hp_cpu(test);
 	union pfm_msg msg;
 	char limit[24];
 	void *desc;
@@ -714,15 +672,15 @@ static void edge_hp_rearm_failed(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 10);
 
-	edge_offline(test, cpu);
+	pfmkt_offline(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
-	edge_expect_cpu_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
 	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&before), 0);
 	/* Room for one of the two events. */
 	snprintf(limit, sizeof(limit), "%llu", before.events + 1);
 	KUNIT_ASSERT_EQ(test, pfmkt_param_io("max_events", limit, 0, true), 0);
 
-	edge_online(test, cpu);
+	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED | EDGE_OFFLINE);
 	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&after), 0);
 	KUNIT_EXPECT_GT(test, after.rearm_failed, before.rearm_failed);
@@ -737,7 +695,7 @@ static void edge_hp_rearm_failed(struct kunit *test)
 					     edge_saved_max_events, 0, true),
 			0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
-	edge_expect_cpu_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 15ULL);

@@ -334,8 +334,13 @@ struct kunit_suite pfmk_limits_suite = {
 
 /* ---- hotplug ------------------------------------------------------------ */
 
-/* The highest online CPU other than 0, taken offline by the test. */
-static int pfmkt_hp_cpu(struct kunit *test)
+/**
+ * pfmkt_hp_cpu() - the CPU a hotplug case takes offline
+ * @test: the test; skipped on a single-CPU machine.
+ *
+ * Return: the highest online CPU other than 0.
+ */
+int pfmkt_hp_cpu(struct kunit *test)
 {
 	int cpu;
 
@@ -347,27 +352,44 @@ static int pfmkt_hp_cpu(struct kunit *test)
 	return -1;
 }
 
-static void pfmkt_offline(struct kunit *test, int cpu)
+/**
+ * pfmkt_offline() - take @cpu offline for the rest of the case
+ * @test: the test; the case's exit brings @cpu back if it fails first.
+ * @cpu: the CPU.
+ *
+ * remove_cpu() failing on an SMP machine is a failure, not a skip.
+ */
+void pfmkt_offline(struct kunit *test, int cpu)
 {
 	struct pfmkt_priv *priv = test->priv;
-	int ret = remove_cpu(cpu);
 
-	if (ret)
-		kunit_skip(test, "remove_cpu(%d): %d", cpu, ret);
+	KUNIT_ASSERT_EQ_MSG(test, remove_cpu(cpu), 0, "remove_cpu(%d)", cpu);
 	priv->offline_cpu = cpu;
 }
 
-static void pfmkt_online(struct kunit *test, int cpu)
+/**
+ * pfmkt_online() - bring back the CPU pfmkt_offline() took away
+ * @test: the test.
+ * @cpu: the CPU.
+ */
+void pfmkt_online(struct kunit *test, int cpu)
 {
 	struct pfmkt_priv *priv = test->priv;
 
-	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	KUNIT_ASSERT_EQ_MSG(test, add_cpu(cpu), 0, "add_cpu(%d)", cpu);
 	priv->offline_cpu = -1;
 }
 
-/* Take the next message, which must be of @type for @cpu. */
-static void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type,
-			     int cpu, u64 cycle)
+/**
+ * pfmkt_expect_msg() - take the next message, of @type for @cpu
+ * @test: the test.
+ * @desc: the context.
+ * @type: PFMK_MSG_CPU_OFFLINE or PFMK_MSG_CPU_ONLINE.
+ * @cpu: the CPU the message must name.
+ * @cycle: the hotplug cycle it must carry.
+ */
+void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type,
+		      int cpu, u64 cycle)
 {
 	union pfm_msg msg;
 
