@@ -8,43 +8,55 @@
  * manage descriptors (handles); pfmk_pmu_*() the PMU description registry;
  * pfmk_msgq_*() the message queue.
  *
- * Lock order (outermost first):
+ * The lock order and lifetimes are the DOC: block below.
  *
- *   pfmk_pmu_lock			PMU description registry (pmu/pmu_desc.c)
+ * Copyright (C) 2026 The pfmk authors
+ */
+
+/**
+ * DOC: Lock order
  *
- *   pfmk_smpl_lock			sampling format registry (core/smpl.c)
+ * From the outermost lock to the innermost::
  *
- *   ctx->mutex				one context; held by every KAPI call
- *     cpu_hotplug_lock (read)		cpuhp_state_{add,remove}_instance, and
- *					perf when it flips static keys
- *     perf_event_context::mutex	taken inside perf_event_*() calls
- *     ctx->msgq.lock			raw spinlock, irq-safe, never sleeps
+ *   pfmk_pmu_lock                  PMU description registry (pmu/pmu_desc.c)
+ *   pfmk_smpl_lock                 sampling format registry (core/smpl.c)
+ *   ctx->mutex                     one context; held by every KAPI call
+ *     cpu_hotplug_lock (read)      cpuhp_state_{add,remove}_instance, and
+ *                                  perf when it flips static keys
+ *     perf_event_context::mutex    taken inside perf_event_*() calls
+ *     ctx->msgq.lock               raw spinlock, irq-safe, never sleeps
+ *   pfmk_ctx_xa.xa_lock            descriptor table; taken alone
+ *
+ * Every function that requires ctx->mutex says so in its Context: line
+ * and asserts it with lockdep_assert_held().
  *
  * CPU hotplug callbacks (core/hotplug.c) run with cpu_hotplug_lock held
  * for writing, so they must not take ctx->mutex (a KAPI call holding it
- * may wait for cpu_hotplug_lock inside perf) nor call perf functions that
- * take cpu_hotplug_lock: they only flag the context and queue
- * ctx->hp_work, which does the work under ctx->mutex.
+ * may wait for cpu_hotplug_lock inside perf: creating or releasing a
+ * software event flips a static key) nor call perf functions that take
+ * cpu_hotplug_lock: they only flag the context and queue ctx->hp_work,
+ * which does the work under ctx->mutex.
  *
  * The overflow path (core/ovfl.c) takes no lock: it may run in NMI.  It
  * owns a context's overflow state through ctx->ovfl_busy (one handler at
  * a time; a nested one is counted and dropped) and publishes PMD values
- * through ctx->ovfl_seq, a seqcount its readers retry on.  Process
- * context changes overflow state only while the context's events are
- * disabled, so never concurrently with a handler.  Notifications leave
- * the overflow path through ctx->irq_work (hard-irq), which queues the
- * message and completes the owner's completion.
+ * and overflow statistics through ctx->ovfl_seq, a seqcount its readers
+ * retry on.  Process context changes overflow state only while the
+ * context's events are disabled, so never concurrently with a handler.
+ * Notifications leave the overflow path through ctx->irq_work (hard-irq),
+ * which queues the message and completes the owner's completion.
  *
- *   pfmk_ctx_xa.xa_lock		descriptor table; taken alone
+ * No pfmk lock but the context's mutex is held while pfmk calls a PMU
+ * description's or a sampling format's callbacks; they must not call back
+ * into pfmk.
  *
  * Descriptor lookups run under RCU and take a reference on the context
  * (ctx->ref).  A context's memory is freed by the last reference, after an
  * RCU grace period; everything else it owns (perf events, registers, the
  * PMU description's module reference) is freed by pfmk_close() under
  * ctx->mutex, after which every call on the context returns -EBADF.
- *
- * Copyright (C) 2026 The pfmk authors
  */
+
 #ifndef _PFMK_INTERNAL_H
 #define _PFMK_INTERNAL_H
 
