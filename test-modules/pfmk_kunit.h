@@ -54,6 +54,11 @@ u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg);
 int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
 int pfmkt_cpu(void);
+void pfmkt_write_set_pmc(struct kunit *test, void *desc, u16 set, u16 reg,
+			 u64 value);
+u64 pfmkt_read_set_pmd(struct kunit *test, void *desc, u16 set, u16 reg);
+bool pfmkt_wait_set_runs(void *desc, u16 id, u64 runs);
+void pfmkt_wait_notify(struct kunit *test);
 int pfmkt_param_io(const char *name, char *buf, size_t len, bool write);
 int pfmkt_hp_cpu(struct kunit *test);
 void pfmkt_offline(struct kunit *test, int cpu);

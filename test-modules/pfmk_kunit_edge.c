@@ -147,27 +147,6 @@ static void edge_write_sampler(struct kunit *test, void *desc, u16 set,
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
 }
 
-static u64 edge_read_pmd(struct kunit *test, void *desc, u16 set, u16 reg)
-{
-	struct pfarg_pmd pmd;
-
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	pmd.reg_set = set;
-	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	return pmd.reg_value;
-}
-
-static void edge_wait_notify(struct kunit *test)
-{
-	struct pfmkt_priv *priv = test->priv;
-
-	KUNIT_ASSERT_NE_MSG(test, wait_for_completion_timeout(&priv->done,
-							      EDGE_TIMEOUT),
-			    0UL, "no completion within %d s",
-			    EDGE_TIMEOUT / HZ);
-}
-
 static u64 edge_hdr_count(void *buf)
 {
 	struct pfm_dfl_smpl_hdr *hdr = buf;
@@ -205,7 +184,7 @@ static void *edge_masked(struct kunit *test, int cpu, bool stop)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, EDGE_P);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	edge_wait_notify(test);
+	pfmkt_wait_notify(test);
 	if (stop) {
 		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 		KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
@@ -225,7 +204,7 @@ static void edge_unload_masked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P);
 
 	pfmkt_load(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
@@ -233,8 +212,8 @@ static void edge_unload_masked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
 	pfmk_test_pmu_tick(cpu, 3);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P + 3);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), 3ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P + 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 3ULL);
 }
 
 /*
@@ -249,12 +228,12 @@ static void edge_masked_stopped_write_pmcs(struct kunit *test)
 
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(4));
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 2);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), EDGE_P + 2 * 4);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P + 2 * 4);
 }
 
 /*
@@ -272,7 +251,7 @@ static void edge_masked_stopped_write_pmds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -3ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -3ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
@@ -295,13 +274,13 @@ static void edge_masked_stopped_start(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
 	pfmk_test_pmu_tick(cpu, 2 * EDGE_P);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), 2 * EDGE_P);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), 3 * EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 2 * EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 3 * EDGE_P);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -EDGE_L);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -EDGE_L);
 }
 
 /* Two PMDs whose periods end on the same tick: both are recorded. */
@@ -333,8 +312,8 @@ static void edge_same_tick_two_pmds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2ULL);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, 2ULL);
 	KUNIT_EXPECT_EQ(test, st.ovfl_nested, 0ULL);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -EDGE_P);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), -EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -EDGE_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), -EDGE_P);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
 }
 
@@ -361,7 +340,7 @@ static void edge_no_msg_full_buffer(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, edge_hdr_count(buf), 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	edge_wait_notify(test);
+	pfmkt_wait_notify(test);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
@@ -454,36 +433,6 @@ static void edge_entry_pid_tgid_ip(struct kunit *test)
 			    "ip %#llx is not a kernel text address", ent->ip);
 }
 
-/* Wait (2 s at most) until set @id has run @runs times. */
-static bool edge_wait_runs(void *desc, u16 id, u64 runs)
-{
-	unsigned long end = jiffies + 2 * HZ;
-	struct pfarg_setinfo info;
-
-	do {
-		memset(&info, 0, sizeof(info));
-		info.set_id = id;
-		if (pfmk_getinfo_evtsets(desc, &info, 1))
-			return false;
-		if (info.set_runs >= runs)
-			return info.set_runs == runs;
-		usleep_range(50, 100);
-	} while (time_before(jiffies, end));
-	return false;
-}
-
-static void edge_write_set_pmc(struct kunit *test, void *desc, u16 set,
-			       u16 reg, u64 value)
-{
-	struct pfarg_pmc pmc;
-
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = reg;
-	pmc.reg_set = set;
-	pmc.reg_value = value;
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-}
-
 static void edge_expect_entry(struct kunit *test, void *buf, unsigned int i,
 			      u16 set, u16 pmd, u64 period, u64 val)
 {
@@ -513,21 +462,21 @@ static void edge_smpl_sets(struct kunit *test)
 	d[1].set_id = 1;
 	d[1].set_flags = PFM_SETFL_OVFL_SWITCH;
 	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
-	edge_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	edge_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
-	edge_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
-	edge_write_set_pmc(test, desc, 1, 3, PFMK_TEST_PMC(3));
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 3, PFMK_TEST_PMC(3));
 	edge_write_sampler(test, desc, 0, 0, 10, 10, 0, BIT_ULL(1), 1);
 	edge_write_sampler(test, desc, 1, 2, 4, 4, 0, BIT_ULL(3), 2);
 	pfmkt_load(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 
 	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_ASSERT_TRUE_MSG(test, edge_wait_runs(desc, 1, 1),
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
 			      "no switch to set 1");
 	pfmk_test_pmu_tick(cpu, 4);
 	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_TRUE_MSG(test, edge_wait_runs(desc, 0, 2),
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
 			      "no switch back to set 0");
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 
@@ -535,10 +484,10 @@ static void edge_smpl_sets(struct kunit *test)
 	edge_expect_entry(test, buf, 0, 0, 0, 10, 10);
 	edge_expect_entry(test, buf, 1, 1, 2, 4, 3 * 4);
 	edge_expect_entry(test, buf, 2, 1, 2, 4, 3 * 8);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 1), 10ULL);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 1, 3), 3 * 8ULL);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 0, 0), -10ULL);
-	KUNIT_EXPECT_EQ(test, edge_read_pmd(test, desc, 1, 2), -4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 3), 3 * 8ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 2), -4ULL);
 }
 
 /* A second description of a registered name: -EEXIST, as documented. */

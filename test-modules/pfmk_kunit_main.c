@@ -5,9 +5,12 @@
  * Copyright (C) 2026 The pfmk authors
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
@@ -252,6 +255,84 @@ void pfmkt_load(struct kunit *test, void *desc, int cpu)
 int pfmkt_cpu(void)
 {
 	return cpumask_last(cpu_online_mask);
+}
+
+/**
+ * pfmkt_write_set_pmc() - write one PMC of a set, which must succeed
+ * @test: the test.
+ * @desc: the context.
+ * @set: set identifier.
+ * @reg: PMC number.
+ * @value: PMC value.
+ */
+void pfmkt_write_set_pmc(struct kunit *test, void *desc, u16 set, u16 reg,
+			 u64 value)
+{
+	struct pfarg_pmc pmc;
+
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = reg;
+	pmc.reg_set = set;
+	pmc.reg_value = value;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+}
+
+/**
+ * pfmkt_read_set_pmd() - read one PMD of a set, which must succeed
+ * @test: the test.
+ * @desc: the context.
+ * @set: set identifier.
+ * @reg: PMD number.
+ *
+ * Return: the PMD's value.
+ */
+u64 pfmkt_read_set_pmd(struct kunit *test, void *desc, u16 set, u16 reg)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	pmd.reg_set = set;
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	return pmd.reg_value;
+}
+
+/**
+ * pfmkt_wait_set_runs() - wait (2 s at most) until a set has run @runs times
+ * @desc: the context.
+ * @id: set identifier.
+ * @runs: runs to wait for.
+ *
+ * Return: true if the set ran exactly @runs times by then.
+ */
+bool pfmkt_wait_set_runs(void *desc, u16 id, u64 runs)
+{
+	unsigned long end = jiffies + 2 * HZ;
+	struct pfarg_setinfo info;
+
+	do {
+		memset(&info, 0, sizeof(info));
+		info.set_id = id;
+		if (pfmk_getinfo_evtsets(desc, &info, 1))
+			return false;
+		if (info.set_runs >= runs)
+			return info.set_runs == runs;
+		usleep_range(50, 100);
+	} while (time_before(jiffies, end));
+	return false;
+}
+
+/**
+ * pfmkt_wait_notify() - wait for the context's completion (10 s at most)
+ * @test: the test; fails if nothing completes it in time.
+ */
+void pfmkt_wait_notify(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+
+	KUNIT_ASSERT_NE_MSG(test, wait_for_completion_timeout(&priv->done,
+							      10 * HZ),
+			    0UL, "no completion within %d s", 10);
 }
 
 kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,

@@ -57,18 +57,6 @@ static bool sets_exists(void *desc, u16 id)
 }
 
 /* Write PMC @reg of set @set. */
-static void sets_write_pmc(struct kunit *test, void *desc, u16 set, u16 reg,
-			   u64 value)
-{
-	struct pfarg_pmc pmc;
-
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = reg;
-	pmc.reg_set = set;
-	pmc.reg_value = value;
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-}
-
 /* Make PMD @reg of set @set sample every @period events. */
 static void sets_write_sampling(struct kunit *test, void *desc, u16 set,
 				u16 reg, u64 period, u64 switch_cnt, u32 flags)
@@ -84,35 +72,6 @@ static void sets_write_sampling(struct kunit *test, void *desc, u16 set,
 	pmd.reg_ovfl_switch_cnt = switch_cnt;
 	pmd.reg_flags = flags;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-}
-
-static u64 sets_read_pmd(struct kunit *test, void *desc, u16 set, u16 reg)
-{
-	struct pfarg_pmd pmd;
-
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	pmd.reg_set = set;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	return pmd.reg_value;
-}
-
-/* Wait (2 s at most) until set @id has run @runs times. */
-static bool sets_wait_runs(void *desc, u16 id, u64 runs)
-{
-	unsigned long end = jiffies + 2 * HZ;
-	struct pfarg_setinfo info;
-
-	do {
-		memset(&info, 0, sizeof(info));
-		info.set_id = id;
-		if (pfmk_getinfo_evtsets(desc, &info, 1))
-			return false;
-		if (info.set_runs >= runs)
-			return info.set_runs == runs;
-		usleep_range(50, 100);
-	} while (time_before(jiffies, end));
-	return false;
 }
 
 /* Invalid set descriptions: errno, return flag, and no change. */
@@ -237,8 +196,8 @@ static void sets_load_start_set(struct kunit *test)
 	int cpu = pfmkt_cpu();
 
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 2, 0, 0, 0), 0);
-	sets_write_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	sets_write_pmc(test, desc, 2, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 2, 0, PFMK_TEST_PMC(1));
 	memset(&load, 0, sizeof(load));
 	load.load_pid = cpu;
 	load.load_set = 5;
@@ -248,8 +207,8 @@ static void sets_load_start_set(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 7);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 2, 0), 7);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 0);
 
 	memset(&start, 0, sizeof(start));
 	start.start_set = 5;
@@ -257,8 +216,8 @@ static void sets_load_start_set(struct kunit *test)
 	start.start_set = 0;
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, &start), 0);
 	pfmk_test_pmu_tick(cpu, 3);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 2, 0), 7);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 0, 0), 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 3);
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_runs, 1);
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 2).set_runs, 1);
 	pfmkt_close(test, desc);
@@ -300,10 +259,10 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 			0);
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
-	sets_write_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	sets_write_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
-	sets_write_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
-	sets_write_pmc(test, desc, 1, 1, PFMK_TEST_PMC(2));
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 1, PFMK_TEST_PMC(2));
 	sets_write_sampling(test, desc, 0, 0, 20, 1, 0);
 	sets_write_sampling(test, desc, 1, 0, 5, 1, 0);
 	pfmkt_load(test, desc, cpu);
@@ -312,20 +271,20 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	for (k = 1; k <= SETS_CYCLES; k++) {
 		for (i = 0; i < 20; i++)
 			pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_ASSERT_TRUE_MSG(test, sets_wait_runs(desc, 1, k),
+		KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, k),
 				      "cycle %u: no switch to set 1", k);
 		for (i = 0; i < 5; i++)
 			pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_ASSERT_TRUE_MSG(test, sets_wait_runs(desc, 0, k + 1),
+		KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, k + 1),
 				      "cycle %u: no switch to set 0", k);
 	}
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 0, 1), 20 * SETS_CYCLES);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 1, 1),
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 20 * SETS_CYCLES);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 1),
 			2 * 5 * SETS_CYCLES);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 0, 0), -20ULL);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 1, 0), -5ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -20ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), -5ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.set_switches, 2 * SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2 * SETS_CYCLES);
@@ -353,8 +312,8 @@ static void sets_masked_switch_waits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
-	sets_write_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	sets_write_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampling(test, desc, 0, 0, 10, 1, PFM_REGFL_OVFL_NOTIFY);
 	pfmkt_load(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
@@ -375,7 +334,7 @@ static void sets_masked_switch_waits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 1).set_runs, 1);
 	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_EXPECT_EQ(test, sets_read_pmd(test, desc, 1, 0), 4);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), 4);
 	pfmkt_close(test, desc);
 }
 
@@ -402,8 +361,8 @@ static void sets_masked_no_switch_race(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, sets_create(desc, id,
 						  PFM_SETFL_TIME_SWITCH, 100,
 						  0), 0);
-		sets_write_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
-		sets_write_pmc(test, desc, id, 1, PFMK_TEST_PMC(1));
+		pfmkt_write_set_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
+		pfmkt_write_set_pmc(test, desc, id, 1, PFMK_TEST_PMC(1));
 		sets_write_sampling(test, desc, id, 0, 1, 0,
 				    PFM_REGFL_OVFL_NOTIFY);
 	}
@@ -422,17 +381,17 @@ static void sets_masked_no_switch_race(struct kunit *test)
 		KUNIT_ASSERT_LT(test, id, 2);
 		before[0] = sets_info(test, desc, 0);
 		before[1] = sets_info(test, desc, 1);
-		c0 = sets_read_pmd(test, desc, id, 1);
-		c1 = sets_read_pmd(test, desc, !id, 1);
+		c0 = pfmkt_read_set_pmd(test, desc, id, 1);
+		c1 = pfmkt_read_set_pmd(test, desc, !id, 1);
 		/* Several timeouts go by while masked. */
 		usleep_range(400, 500);
 		pfmk_test_pmu_tick(cpu, 1);
 		after[0] = sets_info(test, desc, 0);
 		after[1] = sets_info(test, desc, 1);
-		KUNIT_EXPECT_EQ_MSG(test, sets_read_pmd(test, desc, id, 1),
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_set_pmd(test, desc, id, 1),
 				    c0 + 1, "round %u: set %u stopped", round,
 				    id);
-		KUNIT_EXPECT_EQ_MSG(test, sets_read_pmd(test, desc, !id, 1),
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_set_pmd(test, desc, !id, 1),
 				    c1, "round %u: set %u counted", round, !id);
 		KUNIT_EXPECT_EQ_MSG(test, after[0].set_runs + after[1].set_runs,
 				    before[0].set_runs + before[1].set_runs,
@@ -462,8 +421,8 @@ static void sets_stop_drops_switch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
-	sets_write_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	sets_write_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	/* An overflow at the second tick, which switches to set 1. */
 	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
 	for (round = 0; round < 50; round++) {
@@ -529,8 +488,8 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, sets_create(desc, id,
 						  PFM_SETFL_TIME_SWITCH,
 						  SETS_TIMEOUT_US, 0), 0);
-		sets_write_pmc(test, desc, id, 0,
-			       PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+		pfmkt_write_set_pmc(test, desc, id, 0,
+				    PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	}
 	memset(&load, 0, sizeof(load));
 	load.load_pid = pfmkt_cpu();
@@ -553,7 +512,7 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 		info[id] = sets_info(test, desc, id);
 		act = info[id].set_act_duration;
 		trimmed = act > st.switch_lat_max ? act - st.switch_lat_max : 0;
-		count = sets_read_pmd(test, desc, id, 0);
+		count = pfmkt_read_set_pmd(test, desc, id, 0);
 		KUNIT_ASSERT_GT(test, info[id].set_runs, 0);
 		kunit_info(test, "set %u: %llu runs, %llu us active, mean %llu us, cpu-clock %llu us\n",
 			   id, info[id].set_runs, act / 1000,

@@ -994,17 +994,6 @@ struct kunit_suite pfmk_smpl_exact_suite = {
 
 /* pfmk_smpl_notify */
 
-/* Wait for the notification's completion (completed by irq_work). */
-static void smpl_wait_notify(struct kunit *test)
-{
-	struct pfmkt_priv *priv = test->priv;
-
-	KUNIT_ASSERT_NE_MSG(test, wait_for_completion_timeout(&priv->done,
-							      SMPL_TIMEOUT),
-			    0UL, "no completion within %d s",
-			    SMPL_TIMEOUT / HZ);
-}
-
 /* Read one OVFL message for PMD @pmd on @cpu, without blocking. */
 static void smpl_expect_msg(struct kunit *test, void *desc, unsigned int pmd,
 			    int cpu)
@@ -1063,7 +1052,7 @@ static void smpl_notify_msg(struct kunit *test)
 
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
-	smpl_wait_notify(test);
+	pfmkt_wait_notify(test);
 	smpl_expect_msg(test, desc, 0, cpu);
 	smpl_expect_no_msg(test, desc);
 
@@ -1100,7 +1089,7 @@ static void smpl_notify_msg(struct kunit *test)
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-	smpl_wait_notify(test);
+	pfmkt_wait_notify(test);
 	smpl_expect_msg(test, desc, 0, cpu);
 	smpl_stats(test, desc, &st);
 	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2ULL);
@@ -1128,7 +1117,7 @@ static void smpl_notify_no_msg(struct kunit *test)
 	desc = smpl_notify_setup(test, cpu, PFM_FL_OVFL_NO_MSG, 0, &buf);
 	pfmk_test_pmu_tick(cpu, NOTIFY_P);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
-	smpl_wait_notify(test);
+	pfmkt_wait_notify(test);
 	smpl_expect_no_msg(test, desc);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
@@ -1152,7 +1141,7 @@ static void smpl_notify_queue_full(struct kunit *test)
 	pfmk_test_pmu_tick(cpu, NOTIFY_P);
 	for (i = 0; i < 9; i++) {
 		KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
-		smpl_wait_notify(test);
+		pfmkt_wait_notify(test);
 		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 		if (i < 8)
 			pfmk_test_pmu_tick(cpu, NOTIFY_L);
@@ -1207,7 +1196,7 @@ static void smpl_notify_buffer_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, SMPL_HDR + 4 * 48ULL);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
-	smpl_wait_notify(test);
+	pfmkt_wait_notify(test);
 	smpl_expect_msg(test, desc, 0, cpu);
 	smpl_expect_no_msg(test, desc);
 
@@ -1313,7 +1302,7 @@ static void smpl_notify_only_when_full(struct kunit *test)
 	pfmk_test_pmu_tick(cpu, NOTIFY_P);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), (u64)room);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
-	smpl_wait_notify(test);
+	pfmkt_wait_notify(test);
 	smpl_expect_msg(test, desc, 0, cpu);
 	smpl_stats(test, desc, &st);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, (u64)room);
@@ -1411,7 +1400,7 @@ static void smpl_notify_close_masked(struct kunit *test)
 	desc = smpl_notify_setup(test, cpu, 0, SMPL_HDR + SMPL_TEST_MIN, &buf);
 	pfmk_test_pmu_tick(cpu, NOTIFY_P);
 	for (i = 0; i < 3; i++) {
-		smpl_wait_notify(test);
+		pfmkt_wait_notify(test);
 		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 		pfmk_test_pmu_tick(cpu, NOTIFY_L);
 	}
