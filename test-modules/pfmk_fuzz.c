@@ -42,8 +42,8 @@
  * are checked by type and content against the model; blocking reads are
  * woken by a partner (complete(), close or signal).
  *
- * Floors: minimum numbers of successful creates, loads, starts, overflows
- * and messages per 100000 operations (FZ_FLOOR_*).
+ * Floors: minimum numbers of successful creates, loads, starts and
+ * overflows per 100000 operations (FZ_FLOOR_*); messages are counted.
  *
  * Deterministic mode: with threads=1 and hotplug=0 the single thread runs
  * on CPU 0 and ticks only CPU 0, generic contexts count no time-based
@@ -145,7 +145,7 @@ MODULE_PARM_DESC(aux_expected, "the kernel has pfmk's AUX patch (set by the harn
 #define FZ_FLOOR_LOADS		250
 #define FZ_FLOOR_STARTS		120
 #define FZ_FLOOR_OVERFLOWS	60
-#define FZ_FLOOR_MESSAGES	1
+#define FZ_FLOOR_MESSAGES	0	/* printed, not judged: see the KTAP loop */
 
 /* The calls, and the ticks of the test PMU. */
 enum fz_op {
@@ -2952,7 +2952,7 @@ static void fz_ktap(unsigned int n, const char *name, bool ok)
 	pr_info("%s %u %s\n", ok ? "ok" : "not ok", n, name);
 }
 
-#define FZ_NCASES	(17 + ARRAY_SIZE(hp_case_name))
+#define FZ_NCASES	(16 + ARRAY_SIZE(hp_case_name))
 
 static int __init pfmk_fuzz_init(void)
 {
@@ -2997,6 +2997,17 @@ static int __init pfmk_fuzz_init(void)
 	for (i = 0; i < FZ_N_NR; i++) {
 		char name[32];
 
+		/*
+		 * Overflow messages are too rare in the random mix (0 to 7
+		 * per 100000 operations) for a floor that never fails by
+		 * chance: counted and printed, each checked by
+		 * messages_valid; the hotplug cases and the KUnit suites
+		 * require messages exactly.
+		 */
+		if (i == FZ_N_MSG) {
+			pr_info("# messages read: %llu\n", res.n[i]);
+			continue;
+		}
 		floor = div_u64((u64)fz_floor[i] * ops, 100000);
 		snprintf(name, sizeof(name), "floor_%s", fz_floor_name[i]);
 		if (res.n[i] < floor)
