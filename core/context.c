@@ -89,13 +89,17 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		goto err_open;
 	}
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	/* One allocation: the context and set 0's registers. */
+	ctx = kzalloc(sizeof(*ctx) + pfmk_set_regs_size(pmu->num_pmcs),
+		      GFP_KERNEL);
 	if (!ctx) {
 		ret = -ENOMEM;
 		goto err_pmu;
 	}
 	refcount_set(&ctx->ref, 1);
 	mutex_init(&ctx->mutex);
+	seqcount_mutex_init(&ctx->state_seq, &ctx->mutex);
+	ctx->nregs = pmu->num_pmcs;
 	ctx->state = PFM_CTX_UNLOADED;
 	ctx->cpu = -1;
 	ctx->flags = req->ctx_flags;
@@ -113,9 +117,7 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	ctx->owner = owner;
 	pfmk_hotplug_init_ctx(ctx);
 
-	ret = pfmk_sets_init(ctx);
-	if (ret)
-		goto err_ctx;
+	pfmk_sets_init(ctx);
 
 	ret = pfmk_smpl_setup(ctx, req, smpl_arg, smpl_size);
 	if (ret)
@@ -142,7 +144,6 @@ err_smpl:
 	pfmk_smpl_free(ctx);
 err_set:
 	pfmk_sets_free(ctx);
-err_ctx:
 	mutex_destroy(&ctx->mutex);
 	kfree(ctx);
 err_pmu:
@@ -172,7 +173,10 @@ void pfmk_ctx_notify(struct pfmk_ctx *ctx, const union pfm_msg *msg)
 
 static void pfmk_trace_state(struct pfmk_ctx *ctx, unsigned int op)
 {
-	trace_pfmk_state(pfmk_desc_of(ctx), ctx->cpu, op, pfmk_ctx_state(ctx));
+	/* The state is worked out only for a tracer. */
+	if (trace_pfmk_state_enabled())
+		trace_pfmk_state(pfmk_desc_of(ctx), ctx->cpu, op,
+				 pfmk_ctx_state(ctx));
 }
 
 /**
@@ -206,7 +210,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	 * Listen to hotplug before checking the CPU and creating events: a
 	 * CPU going away from here on is seen by core/hotplug.c.
 	 */
-	ctx->cpu = cpu;
+	WRITE_ONCE(ctx->cpu, cpu);
 	ret = pfmk_hotplug_attach(ctx);
 	if (ret)
 		goto err_cpu;
@@ -232,7 +236,7 @@ err_detach:
 	pfmk_hotplug_detach(ctx);
 err_cpu:
 	ctx->active_set = &ctx->set0;
-	ctx->cpu = -1;
+	WRITE_ONCE(ctx->cpu, -1);
 	return ret;
 }
 
@@ -268,7 +272,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	WRITE_ONCE(ctx->masked, false);
 	atomic_set(&ctx->switch_req, 0);
 	ctx->active_set = &ctx->set0;
-	ctx->cpu = -1;
+	WRITE_ONCE(ctx->cpu, -1);
 	ctx->state = PFM_CTX_UNLOADED;
 	pfmk_trace_state(ctx, PFMK_TR_UNLOAD);
 	return 0;
@@ -375,8 +379,10 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 			pmd->reset_pending = false;
 			pfmk_perf_sync(pmd);
 			val = pfmk_pmd_reset_value(pmd, true);
+			pfmk_ctx_write_begin(ctx);
 			pmd->value = val;
 			pmd->last_reset_val = val;
+			pfmk_ctx_write_end(ctx);
 			if (pmd->event && is_sampling_event(pmd->event))
 				perf_event_period(pmd->event,
 						  pfmk_pmd_period(val));
@@ -435,7 +441,9 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	pfmk_trace_state(ctx, PFMK_TR_CLOSE);
 	pfmk_desc_free(ctx);
 
+	pfmk_ctx_write_begin(ctx);
 	WRITE_ONCE(ctx->dead, true);
+	pfmk_ctx_write_end(ctx);
 	/* Order ->dead before ->readers; pairs with pfmk_ctx_read_msg(). */
 	smp_mb();
 	/*

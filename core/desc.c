@@ -3,12 +3,19 @@
  * pfmk descriptors: the opaque handles of the KAPI.
  *
  * A descriptor is never a kernel pointer.  It packs a context's index in
- * pfmk_ctx_xa (lower 32 bits, allocated cyclically, never 0) and a random
- * 31-bit cookie drawn at creation (upper 32 bits, bit 63 always clear, so
- * no descriptor looks like an x86-64 kernel address).  A lookup succeeds
- * only if the index holds a context with the same cookie, so NULL, forged,
- * garbage and stale descriptors all fail with -EBADF, even after the index
- * has been reused.
+ * pfmk_ctx_xa (lower 32 bits, the lowest free one, never 0) and a 31-bit
+ * cookie (upper 32 bits, bit 63 always clear, so no descriptor looks like
+ * an x86-64 kernel address).  A lookup succeeds only if the index holds a
+ * context with the same cookie, so NULL, forged, garbage and stale
+ * descriptors all fail with -EBADF, even after the index has been reused.
+ *
+ * Cookies follow a Weyl sequence from a random start drawn at module load:
+ * each context adds an odd constant, so no two of 2^31 consecutive
+ * contexts share a cookie (a stale descriptor can never match the context
+ * now at its index, which random cookies only made unlikely), and code
+ * that never saw a descriptor cannot guess one.  Drawing a random number
+ * per context cost more than the rest of pfmk_create_context() on a
+ * machine whose CRNG is not seeded yet.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -21,11 +28,19 @@
 #include "internal.h"
 
 static DEFINE_XARRAY_ALLOC1(pfmk_ctx_xa);
-static u32 pfmk_ctx_next;
+static atomic_t pfmk_cookie_next;
 
-static unsigned long pfmk_desc_encode(const struct pfmk_ctx *ctx)
+/* The Weyl step: odd, so the sequence has the full period of 2^31. */
+#define PFMK_COOKIE_STEP	0x9e3779b1U
+
+/**
+ * pfmk_desc_init() - draw the start of the cookie sequence
+ *
+ * Context: process context, at module load.
+ */
+void pfmk_desc_init(void)
 {
-	return ((unsigned long)ctx->cookie << 32) | ctx->id;
+	atomic_set(&pfmk_cookie_next, get_random_u32());
 }
 
 /**
@@ -41,12 +56,16 @@ int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 	int ret;
 
 	BUILD_BUG_ON(BITS_PER_LONG < 64);
-	ctx->cookie = (get_random_u32() & 0x7fffffff) | 1;
-	ret = xa_alloc_cyclic(&pfmk_ctx_xa, &ctx->id, ctx, xa_limit_32b,
-			      &pfmk_ctx_next, GFP_KERNEL);
+	/* Never 0: a descriptor must not look like a small integer. */
+	do {
+		ctx->cookie = (u32)atomic_add_return(PFMK_COOKIE_STEP,
+						     &pfmk_cookie_next) &
+			      0x7fffffff;
+	} while (!ctx->cookie);
+	ret = xa_alloc(&pfmk_ctx_xa, &ctx->id, ctx, xa_limit_32b, GFP_KERNEL);
 	if (ret < 0)
 		return ret;
-	*desc = (void *)pfmk_desc_encode(ctx);
+	*desc = (void *)pfmk_desc_of(ctx);
 	return 0;
 }
 
@@ -65,6 +84,30 @@ void pfmk_desc_free(struct pfmk_ctx *ctx)
 }
 
 /**
+ * pfmk_desc_lookup_rcu() - look a descriptor up without a reference
+ * @desc: the descriptor given by the caller.
+ *
+ * The context stays allocated until the RCU read-side section ends; it
+ * may be closed meanwhile (ctx->dead, under ctx->state_seq).
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the context, or NULL.
+ */
+struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc)
+{
+	unsigned long h = (unsigned long)desc;
+	struct pfmk_ctx *ctx;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "pfmk lookup outside RCU");
+	if (!lower_32_bits(h) || (h >> 63))
+		return NULL;
+	ctx = xa_load(&pfmk_ctx_xa, lower_32_bits(h));
+	if (ctx && READ_ONCE(ctx->cookie) != upper_32_bits(h))
+		return NULL;
+	return ctx;
+}
+
+/**
  * pfmk_desc_get() - look a descriptor up and take a context reference
  * @desc: the descriptor given by the caller.
  *
@@ -73,16 +116,11 @@ void pfmk_desc_free(struct pfmk_ctx *ctx)
  */
 struct pfmk_ctx *pfmk_desc_get(void *desc)
 {
-	unsigned long h = (unsigned long)desc;
 	struct pfmk_ctx *ctx;
 
-	if (!lower_32_bits(h) || (h >> 63))
-		return NULL;
-
 	rcu_read_lock();
-	ctx = xa_load(&pfmk_ctx_xa, lower_32_bits(h));
-	if (ctx && (READ_ONCE(ctx->cookie) != upper_32_bits(h) ||
-		    !refcount_inc_not_zero(&ctx->ref)))
+	ctx = pfmk_desc_lookup_rcu(desc);
+	if (ctx && !refcount_inc_not_zero(&ctx->ref))
 		ctx = NULL;
 	rcu_read_unlock();
 	return ctx;
@@ -129,18 +167,6 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
 }
 
 /**
- * pfmk_desc_of() - the descriptor of a context
- * @ctx: the context.
- *
- * Context: any context.
- * Return: the descriptor pfmk_create_context() returned for @ctx.
- */
-unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx)
-{
-	return pfmk_desc_encode(ctx);
-}
-
-/**
  * pfmk_ctx_lock() - look a descriptor up and lock its context
  * @desc: the descriptor given by the caller.
  *
@@ -161,7 +187,8 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 		return ERR_PTR(-EBADF);
 	}
 	/* Every call sees the CPU hotplug events that came before it. */
-	pfmk_hotplug_sync(ctx);
+	if (unlikely(pfmk_hotplug_pending(ctx)))
+		pfmk_hotplug_sync(ctx);
 	return ctx;
 }
 

@@ -142,9 +142,7 @@ void pfmk_hotplug_sync(struct pfmk_ctx *ctx)
  */
 void pfmk_hotplug_sync_unlocked(struct pfmk_ctx *ctx)
 {
-	/* Racy hints; pfmk_hotplug_sync() decides under the mutex. */
-	if (atomic_read(&ctx->hp_gen) == READ_ONCE(ctx->hp_done) &&
-	    !(READ_ONCE(ctx->offline) && !atomic_read(&ctx->hp_gone)))
+	if (!pfmk_hotplug_pending(ctx))
 		return;
 	mutex_lock(&ctx->mutex);
 	pfmk_hotplug_sync(ctx);

@@ -165,9 +165,15 @@ struct pfmk_pmd {
  * @runs: number of activations (starts and switches to the set).
  * @duration: total ns the set was active before the current activation.
  * @act_start: ktime_get_ns() at the current activation, 0 if inactive.
+ * @rcu: frees a set other than set 0 after lockless readers are done.
+ *
+ * A set and its register arrays are one allocation (set 0's are part of
+ * the context's).  The list is changed under ctx->mutex and walked under
+ * it or under RCU (the lockless read path, core/regs.c).
  */
 struct pfmk_set {
 	struct list_head	list;
+	struct rcu_head		rcu;
 	u16			id;
 	u16			id_next;
 	u32			flags;
@@ -202,6 +208,11 @@ struct pfmk_msgq {
  * @cookie: random tag, the upper half of the descriptor.
  * @ref: references: one from creation until close, one per call in flight.
  * @mutex: serializes the KAPI calls on the context.
+ * @state_seq: lets lockless readers (pfmk_read_pmds()) see a consistent
+ *	view of what process context changes under @mutex: each PMD's
+ *	event, value and perf_base, @state, @cpu, @dead and the set list.
+ * @nregs: number of PMCs and PMDs of the description, for lockless
+ *	readers, which must not look at @pmu.
  * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
  * @started: monitoring started (pfmk_start() without pfmk_stop()).
  * @dead: closed; set under @mutex, read locklessly by waiting readers.
@@ -255,12 +266,16 @@ struct pfmk_msgq {
  *	saved and re-armed when it comes back.
  * @rcu: frees the context after the last reference.
  * @aux: AUX set-up (pmu/aux.c), or NULL.
+ * @set0_regs: set 0's registers (pfmk_set_regs_size()), allocated with the
+ *	context.
  */
 struct pfmk_ctx {
 	u32				id;
 	u32				cookie;
 	refcount_t			ref;
 	struct mutex			mutex;	/* see Lock order */
+	seqcount_mutex_t		state_seq;
+	unsigned int			nregs;
 	unsigned int			state;
 	bool				started;
 	bool				dead;
@@ -306,7 +321,34 @@ struct pfmk_ctx {
 	struct rcu_head			rcu;
 	/* pfmk AUX (pmu/aux.c) */
 	struct pfmk_aux			*aux;
+	u64				set0_regs[];
 };
+
+/**
+ * pfmk_ctx_write_begin() - start a change lockless readers must see whole
+ * @ctx: the context, locked.
+ *
+ * Brackets, with pfmk_ctx_write_end(), every change of a PMD's event,
+ * value or perf_base, of the context's state, CPU or death, and of its
+ * set list.  The section must not sleep (preemption is off in it).
+ *
+ * Context: process context; ctx->mutex held (lockdep checks it).
+ */
+static inline void pfmk_ctx_write_begin(struct pfmk_ctx *ctx)
+{
+	write_seqcount_begin(&ctx->state_seq);
+}
+
+/**
+ * pfmk_ctx_write_end() - end a change started by pfmk_ctx_write_begin()
+ * @ctx: the context, locked.
+ *
+ * Context: process context; ctx->mutex held.
+ */
+static inline void pfmk_ctx_write_end(struct pfmk_ctx *ctx)
+{
+	write_seqcount_end(&ctx->state_seq);
+}
 
 /* core/limits.c: limits and pfmk-wide accounting */
 extern unsigned int pfmk_max_contexts;
@@ -357,6 +399,23 @@ void pfmk_hotplug_sync(struct pfmk_ctx *ctx);
 void pfmk_hotplug_sync_unlocked(struct pfmk_ctx *ctx);
 void pfmk_hotplug_queue(struct pfmk_ctx *ctx);
 
+/**
+ * pfmk_hotplug_pending() - does a context have hotplug work to apply?
+ * @ctx: the context.
+ *
+ * A racy hint, for paths that skip pfmk_hotplug_sync() (which decides
+ * under ctx->mutex) when nothing is pending: an offline event not yet
+ * applied, or an offline context whose CPU is back.
+ *
+ * Context: any context.
+ * Return: true if pfmk_hotplug_sync() may have something to do.
+ */
+static inline bool pfmk_hotplug_pending(const struct pfmk_ctx *ctx)
+{
+	return atomic_read(&ctx->hp_gen) != READ_ONCE(ctx->hp_done) ||
+	       (READ_ONCE(ctx->offline) && !atomic_read(&ctx->hp_gone));
+}
+
 /* core/reclaim.c: contexts left behind by unloaded modules */
 int pfmk_reclaim_init(void);
 void pfmk_reclaim_exit(void);
@@ -366,14 +425,27 @@ void pfmk_debugfs_init(void);
 void pfmk_debugfs_exit(void);
 
 /* core/desc.c: descriptors */
+void pfmk_desc_init(void);
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc);
 void pfmk_desc_free(struct pfmk_ctx *ctx);
+struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc);
 struct pfmk_ctx *pfmk_desc_get(void *desc);
 void pfmk_ctx_put(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_ctx_lock(void *desc);
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
-unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx);
+
+/**
+ * pfmk_desc_of() - the descriptor of a context
+ * @ctx: the context.
+ *
+ * Context: any context.
+ * Return: the descriptor pfmk_create_context() returned for @ctx.
+ */
+static inline unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx)
+{
+	return ((unsigned long)ctx->cookie << 32) | ctx->id;
+}
 
 /* core/context.c: life cycle and state machine */
 int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
@@ -396,11 +468,14 @@ int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 			int count);
 int pfmk_ctx_read_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		       struct pfmk_pmd_time *time, int count);
+int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count);
 
 /* core/sets.c: event sets */
-int pfmk_sets_init(struct pfmk_ctx *ctx);
+size_t pfmk_set_regs_size(unsigned int nregs);
+void pfmk_sets_init(struct pfmk_ctx *ctx);
 void pfmk_sets_free(struct pfmk_ctx *ctx);
 struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id);
+struct pfmk_set *pfmk_set_find_rcu(struct pfmk_ctx *ctx, u16 id);
 int pfmk_sets_load(struct pfmk_ctx *ctx);
 void pfmk_sets_unload(struct pfmk_ctx *ctx);
 void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set);
@@ -430,6 +505,7 @@ void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
 int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 		    void *smpl_arg, size_t smpl_size);
 void pfmk_smpl_free(struct pfmk_ctx *ctx);
+int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg);
 int pfmk_smpl_dfl_init(void);
 void pfmk_smpl_dfl_exit(void);
 
@@ -479,6 +555,7 @@ int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
 		    u64 pmc);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
+int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		       int cpu);
 void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);

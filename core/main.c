@@ -22,6 +22,7 @@ static int __init pfmk_init(void)
 {
 	int ret;
 
+	pfmk_desc_init();
 	ret = pfmk_pmu_generic_init();
 	if (ret)
 		return ret;

@@ -44,6 +44,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/perf_event.h>
@@ -189,7 +190,7 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			    struct pt_regs *regs)
 {
 	const unsigned long *mask = (const unsigned long *)pmd->smpl_pmds;
-	struct pfmk_ovfl_arg arg = { };
+	struct pfmk_ovfl_arg arg;
 	unsigned int j, n = 0;
 
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
@@ -216,8 +217,11 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	arg.nr_smpl_pmds = n;
 	arg.smpl_pmds_val = ctx->smpl_vals;
 	arg.ctx = ctx;	/* pfmk AUX: snippets (core/smpl_dfl.c) */
+	arg.ovfl_ctrl = 0;
 
-	if (!ctx->fmt->handler(ctx->smpl_buf, ctx->smpl_priv, &arg))
+	/* The default format is called directly, without a retpoline. */
+	if (!INDIRECT_CALL_1(ctx->fmt->handler, pfmk_dfl_handler,
+			     ctx->smpl_buf, ctx->smpl_priv, &arg))
 		ctx->stats.smpl_count++;
 	return arg.ovfl_ctrl;
 }

@@ -139,8 +139,10 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		pmd = &set->pmds[req[i].reg_num];
 		pfmk_aux_rebind(ctx, set, pmd->num, events[i]);
 		pfmk_perf_release(pmd);
+		pfmk_ctx_write_begin(ctx);
 		pmd->event = events[i];
 		pmd->perf_base = 0;
+		pfmk_ctx_write_end(ctx);
 	}
 	kfree(events);
 	return 0;
@@ -293,10 +295,14 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		if (events[i]) {
 			pfmk_aux_rebind(ctx, set, pmd->num, events[i]);
 			pfmk_perf_release(pmd);
+		}
+		pfmk_ctx_write_begin(ctx);
+		if (events[i]) {
 			pmd->event = events[i];
 			pmd->perf_base = 0;
 		}
 		pfmk_pmd_apply(pmd, &req[i]);
+		pfmk_ctx_write_end(ctx);
 	}
 	kfree(events);
 	return 0;
@@ -334,10 +340,124 @@ int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req, int count)
 
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return pfmk_write_pmds_loaded(ctx, req, count);
+	pfmk_ctx_write_begin(ctx);
 	for (i = 0; i < count; i++)
 		pfmk_pmd_apply(&pfmk_set_find(ctx, req[i].reg_set)->pmds[req[i].reg_num],
 			       &req[i]);
+	pfmk_ctx_write_end(ctx);
 	return 0;
+}
+
+/* A set by id; set 0, the one most reads name, without a list walk. */
+static struct pfmk_set *pfmk_read_set(struct pfmk_ctx *ctx, u16 id)
+{
+	return id ? pfmk_set_find_rcu(ctx, id) : &ctx->set0;
+}
+
+/*
+ * One pass of the lockless read (see pfmk_read_pmds_lockless()), inside a
+ * ctx->state_seq read section, interrupts off.  Returns 0, -EBADF,
+ * -EINVAL (an entry flagged), -EREMOTE (an event counts on another CPU),
+ * or -EAGAIN (a hotplug event is pending: the locked path applies it).
+ */
+static int pfmk_read_pmds_pass(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
+			       int count)
+{
+	int i, ret;
+
+	if (READ_ONCE(ctx->dead))
+		return -EBADF;
+	ret = pfmk_check_count(count, PFM_MAX_PMDS, req);
+	if (ret)
+		return ret;
+	if (pfmk_hotplug_pending(ctx))
+		return -EAGAIN;
+	for (i = 0; i < count; i++) {
+		if (req[i].reg_num >= ctx->nregs)
+			return pfmk_reg_error(&req[i].reg_flags,
+					      PFM_REG_RETFL_NOTAVAIL);
+		if (!pfmk_read_set(ctx, req[i].reg_set))
+			return pfmk_reg_error(&req[i].reg_flags,
+					      PFM_REG_RETFL_NOSET);
+	}
+	for (i = 0; i < count; i++) {
+		struct pfmk_set *set = pfmk_read_set(ctx, req[i].reg_set);
+		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
+		u64 val;
+
+		ret = pfmk_perf_value_here(pmd, &val);
+		if (ret)
+			return ret;
+		req[i].reg_flags &= ~PFM_REG_RETFL_MASK;
+		req[i].reg_value = val;
+		req[i].reg_last_reset_val = READ_ONCE(pmd->last_reset_val);
+		req[i].reg_ovfl_switch_cnt = READ_ONCE(pmd->ovfl_switch_left);
+	}
+	return 0;
+}
+
+struct pfmk_read_args {
+	struct pfmk_ctx		*ctx;
+	struct pfarg_pmd	*req;
+	int			count;
+	int			ret;
+};
+
+/* Runs with interrupts off: here, or on the context's CPU by IPI. */
+static void pfmk_read_pmds_here(void *data)
+{
+	struct pfmk_read_args *a = data;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&a->ctx->state_seq);
+		a->ret = pfmk_read_pmds_pass(a->ctx, a->req, a->count);
+	} while (read_seqcount_retry(&a->ctx->state_seq, seq));
+}
+
+/**
+ * pfmk_read_pmds_lockless() - pfmk_read_pmds() without the context's mutex
+ * @desc: context descriptor.
+ * @req: as for pfmk_read_pmds().
+ * @count: as for pfmk_read_pmds().
+ *
+ * The read path of a running context: no mutex, no reference.  The
+ * descriptor is looked up under RCU, which keeps the context, its sets
+ * and its perf events allocated (all are freed after a grace period);
+ * ctx->state_seq gives a consistent view of what process context changes
+ * under the mutex, ctx->ovfl_seq of what the overflow handler changes.
+ * Events not counting, or counting on this CPU, are read here with
+ * interrupts off; if one counts on another CPU, the read runs there, by
+ * IPI, as perf_event_read_value() itself would do.  Returns -EAGAIN when
+ * the locked path must do the read: a CPU hotplug event is pending, or
+ * the context's CPU could not be reached.
+ *
+ * Context: process context, interrupts on.
+ * Return: as pfmk_read_pmds(), or -EAGAIN.
+ */
+int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count)
+{
+	struct pfmk_read_args a = { .req = req, .count = count };
+	unsigned long flags;
+	int cpu;
+
+	rcu_read_lock();
+	a.ctx = pfmk_desc_lookup_rcu(desc);
+	if (!a.ctx) {
+		rcu_read_unlock();
+		return -EBADF;
+	}
+	local_irq_save(flags);
+	pfmk_read_pmds_here(&a);
+	local_irq_restore(flags);
+	if (a.ret == -EREMOTE) {
+		cpu = READ_ONCE(a.ctx->cpu);
+		if (cpu < 0 ||
+		    smp_call_function_single(cpu, pfmk_read_pmds_here, &a, 1))
+			a.ret = -EAGAIN;
+	}
+	rcu_read_unlock();
+	return a.ret == -EREMOTE ? -EAGAIN : a.ret;
 }
 
 /**

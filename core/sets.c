@@ -46,40 +46,65 @@
 
 static struct workqueue_struct *pfmk_sets_wq;
 
-static int pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id)
+/**
+ * pfmk_set_regs_size() - bytes of a set's register arrays
+ * @nregs: PMCs (and PMDs) of the description.
+ *
+ * The PMDs then the PMC values, stored behind the set (and, for set 0,
+ * behind the context: core/context.c allocates both at once).
+ *
+ * Context: any context.
+ * Return: the size in bytes.
+ */
+size_t pfmk_set_regs_size(unsigned int nregs)
+{
+	return nregs * (sizeof(struct pfmk_pmd) + sizeof(u64));
+}
+
+/* Give @set its id and register arrays, laid out in @regs (zeroed). */
+static void pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id,
+			  void *regs)
 {
 	const struct pfmk_pmu_desc *pmu = ctx->pmu;
-	unsigned int i, nregs = pmu->num_pmcs;
+	unsigned int i, nregs = ctx->nregs;
 
 	set->id = id;
-	set->pmcs = kcalloc(nregs, sizeof(*set->pmcs), GFP_KERNEL);
-	set->pmds = kcalloc(nregs, sizeof(*set->pmds), GFP_KERNEL);
-	if (!set->pmcs || !set->pmds) {
-		kfree(set->pmcs);
-		kfree(set->pmds);
-		return -ENOMEM;
-	}
+	set->pmds = regs;
+	set->pmcs = (u64 *)(set->pmds + nregs);
 	for (i = 0; i < nregs; i++) {
 		set->pmcs[i] = pmu->pmc_desc[i].dfl_val;
 		set->pmds[i].num = i;
 		set->pmds[i].ctx = ctx;
 		set->pmds[i].set = set;
 	}
-	return 0;
+}
+
+/* A set other than set 0, in one allocation with its registers. */
+static struct pfmk_set *pfmk_set_alloc(struct pfmk_ctx *ctx, u16 id)
+{
+	struct pfmk_set *set;
+
+	set = kzalloc(sizeof(*set) + pfmk_set_regs_size(ctx->nregs),
+		      GFP_KERNEL);
+	if (set)
+		pfmk_set_init(ctx, set, id, set + 1);
+	return set;
 }
 
 static size_t pfmk_set_mem(const struct pfmk_ctx *ctx)
 {
-	return sizeof(struct pfmk_set) + ctx->pmu->num_pmcs *
-	       (sizeof(u64) + sizeof(struct pfmk_pmd));
+	return sizeof(struct pfmk_set) + pfmk_set_regs_size(ctx->nregs);
 }
 
+/*
+ * Free a set taken off the list: after a grace period, since the lockless
+ * read path may still be looking at it.  Set 0 is part of the context and
+ * goes with it.
+ */
 static void pfmk_set_free(struct pfmk_ctx *ctx, struct pfmk_set *set)
 {
-	kfree(set->pmcs);
-	kfree(set->pmds);
 	if (set != &ctx->set0)
-		kfree(set);
+		kfree_rcu(set, rcu);
 }
 
 /* Insert @set into the context's list, keeping it sorted by id. */
@@ -89,12 +114,12 @@ static void pfmk_set_insert(struct pfmk_ctx *ctx, struct pfmk_set *set)
 
 	list_for_each_entry(pos, &ctx->sets, list) {
 		if (pos->id > set->id) {
-			list_add_tail(&set->list, &pos->list);
+			list_add_tail_rcu(&set->list, &pos->list);
 			ctx->nr_sets++;
 			return;
 		}
 	}
-	list_add_tail(&set->list, &ctx->sets);
+	list_add_tail_rcu(&set->list, &ctx->sets);
 	ctx->nr_sets++;
 }
 
@@ -112,27 +137,22 @@ static void pfmk_set_switch_work(struct work_struct *work);
 
 /**
  * pfmk_sets_init() - give a new context its set 0
- * @ctx: the context being created, its PMU description set.
+ * @ctx: the context being created, its PMU description and nregs set;
+ *	set 0's registers are in ctx->set0_regs.
  *
- * Context: process context; may sleep.
- * Return: 0 or -ENOMEM.
+ * Context: process context.
  */
-int pfmk_sets_init(struct pfmk_ctx *ctx)
+void pfmk_sets_init(struct pfmk_ctx *ctx)
 {
-	int ret;
-
 	INIT_LIST_HEAD(&ctx->sets);
 	ctx->nr_sets = 0;
 	pfmk_hrtimer_setup(&ctx->switch_timer, pfmk_set_timeout, CLOCK_MONOTONIC,
 			   HRTIMER_MODE_REL);
 	INIT_WORK(&ctx->switch_work, pfmk_set_switch_work);
 	atomic_set(&ctx->switch_req, 0);
-	ret = pfmk_set_init(ctx, &ctx->set0, 0);
-	if (ret)
-		return ret;
+	pfmk_set_init(ctx, &ctx->set0, 0, ctx->set0_regs);
 	pfmk_set_insert(ctx, &ctx->set0);
 	ctx->active_set = &ctx->set0;
-	return 0;
 }
 
 /**
@@ -147,7 +167,7 @@ void pfmk_sets_free(struct pfmk_ctx *ctx)
 
 	hrtimer_cancel(&ctx->switch_timer);
 	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
-		list_del(&set->list);
+		list_del_rcu(&set->list);
 		pfmk_set_free(ctx, set);
 	}
 	ctx->nr_sets = 0;
@@ -169,6 +189,29 @@ struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id)
 		if (set->id == id)
 			return set;
 		if (set->id > id)
+			break;
+	}
+	return NULL;
+}
+
+/**
+ * pfmk_set_find_rcu() - pfmk_set_find() for lockless readers
+ * @ctx: the context.
+ * @id: set identifier.
+ *
+ * Context: rcu_read_lock() held, or interrupts off.
+ * Return: the set, or NULL; it stays allocated until the RCU section ends.
+ */
+struct pfmk_set *pfmk_set_find_rcu(struct pfmk_ctx *ctx, u16 id)
+{
+	struct pfmk_set *set;
+
+	list_for_each_entry_rcu(set, &ctx->sets, list) {
+		u16 sid = READ_ONCE(set->id);
+
+		if (sid == id)
+			return set;
+		if (sid > id)
 			break;
 	}
 	return NULL;
@@ -498,12 +541,9 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 	for (i = 0; i < count; i++) {
 		if (pfmk_set_find(ctx, req[i].set_id))
 			continue;
-		new[i] = kzalloc_obj(*new[i], GFP_KERNEL);
-		if (!new[i] || pfmk_set_init(ctx, new[i], req[i].set_id)) {
-			kfree(new[i]);
-			new[i] = NULL;
+		new[i] = pfmk_set_alloc(ctx, req[i].set_id);
+		if (!new[i])
 			goto err;
-		}
 	}
 
 	for (i = 0; i < count; i++) {
@@ -597,7 +637,7 @@ int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 	for (i = 0; i < count; i++) {
 		struct pfmk_set *set = pfmk_set_find(ctx, req[i].set_id);
 
-		list_del(&set->list);
+		list_del_rcu(&set->list);
 		ctx->nr_sets--;
 		ctx->mem -= pfmk_set_mem(ctx);
 		atomic_long_sub(pfmk_set_mem(ctx), &pfmk_counters.mem_bytes);

@@ -128,7 +128,18 @@ static void pfmk_dfl_full(struct pfm_dfl_smpl_hdr *hdr,
 	arg->ovfl_ctrl = PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK;
 }
 
-static int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
+/**
+ * pfmk_dfl_handler() - record one overflow in a default-format buffer
+ * @buf: the sampling buffer.
+ * @data: the format's private state (struct pfmk_dfl_priv).
+ * @arg: the overflow; ->ovfl_ctrl is set.
+ *
+ * Not static: the overflow path calls it directly (INDIRECT_CALL_1()).
+ *
+ * Context: NMI or hard-irq, one call at a time per context.
+ * Return: 0 if recorded, -ENOBUFS if the buffer had no room.
+ */
+int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 {
 	struct pfm_dfl_smpl_hdr *hdr = buf;
 	struct pfmk_dfl_priv *priv = data;

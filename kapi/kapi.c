@@ -223,9 +223,13 @@ EXPORT_SYMBOL_GPL(pfmk_write_pmds);
  */
 int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	ret = pfmk_read_pmds_lockless(desc, req, count);
+	if (ret != -EAGAIN)
+		return ret;
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_read_pmds(ctx, req, NULL, count);

@@ -150,6 +150,53 @@ u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
 }
 
 /**
+ * pfmk_perf_value_here() - a PMD's value, read without sleeping
+ * @pmd: the PMD, found under RCU by the lockless read path.
+ * @val: output: the 64-bit virtual value.
+ *
+ * What perf_event_read_local() does, which perf does not export: an
+ * event counting on this CPU is brought up to date by its PMU's ->read();
+ * an event not counting has a stable count, read from any CPU.  An event
+ * counting on another CPU cannot be read here.  With interrupts off, an
+ * event counting here cannot be scheduled out nor released (perf removes
+ * a CPU event by an IPI to its CPU), and perf frees events after an RCU
+ * grace period, so an event the caller still sees stays readable; a
+ * change of @pmd's event, value or base is caught by the caller's retry
+ * on ctx->state_seq, an overflow handler's by the retry on ovfl_seq here.
+ *
+ * Context: interrupts off, within an RCU read-side section.
+ * Return: 0 with *@val set; -EREMOTE if the event is counting on another
+ * CPU.
+ */
+int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
+{
+	seqcount_t *seq = &pmd->ctx->ovfl_seq;
+	struct perf_event *event;
+	unsigned int start;
+	u64 count;
+	int oncpu;
+
+	lockdep_assert_irqs_disabled();
+	do {
+		start = raw_read_seqcount_begin(seq);
+		count = 0;
+		event = READ_ONCE(pmd->event);
+		if (event) {
+			oncpu = READ_ONCE(event->oncpu);
+			if (oncpu == smp_processor_id())
+				event->pmu->read(event);
+			else if (oncpu != -1)
+				return -EREMOTE;
+			count = local64_read(&event->count) +
+				atomic64_read(&event->child_count) -
+				pmd->perf_base;
+		}
+		*val = pmd->value + count;
+	} while (read_seqcount_retry(seq, start));
+	return 0;
+}
+
+/**
  * pfmk_perf_sync() - fold a PMD's perf count into its value
  * @pmd: the PMD.
  *
@@ -162,8 +209,10 @@ void pfmk_perf_sync(struct pfmk_pmd *pmd)
 	if (!pmd->event)
 		return;
 	count = perf_event_read_value(pmd->event, &en, &run);
+	pfmk_ctx_write_begin(pmd->ctx);
 	pmd->value += count - pmd->perf_base;
 	pmd->perf_base = count;
+	pfmk_ctx_write_end(pmd->ctx);
 }
 
 /**
@@ -174,17 +223,22 @@ void pfmk_perf_sync(struct pfmk_pmd *pmd)
  */
 void pfmk_perf_release(struct pfmk_pmd *pmd)
 {
+	struct perf_event *event;
 	u64 count, en, run;
 
 	if (!pmd->event)
 		return;
 	count = perf_event_read_value(pmd->event, &en, &run);
+	event = pmd->event;
+	pfmk_ctx_write_begin(pmd->ctx);
 	pmd->value += count - pmd->perf_base;
 	pmd->perf_base = 0;
+	pmd->event = NULL;
+	pfmk_ctx_write_end(pmd->ctx);
 	pmd->time_enabled += en;
 	pmd->time_running += run;
-	pfmk_perf_destroy(pmd->event);
-	pmd->event = NULL;
+	/* Lockless readers may still look at it: perf frees it after RCU. */
+	pfmk_perf_destroy(event);
 }
 
 /**
@@ -226,8 +280,10 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 			pfmk_perf_unload_set(set, i);
 			return PTR_ERR(event);
 		}
+		pfmk_ctx_write_begin(set->pmds[i].ctx);
 		set->pmds[i].event = event;
 		set->pmds[i].perf_base = 0;
+		pfmk_ctx_write_end(set->pmds[i].ctx);
 	}
 	return 0;
 }
