@@ -123,6 +123,17 @@ bool pfmk_pmd_samples(const struct pfmk_pmd *pmd)
 	return (pmd->value | pmd->short_reset | pmd->long_reset) >> 63;
 }
 
+/* Is a PMD bit vector empty?  Inline: most PMDs name no other PMD. */
+static bool pfmk_bv_empty(const u64 *bv)
+{
+	unsigned int i;
+
+	for (i = 0; i < PFM_PMD_BV; i++)
+		if (bv[i])
+			return false;
+	return true;
+}
+
 /* Current count of an event, readable from NMI on the event's CPU. */
 static u64 pfmk_event_count_nmi(struct perf_event *event)
 {
@@ -173,6 +184,8 @@ static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	const unsigned long *mask = (const unsigned long *)pmd->reset_pmds;
 	unsigned int j;
 
+	if (pfmk_bv_empty(pmd->reset_pmds))
+		return;
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *other = &set->pmds[j];
 
@@ -184,13 +197,12 @@ static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	}
 }
 
-/* Record a sample; returns the format's PFM_OVFL_CTRL_* answer. */
-static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
-			    struct pfmk_pmd *pmd, u64 count,
-			    struct pt_regs *regs)
+/* The values of @pmd's reg_smpl_pmds into ctx->smpl_vals; returns how many. */
+static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
+					struct pfmk_set *set,
+					const struct pfmk_pmd *pmd, u64 count)
 {
 	const unsigned long *mask = (const unsigned long *)pmd->smpl_pmds;
-	struct pfmk_ovfl_arg arg;
 	unsigned int j, n = 0;
 
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
@@ -204,6 +216,19 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 		ctx->smpl_vals[n++] = p->event ? pfmk_pmd_value_at(p, c) :
 						 p->value;
 	}
+	return n;
+}
+
+/* Record a sample; returns the format's PFM_OVFL_CTRL_* answer. */
+static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
+			    struct pfmk_pmd *pmd, u64 count,
+			    struct pt_regs *regs)
+{
+	struct pfmk_ovfl_arg arg;
+	unsigned int n = 0;
+
+	if (!pfmk_bv_empty(pmd->smpl_pmds))
+		n = pfmk_ovfl_smpl_vals(ctx, set, pmd, count);
 
 	arg.ovfl_pmd = pmd->num;
 	arg.active_set = set->id;

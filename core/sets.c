@@ -319,8 +319,9 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 
 	lockdep_assert_held(&ctx->mutex);
 	ctx->active_set = set;
-	for (i = 0; i < ctx->pmu->num_pmcs; i++)
-		set->pmds[i].ovfl_switch_left = set->pmds[i].ovfl_switch_cnt;
+	for (i = 0; i < ctx->nregs; i++)
+		WRITE_ONCE(set->pmds[i].ovfl_switch_left,
+			   set->pmds[i].ovfl_switch_cnt);
 	set->runs++;
 	/* While the CPU is away nothing counts: its re-arm resumes. */
 	if (!ctx->offline)

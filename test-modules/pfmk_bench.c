@@ -26,7 +26,9 @@
  * Workload mode (`work` > 0) runs a fixed CPU-bound loop of `work`
  * million iterations in one pinned kernel thread per online CPU, with
  * pfmk sampling cpu-clock on every CPU at `smpl_hz` (0: no sampling),
- * and prints
+ * or with raw cpu-clock events at `raw_hz` whose handler only counts (the
+ * floor: what the machine's timer interrupt and perf's overflow path
+ * cost per sample before anyone records anything), and prints
  *
  *   pfmk_bench: workload hz=<f> cpus=<n> ns_max=<ns> ns_sum=<ns> samples=<n>
  *
@@ -113,6 +115,10 @@ MODULE_PARM_DESC(work, "workload mode: loop length per CPU, millions (0: micro m
 static unsigned int smpl_hz;
 module_param(smpl_hz, uint, 0444);
 MODULE_PARM_DESC(smpl_hz, "workload mode: pfmk cpu-clock sampling frequency (0: none)");
+
+static unsigned int raw_hz;
+module_param(raw_hz, uint, 0444);
+MODULE_PARM_DESC(raw_hz, "workload mode: raw cpu-clock events with a counting handler at this frequency (0: none)");
 
 /* Per-round totals of one measurement. */
 struct bench_rounds {
@@ -833,6 +839,7 @@ static int bench_micro(struct bench *b)
 struct wl_cpu {
 	struct task_struct	*task;
 	void			*desc;
+	struct perf_event	*raw;
 	struct pfm_dfl_smpl_hdr	*buf;
 	u64			ns;
 	u64			sink;
@@ -840,6 +847,7 @@ struct wl_cpu {
 
 struct wl {
 	struct wl_cpu		*cpus;		/* nr_cpu_ids entries */
+	atomic64_t		raw_samples;
 	struct completion	go;
 	struct completion	ctx_done;
 	atomic_t		running;
@@ -936,6 +944,35 @@ static int wl_open(struct bench *b, struct wl *w, unsigned int c)
 	       pfmk_start(wc->desc, NULL);
 }
 
+/*
+ * The floor of sampling: what the machine's timer interrupt and perf's
+ * overflow path cost without any recording.  The handler only counts.
+ */
+static void wl_raw_handler(struct perf_event *event,
+			   struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct wl *w = event->overflow_handler_context;
+
+	atomic64_inc(&w->raw_samples);
+}
+
+static int wl_open_raw(struct wl *w, unsigned int c)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_SOFTWARE,
+		.config		= PERF_COUNT_SW_CPU_CLOCK,
+		.size		= sizeof(attr),
+		.sample_period	= div_u64(NSEC_PER_SEC, raw_hz),
+	};
+	struct perf_event *ev;
+
+	ev = perf_event_create_kernel_counter(&attr, c, NULL, wl_raw_handler, w);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev);
+	w->cpus[c].raw = ev;
+	return 0;
+}
+
 static int bench_workload(struct bench *b)
 {
 	struct task_struct *drain = NULL;
@@ -963,6 +1000,11 @@ static int bench_workload(struct bench *b)
 
 		if (smpl_hz) {
 			ret = wl_open(b, w, c);
+			if (ret)
+				break;
+		}
+		if (raw_hz) {
+			ret = wl_open_raw(w, c);
 			if (ret)
 				break;
 		}
@@ -1002,6 +1044,8 @@ static int bench_workload(struct bench *b)
 			ns_sum += wc->ns;
 			bench_sink += wc->sink;
 		}
+		if (wc->raw)
+			perf_event_disable(wc->raw);
 		if (wc->desc) {
 			pfmk_stop(wc->desc);
 			if (!pfmk_get_stats(wc->desc, &st))
@@ -1010,9 +1054,13 @@ static int bench_workload(struct bench *b)
 	}
 	if (drain)
 		kthread_stop(drain);
-	for (c = 0; c < nr_cpu_ids; c++)
+	for (c = 0; c < nr_cpu_ids; c++) {
 		if (w->cpus[c].desc)
 			pfmk_close(w->cpus[c].desc);
+		if (w->cpus[c].raw)
+			perf_event_release_kernel(w->cpus[c].raw);
+	}
+	samples += atomic64_read(&w->raw_samples);
 	bench_sink += w->touched;
 	kfree(w->cpus);
 	kfree(w);
@@ -1021,7 +1069,7 @@ static int bench_workload(struct bench *b)
 		return ret;
 	}
 	pr_info("workload hz=%u cpus=%u ns_max=%llu ns_sum=%llu samples=%llu\n",
-		smpl_hz, nr, ns_max, ns_sum, samples);
+		smpl_hz ?: raw_hz, nr, ns_max, ns_sum, samples);
 	return 0;
 }
 
@@ -1052,7 +1100,8 @@ static int __init pfmk_bench_init(void)
 	    iters > 1000000 || !ovfls || ovfls > 100000 || !pings ||
 	    pings > 100000 || !max_ctx || max_ctx > BENCH_MAX_CTX ||
 	    !clock_spin || clock_spin > 1000 || clock_period_us < 10 ||
-	    clock_period_us > 100000 || work > 100000 || smpl_hz > 100000)
+	    clock_period_us > 100000 || work > 100000 || smpl_hz > 100000 ||
+	    raw_hz > 100000 || (smpl_hz && raw_hz))
 		return -EINVAL;
 	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return -EINVAL;
