@@ -77,6 +77,8 @@
 #include <pfmk/pmu.h>
 #include <pfmk/smpl.h>
 
+#include "../pmu/internal.h"
+
 /* Depth of a context's message queue (perfmon2: PFM_MAX_MSGS). */
 #define PFMK_MSGQ_LEN		8
 
@@ -455,20 +457,7 @@ void pfmk_aux_free(struct pfmk_ctx *ctx);
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, void *dst, size_t max,
 		      struct pfmk_dfl_aux_snippet *snip);
 
-/* pmu/pmu_desc.c: PMU description registry */
-const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name);
-void pfmk_pmu_put(const struct pfmk_pmu_desc *desc);
-
-/* pmu/pmu_generic.c: the built-in generic description */
-int pfmk_pmu_generic_init(void);
-void pfmk_pmu_generic_exit(void);
-int pfmk_pmu_x86_init(void);
-void pfmk_pmu_x86_exit(void);
-bool pfmk_x86_fixed_pmd(unsigned int pmd);
-u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
-		 const u64 *pmcs);
-
-/* pmu/perf.c: perf backend */
+/* core/perf.c: perf glue */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    unsigned int reg, u64 pmc, int cpu,
 				    struct pfmk_pmd *pmd,
