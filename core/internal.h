@@ -232,6 +232,10 @@ struct pfmk_msgq {
  * @smpl_priv: the format's private state (kmalloc, fmt->priv_size), or
  *	NULL.
  * @smpl_vals: scratch space for the overflow handler, one u64 per PMD.
+ * @smpl_aux: scratch space for the AUX snippet of an overflow, after
+ *	@smpl_vals in the same allocation; @smpl_aux_max bytes.
+ * @smpl_aux_max: AUX snippet bytes the format records per overflow
+ *	(->aux_size()), 0 if none.
  * @masked: monitoring masked by a notification, until pfmk_restart().
  * @ovfl_busy: an overflow handler of this context is running.
  * @ovfl_seq: PMD values changed by the overflow handler.
@@ -256,7 +260,7 @@ struct pfmk_msgq {
  * @offline: loaded but without events: @cpu went offline; PMD values are
  *	saved and re-armed when it comes back.
  * @rcu: frees the context after the last reference.
- * @aux: AUX set-up (pmu/aux.c), or NULL.
+ * @aux: AUX set-up (core/aux.c), or NULL.
  */
 struct pfmk_ctx {
 	u32				id;
@@ -287,6 +291,8 @@ struct pfmk_ctx {
 	size_t				smpl_size;
 	void				*smpl_priv;
 	u64				*smpl_vals;
+	void				*smpl_aux;
+	size_t				smpl_aux_max;
 	bool				masked;
 	atomic_t			ovfl_busy;
 	seqcount_t			ovfl_seq;
@@ -306,7 +312,7 @@ struct pfmk_ctx {
 	int				hp_done;
 	bool				offline;
 	struct rcu_head			rcu;
-	/* pfmk AUX (pmu/aux.c) */
+	/* pfmk AUX (core/aux.c) */
 	struct pfmk_aux			*aux;
 };
 
@@ -443,8 +449,11 @@ void pfmk_msgq_flush(struct pfmk_msgq *q);
 ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
 			  int noblock);
 
-/* pmu/aux.c: kernel-owned AUX buffers (<pfmk/aux.h>) */
-struct pfmk_dfl_aux_snippet;
+/* core/aux.c: AUX set-ups of contexts (<pfmk/aux.h>) */
+int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
+		       unsigned int flags);
+int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max, pfmk_aux_copy_t fn,
+		      void *data, struct pfmk_aux_info *info);
 int pfmk_aux_load(struct pfmk_ctx *ctx);
 void pfmk_aux_unload(struct pfmk_ctx *ctx);
 bool pfmk_aux_pmd_set_up(const struct pfmk_ctx *ctx,
@@ -454,8 +463,7 @@ int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 		     unsigned int num, struct perf_event *event);
 void pfmk_aux_free(struct pfmk_ctx *ctx);
-void pfmk_aux_snippet(struct pfmk_ctx *ctx, void *dst, size_t max,
-		      struct pfmk_dfl_aux_snippet *snip);
+void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg);
 
 /* core/perf.c: perf glue */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,

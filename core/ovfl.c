@@ -215,7 +215,9 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	arg.eventid = pmd->eventid;
 	arg.nr_smpl_pmds = n;
 	arg.smpl_pmds_val = ctx->smpl_vals;
-	arg.ctx = ctx;	/* pfmk AUX: snippets (core/smpl_dfl.c) */
+	/* pfmk AUX: the snippet, if the format records one and there is AUX */
+	if (unlikely(ctx->smpl_aux_max) && ctx->aux)
+		pfmk_aux_snippet(ctx, &arg);
 
 	if (!ctx->fmt->handler(ctx->smpl_buf, ctx->smpl_priv, &arg))
 		ctx->stats.smpl_count++;

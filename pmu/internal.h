@@ -17,6 +17,9 @@
 #include <linux/types.h>
 #include <pfmk/pmu.h>
 
+/* pmu/aux.c: kernel-owned AUX buffers, or their stubs */
+#include "aux.h"
+
 /* pmu/pmu_desc.c: PMU description registry */
 const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name);
 void pfmk_pmu_put(const struct pfmk_pmu_desc *desc);
