@@ -203,29 +203,12 @@ struct pfmk_msgq {
  * @id: index in the descriptor table.
  * @cookie: random tag, the upper half of the descriptor.
  * @ref: references: one from creation until close, one per call in flight.
- * @mutex: serializes the KAPI calls on the context.
- * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
- * @started: monitoring started (pfmk_start() without pfmk_stop()).
- * @dead: closed; set under @mutex, read locklessly by waiting readers.
- * @cpu: monitored CPU while loaded, else -1.
  * @flags: PFM_FL_* flags given at creation.
- * @completion: the owner's completion, for pfmk_read().
- * @readers: pfmk_read() calls waiting on @completion.
  * @pmu: PMU description; its module is pinned until close.
- * @set0: the default event set, always present.
- * @sets: every set, @set0 included, sorted by id.
- * @nr_sets: number of sets in @sets.
- * @active_set: the set counting while loaded and started; &@set0 while
- *	unloaded.
- * @switch_timer: ends the active set's timeout (PFM_SETFL_TIME_SWITCH).
- * @switch_work: switches sets, under @mutex (core/sets.c).
- * @switch_req: a switch was requested by the timer or the overflow path
- *	and is not done yet.
- * @switch_req_ns: CLOCK_MONOTONIC ns when the switch came due (the timer's
- *	expiry, or the overflow), for the latency.
- * @switch_kick: the overflow path wants a switch; ctx->irq_work requests it.
- * @switch_kick_ns: ktime_get_mono_fast_ns() (NMI-safe) at that overflow.
- * @msgq: message queue.
+ * @owner: module that created the context (NULL: built-in code); its
+ *	contexts are reclaimed when it goes away (core/reclaim.c).
+ * @mem: bytes charged to pfmk_mem_bytes for this context.
+ * @completion: the owner's completion, for pfmk_read().
  * @fmt: sampling format, or NULL.
  * @smpl_buf: sampling buffer (vmalloc), or NULL.
  * @smpl_size: size of @smpl_buf.
@@ -236,56 +219,80 @@ struct pfmk_msgq {
  *	@smpl_vals in the same allocation; @smpl_aux_max bytes.
  * @smpl_aux_max: AUX snippet bytes the format records per overflow
  *	(->aux_size()), 0 if none.
- * @masked: monitoring masked by a notification, until pfmk_restart().
+ * @rcu: frees the context after the last reference.
+ * @mutex: serializes the KAPI calls on the context.
+ * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
+ * @started: monitoring started (pfmk_start() without pfmk_stop()).
+ * @dead: closed; set under @mutex, read locklessly by waiting readers.
+ * @cpu: monitored CPU while loaded, else -1.
+ * @set0: the default event set, always present.
+ * @sets: every set, @set0 included, sorted by id.
+ * @nr_sets: number of sets in @sets.
+ * @active_set: the set counting while loaded and started; &@set0 while
+ *	unloaded.
+ * @aux: AUX set-up (core/aux.c), or NULL.
+ * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
+ *	without @mutex; close waits for them to leave).
  * @ovfl_busy: an overflow handler of this context is running.
  * @ovfl_seq: PMD values changed by the overflow handler.
- * @irq_work: delivers notifications out of the overflow path.
- * @msg_pending: @pending_msg is to be queued by @irq_work.
- * @notify_wake: @irq_work is to complete the owner's completion.
- * @pending_msg: message built by the overflow handler.
+ * @masked: monitoring masked by a notification, until pfmk_restart().
  * @stats: overflow statistics, written by the overflow handler (one at a
  *	time) and by pfmk_restart() (while no handler runs); msgs_dropped
  *	lives in @msgq, ovfl_nested and throttled below.
  * @ovfl_nested: nested overflows (atomic: the nested handler counts).
  * @throttled: overflows at which perf throttled (atomic, same reason).
- * @owner: module that created the context (NULL: built-in code); its
- *	contexts are reclaimed when it goes away (core/reclaim.c).
- * @mem: bytes charged to pfmk_mem_bytes for this context.
- * @hp_node: cpuhp instance, registered while loaded (core/hotplug.c).
+ * @irq_work: delivers notifications out of the overflow path.
+ * @msg_pending: @pending_msg is to be queued by @irq_work.
+ * @notify_wake: @irq_work is to complete the owner's completion.
+ * @pending_msg: message built by the overflow handler.
+ * @msgq: message queue, under its own irq-safe @msgq.lock.
+ * @switch_work under @mutex):
+ * @switch_timer: ends the active set's timeout (PFM_SETFL_TIME_SWITCH).
+ * @switch_work: switches sets, under @mutex (core/sets.c).
+ * @switch_req: a switch was requested by the timer or the overflow path
+ *	and is not done yet.
+ * @switch_req_ns: CLOCK_MONOTONIC ns when the switch came due (the timer's
+ *	expiry, or the overflow), for the latency.
+ * @switch_kick: the overflow path wants a switch; @irq_work requests it.
+ * @switch_kick_ns: ktime_get_mono_fast_ns() (NMI-safe) at that overflow.
+ * @hp_node: cpuhp instance, registered while loaded.
  * @hp_work: applies CPU hotplug events under @mutex.
  * @hp_gone: set by the offline callback of @cpu, cleared by its online
  *	callback.
  * @hp_gen: offline callbacks of @cpu seen since load.
- * @hp_done: value of @hp_gen the events were last checked against.
+ * @hp_done: value of @hp_gen the events were last checked against
+ *	(written under @mutex, read locklessly for the pending check).
  * @offline: loaded but without events: @cpu went offline; PMD values are
- *	saved and re-armed when it comes back.
- * @rcu: frees the context after the last reference.
- * @aux: AUX set-up (core/aux.c), or NULL.
+ *	saved and re-armed when it comes back (written under @mutex).
+ *
+ * The fields are grouped by who may write them, as in perf's struct
+ * perf_event_context (DOC: Lock order above):
+ *
+ * - Fixed from pfmk_ctx_create() to the last reference, @id to @rcu:
+ *   written before the descriptor is published, read anywhere; close
+ *   frees what they point to, under @mutex, after every event is gone.
+ * - Under @mutex, @mutex to @readers: every KAPI call holds it.  The
+ *   overflow path reads the sets and @active_set only while the events
+ *   run, and process context changes them only with the events disabled.
+ * - Overflow path, @ovfl_busy to @msgq: no lock (NMI or hard-irq on @cpu,
+ *   one handler at a time through @ovfl_busy); process context writes
+ *   them only while the events are disabled, and reads PMD values and
+ *   @stats under @ovfl_seq.
+ * - Set switching, @switch_timer to @switch_kick_ns: requested by
+ *   @switch_timer or the overflow path, done by @switch_work under @mutex.
+ * - CPU hotplug, @hp_node to @offline: the cpuhp callbacks write the
+ *   atomics and queue @hp_work, which applies them under @mutex.
  */
 struct pfmk_ctx {
+	/* fixed from creation to the last reference */
 	u32				id;
 	u32				cookie;
 	refcount_t			ref;
-	struct mutex			mutex;	/* see Lock order */
-	unsigned int			state;
-	bool				started;
-	bool				dead;
-	int				cpu;
 	u32				flags;
-	struct completion		*completion;
-	atomic_t			readers;
 	const struct pfmk_pmu_desc	*pmu;
-	struct pfmk_set			set0;
-	struct list_head		sets;
-	unsigned int			nr_sets;
-	struct pfmk_set			*active_set;
-	struct hrtimer			switch_timer;
-	struct work_struct		switch_work;
-	atomic_t			switch_req;
-	u64				switch_req_ns;
-	atomic_t			switch_kick;
-	u64				switch_kick_ns;
-	struct pfmk_msgq		msgq;
+	struct module			*owner;
+	size_t				mem;
+	struct completion		*completion;
 	const struct pfmk_smpl_fmt	*fmt;
 	void				*smpl_buf;
 	size_t				smpl_size;
@@ -293,27 +300,49 @@ struct pfmk_ctx {
 	u64				*smpl_vals;
 	void				*smpl_aux;
 	size_t				smpl_aux_max;
-	bool				masked;
+	struct rcu_head			rcu;
+
+	/* under @mutex */
+	struct mutex			mutex;	/* see Lock order */
+	unsigned int			state;
+	bool				started;
+	bool				dead;
+	int				cpu;
+	struct pfmk_set			set0;
+	struct list_head		sets;
+	unsigned int			nr_sets;
+	struct pfmk_set			*active_set;
+	struct pfmk_aux			*aux;
+	atomic_t			readers;
+
+	/* overflow path: no lock, see @ovfl_busy and @ovfl_seq */
 	atomic_t			ovfl_busy;
 	seqcount_t			ovfl_seq;
+	bool				masked;
+	struct pfmk_ctx_stats		stats;
+	atomic64_t			ovfl_nested;
+	atomic64_t			throttled;
 	struct irq_work			irq_work;
 	bool				msg_pending;
 	atomic_t			notify_wake;
 	union pfm_msg			pending_msg;
-	struct pfmk_ctx_stats		stats;
-	atomic64_t			ovfl_nested;
-	atomic64_t			throttled;
-	struct module			*owner;
-	size_t				mem;
+	struct pfmk_msgq		msgq;
+
+	/* set switching: requested locklessly, done under @mutex */
+	struct hrtimer			switch_timer;
+	struct work_struct		switch_work;
+	atomic_t			switch_req;
+	u64				switch_req_ns;
+	atomic_t			switch_kick;
+	u64				switch_kick_ns;
+
+	/* CPU hotplug: atomics from cpuhp callbacks, applied under @mutex */
 	struct hlist_node		hp_node;
 	struct work_struct		hp_work;
 	atomic_t			hp_gone;
 	atomic_t			hp_gen;
 	int				hp_done;
 	bool				offline;
-	struct rcu_head			rcu;
-	/* pfmk AUX (core/aux.c) */
-	struct pfmk_aux			*aux;
 };
 
 /* core/limits.c: limits and pfmk-wide accounting */
