@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk internal header: what core/, kapi/ and pmu/ share.  Client modules
- * use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
+ * pfmk core internal header: what core/ offers kapi/, the layer above it.
+ * It includes pmu/internal.h, the layer below; pmu/ never includes this.
+ * Client modules use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
  *
  * Naming: pfmk_ctx_*() act on a context and expect its mutex held (the
- * kapi/ layer takes it); pfmk_perf_*() are the perf backend; pfmk_desc_*()
- * manage descriptors (handles); pfmk_pmu_*() the PMU description registry;
- * pfmk_msgq_*() the message queue.
+ * kapi/ layer takes it); pfmk_perf_*() are the perf glue (core/perf.c);
+ * pfmk_desc_*() manage descriptors (handles); pfmk_aux_*() the AUX set-up
+ * of a context (core/aux.c); pfmk_msgq_*() the message queue.
  *
  * The lock order and lifetimes are the DOC: block below.
  *
