@@ -221,7 +221,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	ret = pfmk_sets_load(ctx);
 	if (ret)
 		goto err_detach;
-	/* pfmk AUX: attach the AUX PMD's buffer (pmu/aux.c) */
+	/* pfmk AUX: attach the AUX PMD's buffer (core/aux.c) */
 	ret = pfmk_aux_load(ctx);
 	if (ret) {
 		pfmk_sets_unload(ctx);

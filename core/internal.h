@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk internal header: what core/, kapi/ and pmu/ share.  Client modules
- * use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
+ * pfmk core internal header: what core/ offers kapi/, the layer above it.
+ * It includes pmu/internal.h, the layer below; pmu/ never includes this.
+ * Client modules use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
  *
  * Naming: pfmk_ctx_*() act on a context and expect its mutex held (the
- * kapi/ layer takes it); pfmk_perf_*() are the perf backend; pfmk_desc_*()
- * manage descriptors (handles); pfmk_pmu_*() the PMU description registry;
- * pfmk_msgq_*() the message queue.
+ * kapi/ layer takes it); pfmk_perf_*() are the perf glue (core/perf.c);
+ * pfmk_desc_*() manage descriptors (handles); pfmk_aux_*() the AUX set-up
+ * of a context (core/aux.c); pfmk_msgq_*() the message queue.
  *
  * The lock order and lifetimes are the DOC: block below.
  *
@@ -76,6 +77,8 @@
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu.h>
 #include <pfmk/smpl.h>
+
+#include "../pmu/internal.h"
 
 /* Depth of a context's message queue (perfmon2: PFM_MAX_MSGS). */
 #define PFMK_MSGQ_LEN		8
@@ -207,72 +210,115 @@ struct pfmk_msgq {
  * @id: index in the descriptor table.
  * @cookie: random tag, the upper half of the descriptor.
  * @ref: references: one from creation until close, one per call in flight.
- * @mutex: serializes the KAPI calls on the context.
- * @state_seq: lets lockless readers (pfmk_read_pmds()) see a consistent
- *	view of what process context changes under @mutex: each PMD's
- *	event, value and perf_base, @state, @cpu, @dead and the set list.
- * @nregs: number of PMCs and PMDs of the description, for lockless
- *	readers, which must not look at @pmu.
- * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
- * @started: monitoring started (pfmk_start() without pfmk_stop()).
- * @dead: closed; set under @mutex, read locklessly by waiting readers.
- * @cpu: monitored CPU while loaded, else -1.
  * @flags: PFM_FL_* flags given at creation.
- * @completion: the owner's completion, for pfmk_read().
- * @readers: pfmk_read() calls waiting on @completion.
  * @pmu: PMU description; its module is pinned until close.
- * @set0: the default event set, always present.
- * @sets: every set, @set0 included, sorted by id.
- * @nr_sets: number of sets in @sets.
- * @active_set: the set counting while loaded and started; &@set0 while
- *	unloaded.
- * @switch_timer: ends the active set's timeout (PFM_SETFL_TIME_SWITCH).
- * @switch_work: switches sets, under @mutex (core/sets.c).
- * @switch_req: a switch was requested by the timer or the overflow path
- *	and is not done yet.
- * @switch_req_ns: CLOCK_MONOTONIC ns when the switch came due (the timer's
- *	expiry, or the overflow), for the latency.
- * @switch_kick: the overflow path wants a switch; ctx->irq_work requests it.
- * @switch_kick_ns: ktime_get_mono_fast_ns() (NMI-safe) at that overflow.
- * @msgq: message queue.
+ * @owner: module that created the context (NULL: built-in code); its
+ *	contexts are reclaimed when it goes away (core/reclaim.c).
+ * @mem: bytes charged to pfmk_mem_bytes for this context.
+ * @completion: the owner's completion, for pfmk_read().
  * @fmt: sampling format, or NULL.
  * @smpl_buf: sampling buffer (vmalloc), or NULL.
  * @smpl_size: size of @smpl_buf.
  * @smpl_priv: the format's private state (kmalloc, fmt->priv_size), or
  *	NULL.
  * @smpl_vals: scratch space for the overflow handler, one u64 per PMD.
- * @masked: monitoring masked by a notification, until pfmk_restart().
+ * @smpl_aux: scratch space for the AUX snippet of an overflow, after
+ *	@smpl_vals in the same allocation; @smpl_aux_max bytes.
+ * @smpl_aux_max: AUX snippet bytes the format records per overflow
+ *	(->aux_size()), 0 if none.
+ * @nregs: number of PMCs and PMDs of the description, for lockless
+ *	readers, which must not look at @pmu.
+ * @rcu: frees the context after the last reference.
+ * @mutex: serializes the KAPI calls on the context.
+ * @state_seq: lets lockless readers (pfmk_read_pmds()) see a consistent
+ *	view of what process context changes under @mutex: each PMD's
+ *	event, value and perf_base, @dead and the set list (@cpu is only a
+ *	hint to them, read with READ_ONCE()).
+ * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
+ * @started: monitoring started (pfmk_start() without pfmk_stop()).
+ * @dead: closed; set under @mutex, read locklessly by waiting readers.
+ * @cpu: monitored CPU while loaded, else -1.
+ * @set0: the default event set, always present.
+ * @sets: every set, @set0 included, sorted by id.
+ * @nr_sets: number of sets in @sets.
+ * @active_set: the set counting while loaded and started; &@set0 while
+ *	unloaded.
+ * @aux: AUX set-up (core/aux.c), or NULL.
+ * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
+ *	without @mutex; close waits for them to leave).
  * @ovfl_busy: an overflow handler of this context is running.
  * @ovfl_seq: PMD values changed by the overflow handler.
- * @irq_work: delivers notifications out of the overflow path.
- * @msg_pending: @pending_msg is to be queued by @irq_work.
- * @notify_wake: @irq_work is to complete the owner's completion.
- * @pending_msg: message built by the overflow handler.
+ * @masked: monitoring masked by a notification, until pfmk_restart().
  * @stats: overflow statistics, written by the overflow handler (one at a
  *	time) and by pfmk_restart() (while no handler runs); msgs_dropped
  *	lives in @msgq, ovfl_nested and throttled below.
  * @ovfl_nested: nested overflows (atomic: the nested handler counts).
  * @throttled: overflows at which perf throttled (atomic, same reason).
- * @owner: module that created the context (NULL: built-in code); its
- *	contexts are reclaimed when it goes away (core/reclaim.c).
- * @mem: bytes charged to pfmk_mem_bytes for this context.
- * @hp_node: cpuhp instance, registered while loaded (core/hotplug.c).
+ * @irq_work: delivers notifications out of the overflow path.
+ * @msg_pending: @pending_msg is to be queued by @irq_work.
+ * @notify_wake: @irq_work is to complete the owner's completion.
+ * @pending_msg: message built by the overflow handler.
+ * @msgq: message queue, under its own irq-safe @msgq.lock.
+ * @switch_timer: ends the active set's timeout (PFM_SETFL_TIME_SWITCH).
+ * @switch_work: switches sets, under @mutex (core/sets.c).
+ * @switch_req: a switch was requested by the timer or the overflow path
+ *	and is not done yet.
+ * @switch_req_ns: CLOCK_MONOTONIC ns when the switch came due (the timer's
+ *	expiry, or the overflow), for the latency.
+ * @switch_kick: the overflow path wants a switch; @irq_work requests it.
+ * @switch_kick_ns: ktime_get_mono_fast_ns() (NMI-safe) at that overflow.
+ * @hp_node: cpuhp instance, registered while loaded.
  * @hp_work: applies CPU hotplug events under @mutex.
  * @hp_gone: set by the offline callback of @cpu, cleared by its online
  *	callback.
  * @hp_gen: offline callbacks of @cpu seen since load.
- * @hp_done: value of @hp_gen the events were last checked against.
+ * @hp_done: value of @hp_gen the events were last checked against
+ *	(written under @mutex, read locklessly for the pending check).
  * @offline: loaded but without events: @cpu went offline; PMD values are
- *	saved and re-armed when it comes back.
- * @rcu: frees the context after the last reference.
- * @aux: AUX set-up (pmu/aux.c), or NULL.
+ *	saved and re-armed when it comes back (written under @mutex).
  * @set0_regs: set 0's registers (pfmk_set_regs_size()), allocated with the
  *	context.
+ *
+ * The fields are grouped by who may write them, as in perf's struct
+ * perf_event_context (DOC: Lock order above):
+ *
+ * - Fixed from pfmk_ctx_create() to the last reference, @id to @rcu:
+ *   written before the descriptor is published, read anywhere; close
+ *   frees what they point to, under @mutex, after every event is gone.
+ * - Under @mutex, @mutex to @readers: every KAPI call holds it, except
+ *   the lockless read, which retries on @state_seq (Documentation/
+ *   locking.rst, "The lockless read path").  The
+ *   overflow path reads the sets and @active_set only while the events
+ *   run, and process context changes them only with the events disabled.
+ * - Overflow path, @ovfl_busy to @msgq: no lock (NMI or hard-irq on @cpu,
+ *   one handler at a time through @ovfl_busy); process context writes
+ *   them only while the events are disabled, and reads PMD values and
+ *   @stats under @ovfl_seq.
+ * - Set switching, @switch_timer to @switch_kick_ns: requested by
+ *   @switch_timer or the overflow path, done by @switch_work under @mutex.
+ * - CPU hotplug, @hp_node to @offline: the cpuhp callbacks write the
+ *   atomics and queue @hp_work, which applies them under @mutex.
  */
 struct pfmk_ctx {
+	/* fixed from creation to the last reference */
 	u32				id;
 	u32				cookie;
 	refcount_t			ref;
+	u32				flags;
+	const struct pfmk_pmu_desc	*pmu;
+	struct module			*owner;
+	size_t				mem;
+	struct completion		*completion;
+	const struct pfmk_smpl_fmt	*fmt;
+	void				*smpl_buf;
+	size_t				smpl_size;
+	void				*smpl_priv;
+	u64				*smpl_vals;
+	void				*smpl_aux;
+	size_t				smpl_aux_max;
+	struct rcu_head			rcu;
+
+	/* under @mutex */
 	struct mutex			mutex;	/* see Lock order */
 	seqcount_mutex_t		state_seq;
 	unsigned int			nregs;
@@ -280,47 +326,43 @@ struct pfmk_ctx {
 	bool				started;
 	bool				dead;
 	int				cpu;
-	u32				flags;
-	struct completion		*completion;
-	atomic_t			readers;
-	const struct pfmk_pmu_desc	*pmu;
 	struct pfmk_set			set0;
 	struct list_head		sets;
 	unsigned int			nr_sets;
 	struct pfmk_set			*active_set;
+	struct pfmk_aux			*aux;
+	atomic_t			readers;
+
+	/* overflow path: no lock, see @ovfl_busy and @ovfl_seq */
+	atomic_t			ovfl_busy;
+	seqcount_t			ovfl_seq;
+	bool				masked;
+	struct pfmk_ctx_stats		stats;
+	atomic64_t			ovfl_nested;
+	atomic64_t			throttled;
+	struct irq_work			irq_work;
+	bool				msg_pending;
+	atomic_t			notify_wake;
+	union pfm_msg			pending_msg;
+	struct pfmk_msgq		msgq;
+
+	/* set switching: requested locklessly, done under @mutex */
 	struct hrtimer			switch_timer;
 	struct work_struct		switch_work;
 	atomic_t			switch_req;
 	u64				switch_req_ns;
 	atomic_t			switch_kick;
 	u64				switch_kick_ns;
-	struct pfmk_msgq		msgq;
-	const struct pfmk_smpl_fmt	*fmt;
-	void				*smpl_buf;
-	size_t				smpl_size;
-	void				*smpl_priv;
-	u64				*smpl_vals;
-	bool				masked;
-	atomic_t			ovfl_busy;
-	seqcount_t			ovfl_seq;
-	struct irq_work			irq_work;
-	bool				msg_pending;
-	atomic_t			notify_wake;
-	union pfm_msg			pending_msg;
-	struct pfmk_ctx_stats		stats;
-	atomic64_t			ovfl_nested;
-	atomic64_t			throttled;
-	struct module			*owner;
-	size_t				mem;
+
+	/* CPU hotplug: atomics from cpuhp callbacks, applied under @mutex */
 	struct hlist_node		hp_node;
 	struct work_struct		hp_work;
 	atomic_t			hp_gone;
 	atomic_t			hp_gen;
 	int				hp_done;
 	bool				offline;
-	struct rcu_head			rcu;
-	/* pfmk AUX (pmu/aux.c) */
-	struct pfmk_aux			*aux;
+
+	/* set 0's registers, fixed like the first group */
 	u64				set0_regs[];
 };
 
@@ -517,8 +559,11 @@ void pfmk_msgq_flush(struct pfmk_msgq *q);
 ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
 			  int noblock);
 
-/* pmu/aux.c: kernel-owned AUX buffers (<pfmk/aux.h>) */
-struct pfmk_dfl_aux_snippet;
+/* core/aux.c: AUX set-ups of contexts (<pfmk/aux.h>) */
+int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
+		       unsigned int flags);
+int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max, pfmk_aux_copy_t fn,
+		      void *data, struct pfmk_aux_info *info);
 int pfmk_aux_load(struct pfmk_ctx *ctx);
 void pfmk_aux_unload(struct pfmk_ctx *ctx);
 bool pfmk_aux_pmd_set_up(const struct pfmk_ctx *ctx,
@@ -528,23 +573,9 @@ int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 		     unsigned int num, struct perf_event *event);
 void pfmk_aux_free(struct pfmk_ctx *ctx);
-void pfmk_aux_snippet(struct pfmk_ctx *ctx, void *dst, size_t max,
-		      struct pfmk_dfl_aux_snippet *snip);
+void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg);
 
-/* pmu/pmu_desc.c: PMU description registry */
-const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name);
-void pfmk_pmu_put(const struct pfmk_pmu_desc *desc);
-
-/* pmu/pmu_generic.c: the built-in generic description */
-int pfmk_pmu_generic_init(void);
-void pfmk_pmu_generic_exit(void);
-int pfmk_pmu_x86_init(void);
-void pfmk_pmu_x86_exit(void);
-bool pfmk_x86_fixed_pmd(unsigned int pmd);
-u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
-		 const u64 *pmcs);
-
-/* pmu/perf.c: perf backend */
+/* core/perf.c: perf glue */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    unsigned int reg, u64 pmc, int cpu,
 				    struct pfmk_pmd *pmd,

@@ -224,7 +224,7 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			    struct pfmk_pmd *pmd, u64 count,
 			    struct pt_regs *regs)
 {
-	struct pfmk_ovfl_arg arg;
+	struct pfmk_ovfl_arg arg = { };
 	unsigned int n = 0;
 
 	if (!pfmk_bv_empty(pmd->smpl_pmds))
@@ -241,8 +241,9 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	arg.eventid = pmd->eventid;
 	arg.nr_smpl_pmds = n;
 	arg.smpl_pmds_val = ctx->smpl_vals;
-	arg.ctx = ctx;	/* pfmk AUX: snippets (core/smpl_dfl.c) */
-	arg.ovfl_ctrl = 0;
+	/* pfmk AUX: the snippet, if the format records one and there is AUX */
+	if (unlikely(ctx->smpl_aux_max) && ctx->aux)
+		pfmk_aux_snippet(ctx, &arg);
 
 	/* The default format is called directly, without a retpoline. */
 	if (!INDIRECT_CALL_1(ctx->fmt->handler, pfmk_dfl_handler,

@@ -96,6 +96,7 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 {
 	unsigned int npmds = ctx->pmu->num_pmcs;
 	struct pfmk_smpl_fmt *fmt;
+	size_t aux = 0;
 	ssize_t size;
 	int ret;
 
@@ -121,14 +122,22 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 	ret = -E2BIG;
 	if (size > READ_ONCE(pfmk_max_smpl_buf))
 		goto err_put;
+	/* pfmk AUX: the snippet's scratch space follows the PMD values. */
+	if (fmt->aux_size)
+		aux = fmt->aux_size(smpl_arg);
+	ret = -EINVAL;
+	if (aux > PFMK_SMPL_AUX_MAX)
+		goto err_put;
 	ret = -ENOMEM;
 	if (!pfmk_charge_long(&pfmk_counters.smpl_bytes, size,
 			      READ_ONCE(pfmk_max_smpl_mem)))
 		goto err_put;
 
-	ctx->smpl_vals = kcalloc(npmds, sizeof(u64), GFP_KERNEL);
+	ctx->smpl_vals = kzalloc(npmds * sizeof(u64) + aux, GFP_KERNEL);
 	if (!ctx->smpl_vals)
 		goto err_uncharge;
+	ctx->smpl_aux = aux ? ctx->smpl_vals + npmds : NULL;
+	ctx->smpl_aux_max = aux;
 	if (fmt->priv_size) {
 		ctx->smpl_priv = kzalloc(fmt->priv_size, GFP_KERNEL);
 		if (!ctx->smpl_priv)
@@ -149,6 +158,8 @@ err_priv:
 err_vals:
 	kfree(ctx->smpl_vals);
 	ctx->smpl_vals = NULL;
+	ctx->smpl_aux = NULL;
+	ctx->smpl_aux_max = 0;
 err_uncharge:
 	atomic_long_sub(size, &pfmk_counters.smpl_bytes);
 err_put:
@@ -174,5 +185,7 @@ void pfmk_smpl_free(struct pfmk_ctx *ctx)
 	ctx->smpl_buf = NULL;
 	ctx->smpl_priv = NULL;
 	ctx->smpl_vals = NULL;
+	ctx->smpl_aux = NULL;
+	ctx->smpl_aux_max = 0;
 	ctx->fmt = NULL;
 }

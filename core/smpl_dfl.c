@@ -36,6 +36,8 @@
  */
 #define PFMK_DFL_BUF_MAX	SZ_1G
 
+static_assert(PFMK_DFL_AUX_MAX <= PFMK_SMPL_AUX_MAX);
+
 /*
  * pfmk AUX: bytes an AUX snippet adds to each entry (0 without
  * reserved1 in the argument; see <pfmk/aux.h>); kept in hdr_reserved[0].
@@ -77,7 +79,7 @@ static ssize_t pfmk_dfl_get_size(const void *data, unsigned int npmds)
 	if (arg->reserved1) {
 		if (arg->reserved1 % 8 || arg->reserved1 > PFMK_DFL_AUX_MAX)
 			return -EINVAL;
-		if (!pfmk_aux_supported())
+		if (!pfmk_aux_buf_supported())
 			return -EOPNOTSUPP;
 	}
 	if (arg->buf_size < sizeof(struct pfm_dfl_smpl_hdr) +
@@ -116,8 +118,20 @@ static void pfmk_dfl_aux(const struct pfmk_ovfl_arg *arg, void *at,
 	struct pfmk_dfl_aux_snippet *snip = at;
 	size_t max = bytes - sizeof(*snip);
 
-	pfmk_aux_snippet(arg->ctx, snip + 1, max, snip);
-	memset((void *)(snip + 1) + snip->len, 0, max - snip->len);
+	snip->head = arg->aux_head;
+	snip->len = arg->aux_len;
+	snip->flags = arg->aux_flags;
+	if (arg->aux_len)
+		memcpy(snip + 1, arg->aux_data, arg->aux_len);
+	memset((void *)(snip + 1) + arg->aux_len, 0, max - arg->aux_len);
+}
+
+/* pfmk AUX: the snippet bytes the core copies for each entry. */
+static size_t pfmk_dfl_aux_size(const void *argp)
+{
+	const struct pfm_dfl_smpl_arg *arg = argp;
+
+	return arg->reserved1;
 }
 
 /* The buffer is full: count it, ask for a notification and masking. */
@@ -205,6 +219,7 @@ static struct pfmk_smpl_fmt pfmk_dfl_fmt = {
 	.init		= pfmk_dfl_init,
 	.handler	= pfmk_dfl_handler,
 	.restart	= pfmk_dfl_restart,
+	.aux_size	= pfmk_dfl_aux_size,
 };
 
 /**

@@ -18,7 +18,7 @@
 #include <linux/string.h>
 #include <pfmk/pmu_generic.h>
 
-#include "../core/internal.h"
+#include "internal.h"
 
 static DEFINE_MUTEX(pfmk_pmu_lock);
 static LIST_HEAD(pfmk_pmu_list);
@@ -111,4 +111,19 @@ const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name)
 void pfmk_pmu_put(const struct pfmk_pmu_desc *desc)
 {
 	module_put(desc->owner);
+}
+
+/**
+ * pfmk_pmd_pmc() - the PMC value that programs a PMD
+ * @pmu: the context's PMU description.
+ * @pmd: PMD number.
+ * @pmcs: the set's PMC values.
+ *
+ * Context: any context.
+ * Return: the description's answer (->pmd_pmc()), else PMC @pmd's value.
+ */
+u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
+		 const u64 *pmcs)
+{
+	return pmu->pmd_pmc ? pmu->pmd_pmc(pmu, pmd, pmcs) : pmcs[pmd];
 }

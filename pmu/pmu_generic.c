@@ -21,7 +21,7 @@
 #include <pfmk/pmu_generic.h>
 #include <pfmk/x86.h>
 
-#include "../core/internal.h"
+#include "internal.h"
 
 static struct pfmk_reg_desc pfmk_generic_regs[PFMK_GENERIC_NUM_PMCS];
 

@@ -35,7 +35,7 @@
 #include <asm/processor.h>
 #endif
 
-#include "../core/internal.h"
+#include "internal.h"
 
 /* IA32_PERFEVTSELx / AMD PERF_CTLx fields. */
 #define X86_SEL_EVENT		GENMASK_ULL(7, 0)

@@ -273,7 +273,7 @@ static u32 fz_outcome(long ret)
 }
 
 /*
- * The Return: lines of kapi/kapi.c and pmu/aux.c (create:
+ * The Return: lines of kapi/kapi.c and kapi/aux.c (create:
  * __pfmk_create_context()), for the calls that race without the slot's
  * mutex, and as a second check of every prediction.
  */

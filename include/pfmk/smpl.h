@@ -31,6 +31,9 @@
 #define PFM_OVFL_CTRL_RESET	0x2
 #define PFM_OVFL_CTRL_MASK	0x4
 
+/* Most AUX bytes a format may record per overflow (->aux_size()). */
+#define PFMK_SMPL_AUX_MAX	4096
+
 /**
  * struct pfmk_ovfl_arg - one overflow, as handed to a format's ->handler()
  * @ovfl_pmd: the PMD that overflowed.
@@ -45,7 +48,13 @@
  * @nr_smpl_pmds: number of values in @smpl_pmds_val.
  * @smpl_pmds_val: values of the PMDs in the PMD's reg_smpl_pmds, lowest
  *	index first, at the overflow.
- * @ctx: the context, opaque; pfmk's default format reads its AUX buffer.
+ * @aux_data: pfmk AUX: the last bytes of the context's AUX stream before
+ *	@aux_head, @aux_len of them, copied by the core before ->handler()
+ *	when the format records snippets (->aux_size()) and the context has
+ *	an AUX buffer; else NULL.
+ * @aux_head: AUX stream position at the overflow; the snippet ends there.
+ * @aux_len: valid bytes at @aux_data; 0 without AUX data.
+ * @aux_flags: PFMK_AUX_WRAPPED if the stream wrapped (snapshot mode).
  * @ovfl_ctrl: output of ->handler(): PFM_OVFL_CTRL_* bits, 0 on entry.
  */
 struct pfmk_ovfl_arg {
@@ -60,7 +69,10 @@ struct pfmk_ovfl_arg {
 	u64		eventid;
 	unsigned int	nr_smpl_pmds;
 	const u64	*smpl_pmds_val;
-	void		*ctx;
+	const void	*aux_data;
+	u64		aux_head;
+	u32		aux_len;
+	u32		aux_flags;
 	u32		ovfl_ctrl;
 };
 
@@ -85,6 +97,12 @@ struct pfmk_ovfl_arg {
  *	overflow was recorded, -ENOBUFS when there was no room for it.
  * @restart: empty the buffer; called by pfmk_restart() in process
  *	context while no ->handler() can run.
+ * @aux_size: optional (pfmk AUX): how many of the last AUX bytes the
+ *	format records per overflow with its argument @arg, at most
+ *	PFMK_SMPL_AUX_MAX; 0 or no callback: none.  Called once, after
+ *	->get_size() accepted @arg.  The core then copies up to that many
+ *	bytes into pfmk_ovfl_arg.aux_data before each ->handler() call of a
+ *	context with an AUX buffer (<pfmk/aux.h>).
  * @list: private to the core.
  */
 struct pfmk_smpl_fmt {
@@ -98,6 +116,7 @@ struct pfmk_smpl_fmt {
 		     unsigned int npmds);
 	int (*handler)(void *buf, void *priv, struct pfmk_ovfl_arg *arg);
 	void (*restart)(void *buf, void *priv);
+	size_t (*aux_size)(const void *arg);
 	struct list_head list;
 };
 

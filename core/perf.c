@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk perf backend: one perf kernel counter per used PMD.
+ * pfmk perf glue: one perf kernel counter per used PMD, serving core/.
  *
  * A PMD's 64-bit virtual value is pmd->value + (perf count - pmd->perf_base).
  * pfmk_perf_sync() folds the perf count into pmd->value; it runs whenever a
@@ -23,7 +23,7 @@
 #include <linux/err.h>
 #include <linux/perf_event.h>
 
-#include "../core/internal.h"
+#include "internal.h"
 
 /**
  * pfmk_perf_create() - create the perf event programmed by a PMC
@@ -239,21 +239,6 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 	pmd->time_running += run;
 	/* Lockless readers may still look at it: perf frees it after RCU. */
 	pfmk_perf_destroy(event);
-}
-
-/**
- * pfmk_pmd_pmc() - the PMC value that programs a PMD
- * @pmu: the context's PMU description.
- * @pmd: PMD number.
- * @pmcs: the set's PMC values.
- *
- * Context: any context.
- * Return: the description's answer (->pmd_pmc()), else PMC @pmd's value.
- */
-u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
-		 const u64 *pmcs)
-{
-	return pmu->pmd_pmc ? pmu->pmd_pmc(pmu, pmd, pmcs) : pmcs[pmd];
 }
 
 /**
