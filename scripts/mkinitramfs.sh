@@ -128,7 +128,7 @@ if [[ $mode != demo && $mode != bench ]]; then
 	step_insmod pfmk_emu_smoke ktap "${emu_args[@]}"
 	step_rmmod pfmk_emu_smoke
 	step_rmmod pfmk_emu_pmu
-	# KAPI fuzzer + CPU hotplug test (test-modules/pfmk_fuzz.c): 200k
+	# KAPI fuzzer (test-modules/pfmk_fuzz.c): 200k
 	# operations on the debug kernels, 100k on the stock ones.
 	# PFMK_FUZZ_STOCK=0 leaves it out on the stock kernels.
 	if [[ $mode == debug || ${PFMK_FUZZ_STOCK:-1} == 1 ]]; then
@@ -143,6 +143,10 @@ if [[ $mode != demo && $mode != bench ]]; then
 		step_insmod pfmk_fuzz ktap seed="${PFMK_FUZZ_SEED:-$fuzz_seed}" ops="${PFMK_FUZZ_OPS:-$fuzz_ops}" aux_expected=$fuzz_aux
 		step_rmmod pfmk_fuzz
 	fi
+	# 50 offline/online cycles of CPU 1 with three contexts loaded on it
+	# (test-modules/pfmk_hotplug_stress.c).
+	step_insmod pfmk_hotplug_stress ktap
+	step_rmmod pfmk_hotplug_stress
 	step_insmod pfmk_aux_smoke ktap	# pfmk AUX: skips without the patch
 	step_rmmod pfmk_aux_smoke
 	# A client module unloading with open contexts: pfmk reclaims them.
