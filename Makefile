@@ -101,7 +101,7 @@ help:
 	@echo '                  linux-source 6.1, 6.12 and 7.2 (7.2 fetched from Debian'
 	@echo '                  unstable into the cache); prints a summary ending in'
 	@echo '                  "N passed, N failed, N skipped"'
-	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck'
+	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck, shellcheck'
 	@echo '  make htmldocs   Documentation/ through Sphinx and kernel-doc into'
 	@echo '                  build/htmldocs/index.html; zero warnings allowed'
 	@echo '  make demo       boot the Debian 6.1 kernel and run pfmk_example_count'

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck.
+# Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck
+# and shellcheck (scripts/*.sh).
 #
 # usage: scripts/check.sh [results.json]
 #
@@ -153,6 +154,18 @@ fi
 grep -v '^\s*$' "$kd_log" >"$kd_log.findings" || true
 record kernel-doc "$kd_log.findings" $((SECONDS - t))
 
+# Every shell script through shellcheck, the guest's /init (guest-init.sh)
+# included: one "file:line:col: level: message [SCnnnn]" line per finding.
+t=$SECONDS
+sc_log=$PFMK_LOGS/check-shellcheck.log
+if command -v shellcheck >/dev/null; then
+	(cd "$PFMK_ROOT" && shellcheck -x -f gcc scripts/*.sh) >"$sc_log" 2>&1 || true
+else
+	echo "shellcheck: not installed (package shellcheck)" >"$sc_log"
+fi
+grep -v '^\s*$' "$sc_log" >"$sc_log.findings" || true
+record shellcheck "$sc_log.findings" $((SECONDS - t))
+
 say "check: waiting for coccicheck (log: $cocci_log)"
 cocci_rc=0
 wait "$cocci_pid" || cocci_rc=$?
@@ -167,7 +180,7 @@ fi
 record coccicheck "$cocci_log.findings" $((SECONDS - cocci_start))
 
 total=0
-for tool in sparse checkpatch kernel-doc coccicheck; do
+for tool in sparse checkpatch kernel-doc shellcheck coccicheck; do
 	total=$((total + count[$tool]))
 	if [[ -n $out_json ]]; then
 		f=$PFMK_LOGS/check-$tool.log.findings
@@ -180,7 +193,7 @@ for tool in sparse checkpatch kernel-doc coccicheck; do
 		fi
 	fi
 done
-say "check: sparse=${count[sparse]} checkpatch=${count[checkpatch]} kernel-doc=${count[kernel-doc]} coccicheck=${count[coccicheck]} (times: sparse ${secs[sparse]}s, checkpatch ${secs[checkpatch]}s, kernel-doc ${secs[kernel-doc]}s, coccicheck ${secs[coccicheck]}s)"
+say "check: sparse=${count[sparse]} checkpatch=${count[checkpatch]} kernel-doc=${count[kernel-doc]} shellcheck=${count[shellcheck]} coccicheck=${count[coccicheck]} (times: sparse ${secs[sparse]}s, checkpatch ${secs[checkpatch]}s, kernel-doc ${secs[kernel-doc]}s, shellcheck ${secs[shellcheck]}s, coccicheck ${secs[coccicheck]}s)"
 if ((total)); then
 	say "check: FAILED with $total finding(s)"
 	exit 1

@@ -30,6 +30,7 @@
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
 
+#include "pfmk_ktap.h"
 #include "pfmk_test_aux_pmu.h"
 
 #define AUXS_NO_PATCH \
@@ -291,8 +292,9 @@ static const struct {
 
 static int __init pfmk_aux_smoke_init(void)
 {
+	struct pfmk_ktap k;
 	struct auxs *s;
-	unsigned int i, failed = 0;
+	unsigned int i;
 
 	s = kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
@@ -306,8 +308,7 @@ static int __init pfmk_aux_smoke_init(void)
 	init_completion(&s->done);
 	s->cpu = cpumask_first(cpu_online_mask);
 
-	pr_info("KTAP version 1\n");
-	pr_info("1..%zu\n", ARRAY_SIZE(auxs_tests));
+	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(auxs_tests));
 	for (i = 0; i < ARRAY_SIZE(auxs_tests); i++) {
 		s->name = auxs_tests[i].name;
 		s->result = 0;
@@ -318,15 +319,11 @@ static int __init pfmk_aux_smoke_init(void)
 			auxs_tests[i].run(s);
 		}
 		if (s->result == 2)
-			pr_info("ok %u %s # SKIP %s\n", i + 1, s->name, s->skip);
-		else if (!s->result)
-			pr_info("ok %u %s\n", i + 1, s->name);
+			pfmk_ktap_skip(&k, s->name, s->skip);
 		else
-			pr_info("not ok %u %s\n", i + 1, s->name);
-		failed += s->result == 1;
+			pfmk_ktap_result(&k, s->name, !s->result);
 	}
-	pr_info("# pfmk_aux_smoke: %u of %zu failed\n", failed,
-		ARRAY_SIZE(auxs_tests));
+	pfmk_ktap_end(&k);
 	auxs_close(s);
 	vfree(s->buf);
 	kfree(s);

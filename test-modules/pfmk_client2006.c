@@ -21,6 +21,8 @@
 #include <linux/perfmon_dfl_smpl.h>
 #include <linux/string.h>
 
+#include "pfmk_ktap.h"
+
 /*
  * The generic encoding of cpu-clock, as a table of values would hold it:
  * bit 63 (enable), perf type 1 (software) at 51:48, config 0.
@@ -246,15 +248,15 @@ static const struct c2006_test c2006_tests[] = {
 
 static int __init pfmk_client2006_init(void)
 {
+	struct pfmk_ktap k;
 	unsigned int i;
 
-	pr_info("KTAP version 1\n");
-	pr_info("1..%zu\n", ARRAY_SIZE(c2006_tests));
+	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(c2006_tests));
 	for (i = 0; i < ARRAY_SIZE(c2006_tests); i++)
-		pr_info("%s %u %s\n",
-			c2006_tests[i].run(c2006_tests[i].name) ? "ok" : "not ok",
-			i + 1, c2006_tests[i].name);
-	pr_info("# pfmk_client2006: %u checks failed\n", c2006_failed);
+		pfmk_ktap_result(&k, c2006_tests[i].name,
+				 c2006_tests[i].run(c2006_tests[i].name));
+	pfmk_ktap_diag("pfmk_client2006: %u checks failed", c2006_failed);
+	pfmk_ktap_end(&k);
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include <pfmk/smpl.h>
 
 #include "pfmk_emu_pmu.h"
+#include "pfmk_ktap.h"
 
 static bool need_perf_overflow;
 module_param(need_perf_overflow, bool, 0444);
@@ -853,24 +854,23 @@ static const struct emu_test emu_tests[] = {
 
 static int __init pfmk_emu_smoke_init(void)
 {
+	struct pfmk_ktap k;
 	unsigned int i;
 
 	init_completion(&emu_done);
-	pr_info("KTAP version 1\n");
-	pr_info("1..%zu\n", ARRAY_SIZE(emu_tests));
+	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(emu_tests));
 	for (i = 0; i < ARRAY_SIZE(emu_tests); i++) {
 		bool ok;
 
 		emu_skip = NULL;
 		ok = emu_tests[i].run(emu_tests[i].name);
 		if (ok && emu_skip)
-			pr_info("ok %u %s # SKIP %s\n", i + 1,
-				emu_tests[i].name, emu_skip);
+			pfmk_ktap_skip(&k, emu_tests[i].name, emu_skip);
 		else
-			pr_info("%s %u %s\n", ok ? "ok" : "not ok", i + 1,
-				emu_tests[i].name);
+			pfmk_ktap_result(&k, emu_tests[i].name, ok);
 	}
-	pr_info("# pfmk_emu_smoke: %u checks failed\n", emu_failed);
+	pfmk_ktap_diag("pfmk_emu_smoke: %u checks failed", emu_failed);
+	pfmk_ktap_end(&k);
 	return 0;
 }
 

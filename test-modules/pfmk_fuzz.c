@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk_fuzz: a seeded random fuzzer of the pfmk KAPI with an oracle, and a
- * deterministic CPU hotplug test.  Runs at module load and prints a KTAP
- * document.
+ * pfmk_fuzz: a seeded random fuzzer of the pfmk KAPI with an oracle.  Runs
+ * at module load and prints a KTAP document (pfmk_ktap.h).  The
+ * deterministic CPU hotplug test is pfmk_hotplug_stress.c.
  *
  * Fuzzer: @threads kernel threads issue @ops random KAPI calls in total,
  * with valid and invalid arguments, on a table of FZ_NSLOTS shared
@@ -53,9 +53,6 @@
  * mode with seed 1 (a fixed regression run) and twice with @seed, and the
  * two runs with @seed must hash the same.
  *
- * Hotplug test: @hp_cycles offline/online cycles of CPU 1 with three
- * contexts loaded and started on it (see Documentation/testing.rst).
- *
  * Module init always returns 0: the harness reads the verdict from KTAP.
  *
  * Copyright (C) 2026 The pfmk authors
@@ -88,6 +85,7 @@
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
 
+#include "pfmk_ktap.h"
 #include "pfmk_test_pmu.h"
 
 static ulong seed = 1;
@@ -105,10 +103,6 @@ MODULE_PARM_DESC(threads, "number of fuzzer threads (1 to 8; 1 and hotplug=0: de
 static bool hotplug = true;
 module_param(hotplug, bool, 0444);
 MODULE_PARM_DESC(hotplug, "toggle CPU 1 offline and online during the fuzzing");
-
-static uint hp_cycles = 50;
-module_param(hp_cycles, uint, 0444);
-MODULE_PARM_DESC(hp_cycles, "offline/online cycles of the hotplug test (0: skip)");
 
 static uint det_ops = 3000;
 module_param(det_ops, uint, 0444);
@@ -2560,417 +2554,27 @@ static bool fz_clean(const struct fz_result *r)
 	return r->freed_ok;
 }
 
-/* The hotplug test. */
-
-#define HP_TICKS	100
-#define HP_PERIOD	10
-#define HP_STEP1	3
-#define HP_STEP_SMPL1	2
-#define HP_SMPL_BUF	(64 * 1024)
-
-enum { HP_COUNT, HP_SMPL, HP_CLOCK, HP_NCTX };
-
-static const char * const hp_ctx_name[HP_NCTX] = {
-	"counting", "sampling", "cpu-clock",
-};
-
-/**
- * struct hp_state - the hotplug test
- * @desc: the three contexts.
- * @done: their completions.
- * @hdr: the sampling buffer of @desc[HP_SMPL].
- * @last: last value read of PMD 0 and 1 of each context.
- * @fail: failed checks per KTAP case.
- * @cycles: cycles run.
- */
-struct hp_state {
-	void			*desc[HP_NCTX];
-	struct completion	done[HP_NCTX];
-	struct pfm_dfl_smpl_hdr	*hdr;
-	u64			last[HP_NCTX][2];
-	unsigned int		fail[4];
-	unsigned int		cycles;
-};
-
-enum { HP_CASE_COUNT, HP_CASE_SMPL, HP_CASE_MSGS, HP_CASE_STATS };
-
-static const char * const hp_case_name[] = {
-	"hotplug_counting", "hotplug_sampling", "hotplug_messages",
-	"hotplug_global_stats",
-};
-
-static bool hp_fail(struct hp_state *hp, unsigned int c, const char *fmt, ...)
-	__printf(3, 4);
-
-static bool hp_fail(struct hp_state *hp, unsigned int c, const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	if (hp->fail[c]++ < 8) {
-		va_start(args, fmt);
-		vaf.fmt = fmt;
-		vaf.va = &args;
-		pr_info("# %s: cycle %u: %pV\n", hp_case_name[c], hp->cycles,
-			&vaf);
-		va_end(args);
-	}
-	return false;
-}
-
-static int hp_create(struct hp_state *hp, int i, bool test, bool smpl)
-{
-	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
-	struct pfm_dfl_smpl_arg arg;
-	struct pfarg_ctx req;
-	void *buf = NULL;
-	int ret;
-
-	memset(&req, 0, sizeof(req));
-	memset(&arg, 0, sizeof(arg));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	if (test)
-		strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME,
-			sizeof(req.ctx_pmu_name));
-	if (smpl) {
-		memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
-		arg.buf_size = HP_SMPL_BUF;
-	}
-	init_completion(&hp->done[i]);
-	ret = pfmk_create_context(&req, smpl ? &arg : NULL,
-				  smpl ? sizeof(arg) : 0, &hp->done[i],
-				  &hp->desc[i], &buf);
-	if (smpl)
-		hp->hdr = buf;
-	return ret;
-}
-
-static int hp_setup(struct hp_state *hp)
-{
-	struct pfarg_load load = { .load_pid = FZ_HP_CPU };
-	struct pfarg_pmc pmc[2];
-	struct pfarg_pmd pmd[2];
-	int i, ret;
-
-	ret = hp_create(hp, HP_COUNT, true, false) ?:
-	      hp_create(hp, HP_SMPL, true, true) ?:
-	      hp_create(hp, HP_CLOCK, false, false);
-	if (ret)
-		return ret;
-
-	memset(pmc, 0, sizeof(pmc));
-	pmc[0].reg_num = 0;
-	pmc[0].reg_value = PFMK_TEST_PMC(1);
-	pmc[1].reg_num = 1;
-	pmc[1].reg_value = PFMK_TEST_PMC(HP_STEP1);
-	ret = pfmk_write_pmcs(hp->desc[HP_COUNT], pmc, 2);
-	if (ret)
-		return ret;
-	pmc[1].reg_value = PFMK_TEST_PMC(HP_STEP_SMPL1);
-	ret = pfmk_write_pmcs(hp->desc[HP_SMPL], pmc, 2);
-	if (ret)
-		return ret;
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_num = 0;
-	pmd[0].reg_value = -(u64)HP_PERIOD;
-	pmd[0].reg_short_reset = -(u64)HP_PERIOD;
-	pmd[0].reg_long_reset = -(u64)HP_PERIOD;
-	pmd[0].reg_smpl_pmds[0] = BIT_ULL(1);
-	pmd[1].reg_num = 1;
-	ret = pfmk_write_pmds(hp->desc[HP_SMPL], pmd, 2);
-	if (ret)
-		return ret;
-	memset(pmc, 0, sizeof(pmc));
-	pmc[0].reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
-	ret = pfmk_write_pmcs(hp->desc[HP_CLOCK], pmc, 1);
-	if (ret)
-		return ret;
-	for (i = 0; i < HP_NCTX; i++) {
-		ret = pfmk_load_context(hp->desc[i], &load) ?:
-		      pfmk_start(hp->desc[i], NULL);
-		if (ret)
-			return ret;
-	}
-	/* PMD 0 of the sampling context starts at -HP_PERIOD. */
-	hp->last[HP_SMPL][0] = -(u64)HP_PERIOD;
-	return 0;
-}
-
-/* Read PMD 0 and 1 of context @i; never backwards (PMD 0 of HP_SMPL wraps). */
-static bool hp_read(struct hp_state *hp, int i, u64 *val)
-{
-	struct pfarg_pmd pmd[2];
-	int ret, n = i == HP_CLOCK ? 1 : 2;
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[1].reg_num = 1;
-	ret = pfmk_read_pmds(hp->desc[i], pmd, n);
-	if (ret)
-		return hp_fail(hp, i == HP_SMPL ? HP_CASE_SMPL : HP_CASE_COUNT,
-			       "%s: read_pmds: %d", hp_ctx_name[i], ret);
-	val[0] = pmd[0].reg_value;
-	val[1] = n == 2 ? pmd[1].reg_value : 0;
-	if ((i != HP_SMPL && val[0] < hp->last[i][0]) ||
-	    val[1] < hp->last[i][1])
-		hp_fail(hp, i == HP_SMPL ? HP_CASE_SMPL : HP_CASE_COUNT,
-			"%s: went backwards: %llu %llu after %llu %llu",
-			hp_ctx_name[i], val[0], val[1], hp->last[i][0],
-			hp->last[i][1]);
-	return true;
-}
-
-/* Check the exact counts after @ticks ticks of this cycle. */
-static void hp_check_counts(struct hp_state *hp, u64 total_ticks)
-{
-	u64 v[2], n;
-
-	if (hp_read(hp, HP_COUNT, v)) {
-		if (v[0] != total_ticks || v[1] != HP_STEP1 * total_ticks)
-			hp_fail(hp, HP_CASE_COUNT,
-				"counting: PMDs %llu %llu, expected %llu %llu",
-				v[0], v[1], total_ticks,
-				HP_STEP1 * total_ticks);
-		hp->last[HP_COUNT][0] = v[0];
-		hp->last[HP_COUNT][1] = v[1];
-	}
-	if (hp_read(hp, HP_SMPL, v)) {
-		if (v[1] != HP_STEP_SMPL1 * total_ticks)
-			hp_fail(hp, HP_CASE_SMPL, "sampling: PMD1 %llu, expected %llu",
-				v[1], HP_STEP_SMPL1 * total_ticks);
-		hp->last[HP_SMPL][1] = v[1];
-	}
-	/* Entries below hdr_count are complete: pairs with the writer. */
-	n = smp_load_acquire(&hp->hdr->hdr_count);
-	if (n != total_ticks / HP_PERIOD)
-		hp_fail(hp, HP_CASE_SMPL, "sampling: %llu entries, expected %llu",
-			n, total_ticks / HP_PERIOD);
-}
-
-/* Wait for a message of @type on every context; check its fields. */
-static void hp_wait_msgs(struct hp_state *hp, u32 type)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(FZ_WAIT_MS);
-	bool got[HP_NCTX] = { };
-	unsigned int i, left = HP_NCTX;
-	union pfm_msg msg;
-	ssize_t ret;
-
-	while (left) {
-		for (i = 0; i < HP_NCTX; i++) {
-			if (got[i])
-				continue;
-			ret = pfmk_read(hp->desc[i], &msg, sizeof(msg), 1);
-			if (ret == -EAGAIN)
-				continue;
-			if (ret != sizeof(msg)) {
-				hp_fail(hp, HP_CASE_MSGS, "%s: pfmk_read: %zd",
-					hp_ctx_name[i], ret);
-				got[i] = true;
-				left--;
-				continue;
-			}
-			if (msg.type != type ||
-			    msg.pfmk_cpu_msg.msg_cpu != FZ_HP_CPU ||
-			    msg.pfmk_cpu_msg.msg_cycle != hp->cycles + 1)
-				hp_fail(hp, HP_CASE_MSGS,
-					"%s: message type 0x%x cpu %u cycle %llu, expected 0x%x cpu %d cycle %u",
-					hp_ctx_name[i], msg.type,
-					msg.pfmk_cpu_msg.msg_cpu,
-					msg.pfmk_cpu_msg.msg_cycle, type,
-					FZ_HP_CPU, hp->cycles + 1);
-			got[i] = true;
-			left--;
-		}
-		if (!left)
-			break;
-		if (time_after(jiffies, end)) {
-			for (i = 0; i < HP_NCTX; i++)
-				if (!got[i])
-					hp_fail(hp, HP_CASE_MSGS,
-						"%s: no 0x%x message within %d ms",
-						hp_ctx_name[i], type,
-						FZ_WAIT_MS);
-			break;
-		}
-		usleep_range(500, 1000);
-	}
-}
-
-/* Poll until no context shows PFMK_STATE_OFFLINE (re-armed). */
-static void hp_wait_rearmed(struct hp_state *hp)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(FZ_WAIT_MS);
-	int i, st;
-
-	for (i = 0; i < HP_NCTX; i++) {
-		for (;;) {
-			st = pfmk_get_state(hp->desc[i]);
-			if (st < 0 || !(st & PFMK_STATE_OFFLINE))
-				break;
-			if (time_after(jiffies, end))
-				break;
-			usleep_range(500, 1000);
-		}
-		if (st != (PFM_CTX_LOADED | PFMK_STATE_STARTED))
-			hp_fail(hp, i == HP_SMPL ? HP_CASE_SMPL : HP_CASE_COUNT,
-				"%s: state 0x%x after re-arm", hp_ctx_name[i],
-				st);
-	}
-}
-
-static void hp_cycle(struct hp_state *hp, u64 *total_ticks)
-{
-	union pfm_msg msg;
-	unsigned int i;
-	u64 v[2], clk;
-	int st, ret;
-
-	/* Online: everything counts. */
-	pfmk_test_pmu_tick(FZ_HP_CPU, HP_TICKS);
-	*total_ticks += HP_TICKS;
-	hp_check_counts(hp, *total_ticks);
-	if (hp_read(hp, HP_CLOCK, v)) {
-		if (v[0] <= hp->last[HP_CLOCK][0])
-			hp_fail(hp, HP_CASE_COUNT,
-				"cpu-clock did not grow: %llu after %llu",
-				v[0], hp->last[HP_CLOCK][0]);
-		hp->last[HP_CLOCK][0] = v[0];
-	}
-	if (pfmk_test_pmu_nr_active(FZ_HP_CPU) != 4)
-		hp_fail(hp, HP_CASE_COUNT, "%u test PMU events active, expected 4",
-			pfmk_test_pmu_nr_active(FZ_HP_CPU));
-
-	ret = remove_cpu(FZ_HP_CPU);
-	if (ret) {
-		hp_fail(hp, HP_CASE_COUNT, "remove_cpu: %d", ret);
-		return;
-	}
-	hp_wait_msgs(hp, PFMK_MSG_CPU_OFFLINE);
-	for (i = 0; i < HP_NCTX; i++) {
-		st = pfmk_get_state(hp->desc[i]);
-		if (st != (PFM_CTX_LOADED | PFMK_STATE_STARTED |
-			   PFMK_STATE_OFFLINE))
-			hp_fail(hp, HP_CASE_MSGS,
-				"%s: state 0x%x while CPU 1 is offline",
-				hp_ctx_name[i], st);
-	}
-	/* Offline: the saved values, ticks go nowhere. */
-	pfmk_test_pmu_tick(FZ_HP_CPU, HP_TICKS);
-	hp_check_counts(hp, *total_ticks);
-	if (hp_read(hp, HP_CLOCK, v))
-		hp->last[HP_CLOCK][0] = v[0];
-	clk = hp->last[HP_CLOCK][0];
-
-	if (!fz_cpu_up()) {
-		hp_fail(hp, HP_CASE_COUNT, "add_cpu failed");
-		return;
-	}
-	hp_wait_msgs(hp, PFMK_MSG_CPU_ONLINE);
-	hp_wait_rearmed(hp);
-	for (i = 0; i < HP_NCTX; i++)
-		if (pfmk_read(hp->desc[i], &msg, sizeof(msg), 1) != -EAGAIN)
-			hp_fail(hp, HP_CASE_MSGS, "%s: extra message",
-				hp_ctx_name[i]);
-	usleep_range(1000, 2000);
-	if (hp_read(hp, HP_CLOCK, v) && v[0] <= clk)
-		hp_fail(hp, HP_CASE_COUNT,
-			"cpu-clock did not grow after re-arm: %llu after %llu",
-			v[0], clk);
-	hp->cycles++;
-}
-
-static void hp_run(unsigned int first_case)
-{
-	struct pfmk_global_stats g0, g1;
-	struct hp_state *hp;
-	const char *why = fz_hp_unavailable();
-	u64 total_ticks = 0, off, on;
-	unsigned int i, c;
-	int ret;
-
-	if (!hp_cycles)
-		why = "hp_cycles=0";
-	if (why) {
-		for (c = 0; c < ARRAY_SIZE(hp_case_name); c++)
-			pr_info("ok %u %s # SKIP %s\n", first_case + c,
-				hp_case_name[c], why);
-		return;
-	}
-	hp = kzalloc(sizeof(*hp), GFP_KERNEL);
-	if (!hp) {
-		for (c = 0; c < ARRAY_SIZE(hp_case_name); c++)
-			pr_info("not ok %u %s\n", first_case + c,
-				hp_case_name[c]);
-		return;
-	}
-	ret = pfmk_get_global_stats(&g0);
-	if (ret)
-		hp_fail(hp, HP_CASE_STATS, "pfmk_get_global_stats: %d", ret);
-	ret = hp_setup(hp);
-	if (ret) {
-		hp_fail(hp, HP_CASE_COUNT, "setup: %d", ret);
-	} else {
-		for (i = 0; i < hp_cycles; i++) {
-			hp_cycle(hp, &total_ticks);
-			if (hp->cycles != i + 1)
-				break;
-		}
-	}
-	pr_info("# hotplug: %u of %u cycles of CPU 1 with 3 contexts loaded on it\n",
-		hp->cycles, hp_cycles);
-	if (!ret && hp->cycles != hp_cycles)
-		hp_fail(hp, HP_CASE_COUNT, "stopped after %u cycles", hp->cycles);
-	ret = pfmk_get_global_stats(&g1);
-	if (ret) {
-		hp_fail(hp, HP_CASE_STATS, "pfmk_get_global_stats: %d", ret);
-	} else {
-		off = g1.cpu_offline - g0.cpu_offline;
-		on = g1.cpu_online - g0.cpu_online;
-		pr_info("# hotplug: cpu_offline +%llu cpu_online +%llu rearm_failed +%llu\n",
-			off, on, g1.rearm_failed - g0.rearm_failed);
-		if (off != HP_NCTX * hp->cycles || on != HP_NCTX * hp->cycles ||
-		    g1.rearm_failed != g0.rearm_failed)
-			hp_fail(hp, HP_CASE_STATS,
-				"cpu_offline +%llu, cpu_online +%llu, rearm_failed +%llu; expected +%u, +%u, +0",
-				off, on, g1.rearm_failed - g0.rearm_failed,
-				HP_NCTX * hp->cycles, HP_NCTX * hp->cycles);
-	}
-	for (i = 0; i < HP_NCTX; i++)
-		if (hp->desc[i] && pfmk_close(hp->desc[i]))
-			hp_fail(hp, HP_CASE_COUNT, "%s: close failed",
-				hp_ctx_name[i]);
-	if (!cpu_online(FZ_HP_CPU))
-		fz_cpu_up();
-	for (c = 0; c < ARRAY_SIZE(hp_case_name); c++)
-		pr_info("%s %u %s\n", hp->fail[c] ? "not ok" : "ok",
-			first_case + c, hp_case_name[c]);
-	kfree(hp);
-}
-
-static void fz_ktap(unsigned int n, const char *name, bool ok)
-{
-	pr_info("%s %u %s\n", ok ? "ok" : "not ok", n, name);
-}
-
-#define FZ_NCASES	(16 + ARRAY_SIZE(hp_case_name))
+#define FZ_NCASES	16
 
 static int __init pfmk_fuzz_init(void)
 {
 	struct fz_result res, det1, det2, reg;
-	unsigned int i, n = 1;
+	struct pfmk_ktap k;
+	unsigned int i;
 	bool hp_ok;
 	u64 floor;
 
 	for (i = 0; i < FZ_NR_OPS; i++)
 		fz_weight_total += fz_op_weight[i];
-	pr_info("KTAP version 1\n");
-	pr_info("1..%zu\n", FZ_NCASES);
+	pfmk_ktap_plan(&k, KBUILD_MODNAME, FZ_NCASES);
 	pr_info("# pfmk_fuzz: seed %lu (replay: seed=%lu threads=1 hotplug=0), aux_expected %d\n",
 		seed, seed, aux_expected);
 	fz_slots = kvcalloc(FZ_NSLOTS, sizeof(*fz_slots), GFP_KERNEL);
 	if (!fz_slots) {
+		pfmk_ktap_diag("out of memory");
 		for (i = 1; i <= FZ_NCASES; i++)
-			pr_info("not ok %u fuzz # out of memory\n", i);
+			pfmk_ktap_result(&k, "fuzz", false);
+		pfmk_ktap_end(&k);
 		return 0;
 	}
 	for (i = 0; i < FZ_NSLOTS; i++) {
@@ -2987,13 +2591,13 @@ static int __init pfmk_fuzz_init(void)
 	       hotplug);
 	hp_ok = fz_hp_cycles > 0 && !fz_hp_cpu_lost;
 
-	fz_ktap(n++, "ops_completed", res.ops_done == ops);
-	fz_ktap(n++, "errnos_documented", !res.fail[FZ_F_UNDOC]);
-	fz_ktap(n++, "forged_handles_ebadf", !res.fail[FZ_F_BADF]);
-	fz_ktap(n++, "states_valid", !res.fail[FZ_F_STATE]);
-	fz_ktap(n++, "outcomes_predicted", !res.fail[FZ_F_ORACLE]);
-	fz_ktap(n++, "pmd_values", !res.fail[FZ_F_VALUE]);
-	fz_ktap(n++, "messages_valid", !res.fail[FZ_F_MSG]);
+	pfmk_ktap_result(&k, "ops_completed", res.ops_done == ops);
+	pfmk_ktap_result(&k, "errnos_documented", !res.fail[FZ_F_UNDOC]);
+	pfmk_ktap_result(&k, "forged_handles_ebadf", !res.fail[FZ_F_BADF]);
+	pfmk_ktap_result(&k, "states_valid", !res.fail[FZ_F_STATE]);
+	pfmk_ktap_result(&k, "outcomes_predicted", !res.fail[FZ_F_ORACLE]);
+	pfmk_ktap_result(&k, "pmd_values", !res.fail[FZ_F_VALUE]);
+	pfmk_ktap_result(&k, "messages_valid", !res.fail[FZ_F_MSG]);
 	for (i = 0; i < FZ_N_NR; i++) {
 		char name[32];
 
@@ -3013,21 +2617,23 @@ static int __init pfmk_fuzz_init(void)
 		if (res.n[i] < floor)
 			pr_info("# %s: %llu, below the floor of %llu\n",
 				name, res.n[i], floor);
-		fz_ktap(n++, name, res.n[i] >= floor);
+		pfmk_ktap_result(&k, name, res.n[i] >= floor);
 	}
-	fz_ktap(n++, "all_contexts_freed", res.freed_ok);
-	fz_ktap(n++, "deterministic_seed1", fz_clean(&reg) &&
-		reg.ops_done == det_ops);
-	fz_ktap(n++, "deterministic_seed", fz_clean(&det1) && fz_clean(&det2));
+	pfmk_ktap_result(&k, "all_contexts_freed", res.freed_ok);
+	pfmk_ktap_result(&k, "deterministic_seed1",
+			 fz_clean(&reg) && reg.ops_done == det_ops);
+	pfmk_ktap_result(&k, "deterministic_seed",
+			 fz_clean(&det1) && fz_clean(&det2));
 	if (det1.hash != det2.hash)
 		pr_info("# replay: hashes 0x%016llx and 0x%016llx differ\n",
 			det1.hash, det2.hash);
-	fz_ktap(n++, "replay_identical", det1.hash == det2.hash &&
-		det1.ops_done == det_ops && det2.ops_done == det_ops);
+	pfmk_ktap_result(&k, "replay_identical",
+			 det1.hash == det2.hash && det1.ops_done == det_ops &&
+			 det2.ops_done == det_ops);
 	if (fz_hp_skip)
-		pr_info("ok %u hotplug_cycles # SKIP %s\n", n++, fz_hp_skip);
+		pfmk_ktap_skip(&k, "hotplug_cycles", fz_hp_skip);
 	else
-		fz_ktap(n++, "hotplug_cycles", hp_ok);
+		pfmk_ktap_result(&k, "hotplug_cycles", hp_ok);
 
 	mutex_lock(&fz_pmu_lock);
 	if (fz_pmu_registered)
@@ -3039,7 +2645,7 @@ static int __init pfmk_fuzz_init(void)
 	kvfree(fz_slots);
 	fz_slots = NULL;
 
-	hp_run(n);
+	pfmk_ktap_end(&k);
 	pr_info("# pfmk_fuzz: done\n");
 	return 0;
 }
@@ -3052,5 +2658,5 @@ module_init(pfmk_fuzz_init);
 module_exit(pfmk_fuzz_exit);
 
 PFMK_IMPORT_NS();
-MODULE_DESCRIPTION("pfmk KAPI fuzzer with an oracle, and CPU hotplug test (KTAP output)");
+MODULE_DESCRIPTION("pfmk KAPI fuzzer with an oracle (KTAP output)");
 MODULE_LICENSE("GPL");

@@ -3,10 +3,14 @@
  * pfmk KUnit suites: helpers shared by the files of pfmk_kunit.ko.
  *
  * Every test that uses pfmkt_init()/pfmkt_exit() as its suite's init and
- * exit gets a struct pfmkt_priv in test->priv.  Contexts created through
- * pfmkt_create() are tracked there and closed by pfmkt_exit() if the test
- * ended (or aborted on a failed assertion) without closing them; a CPU a
- * test took offline is brought back.
+ * exit gets a struct pfmkt_priv in test->priv.  Each context created
+ * through pfmkt_create() and its kin is a KUnit resource of the test
+ * (kunit_add_resource(): 6.1 has no kunit_add_action(), which came in 6.5,
+ * and resources work the same on 6.1, 6.12 and 7.2), whose release closes
+ * it if the test ended (or aborted on a failed assertion) without closing
+ * it.  pfmkt_exit() releases them first thing, before a suite's exit
+ * unregisters a PMU description they pin; KUnit's own cleanup would only
+ * run after the suite's exit.  A CPU a test took offline is brought back.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -15,28 +19,96 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <pfmk/pfmk.h>
+#include <pfmk/smpl_dfl.h>
 
 /* KUnit's speed attribute appeared in 6.6: plain cases before. */
 #ifndef KUNIT_CASE_SLOW
 #define KUNIT_CASE_SLOW(test_name)	KUNIT_CASE(test_name)
 #endif
 
-/* Most contexts one test may have open at once. */
-#define PFMKT_MAX_CTX		64
-
 /**
  * struct pfmkt_priv - per-test state, in test->priv
  * @done: the completion every context of the test is created with.
- * @desc: open contexts, closed by pfmkt_exit().
  * @offline_cpu: CPU taken offline by the test, or -1.
  */
 struct pfmkt_priv {
 	struct completion	done;
-	void			*desc[PFMKT_MAX_CTX];
 	int			offline_cpu;
 };
+
+/*
+ * Request builders: every suite builds its pfarg_ctx, pfarg_pmc, pfarg_pmd
+ * and pfarg_load through these, so that a request is zeroed the same way
+ * everywhere and a field the KAPI adds is set in one place.  A test that
+ * wants a bad request builds a good one, then breaks the one field.
+ */
+
+/**
+ * pfmkt_ctx_req() - a system-wide context request
+ * @req: the request, zeroed first.
+ * @pmu: name of the PMU description ("" for generic).
+ * @flags: PFM_FL_* flags besides PFM_FL_SYSTEM_WIDE.
+ * @dfl: with the default sampling format (its argument is the caller's).
+ */
+static inline void pfmkt_ctx_req(struct pfarg_ctx *req, const char *pmu,
+				 u32 flags, bool dfl)
+{
+	static const pfm_uuid_t dfl_uuid = PFM_DFL_SMPL_UUID;
+
+	memset(req, 0, sizeof(*req));
+	req->ctx_flags = PFM_FL_SYSTEM_WIDE | flags;
+	strscpy(req->ctx_pmu_name, pmu, sizeof(req->ctx_pmu_name));
+	if (dfl)
+		memcpy(req->ctx_smpl_buf_id, dfl_uuid, sizeof(dfl_uuid));
+}
+
+/**
+ * pfmkt_pmc_req() - a PMC write request
+ * @pmc: the request, zeroed first.
+ * @set: set identifier.
+ * @reg: PMC number.
+ * @value: PMC value.
+ */
+static inline void pfmkt_pmc_req(struct pfarg_pmc *pmc, u16 set, u16 reg,
+				 u64 value)
+{
+	memset(pmc, 0, sizeof(*pmc));
+	pmc->reg_set = set;
+	pmc->reg_num = reg;
+	pmc->reg_value = value;
+}
+
+/**
+ * pfmkt_pmd_req() - a PMD read or write request, no sampling fields
+ * @pmd: the request, zeroed first.
+ * @set: set identifier.
+ * @reg: PMD number.
+ * @value: PMD value (0 for a read).
+ */
+static inline void pfmkt_pmd_req(struct pfarg_pmd *pmd, u16 set, u16 reg,
+				 u64 value)
+{
+	memset(pmd, 0, sizeof(*pmd));
+	pmd->reg_set = set;
+	pmd->reg_num = reg;
+	pmd->reg_value = value;
+}
+
+/**
+ * pfmkt_load_req() - a load request on a CPU
+ * @load: the request, zeroed first.
+ * @cpu: load_pid.
+ * @set: the set to start with.
+ */
+static inline void pfmkt_load_req(struct pfarg_load *load, u32 cpu, u16 set)
+{
+	memset(load, 0, sizeof(*load));
+	load->load_pid = cpu;
+	load->load_set = set;
+}
 
 int pfmkt_init(struct kunit *test);
 void pfmkt_exit(struct kunit *test);

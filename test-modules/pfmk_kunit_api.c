@@ -157,13 +157,6 @@ static void api_closed_descriptors(struct kunit *test)
 	api_expect_ebadf(test, desc, "closed started");
 }
 
-static void api_init_req(struct pfarg_ctx *req, const char *pmu)
-{
-	memset(req, 0, sizeof(*req));
-	req->ctx_flags = PFM_FL_SYSTEM_WIDE;
-	strscpy(req->ctx_pmu_name, pmu, sizeof(req->ctx_pmu_name));
-}
-
 static void api_expect_create(struct kunit *test, struct pfarg_ctx *req,
 			      int err, const char *what)
 {
@@ -181,7 +174,7 @@ static void api_create_args(struct kunit *test)
 	void *desc = NULL;
 	char data[8];
 
-	api_init_req(&req, "");
+	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_EXPECT_EQ(test, pfmk_create_context(NULL, NULL, 0, &priv->done,
 						  &desc, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, NULL, &desc,
@@ -190,7 +183,7 @@ static void api_create_args(struct kunit *test)
 						  NULL, NULL), -EINVAL);
 	KUNIT_EXPECT_NULL(test, desc);
 
-	api_init_req(&req, "");
+	pfmkt_ctx_req(&req, "", 0, false);
 	req.ctx_flags = 0;
 	api_expect_create(test, &req, -EINVAL, "no flags");
 	req.ctx_flags = PFM_FL_OVFL_NO_MSG;
@@ -204,11 +197,11 @@ static void api_create_args(struct kunit *test)
 	req.ctx_flags = PFM_FL_SYSTEM_WIDE | 0x80000000;
 	api_expect_create(test, &req, -EINVAL, "flag 0x80000000");
 
-	api_init_req(&req, "");
+	pfmkt_ctx_req(&req, "", 0, false);
 	req.ctx_smpl_buf_id[15] = 1;
 	api_expect_create(test, &req, -EINVAL, "sampling format");
 
-	api_init_req(&req, "");
+	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, data, 0, &priv->done,
 						  &desc, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, sizeof(data),
@@ -219,16 +212,16 @@ static void api_create_args(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_NULL(test, desc);
 
-	api_init_req(&req, "");
+	pfmkt_ctx_req(&req, "", 0, false);
 	memset(req.ctx_pmu_name, 'x', sizeof(req.ctx_pmu_name));
 	api_expect_create(test, &req, -EINVAL, "name not NUL-terminated");
 	req.ctx_pmu_name[sizeof(req.ctx_pmu_name) - 1] = '\0';
 	api_expect_create(test, &req, -ENOENT, "unknown 31-character name");
-	api_init_req(&req, "no_such_pmu");
+	pfmkt_ctx_req(&req, "no_such_pmu", 0, false);
 	api_expect_create(test, &req, -ENOENT, "unknown name");
-	api_init_req(&req, "PFMK_TEST");
+	pfmkt_ctx_req(&req, "PFMK_TEST", 0, false);
 	api_expect_create(test, &req, -ENOENT, "name in upper case");
-	api_init_req(&req, "generic ");
+	pfmkt_ctx_req(&req, "generic ", 0, false);
 	api_expect_create(test, &req, -ENOENT, "name with a trailing blank");
 }
 
@@ -251,7 +244,7 @@ static void api_create_success(struct kunit *test)
 	void *desc, *buf;
 
 	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
-		api_init_req(&req, pmus[i].name);
+		pfmkt_ctx_req(&req, pmus[i].name, 0, false);
 		req.ctx_flags |= PFM_FL_OVFL_NO_MSG;
 		req.ctx_fd = 1234;
 		req.ctx_smpl_buf_size = 99;

@@ -23,6 +23,7 @@
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
 
+#include "pfmk_kunit.h"
 #include "pfmk_test_aux_pmu.h"
 
 #define AUXT_NO_PATCH \
@@ -88,13 +89,10 @@ static void auxt_need_patch(struct kunit *test)
 static void auxt_create(struct kunit *test, void *smpl_arg, size_t smpl_size,
 			void **smpl_buf)
 {
-	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
 	struct auxt *t = test->priv;
-	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	struct pfarg_ctx req;
 
-	strscpy(req.ctx_pmu_name, PFMK_TEST_AUX_NAME, sizeof(req.ctx_pmu_name));
-	if (smpl_arg)
-		memcpy(req.ctx_smpl_buf_id, dfl, sizeof(dfl));
+	pfmkt_ctx_req(&req, PFMK_TEST_AUX_NAME, 0, !!smpl_arg);
 	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, smpl_arg, smpl_size,
 						  &t->done, &t->desc,
 						  smpl_buf), 0);
@@ -103,16 +101,18 @@ static void auxt_create(struct kunit *test, void *smpl_arg, size_t smpl_size,
 static void auxt_pmc(struct kunit *test, u16 reg, u64 val)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_pmc pmc = { .reg_num = reg, .reg_value = val };
+	struct pfarg_pmc pmc;
 
+	pfmkt_pmc_req(&pmc, 0, reg, val);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 }
 
 static void auxt_load_start(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_load load = { .load_pid = t->cpu };
+	struct pfarg_load load;
 
+	pfmkt_load_req(&load, t->cpu, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc, &load), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 }
@@ -207,12 +207,12 @@ static void aux_args(struct kunit *test)
 static void aux_not_aux_pmu(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
-	struct pfarg_pmc pmc = {
-		.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
-	};
+	struct pfarg_ctx req;
+	struct pfarg_pmc pmc;
 
 	auxt_need_patch(test);
+	pfmkt_ctx_req(&req, "", 0, false);
+	pfmkt_pmc_req(&pmc, 0, 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
 						  &t->desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);

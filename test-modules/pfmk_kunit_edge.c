@@ -50,8 +50,6 @@
 /* A PMU description of this module, for the registry cases. */
 #define EDGE_PMU_NAME	"pfmk_kt_edge"
 
-static const pfm_uuid_t edge_dfl_uuid = PFM_DFL_SMPL_UUID;
-
 /* max_events as the suite found it, restored by edge_exit(). */
 static char edge_saved_max_events[24];
 
@@ -109,12 +107,8 @@ static void *edge_create(struct kunit *test, u32 flags, u64 buf_size,
 	struct pfarg_ctx req;
 	void *desc = NULL;
 
-	memset(&req, 0, sizeof(req));
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, flags, buf_size);
 	memset(&arg, 0, sizeof(arg));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE | flags;
-	strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME, sizeof(req.ctx_pmu_name));
-	if (buf_size)
-		memcpy(req.ctx_smpl_buf_id, edge_dfl_uuid, sizeof(pfm_uuid_t));
 	arg.buf_size = buf_size;
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req,
 						   buf_size ? &arg : NULL,
@@ -526,9 +520,7 @@ static void edge_pmu_pinned(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&edge_desc_a), 0);
 	edge_desc_a_registered = true;
-	memset(&req, 0, sizeof(req));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	strscpy(req.ctx_pmu_name, EDGE_PMU_NAME, sizeof(req.ctx_pmu_name));
+	pfmkt_ctx_req(&req, EDGE_PMU_NAME, 0, false);
 	base = module_refcount(THIS_MODULE);
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, &req, &desc), 0);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), base + 1);

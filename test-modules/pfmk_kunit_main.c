@@ -4,6 +4,7 @@
  *
  * Copyright (C) 2026 The pfmk authors
  */
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
@@ -39,6 +40,57 @@ int pfmkt_init(struct kunit *test)
 }
 
 /**
+ * struct pfmkt_ctx_res - an open context, as a KUnit resource of the test
+ * @res: the resource; its data points here.
+ * @test: the test, whose expectation the close is.
+ * @desc: the context, NULL once the test closed it.
+ *
+ * Allocated with kunit_kzalloc() before the resource is added, so KUnit
+ * frees the memory after the resource's release (resources go in reverse
+ * order of their addition).
+ */
+struct pfmkt_ctx_res {
+	struct kunit_resource	res;
+	struct kunit		*test;
+	void			*desc;
+};
+
+static void pfmkt_ctx_release(struct kunit_resource *res)
+{
+	struct pfmkt_ctx_res *r = res->data;
+
+	if (r->desc)
+		KUNIT_EXPECT_EQ(r->test, pfmk_close(r->desc), 0);
+	r->desc = NULL;
+}
+
+/* Match a context resource: of @desc, or any with @desc NULL. */
+static bool pfmkt_ctx_match(struct kunit *test, struct kunit_resource *res,
+			    void *desc)
+{
+	struct pfmkt_ctx_res *r = res->data;
+
+	return res->free == pfmkt_ctx_release && (!desc || r->desc == desc);
+}
+
+/* Release the resource (the close, if @close) of a tracked context. */
+static bool pfmkt_ctx_drop(struct kunit *test, void *desc, bool close)
+{
+	struct kunit_resource *res;
+	struct pfmkt_ctx_res *r;
+
+	res = kunit_find_resource(test, pfmkt_ctx_match, desc);
+	if (!res)
+		return false;
+	r = res->data;
+	if (!close)
+		r->desc = NULL;
+	kunit_remove_resource(test, res);
+	kunit_put_resource(res);
+	return true;
+}
+
+/**
  * pfmkt_exit() - suite exit: close what the test left open
  * @test: the test.
  *
@@ -48,16 +100,12 @@ int pfmkt_init(struct kunit *test)
 void pfmkt_exit(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
-	unsigned int i;
 
 	if (!priv)
 		return;
-	for (i = 0; i < PFMKT_MAX_CTX; i++) {
-		if (!priv->desc[i])
-			continue;
-		KUNIT_EXPECT_EQ(test, pfmk_close(priv->desc[i]), 0);
-		priv->desc[i] = NULL;
-	}
+	/* Newest first, as KUnit's cleanup would. */
+	while (pfmkt_ctx_drop(test, NULL, true))
+		;
 	if (priv->offline_cpu >= 0) {
 		KUNIT_EXPECT_EQ(test, add_cpu(priv->offline_cpu), 0);
 		priv->offline_cpu = -1;
@@ -66,18 +114,18 @@ void pfmkt_exit(struct kunit *test)
 
 static void pfmkt_track(struct kunit *test, void *desc)
 {
-	struct pfmkt_priv *priv = test->priv;
-	unsigned int i;
+	struct pfmkt_ctx_res *r;
 
-	for (i = 0; i < PFMKT_MAX_CTX; i++) {
-		if (!priv->desc[i]) {
-			priv->desc[i] = desc;
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	if (r) {
+		r->test = test;
+		r->desc = desc;
+		if (!kunit_add_resource(test, NULL, pfmkt_ctx_release, &r->res,
+					r))
 			return;
-		}
 	}
 	pfmk_close(desc);
-	KUNIT_ASSERT_TRUE_MSG(test, false, "more than %d contexts open",
-			      PFMKT_MAX_CTX);
+	KUNIT_ASSERT_TRUE_MSG(test, false, "cannot track a context: out of memory");
 }
 
 /**
@@ -87,15 +135,7 @@ static void pfmkt_track(struct kunit *test, void *desc)
  */
 void pfmkt_forget(struct kunit *test, void *desc)
 {
-	struct pfmkt_priv *priv = test->priv;
-	unsigned int i;
-
-	for (i = 0; i < PFMKT_MAX_CTX; i++) {
-		if (priv->desc[i] == desc) {
-			priv->desc[i] = NULL;
-			return;
-		}
-	}
+	pfmkt_ctx_drop(test, desc, false);
 }
 
 /**
@@ -146,9 +186,7 @@ void *pfmkt_create(struct kunit *test, const char *pmu)
 	struct pfarg_ctx req;
 	void *desc = NULL;
 
-	memset(&req, 0, sizeof(req));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	strscpy(req.ctx_pmu_name, pmu, sizeof(req.ctx_pmu_name));
+	pfmkt_ctx_req(&req, pmu, 0, false);
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, &req, &desc), 0);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	return desc;
@@ -176,9 +214,7 @@ void pfmkt_write_pmc(struct kunit *test, void *desc, u16 reg, u64 value)
 {
 	struct pfarg_pmc pmc;
 
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = reg;
-	pmc.reg_value = value;
+	pfmkt_pmc_req(&pmc, 0, reg, value);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 }
 
@@ -193,9 +229,7 @@ void pfmkt_write_pmd(struct kunit *test, void *desc, u16 reg, u64 value)
 {
 	struct pfarg_pmd pmd;
 
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	pmd.reg_value = value;
+	pfmkt_pmd_req(&pmd, 0, reg, value);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
 }
 
@@ -211,8 +245,7 @@ u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg)
 {
 	struct pfarg_pmd pmd;
 
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
+	pfmkt_pmd_req(&pmd, 0, reg, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
 	return pmd.reg_value;
 }
@@ -228,8 +261,7 @@ int pfmkt_load_cpu(void *desc, u32 cpu)
 {
 	struct pfarg_load load;
 
-	memset(&load, 0, sizeof(load));
-	load.load_pid = cpu;
+	pfmkt_load_req(&load, cpu, 0);
 	return pfmk_load_context(desc, &load);
 }
 
@@ -270,10 +302,7 @@ void pfmkt_write_set_pmc(struct kunit *test, void *desc, u16 set, u16 reg,
 {
 	struct pfarg_pmc pmc;
 
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = reg;
-	pmc.reg_set = set;
-	pmc.reg_value = value;
+	pfmkt_pmc_req(&pmc, set, reg, value);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 }
 
@@ -290,9 +319,7 @@ u64 pfmkt_read_set_pmd(struct kunit *test, void *desc, u16 set, u16 reg)
 {
 	struct pfarg_pmd pmd;
 
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	pmd.reg_set = set;
+	pfmkt_pmd_req(&pmd, set, reg, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
 	return pmd.reg_value;
 }

@@ -127,14 +127,11 @@ static void pfmkt_expect_nothing_allocated(struct kunit *test,
 
 static int pfmkt_create_smpl(struct kunit *test, u64 buf_size, void **desc)
 {
-	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
 	struct pfm_dfl_smpl_arg arg;
 	struct pfarg_ctx req;
 
-	memset(&req, 0, sizeof(req));
+	pfmkt_ctx_req(&req, "", 0, true);
 	memset(&arg, 0, sizeof(arg));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
 	arg.buf_size = buf_size;
 	return pfmkt_try_create_arg(test, &req, &arg, sizeof(arg), desc, NULL);
 }
@@ -152,8 +149,7 @@ static void limits_max_contexts(struct kunit *test)
 	b = pfmkt_create(test, "");
 
 	before = pfmkt_gstats(test);
-	memset(&req, 0, sizeof(req));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), -ENOMEM);
 	after = pfmkt_gstats(test);
 	pfmkt_expect_nothing_allocated(test, &before, &after);
@@ -451,23 +447,20 @@ static void hotplug_count_preserved(struct kunit *test)
  */
 static void hotplug_sampling_phase(struct kunit *test)
 {
-	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
 	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10 };
-	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	int cpu = pfmkt_hp_cpu(test);
+	struct pfarg_ctx req;
 	struct pfmk_ctx_stats st;
 	struct pfarg_pmd pmd;
 	void *desc, *buf;
 	int i;
 
-	strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME, sizeof(req.ctx_pmu_name));
-	memcpy(req.ctx_smpl_buf_id, dfl, sizeof(dfl));
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, true);
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, &arg,
 						   sizeof(arg), &desc, &buf),
 			0);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_value = -10ULL;
+	pfmkt_pmd_req(&pmd, 0, 0, -10ULL);
 	pmd.reg_short_reset = -10ULL;
 	pmd.reg_long_reset = -10ULL;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);

@@ -52,18 +52,6 @@
 /* Park-Miller modulus, 2^31 - 1. */
 #define SMPL_PM_MOD		0x7fffffffU
 
-static const pfm_uuid_t smpl_dfl_uuid = PFM_DFL_SMPL_UUID;
-
-static void smpl_init_req(struct pfarg_ctx *req, const char *pmu, u32 flags,
-			  bool dfl)
-{
-	memset(req, 0, sizeof(*req));
-	req->ctx_flags = PFM_FL_SYSTEM_WIDE | flags;
-	strscpy(req->ctx_pmu_name, pmu, sizeof(req->ctx_pmu_name));
-	if (dfl)
-		memcpy(req->ctx_smpl_buf_id, smpl_dfl_uuid, sizeof(pfm_uuid_t));
-}
-
 /* pfmk_create_context() with the test's completion; tracked on success. */
 static int smpl_try_create(struct kunit *test, struct pfarg_ctx *req,
 			   void *arg, size_t size, void **desc, void **buf)
@@ -83,7 +71,7 @@ static void *smpl_create(struct kunit *test, const char *pmu, u32 flags,
 	void *desc = NULL;
 
 	*buf = NULL;
-	smpl_init_req(&req, pmu, flags, buf_size);
+	pfmkt_ctx_req(&req, pmu, flags, buf_size);
 	memset(&arg, 0, sizeof(arg));
 	arg.buf_size = buf_size;
 	KUNIT_ASSERT_EQ(test, smpl_try_create(test, &req,
@@ -243,7 +231,7 @@ static void smpl_args_create(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, SMPL_TEST_MIN, (size_t)(40 + 8 * 8));
 	KUNIT_EXPECT_EQ(test, SMPL_GEN_MIN, (size_t)(40 + 8 * 64));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		smpl_init_req(&req, cases[i].pmu, 0, true);
+		pfmkt_ctx_req(&req, cases[i].pmu, 0, true);
 		req.ctx_fd = 77;
 		req.ctx_smpl_buf_size = 99;
 		memset(&arg, 0, sizeof(arg));
@@ -267,7 +255,7 @@ static void smpl_args_create(struct kunit *test)
 	}
 
 	/* The buffer is optional output. */
-	smpl_init_req(&req, PFMK_TEST_PMU_NAME, 0, true);
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, true);
 	memset(&arg, 0, sizeof(arg));
 	arg.buf_size = 4096;
 	KUNIT_ASSERT_EQ(test, smpl_try_create(test, &req, &arg, sizeof(arg),
@@ -276,7 +264,7 @@ static void smpl_args_create(struct kunit *test)
 	pfmkt_close(test, desc);
 
 	/* Without a format: no buffer. */
-	smpl_init_req(&req, PFMK_TEST_PMU_NAME, 0, false);
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, false);
 	req.ctx_smpl_buf_size = 99;
 	buf = &req;
 	KUNIT_ASSERT_EQ(test, smpl_try_create(test, &req, NULL, 0, &desc, &buf),
@@ -294,7 +282,7 @@ static void smpl_expect_create(struct kunit *test, const char *pmu, bool dfl,
 	void *desc = NULL, *buf = NULL;
 	int ret;
 
-	smpl_init_req(&req, pmu, 0, dfl);
+	pfmkt_ctx_req(&req, pmu, 0, dfl);
 	if (uuid)
 		memcpy(req.ctx_smpl_buf_id, uuid, sizeof(pfm_uuid_t));
 	ret = smpl_try_create(test, &req, arg, size, &desc, &buf);

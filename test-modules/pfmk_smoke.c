@@ -25,6 +25,7 @@
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
 
+#include "pfmk_ktap.h"
 #include "pfmk_test_pmu.h"
 
 /* Slack allowed between cpu-clock and ktime (different clocks). */
@@ -600,33 +601,28 @@ static const struct smoke_test smoke_tests[] = {
 static int __init pfmk_smoke_init(void)
 {
 	struct smoke *s = &smoke;
-	unsigned int i, failed = 0;
+	struct pfmk_ktap k;
+	unsigned int i;
 
 	init_completion(&s->done);
 	s->cpu = cpumask_last(cpu_online_mask);
 
-	pr_info("KTAP version 1\n");
-	pr_info("1..%zu\n", ARRAY_SIZE(smoke_tests));
+	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(smoke_tests));
 	for (i = 0; i < ARRAY_SIZE(smoke_tests); i++) {
 		s->name = smoke_tests[i].name;
 		s->result = SMOKE_PASS;
 		smoke_tests[i].run(s);
 		if (s->result == SMOKE_SKIP)
-			pr_info("ok %u %s # SKIP %s\n", i + 1, s->name,
-				s->skip_reason);
-		else if (s->result == SMOKE_PASS)
-			pr_info("ok %u %s\n", i + 1, s->name);
+			pfmk_ktap_skip(&k, s->name, s->skip_reason);
 		else
-			pr_info("not ok %u %s\n", i + 1, s->name);
-		failed += s->result == SMOKE_FAIL;
+			pfmk_ktap_result(&k, s->name, s->result == SMOKE_PASS);
 	}
 	/* A failed life-cycle step may leave its context behind. */
 	if (s->desc) {
 		pfmk_close(s->desc);
 		s->desc = NULL;
 	}
-	pr_info("# pfmk_smoke: %u of %zu failed\n", failed,
-		ARRAY_SIZE(smoke_tests));
+	pfmk_ktap_end(&k);
 	return 0;
 }
 

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfmk_ktap.h - the KTAP document of the test modules that run without KUnit
+ *
+ * pfmk_smoke, pfmk_client2006, pfmk_emu_smoke, pfmk_aux_smoke, pfmk_fuzz and
+ * pfmk_hotplug_stress run their cases at module load, on every kernel
+ * (Debian's have no KUnit), and print one flat KTAP document with
+ * pr_info(), which scripts/results.py reads from the console log:
+ *
+ *	KTAP version 1
+ *	1..<cases>
+ *	# <diagnostic>
+ *	ok <n> <case>
+ *	not ok <n> <case>
+ *	ok <n> <case> # SKIP <reason>
+ *	# <suite>: <failed> of <cases> failed
+ *
+ * The same lines as KUnit's for a flat suite, without the "# Subtest"
+ * header: the step name (ktap:<module>) names the suite.  Every case gets
+ * exactly one result line, numbered in order from 1; a case that cannot
+ * run says why with a SKIP, never by leaving its line out.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#ifndef _PFMK_KTAP_H
+#define _PFMK_KTAP_H
+
+#include <linux/printk.h>
+#include <linux/types.h>
+
+/**
+ * struct pfmk_ktap - one KTAP document being printed
+ * @suite: the module's name, in the closing diagnostic.
+ * @planned: cases announced by the plan line.
+ * @n: result lines printed so far.
+ * @failed: of them, "not ok".
+ */
+struct pfmk_ktap {
+	const char	*suite;
+	unsigned int	planned;
+	unsigned int	n;
+	unsigned int	failed;
+};
+
+/* A diagnostic line ("# ..."). */
+#define pfmk_ktap_diag(fmt, ...)	pr_info("# " fmt "\n", ##__VA_ARGS__)
+
+/**
+ * pfmk_ktap_plan() - start the document: version and plan lines
+ * @k: the document.
+ * @suite: its name (the module's).
+ * @cases: number of result lines that will follow.
+ */
+static inline void pfmk_ktap_plan(struct pfmk_ktap *k, const char *suite,
+				  unsigned int cases)
+{
+	k->suite = suite;
+	k->planned = cases;
+	k->n = 0;
+	k->failed = 0;
+	pr_info("KTAP version 1\n");
+	pr_info("1..%u\n", cases);
+}
+
+/**
+ * pfmk_ktap_result() - the result line of the next case
+ * @k: the document.
+ * @name: the case's name.
+ * @ok: it passed.
+ */
+static inline void pfmk_ktap_result(struct pfmk_ktap *k, const char *name,
+				    bool ok)
+{
+	k->n++;
+	if (!ok)
+		k->failed++;
+	pr_info("%s %u %s\n", ok ? "ok" : "not ok", k->n, name);
+}
+
+/**
+ * pfmk_ktap_skip() - the next case did not run
+ * @k: the document.
+ * @name: the case's name.
+ * @reason: why, after "# SKIP".
+ */
+static inline void pfmk_ktap_skip(struct pfmk_ktap *k, const char *name,
+				  const char *reason)
+{
+	k->n++;
+	pr_info("ok %u %s # SKIP %s\n", k->n, name, reason);
+}
+
+/**
+ * pfmk_ktap_end() - close the document with a summary diagnostic
+ * @k: the document.
+ *
+ * Return: the number of failed cases.
+ */
+static inline unsigned int pfmk_ktap_end(struct pfmk_ktap *k)
+{
+	if (k->n != k->planned)
+		pfmk_ktap_diag("%s: %u results for a plan of %u", k->suite,
+			       k->n, k->planned);
+	pfmk_ktap_diag("%s: %u of %u failed", k->suite, k->failed, k->planned);
+	return k->failed;
+}
+
+#endif /* _PFMK_KTAP_H */
