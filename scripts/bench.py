@@ -171,7 +171,7 @@ def parse_workload(lines):
         if m:
             cur["ns_max"] = int(m.group(3))
             cur["ns_sum"] = int(m.group(4))
-            if cur["variant"] != "perf":
+            if not cur["variant"].startswith("perf"):
                 cur["samples"] = int(m.group(5))
             continue
         m = PERF_SAMPLES_RE.search(text)
@@ -203,7 +203,7 @@ def workload_summary(runs):
         # by the samples that run took (the only fair figure when the two
         # tools take different numbers of samples at the same rate).
         per = {"pfmk": [], "perf": []}
-        per_ratios = []
+        per_ratios, own_ratios = [], []
         for k in rounds:
             v = by[hz][k]
             if not all(x in v for x in ("none", "pfmk", "perf")):
@@ -226,6 +226,20 @@ def workload_summary(runs):
                     per[s].append(cost[s])
             if len(cost) == 2 and cost["perf"] > 0:
                 per_ratios.append(cost["pfmk"] / cost["perf"])
+            # Optional variants: perf record at pfmk's fixed period (the
+            # same sample count), and the floor (raw events whose handler
+            # only counts): what is left above it is the sampler's own.
+            for s in ("perfc", "raw"):
+                if s in v and v[s]["samples"]:
+                    per.setdefault(s, []).append((v[s]["ns_sum"] - base) / v[s]["samples"])
+                    samples.setdefault(s, []).append(v[s]["samples"])
+            if "raw" in v and v["raw"]["samples"] and "pfmk" in cost:
+                floor = (v["raw"]["ns_sum"] - base) / v["raw"]["samples"]
+                ref = cost.get("perf")
+                if "perfc" in v and v["perfc"]["samples"]:
+                    ref = (v["perfc"]["ns_sum"] - base) / v["perfc"]["samples"]
+                if ref is not None and ref - floor > 0:
+                    own_ratios.append((cost["pfmk"] - floor) / (ref - floor))
         if not sp:
             problems.append("workload %d Hz: no measured round" % hz)
             continue
@@ -250,6 +264,17 @@ def workload_summary(runs):
                 if per["pfmk"] and per["perf"] and statistics.median(per["perf"]) > 0
                 else None),
             "per_sample_ratio_min": min(per_ratios) if per_ratios else None,
+            "samples_perfc_med": (statistics.median(samples["perfc"])
+                                  if samples.get("perfc") else None),
+            "samples_raw_med": (statistics.median(samples["raw"])
+                                if samples.get("raw") else None),
+            "ns_per_sample_perfc_med": (statistics.median(per["perfc"])
+                                        if per.get("perfc") else None),
+            "ns_per_sample_floor_med": (statistics.median(per["raw"])
+                                        if per.get("raw") else None),
+            "own_ratio_med": statistics.median(own_ratios) if own_ratios else None,
+            "own_ratio_min": min(own_ratios) if own_ratios else None,
+            "own_ratio_max": max(own_ratios) if own_ratios else None,
             "per_sample_ratio_max": max(per_ratios) if per_ratios else None,
         })
     return out, problems
@@ -399,6 +424,13 @@ def report(log, summary_file, kernel):
                   num(w["ns_per_sample_perf_med"], "%.0f"),
                   num(w["per_sample_ratio_med"]), num(w["per_sample_ratio_of_medians"]),
                   num(w["per_sample_ratio_min"]), num(w["per_sample_ratio_max"])))
+        if w["ns_per_sample_floor_med"] is not None:
+            print("          floor (raw cpu-clock events, handler only counts): %s ns per sample"
+                  " (%s samples); perf record -c (pfmk's period): %s ns (%s samples)" % (
+                      num(w["ns_per_sample_floor_med"], "%.0f"), w["samples_raw_med"],
+                      num(w["ns_per_sample_perfc_med"], "%.0f"), w["samples_perfc_med"]))
+            print("          above the floor: pfmk / perf record = median %s, spread %s..%s" % (
+                num(w["own_ratio_med"]), num(w["own_ratio_min"]), num(w["own_ratio_max"])))
     print()
     print("7: scaling, cost of n contexts (ns) for n = %s" % (
         ",".join(str(x) for x in scal[0]["ctxs"]) if scal else "-"))

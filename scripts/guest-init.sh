@@ -214,22 +214,27 @@ wl_run() {
 	mark "pfmk-bench: end rc=$wrc"
 	[ $wrc = 0 ] || wl_fail=1
 }
-# Interleaved: no sampling, pfmk, perf record, in reverse order every other
-# round (against drift); round 0 is a warm-up.
+# Interleaved: no sampling, pfmk, perf record (frequency mode, then at
+# pfmk's fixed period), the floor (raw events whose handler only counts),
+# in reverse order every other round (against drift); round 0 is a warm-up.
 wl_variant() {
 	case $1 in
 	none) wl_run "$r" none "$hz" insmod /modules/pfmk_bench.ko work="$WL_WORK" ;;
 	pfmk) wl_run "$r" pfmk "$hz" insmod /modules/pfmk_bench.ko work="$WL_WORK" smpl_hz="$hz" ;;
 	perf) wl_run "$r" perf "$hz" /usr/bin/perf record -a -F "$hz" -N -o /tmp/perf.data -- \
 		insmod /modules/pfmk_bench.ko work="$WL_WORK" ;;
+	perfc) wl_run "$r" perfc "$hz" /usr/bin/perf record -a -e cpu-clock \
+		-c $((1000000000 / hz)) -N -o /tmp/perf.data -- \
+		insmod /modules/pfmk_bench.ko work="$WL_WORK" ;;
+	raw) wl_run "$r" raw "$hz" insmod /modules/pfmk_bench.ko work="$WL_WORK" raw_hz="$hz" ;;
 	esac
 }
 bench_workload() {
 	wl_fail=0
 	r=0
 	while [ $r -le "$WL_ROUNDS" ]; do
-		order="none pfmk perf"
-		[ $((r % 2)) = 1 ] && order="perf pfmk none"
+		order="none pfmk perf perfc raw"
+		[ $((r % 2)) = 1 ] && order="raw perfc perf pfmk none"
 		for hz in $WL_HZ; do
 			for v in $order; do wl_variant "$v"; done
 		done

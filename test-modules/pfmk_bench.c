@@ -834,7 +834,13 @@ static int bench_micro(struct bench *b)
 
 /* Workload mode. */
 
-#define WL_BUF_SIZE	(64 * 1024)
+/*
+ * Room for every sample of a run (4 MiB: 87000 entries per CPU, 8.7 s at
+ * 10 kHz), as perf record loses none: a buffer that fills masks the
+ * context until the drain thread restarts it, and the interrupts taken
+ * meanwhile would be paid for without being counted as samples.
+ */
+#define WL_BUF_SIZE	(4 * 1024 * 1024)
 
 struct wl_cpu {
 	struct task_struct	*task;
