@@ -64,6 +64,7 @@
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/irqflags.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -210,7 +211,8 @@ struct pfmk_msgq {
  * @mutex: serializes the KAPI calls on the context.
  * @state_seq: lets lockless readers (pfmk_read_pmds()) see a consistent
  *	view of what process context changes under @mutex: each PMD's
- *	event, value and perf_base, @state, @cpu, @dead and the set list.
+ *	event, value and perf_base, @dead and the set list (@cpu is only
+ *	a hint to them, read with READ_ONCE()).
  * @nregs: number of PMCs and PMDs of the description, for lockless
  *	readers, which must not look at @pmu.
  * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
@@ -329,13 +331,16 @@ struct pfmk_ctx {
  * @ctx: the context, locked.
  *
  * Brackets, with pfmk_ctx_write_end(), every change of a PMD's event,
- * value or perf_base, of the context's state, CPU or death, and of its
- * set list.  The section must not sleep (preemption is off in it).
+ * value or perf_base, of the context's death, and of its set list.  The
+ * section must not sleep.  Interrupts are off in it: the lockless read
+ * also runs in an IPI on the context's CPU, and must not spin there on
+ * a section it interrupted (lockdep: IN-HARDIRQ-R vs HARDIRQ-ON-W).
  *
  * Context: process context; ctx->mutex held (lockdep checks it).
  */
 static inline void pfmk_ctx_write_begin(struct pfmk_ctx *ctx)
 {
+	local_irq_disable();
 	write_seqcount_begin(&ctx->state_seq);
 }
 
@@ -348,6 +353,7 @@ static inline void pfmk_ctx_write_begin(struct pfmk_ctx *ctx)
 static inline void pfmk_ctx_write_end(struct pfmk_ctx *ctx)
 {
 	write_seqcount_end(&ctx->state_seq);
+	local_irq_enable();
 }
 
 /* core/limits.c: limits and pfmk-wide accounting */
