@@ -65,6 +65,7 @@
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/irqflags.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -371,13 +372,16 @@ struct pfmk_ctx {
  * @ctx: the context, locked.
  *
  * Brackets, with pfmk_ctx_write_end(), every change of a PMD's event,
- * value or perf_base, of the context's state, CPU or death, and of its
- * set list.  The section must not sleep (preemption is off in it).
+ * value or perf_base, of the context's death, and of its set list.  The
+ * section must not sleep.  Interrupts are off in it: the lockless read
+ * also runs in an IPI on the context's CPU, and must not spin there on
+ * a section it interrupted (lockdep: IN-HARDIRQ-R vs HARDIRQ-ON-W).
  *
  * Context: process context; ctx->mutex held (lockdep checks it).
  */
 static inline void pfmk_ctx_write_begin(struct pfmk_ctx *ctx)
 {
+	local_irq_disable();
 	write_seqcount_begin(&ctx->state_seq);
 }
 
@@ -390,6 +394,7 @@ static inline void pfmk_ctx_write_begin(struct pfmk_ctx *ctx)
 static inline void pfmk_ctx_write_end(struct pfmk_ctx *ctx)
 {
 	write_seqcount_end(&ctx->state_seq);
+	local_irq_enable();
 }
 
 /* core/limits.c: limits and pfmk-wide accounting */

@@ -382,9 +382,13 @@ static int pfmk_read_pmds_pass(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 	}
 	for (i = 0; i < count; i++) {
 		struct pfmk_set *set = pfmk_read_set(ctx, req[i].reg_set);
-		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
+		struct pfmk_pmd *pmd;
 		u64 val;
 
+		/* Deleted since the check: the caller's retry sees it. */
+		if (unlikely(!set))
+			return -EAGAIN;
+		pmd = &set->pmds[req[i].reg_num];
 		ret = pfmk_perf_value_here(pmd, &val);
 		if (ret)
 			return ret;

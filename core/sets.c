@@ -547,6 +547,8 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 			goto err;
 	}
 
+	/* Readers of the lockless path see all the new sets, or none. */
+	pfmk_ctx_write_begin(ctx);
 	for (i = 0; i < count; i++) {
 		struct pfmk_set *set = new[i];
 
@@ -560,6 +562,7 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 		}
 		pfmk_set_describe(set, &req[i]);
 	}
+	pfmk_ctx_write_end(ctx);
 	kfree(new);
 	return 0;
 
@@ -635,6 +638,8 @@ int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 		}
 	}
 
+	/* A lockless read that found a set before this retries. */
+	pfmk_ctx_write_begin(ctx);
 	for (i = 0; i < count; i++) {
 		struct pfmk_set *set = pfmk_set_find(ctx, req[i].set_id);
 
@@ -644,6 +649,7 @@ int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 		atomic_long_sub(pfmk_set_mem(ctx), &pfmk_counters.mem_bytes);
 		pfmk_set_free(ctx, set);
 	}
+	pfmk_ctx_write_end(ctx);
 	return 0;
 }
 

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_lockless: the lockless pfmk_read_pmds() path
+ * against everything that changes what it reads.
+ *
+ * Each case runs reader kthreads hammering pfmk_read_pmds(), one bound to
+ * the context's CPU (the local path: ->read() with interrupts off) and one
+ * on another CPU (the IPI path), while the test thread closes the context,
+ * unloads and reloads it, takes its CPU offline and back, lets the event
+ * sets switch on their timeout, or creates and deletes a set.  Readers
+ * check every result: only 0 (or -EBADF once closed, -EINVAL with NOSET
+ * for a set being deleted), never -EAGAIN; a counting PMD never goes back;
+ * an unused PMD reads exactly what was written; a set's PMD never shows
+ * another set's value.  KASAN and lockdep report the rest.
+ *
+ * The suite registers itself (kunit_test_suites() below): the files of
+ * pfmk_kunit.ko may each add suites to the module's section.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/bits.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+/* Wall time each case's loop may take (TCG, KASAN). */
+#define LL_BUDGET		(HZ * 3 / 2)
+#define LL_MAX_REQ		6
+/* PMD 0 counts (PMC 0 enabled), PMD 1 is unused and keeps its value. */
+#define LL_COUNT_BASE		1000000ULL
+#define LL_EXACT		0x5a5a5a5aULL
+#define LL_NR_SETS		3
+#define LL_SET_SPAN		BIT_ULL(32)
+#define LL_STARTED		(PFM_CTX_LOADED | PFMK_STATE_STARTED)
+
+/* What a reader checks of one entry's value. */
+enum ll_check {
+	LL_EXACT_VAL,	/* == expect */
+	LL_MONO,	/* never decreases, in [expect, expect + LL_SET_SPAN) */
+	LL_ZERO_OR,	/* 0 or expect (a set created, then written) */
+};
+
+/**
+ * struct ll_reader - a kthread hammering pfmk_read_pmds()
+ * @desc: the descriptor.
+ * @cpu: CPU the thread is bound to, or -1 for none.
+ * @n: number of entries of @req.
+ * @req: the vector read; reg_num and reg_set are the input.
+ * @check: how each entry's value is checked.
+ * @expect: the value each check refers to.
+ * @ebadf_ok: -EBADF is expected (the context is closed meanwhile).
+ * @noset_entry: entry whose set may be missing (-EINVAL, NOSET), or -1.
+ * @started: the thread runs.
+ * @last: last value of each entry.
+ * @nr_ok: successful reads.
+ * @nr_ebadf: reads that returned -EBADF.
+ * @nr_noset: reads that found the set of @noset_entry missing.
+ * @nr_bad: results that break the contract.
+ * @bad_ret: last unexpected return value.
+ * @bad_entry: entry of the last unexpected value.
+ * @bad_value: last unexpected value.
+ */
+struct ll_reader {
+	void			*desc;
+	int			cpu;
+	int			n;
+	struct pfarg_pmd	req[LL_MAX_REQ];
+	enum ll_check		check[LL_MAX_REQ];
+	u64			expect[LL_MAX_REQ];
+	bool			ebadf_ok;
+	int			noset_entry;
+	struct completion	started;
+	u64			last[LL_MAX_REQ];
+	unsigned long		nr_ok;
+	unsigned long		nr_ebadf;
+	unsigned long		nr_noset;
+	unsigned long		nr_bad;
+	long			bad_ret;
+	int			bad_entry;
+	u64			bad_value;
+};
+
+static void ll_bad(struct ll_reader *r, long ret, int entry, u64 value)
+{
+	r->nr_bad++;
+	r->bad_ret = ret;
+	r->bad_entry = entry;
+	r->bad_value = value;
+}
+
+static bool ll_value_ok(struct ll_reader *r, int i, u64 v)
+{
+	switch (r->check[i]) {
+	case LL_EXACT_VAL:
+		return v == r->expect[i];
+	case LL_MONO:
+		if (v < r->last[i] || v < r->expect[i] ||
+		    v - r->expect[i] >= LL_SET_SPAN)
+			return false;
+		r->last[i] = v;
+		return true;
+	case LL_ZERO_OR:
+		return !v || v == r->expect[i];
+	}
+	return false;
+}
+
+static int ll_reader_fn(void *data)
+{
+	struct ll_reader *r = data;
+	struct pfarg_pmd req[LL_MAX_REQ];
+	bool dead = false;
+	int i, ret;
+
+	complete(&r->started);
+	while (!kthread_should_stop()) {
+		memset(req, 0, sizeof(req));
+		for (i = 0; i < r->n; i++) {
+			req[i].reg_num = r->req[i].reg_num;
+			req[i].reg_set = r->req[i].reg_set;
+		}
+		ret = pfmk_read_pmds(r->desc, req, r->n);
+		if (ret == -EBADF && r->ebadf_ok) {
+			dead = true;
+			r->nr_ebadf++;
+		} else if (ret == -EINVAL && !dead && r->noset_entry >= 0 &&
+			   (req[r->noset_entry].reg_flags &
+			    PFM_REG_RETFL_MASK) == PFM_REG_RETFL_NOSET) {
+			r->nr_noset++;
+		} else if (ret || dead) {
+			/* -EAGAIN, another error, or a success after -EBADF. */
+			ll_bad(r, ret, -1, 0);
+		} else {
+			r->nr_ok++;
+			for (i = 0; i < r->n; i++) {
+				if (!ll_value_ok(r, i, req[i].reg_value)) {
+					ll_bad(r, 0, i, req[i].reg_value);
+					break;
+				}
+			}
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Add entry (@set, @pmd) to @r, checked by @check against @expect. */
+static void ll_entry(struct ll_reader *r, u16 set, u16 pmd,
+		     enum ll_check check, u64 expect)
+{
+	r->req[r->n].reg_set = set;
+	r->req[r->n].reg_num = pmd;
+	r->check[r->n] = check;
+	r->expect[r->n] = expect;
+	r->last[r->n] = 0;
+	r->n++;
+}
+
+static struct ll_reader *ll_reader_alloc(struct kunit *test, void *desc,
+					 int cpu)
+{
+	struct ll_reader *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->desc = desc;
+	r->cpu = cpu;
+	r->noset_entry = -1;
+	return r;
+}
+
+static struct task_struct *ll_reader_start(struct ll_reader *r)
+{
+	struct task_struct *t;
+
+	init_completion(&r->started);
+	t = kthread_create(ll_reader_fn, r, "pfmk_ll/%d", r->cpu);
+	if (IS_ERR(t))
+		return t;
+	if (r->cpu >= 0)
+		kthread_bind(t, r->cpu);
+	wake_up_process(t);
+	wait_for_completion(&r->started);
+	return t;
+}
+
+/* Start both readers, or none. */
+static void ll_readers_start(struct kunit *test, struct ll_reader **r,
+			     struct task_struct **t)
+{
+	t[0] = ll_reader_start(r[0]);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t[0]));
+	t[1] = ll_reader_start(r[1]);
+	if (IS_ERR(t[1]))
+		kthread_stop(t[0]);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t[1]));
+}
+
+/* Stop a reader and check what it saw. */
+static void ll_reader_stop(struct kunit *test, struct ll_reader *r,
+			   struct task_struct *t, const char *what)
+{
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL,
+			    "%s reader on CPU%d: returned %ld, entry %d, value %#llx",
+			    what, r->cpu, r->bad_ret, r->bad_entry,
+			    r->bad_value);
+}
+
+/*
+ * A call made while readers run: failing, it ends the loop (the readers
+ * must be stopped before the case returns, so no assertion there).
+ */
+static bool ll_ok(struct kunit *test, int ret, const char *what,
+		  unsigned int i)
+{
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, iteration %u", what, i);
+	return !ret;
+}
+
+/* pfmk_write_pmds() of one PMD of a set. */
+static int ll_write(void *desc, u16 set, u16 reg, u64 value)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_set = set;
+	pmd.reg_num = reg;
+	pmd.reg_value = value;
+	return pfmk_write_pmds(desc, &pmd, 1);
+}
+
+/* One PMD of a set, or ~0 if the read fails. */
+static u64 ll_read(void *desc, u16 set, u16 reg)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_set = set;
+	pmd.reg_num = reg;
+	return pfmk_read_pmds(desc, &pmd, 1) ? ~0ULL : pmd.reg_value;
+}
+
+/* The CPU other than @cpu the IPI-path reader runs on. */
+static int ll_other_cpu(struct kunit *test, int cpu)
+{
+	unsigned int other = cpumask_any_but(cpu_online_mask, cpu);
+
+	if (other >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU");
+	return other;
+}
+
+/*
+ * A context on the test PMU: PMD 0 counts one per tick from @base, PMD 1
+ * is unused with LL_EXACT; loaded on @cpu and started.
+ */
+static void *ll_create_started(struct kunit *test, int cpu, u64 base)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmd(test, desc, 0, base);
+	pfmkt_write_pmd(test, desc, 1, LL_EXACT);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	return desc;
+}
+
+/* Two readers of PMD 0 (counting) and PMD 1 (exact), one per CPU. */
+static void ll_readers_setup(struct kunit *test, struct ll_reader **r,
+			     void *desc, int cpu0, int cpu1, u64 base)
+{
+	int i;
+
+	r[0] = ll_reader_alloc(test, desc, cpu0);
+	r[1] = ll_reader_alloc(test, desc, cpu1);
+	for (i = 0; i < 2; i++) {
+		ll_entry(r[i], 0, 0, LL_MONO, base);
+		ll_entry(r[i], 0, 1, LL_EXACT_VAL, LL_EXACT);
+	}
+}
+
+/* Close racing with reads on both paths: 0 until -EBADF, values sane. */
+static void lockless_read_vs_close(struct kunit *test)
+{
+	unsigned long end = jiffies + LL_BUDGET, nr_ok = 0, nr_ebadf = 0;
+	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	struct task_struct *t[2];
+	struct ll_reader *r[2];
+	unsigned int i, j;
+	void *desc;
+
+	for (i = 0; i < 60 && time_before(jiffies, end); i++) {
+		desc = ll_create_started(test, cpu, LL_COUNT_BASE);
+		ll_readers_setup(test, r, desc, cpu, other, LL_COUNT_BASE);
+		r[0]->ebadf_ok = true;
+		r[1]->ebadf_ok = true;
+		ll_readers_start(test, r, t);
+
+		/* Count a little, then close at a varying moment. */
+		for (j = 0; j < i % 4; j++)
+			pfmk_test_pmu_tick(cpu, 1 + j);
+		if (i % 3 == 1)
+			usleep_range(10, 20 + i);
+		else if (i % 3 == 2)
+			udelay(i % 50);
+		pfmkt_close(test, desc);
+		if (i % 2)
+			usleep_range(10, 50);
+
+		for (j = 0; j < 2; j++) {
+			ll_reader_stop(test, r[j], t[j], "close");
+			nr_ok += r[j]->nr_ok;
+			nr_ebadf += r[j]->nr_ebadf;
+		}
+		KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+		if (r[0]->nr_bad || r[1]->nr_bad)
+			break;
+	}
+	kunit_info(test, "%u closes, %lu reads, %lu -EBADF\n", i, nr_ok,
+		   nr_ebadf);
+	KUNIT_EXPECT_GT(test, nr_ok, 0UL);
+	KUNIT_EXPECT_GT(test, nr_ebadf, 0UL);
+}
+
+/*
+ * Unload and reload racing with reads: events released and created, PMD
+ * values folded and rewritten (with the value they have) while stopped.
+ */
+static void lockless_read_vs_unload(struct kunit *test)
+{
+	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	unsigned long end = jiffies + LL_BUDGET;
+	struct task_struct *t[2];
+	struct ll_reader *r[2];
+	u64 ticks = 0;
+	unsigned int i;
+	void *desc;
+
+	desc = ll_create_started(test, cpu, LL_COUNT_BASE);
+	ll_readers_setup(test, r, desc, cpu, other, LL_COUNT_BASE);
+	ll_readers_start(test, r, t);
+
+	for (i = 0; i < 200 && time_before(jiffies, end); i++) {
+		pfmk_test_pmu_tick(cpu, 1 + i % 3);
+		ticks += 1 + i % 3;
+		if (!ll_ok(test, pfmk_stop(desc), "stop", i))
+			break;
+		/* Loaded, stopped: a new event replaces the old one. */
+		if (i % 2 && !ll_ok(test, ll_write(desc, 0, 0,
+						   LL_COUNT_BASE + ticks),
+				    "write loaded", i))
+			break;
+		if (!ll_ok(test, pfmk_unload_context(desc), "unload", i))
+			break;
+		KUNIT_EXPECT_EQ(test, ll_read(desc, 0, 0), LL_COUNT_BASE + ticks);
+		/* Unloaded: the values themselves, rewritten as they are. */
+		if (!ll_ok(test, ll_write(desc, 0, 1, LL_EXACT), "write", i) ||
+		    !ll_ok(test, pfmkt_load_cpu(desc, cpu), "load", i) ||
+		    !ll_ok(test, pfmk_start(desc, NULL), "start", i))
+			break;
+	}
+	ll_reader_stop(test, r[0], t[0], "local");
+	ll_reader_stop(test, r[1], t[1], "IPI");
+	kunit_info(test, "%u unloads, %lu + %lu reads\n", i, r[0]->nr_ok,
+		   r[1]->nr_ok);
+	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
+	KUNIT_EXPECT_GT(test, r[1]->nr_ok, 0UL);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			LL_COUNT_BASE + ticks);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), LL_EXACT);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * The context's CPU going offline and back while read: -EAGAIN never
+ * leaks, values survive the suspend and the re-arm.  The readers may not
+ * be bound to the CPU that leaves: one is on CPU 0, one is free to run
+ * anywhere (on the context's CPU, when online, it reads locally).
+ */
+static void lockless_read_vs_hotplug(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	unsigned long end = jiffies + LL_BUDGET;
+	struct task_struct *t[2];
+	struct ll_reader *r[2];
+	u64 ticks = 0;
+	unsigned int i;
+	void *desc;
+
+	desc = ll_create_started(test, cpu, LL_COUNT_BASE);
+	ll_readers_setup(test, r, desc, 0, -1, LL_COUNT_BASE);
+	ll_readers_start(test, r, t);
+
+	for (i = 0; i < 8 && time_before(jiffies, end); i++) {
+		pfmk_test_pmu_tick(cpu, 3);
+		ticks += 3;
+		/* remove_cpu() failing is a failure of the case. */
+		if (!ll_ok(test, remove_cpu(cpu), "remove_cpu", i))
+			break;
+		usleep_range(100, 200 + 100 * i);
+		if (!ll_ok(test, add_cpu(cpu), "add_cpu", i)) {
+			/* pfmkt_exit() tries again. */
+			((struct pfmkt_priv *)test->priv)->offline_cpu = cpu;
+			break;
+		}
+		/* A locked call applies the hotplug events: re-armed now. */
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), LL_STARTED);
+	}
+	pfmk_test_pmu_tick(cpu, 2);
+	ticks += 2;
+	ll_reader_stop(test, r[0], t[0], "CPU 0");
+	ll_reader_stop(test, r[1], t[1], "unbound");
+	kunit_info(test, "%u hotplug cycles, %lu + %lu reads\n", i,
+		   r[0]->nr_ok, r[1]->nr_ok);
+	KUNIT_EXPECT_GT(test, i, 0U);
+	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			LL_COUNT_BASE + ticks);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), LL_EXACT);
+	pfmkt_close(test, desc);
+}
+
+/* Base of set @s's counting PMD 0, and the exact value of its PMD 1. */
+static u64 ll_set_base(unsigned int s)
+{
+	return (s + 1) * LL_SET_SPAN;
+}
+
+static u64 ll_set_exact(unsigned int s)
+{
+	return LL_EXACT + s;
+}
+
+/*
+ * Sets switching on their timeout (the shortest) while every set's PMDs
+ * are read in one vector: each set keeps its own values, counting ones
+ * never go back, unused ones read exactly what was written.
+ */
+static void lockless_read_vs_set_switch(struct kunit *test)
+{
+	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	struct pfarg_setdesc sd[LL_NR_SETS];
+	unsigned long end = jiffies + LL_BUDGET;
+	struct pfmk_ctx_stats stats;
+	struct task_struct *t[2];
+	struct ll_reader *r[2];
+	struct pfarg_pmd pmd;
+	u64 ticks = 0, sum = 0, v;
+	unsigned int s, i;
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	memset(sd, 0, sizeof(sd));
+	for (s = 0; s < LL_NR_SETS; s++) {
+		sd[s].set_id = s;
+		sd[s].set_flags = PFM_SETFL_TIME_SWITCH;
+		sd[s].set_timeout = 1;	/* raised to the minimum */
+	}
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, sd, LL_NR_SETS), 0);
+	for (s = 0; s < LL_NR_SETS; s++) {
+		pfmkt_write_set_pmc(test, desc, s, 0, PFMK_TEST_PMC(1));
+		memset(&pmd, 0, sizeof(pmd));
+		pmd.reg_set = s;
+		pmd.reg_value = ll_set_base(s);
+		KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+		pmd.reg_num = 1;
+		pmd.reg_value = ll_set_exact(s);
+		KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	}
+	r[0] = ll_reader_alloc(test, desc, cpu);
+	r[1] = ll_reader_alloc(test, desc, other);
+	for (i = 0; i < 2; i++) {
+		for (s = 0; s < LL_NR_SETS; s++) {
+			ll_entry(r[i], s, 0, LL_MONO, ll_set_base(s));
+			ll_entry(r[i], s, 1, LL_EXACT_VAL, ll_set_exact(s));
+		}
+	}
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	ll_readers_start(test, r, t);
+
+	for (i = 0; i < 2000 && time_before(jiffies, end); i++) {
+		pfmk_test_pmu_tick(cpu, 1);
+		ticks++;
+		if (i % 8 == 7)
+			usleep_range(50, 150);
+	}
+	ll_reader_stop(test, r[0], t[0], "local");
+	ll_reader_stop(test, r[1], t[1], "IPI");
+	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &stats), 0);
+	kunit_info(test, "%llu ticks, %llu switches, %lu + %lu reads\n",
+		   ticks, stats.set_switches, r[0]->nr_ok, r[1]->nr_ok);
+	KUNIT_EXPECT_GE(test, stats.set_switches, 3ULL);
+	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
+	KUNIT_EXPECT_GT(test, r[1]->nr_ok, 0UL);
+	/* Ticks land on the active set, none while a switch is under way. */
+	for (s = 0; s < LL_NR_SETS; s++) {
+		v = pfmkt_read_set_pmd(test, desc, s, 0);
+		KUNIT_EXPECT_GE(test, v, ll_set_base(s));
+		KUNIT_EXPECT_LE(test, v, ll_set_base(s) + ticks);
+		sum += v - ll_set_base(s);
+		KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, s, 1),
+				ll_set_exact(s));
+	}
+	KUNIT_EXPECT_LE(test, sum, ticks);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * A set created, written and deleted while read with set 0: the read
+ * gives set 1's values or says it has no set 1 (-EINVAL, NOSET), and
+ * never looks at a set that went away in the middle.
+ */
+static void lockless_read_vs_set_delete(struct kunit *test)
+{
+	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	unsigned long end = jiffies + LL_BUDGET;
+	struct pfarg_setdesc sd;
+	struct pfarg_setinfo si;
+	struct task_struct *t[2];
+	struct ll_reader *r[2];
+	unsigned int i;
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmd(test, desc, 0, LL_EXACT);
+	for (i = 0; i < 2; i++) {
+		r[i] = ll_reader_alloc(test, desc, i ? other : cpu);
+		ll_entry(r[i], 0, 0, LL_EXACT_VAL, LL_EXACT);
+		ll_entry(r[i], 1, 0, LL_ZERO_OR, ll_set_exact(1));
+		ll_entry(r[i], 1, 1, LL_ZERO_OR, ll_set_exact(2));
+		r[i]->noset_entry = 1;
+	}
+	ll_readers_start(test, r, t);
+
+	for (i = 0; i < 500 && time_before(jiffies, end); i++) {
+		memset(&sd, 0, sizeof(sd));
+		sd.set_id = 1;
+		if (!ll_ok(test, pfmk_create_evtsets(desc, &sd, 1), "create", i) ||
+		    !ll_ok(test, ll_write(desc, 1, 0, ll_set_exact(1)), "write",
+			   i) ||
+		    !ll_ok(test, ll_write(desc, 1, 1, ll_set_exact(2)), "write",
+			   i))
+			break;
+		if (i % 2)
+			udelay(i % 20);
+		memset(&si, 0, sizeof(si));
+		si.set_id = 1;
+		if (!ll_ok(test, pfmk_delete_evtsets(desc, &si, 1), "delete", i))
+			break;
+	}
+	ll_reader_stop(test, r[0], t[0], "local");
+	ll_reader_stop(test, r[1], t[1], "other");
+	kunit_info(test, "%u deletes, %lu + %lu reads, %lu + %lu without set 1\n",
+		   i, r[0]->nr_ok, r[1]->nr_ok, r[0]->nr_noset,
+		   r[1]->nr_noset);
+	KUNIT_EXPECT_GT(test, r[0]->nr_ok + r[1]->nr_ok, 0UL);
+	pfmkt_close(test, desc);
+}
+
+static struct kunit_case pfmk_lockless_cases[] = {
+	KUNIT_CASE(lockless_read_vs_close),
+	KUNIT_CASE(lockless_read_vs_unload),
+	KUNIT_CASE_SLOW(lockless_read_vs_hotplug),
+	KUNIT_CASE(lockless_read_vs_set_switch),
+	KUNIT_CASE(lockless_read_vs_set_delete),
+	{}
+};
+
+static struct kunit_suite pfmk_lockless_suite = {
+	.name = "pfmk_lockless",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_lockless_cases,
+};
+
+kunit_test_suites(&pfmk_lockless_suite);
