@@ -227,6 +227,7 @@ void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
  */
 int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	atomic_set(&ctx->hp_gone, 0);
 	atomic_set(&ctx->hp_gen, 0);
 	WRITE_ONCE(ctx->hp_done, 0);
@@ -245,6 +246,7 @@ int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
  */
 void pfmk_hotplug_detach(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	cpuhp_state_remove_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
 	WRITE_ONCE(ctx->offline, false);
 }
