@@ -45,18 +45,21 @@
 static enum cpuhp_state pfmk_hp_state;
 static struct workqueue_struct *pfmk_hp_wq;
 
-static void pfmk_hotplug_msg(struct pfmk_ctx *ctx, u32 type)
+static void pfmk_hotplug_msg(struct pfmk_ctx *ctx, u32 type, int cycle)
 {
 	union pfm_msg msg = { };
 
 	msg.pfmk_cpu_msg.msg_type = type;
 	msg.pfmk_cpu_msg.msg_cpu = ctx->cpu;
-	msg.pfmk_cpu_msg.msg_cycle = ctx->hp_done;
+	msg.pfmk_cpu_msg.msg_cycle = cycle;
 	pfmk_ctx_notify(ctx, &msg);
 }
 
-/* Save the PMD values and drop the events of a context losing its CPU. */
-static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
+/*
+ * Save the PMD values and drop the events of a context losing its CPU;
+ * @cycle is the hotplug generation being applied.
+ */
+static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx, int cycle)
 {
 	/*
 	 * Stop the active set as stop does: its switch timer and its active
@@ -71,7 +74,7 @@ static void pfmk_hotplug_suspend(struct pfmk_ctx *ctx)
 	WRITE_ONCE(ctx->offline, true);
 	atomic64_inc(&pfmk_counters.cpu_offline);
 	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_OFFLINE, 0);
-	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_OFFLINE);
+	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_OFFLINE, cycle);
 }
 
 /* Create the events again from the saved values. */
@@ -95,15 +98,20 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 				    pfmk_desc_of(ctx), ctx->cpu, ret);
 		return;
 	}
-	WRITE_ONCE(ctx->offline, false);
+	atomic64_inc(&pfmk_counters.cpu_online);
+	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_REARM, 0);
+	/*
+	 * The message is queued before @offline is cleared: a pfmk_read()
+	 * whose pfmk_hotplug_pending() sees nothing pending finds it (the
+	 * caller's next calls wait for the mutex until the re-arm is done).
+	 */
+	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE, ctx->hp_done);
+	smp_store_release(&ctx->offline, false);
 	/* Counting, the active time and the switch timer resume together. */
 	if (ctx->started)
 		pfmk_set_resume(ctx);
 	/* A switch that was due when the CPU left happens now. */
 	pfmk_set_switch_pending(ctx);
-	atomic64_inc(&pfmk_counters.cpu_online);
-	trace_pfmk_hotplug(pfmk_desc_of(ctx), ctx->cpu, PFMK_TR_REARM, 0);
-	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE);
 }
 
 /**
@@ -121,9 +129,10 @@ void pfmk_hotplug_sync(struct pfmk_ctx *ctx)
 	if (ctx->state == PFM_CTX_UNLOADED || ctx->dead)
 		return;
 	if (gen != ctx->hp_done) {
-		WRITE_ONCE(ctx->hp_done, gen);
 		if (!ctx->offline)
-			pfmk_hotplug_suspend(ctx);
+			pfmk_hotplug_suspend(ctx, gen);
+		/* After the message: see pfmk_hotplug_pending(). */
+		smp_store_release(&ctx->hp_done, gen);
 	}
 	/* Pairs with the barrier before hp_gone is cleared by the callback. */
 	if (ctx->offline && !atomic_read_acquire(&ctx->hp_gone) &&

@@ -459,8 +459,12 @@ void pfmk_hotplug_queue(struct pfmk_ctx *ctx);
  */
 static inline bool pfmk_hotplug_pending(const struct pfmk_ctx *ctx)
 {
-	return atomic_read(&ctx->hp_gen) != READ_ONCE(ctx->hp_done) ||
-	       (READ_ONCE(ctx->offline) && !atomic_read(&ctx->hp_gone));
+	/*
+	 * Acquire: pfmk_hotplug_sync() publishes hp_done and clears offline
+	 * after queueing the event's message, which the caller then sees.
+	 */
+	return atomic_read(&ctx->hp_gen) != smp_load_acquire(&ctx->hp_done) ||
+	       (smp_load_acquire(&ctx->offline) && !atomic_read(&ctx->hp_gone));
 }
 
 /* core/reclaim.c: contexts left behind by unloaded modules */
