@@ -393,6 +393,7 @@ static inline void pfmk_ctx_write_begin(struct pfmk_ctx *ctx)
  */
 static inline void pfmk_ctx_write_end(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	write_seqcount_end(&ctx->state_seq);
 	local_irq_enable();
 }
@@ -601,5 +602,45 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);
 void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs);
 void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs);
+
+/*
+ * The overflow path's view of a perf event, NMI-safe and inline: with the
+ * functions of core/perf.c, the only code that knows perf's fields.
+ */
+
+/* perf marks a throttled event with hw.interrupts = MAX_INTERRUPTS (~0). */
+static inline bool pfmk_perf_throttled(const struct perf_event *event)
+{
+	return event->hw.interrupts == ~0ULL;
+}
+
+/* The count perf passed the overflow handler of @event. */
+static inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
+{
+	return local64_read(&event->count);
+}
+
+/* Count of an event, brought up to date when it counts on this CPU. */
+static inline u64 pfmk_perf_count_nmi(struct perf_event *event)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE &&
+	    event->oncpu == smp_processor_id())
+		event->pmu->read(event);
+	return local64_read(&event->count);
+}
+
+/*
+ * The next sample period of @event, set from the overflow path as perf's
+ * own frequency mode does: hrtimer-based events and pfmk_test use it for
+ * the next period at once, PMUs that reload before calling the handler
+ * (x86 PMCs, software events) from the overflow after.  Counting events
+ * have no period.
+ */
+static inline void pfmk_perf_set_period_nmi(struct perf_event *event,
+					    u64 period)
+{
+	if (event && is_sampling_event(event))
+		WRITE_ONCE(event->hw.sample_period, period);
+}
 
 #endif /* _PFMK_INTERNAL_H */

@@ -56,9 +56,6 @@
 #include "internal.h"
 #include "trace.h"
 
-/* perf marks a throttled event with hw.interrupts = MAX_INTERRUPTS (~0). */
-#define PFMK_PERF_THROTTLED	(~0ULL)
-
 /* Park-Miller "minimal standard" generator, Carta's method (perfmon2). */
 static u32 pfmk_random32(u32 *state)
 {
@@ -134,15 +131,6 @@ static bool pfmk_bv_empty(const u64 *bv)
 	return true;
 }
 
-/* Current count of an event, readable from NMI on the event's CPU. */
-static u64 pfmk_event_count_nmi(struct perf_event *event)
-{
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id())
-		event->pmu->read(event);
-	return local64_read(&event->count);
-}
-
 /* Value of a PMD at an overflow; @count is its event's count. */
 static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
 {
@@ -167,15 +155,7 @@ static void pfmk_pmd_short_reset(struct pfmk_ctx *ctx, struct pfmk_pmd *pmd,
 	pmd->value = val + carry;
 	pmd->perf_base = count;
 	pmd->last_reset_val = val;
-	/*
-	 * The next period.  Like perf's own frequency mode, change
-	 * hw.sample_period from the overflow path: hrtimer-based events and
-	 * pfmk_test use it for the next period at once, PMUs that reload
-	 * before calling the handler (x86 PMCs, software events) from the
-	 * overflow after.
-	 */
-	if (pmd->event && is_sampling_event(pmd->event))
-		WRITE_ONCE(pmd->event->hw.sample_period, period);
+	pfmk_perf_set_period_nmi(pmd->event, period);
 }
 
 static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
@@ -193,7 +173,7 @@ static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
 		if (other == pmd || other->reset_pending)
 			continue;
 		pfmk_pmd_short_reset(ctx, other, other->event ?
-				     pfmk_event_count_nmi(other->event) : 0, 0);
+				     pfmk_perf_count_nmi(other->event) : 0, 0);
 	}
 }
 
@@ -212,7 +192,7 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 		if (p == pmd)
 			c = count;
 		else
-			c = p->event ? pfmk_event_count_nmi(p->event) : 0;
+			c = p->event ? pfmk_perf_count_nmi(p->event) : 0;
 		ctx->smpl_vals[n++] = p->event ? pfmk_pmd_value_at(p, c) :
 						 p->value;
 	}
@@ -260,8 +240,7 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 static void pfmk_pmd_saturate(struct pfmk_pmd *pmd)
 {
 	pmd->reset_pending = true;
-	if (pmd->event && is_sampling_event(pmd->event))
-		WRITE_ONCE(pmd->event->hw.sample_period, S64_MAX);
+	pfmk_perf_set_period_nmi(pmd->event, S64_MAX);
 }
 
 /*
@@ -292,9 +271,7 @@ static void pfmk_pmd_run_on(struct pfmk_pmd *pmd, u64 count, u64 past)
 {
 	pmd->value = past;
 	pmd->perf_base = count;
-	if (pmd->event && is_sampling_event(pmd->event))
-		WRITE_ONCE(pmd->event->hw.sample_period,
-			   pfmk_pmd_period(past));
+	pfmk_perf_set_period_nmi(pmd->event, pfmk_pmd_period(past));
 }
 
 static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
@@ -348,7 +325,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	u64 count, past;
 	u32 ctrl;
 
-	if (event->hw.interrupts == PFMK_PERF_THROTTLED)
+	if (pfmk_perf_throttled(event))
 		atomic64_inc(&ctx->throttled);
 	if (atomic_cmpxchg_acquire(&ctx->ovfl_busy, 0, 1)) {
 		atomic64_inc(&ctx->ovfl_nested);
@@ -357,7 +334,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 
 	raw_write_seqcount_begin(&ctx->ovfl_seq);
 	ctx->stats.ovfl_count++;
-	count = local64_read(&event->count);
+	count = pfmk_perf_count_ovfl(event);
 	/*
 	 * How far the PMD ran past zero.  It may not have wrapped yet where
 	 * the PMU reloaded an older period before calling us (see
