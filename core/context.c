@@ -98,7 +98,7 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	}
 	refcount_set(&ctx->ref, 1);
 	mutex_init(&ctx->mutex);
-	seqcount_mutex_init(&ctx->state_seq, &ctx->mutex);
+	seqcount_init(&ctx->state_seq);
 	ctx->nregs = pmu->num_pmcs;
 	ctx->state = PFM_CTX_UNLOADED;
 	ctx->cpu = -1;

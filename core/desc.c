@@ -9,13 +9,18 @@
  * context with the same cookie, so NULL, forged, garbage and stale
  * descriptors all fail with -EBADF, even after the index has been reused.
  *
- * Cookies follow a Weyl sequence from a random start drawn at module load:
- * each context adds an odd constant, so no two of 2^31 consecutive
- * contexts share a cookie (a stale descriptor can never match the context
- * now at its index, which random cookies only made unlikely), and code
- * that never saw a descriptor cannot guess one.  Drawing a random number
- * per context cost more than the rest of pfmk_create_context() on a
- * machine whose CRNG is not seeded yet.
+ * Cookies are a keyed permutation of a counter: context n gets
+ * perm(n), where perm is a bijection of the 31-bit integers (odd
+ * multipliers and xor-shifts, whose keys are drawn at module load).
+ * Being a bijection, no two of 2^31 consecutive contexts share a cookie
+ * (a stale descriptor can never match the context now at its index,
+ * which random cookies only made unlikely); being keyed, one descriptor
+ * tells nothing of the next one's cookie, so a descriptor cannot be
+ * forged from another by arithmetic.  It is not a cryptographic
+ * permutation: it stops mistakes and casual forgery, not a module that
+ * can read pfmk's memory anyway.  Drawing a random number per context
+ * cost more than the rest of pfmk_create_context() on a machine whose
+ * CRNG is not seeded yet.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -29,17 +34,33 @@
 
 static DEFINE_XARRAY_ALLOC1(pfmk_ctx_xa);
 static atomic_t pfmk_cookie_next;
+static u32 pfmk_cookie_key[4];
 
-/* The Weyl step: odd, so the sequence has the full period of 2^31. */
-#define PFMK_COOKIE_STEP	0x9e3779b1U
+#define PFMK_COOKIE_MASK	0x7fffffffU
+
+/* A keyed bijection of [0, 2^31): each step is invertible modulo 2^31. */
+static u32 pfmk_cookie_perm(u32 x)
+{
+	x = (x * pfmk_cookie_key[0] + pfmk_cookie_key[1]) & PFMK_COOKIE_MASK;
+	x ^= x >> 16;
+	x = (x * pfmk_cookie_key[2]) & PFMK_COOKIE_MASK;
+	x ^= x >> 13;
+	x = (x * pfmk_cookie_key[3]) & PFMK_COOKIE_MASK;
+	return x ^ (x >> 16);
+}
 
 /**
- * pfmk_desc_init() - draw the start of the cookie sequence
+ * pfmk_desc_init() - draw the keys of the cookie permutation
  *
  * Context: process context, at module load.
  */
 void pfmk_desc_init(void)
 {
+	get_random_bytes(pfmk_cookie_key, sizeof(pfmk_cookie_key));
+	/* Multipliers odd: invertible modulo 2^31. */
+	pfmk_cookie_key[0] |= 1;
+	pfmk_cookie_key[2] |= 1;
+	pfmk_cookie_key[3] |= 1;
 	atomic_set(&pfmk_cookie_next, get_random_u32());
 }
 
@@ -58,9 +79,8 @@ int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 	BUILD_BUG_ON(BITS_PER_LONG < 64);
 	/* Never 0: a descriptor must not look like a small integer. */
 	do {
-		ctx->cookie = (u32)atomic_add_return(PFMK_COOKIE_STEP,
-						     &pfmk_cookie_next) &
-			      0x7fffffff;
+		ctx->cookie =
+			pfmk_cookie_perm(atomic_inc_return(&pfmk_cookie_next));
 	} while (!ctx->cookie);
 	ret = xa_alloc(&pfmk_ctx_xa, &ctx->id, ctx, xa_limit_32b, GFP_KERNEL);
 	if (ret < 0)

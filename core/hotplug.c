@@ -257,6 +257,14 @@ void pfmk_hotplug_detach(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
 	cpuhp_state_remove_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
+	/*
+	 * No callback runs for @ctx any more.  An event that came since the
+	 * caller's sync concerns a CPU the context is leaving: it is dropped
+	 * (the work finds the context unloaded), and must not make every
+	 * lockless read of the unloaded context take the mutex until the
+	 * next load.
+	 */
+	smp_store_release(&ctx->hp_done, atomic_read(&ctx->hp_gen));
 	WRITE_ONCE(ctx->offline, false);
 }
 

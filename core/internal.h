@@ -234,7 +234,10 @@ struct pfmk_msgq {
  * @state_seq: lets lockless readers (pfmk_read_pmds()) see a consistent
  *	view of what process context changes under @mutex: each PMD's
  *	event, value and perf_base, @dead and the set list (@cpu is only a
- *	hint to them, read with READ_ONCE()).
+ *	hint to them, read with READ_ONCE()).  A plain seqcount_t, written
+ *	only under @mutex with interrupts off: a seqcount_mutex_t reader
+ *	would take @mutex on PREEMPT_RT, which the lockless read cannot do
+ *	with interrupts off or in its IPI.
  * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
  * @started: monitoring started (pfmk_start() without pfmk_stop()).
  * @dead: closed; set under @mutex, read locklessly by waiting readers.
@@ -321,7 +324,7 @@ struct pfmk_ctx {
 
 	/* under @mutex */
 	struct mutex			mutex;	/* see Lock order */
-	seqcount_mutex_t		state_seq;
+	seqcount_t			state_seq;
 	unsigned int			nregs;
 	unsigned int			state;
 	bool				started;
@@ -377,10 +380,11 @@ struct pfmk_ctx {
  * also runs in an IPI on the context's CPU, and must not spin there on
  * a section it interrupted (lockdep: IN-HARDIRQ-R vs HARDIRQ-ON-W).
  *
- * Context: process context; ctx->mutex held (lockdep checks it).
+ * Context: process context; ctx->mutex held.
  */
 static inline void pfmk_ctx_write_begin(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	local_irq_disable();
 	write_seqcount_begin(&ctx->state_seq);
 }

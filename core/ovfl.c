@@ -312,7 +312,9 @@ static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
  * @data: perf sample data (unused).
  * @regs: interrupted registers.
  *
- * Context: NMI or hard-irq, on the context's CPU.  Takes no lock.
+ * Context: NMI or hard-irq on the context's CPU, or, for software events
+ * such as page faults, the task that caused the event with preemption off
+ * and interrupts on.  Takes no lock.
  */
 void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)

@@ -164,9 +164,14 @@ u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
  * change of @pmd's event, value or base is caught by the caller's retry
  * on ctx->state_seq, an overflow handler's by the retry on ovfl_seq here.
  *
+ * An overflow handler found inside its ovfl_seq section is not waited for:
+ * software events (page faults, ...) call it with interrupts on, so this
+ * read, running in an IPI on that CPU, may have interrupted it, and would
+ * spin there for ever.  The caller takes the locked path instead.
+ *
  * Context: interrupts off, within an RCU read-side section.
  * Return: 0 with *@val set; -EREMOTE if the event is counting on another
- * CPU.
+ * CPU; -EAGAIN if an overflow handler is updating the context.
  */
 int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
 {
@@ -178,7 +183,9 @@ int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
 
 	lockdep_assert_irqs_disabled();
 	do {
-		start = raw_read_seqcount_begin(seq);
+		start = raw_read_seqcount(seq);
+		if (start & 1)
+			return -EAGAIN;
 		count = 0;
 		event = READ_ONCE(pmd->event);
 		if (event) {

@@ -358,7 +358,8 @@ static struct pfmk_set *pfmk_read_set(struct pfmk_ctx *ctx, u16 id)
  * One pass of the lockless read (see pfmk_read_pmds_lockless()), inside a
  * ctx->state_seq read section, interrupts off.  Returns 0, -EBADF,
  * -EINVAL (an entry flagged), -EREMOTE (an event counts on another CPU),
- * or -EAGAIN (a hotplug event is pending: the locked path applies it).
+ * or -EAGAIN (a hotplug event is pending, or an overflow handler is
+ * updating the context: the locked path does the read).
  */
 static int pfmk_read_pmds_pass(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 			       int count)

@@ -179,12 +179,14 @@ void pfmk_sets_free(struct pfmk_ctx *ctx)
  * @ctx: the context.
  * @id: set identifier.
  *
+ * Context: ctx->mutex held (lockless readers: pfmk_set_find_rcu()).
  * Return: the set, or NULL if the context has no set @id.
  */
 struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id)
 {
 	struct pfmk_set *set;
 
+	lockdep_assert_held(&ctx->mutex);
 	list_for_each_entry(set, &ctx->sets, list) {
 		if (set->id == id)
 			return set;

@@ -226,6 +226,8 @@ int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
 	struct pfmk_ctx *ctx;
 	int ret;
 
+	/* The locked path may sleep: say so even when it is not taken. */
+	might_sleep();
 	ret = pfmk_read_pmds_lockless(desc, req, count);
 	if (ret != -EAGAIN)
 		return ret;
