@@ -168,7 +168,7 @@ struct pfmk_pmd {
  * @ovfl_pmds: PMDs whose overflows made the set switch, last time.
  * @runs: number of activations (starts and switches to the set).
  * @duration: total ns the set was active before the current activation.
- * @act_start: ktime_get_ns() at the current activation, 0 if inactive.
+ * @act_start: local_clock() at the current activation, 0 if inactive.
  * @rcu: frees a set other than set 0 after lockless readers are done.
  *
  * A set and its register arrays are one allocation (set 0's are part of

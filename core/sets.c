@@ -37,6 +37,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <pfmk/compat.h>
@@ -297,8 +298,13 @@ void pfmk_set_resume(struct pfmk_ctx *ctx)
 
 	lockdep_assert_held(&ctx->mutex);
 	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
-	/* Active from when its events count to when they stop counting. */
-	set->act_start = ktime_get_ns();
+	/*
+	 * Active from when its events count to when they stop counting, on
+	 * local_clock() as perf's own times (perf_clock()) and perfmon2's
+	 * set durations (sched_clock()): ktime_get_ns() reads the
+	 * clocksource, an MMIO read where the TSC is not trusted.
+	 */
+	set->act_start = local_clock();
 	if (set->flags & PFM_SETFL_TIME_SWITCH)
 		hrtimer_start(&ctx->switch_timer,
 			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
@@ -347,7 +353,7 @@ void pfmk_set_deactivate(struct pfmk_ctx *ctx)
 	hrtimer_cancel(&ctx->switch_timer);
 	pfmk_perf_disable_set(set, ctx->pmu->num_pmcs);
 	if (set->act_start) {
-		set->duration += ktime_get_ns() - set->act_start;
+		set->duration += local_clock() - set->act_start;
 		set->act_start = 0;
 	}
 }
@@ -692,7 +698,7 @@ int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 		req[i].set_timeout = set->timeout_us;
 		req[i].set_act_duration = set->duration;
 		if (set->act_start)
-			req[i].set_act_duration += ktime_get_ns() -
+			req[i].set_act_duration += local_clock() -
 						   set->act_start;
 		memset(req[i].set_avail_pmcs, 0, sizeof(req[i].set_avail_pmcs));
 		memset(req[i].set_avail_pmds, 0, sizeof(req[i].set_avail_pmds));
