@@ -339,6 +339,10 @@ AUX_RE = re.compile(r"# aux_copy_throughput: (\d+) KiB buffer, (\d+) rounds of (
                     r"copy-out (\d+) MB/s, memcpy (\d+) MB/s, ratio median ([\d.]+) best ([\d.]+)")
 
 
+AUX_CALL_RE = re.compile(r"# aux_copy_throughput: (\d+) KiB buffer, ns per call: copy-out (\d+), "
+                         r"memcpy (\d+), pfmk_get_state (\d+)")
+
+
 def aux_copyout():
     """Item 8 comes from the last make test: pfmk_aux_smoke needs the AUX
     kernel patch, which only the debug kernels have, while make bench runs
@@ -348,6 +352,13 @@ def aux_copyout():
     for path in sorted(glob.glob(os.path.join(logs, "debug-*.log"))) if logs else []:
         with open(path, errors="replace") as f:
             for line in f:
+                c = AUX_CALL_RE.search(clean(line))
+                if c:
+                    kib = int(c.group(1))
+                    for a in out:
+                        if a["log"] == path and a["kib"] == kib:
+                            a.update(copy_ns=int(c.group(2)), memcpy_ns=int(c.group(3)),
+                                     call_ns=int(c.group(4)))
                 m = AUX_RE.search(clean(line))
                 if m:
                     kib, rounds, loops, mbc, mbm = (int(x) for x in m.groups()[:5])
@@ -458,6 +469,12 @@ def report(log, summary_file, kernel):
                   ", ".join(sorted({a["log"] for a in aux})),
                   ", ".join("%s %d KiB %d" % (a["kernel"], a["kib"], a["copyout_mbs"])
                             for a in aux)))
+        for a in aux:
+            if "call_ns" in a:
+                print("   %s %4d KiB: ns per call: copy-out %d, memcpy %d, a locked KAPI call "
+                      "(pfmk_get_state) %d; copy-out - memcpy - locked call = %d" % (
+                          a["kernel"], a["kib"], a["copy_ns"], a["memcpy_ns"], a["call_ns"],
+                          a["copy_ns"] - a["memcpy_ns"] - a["call_ns"]))
 
     summary = {
         "kernel": kernel, "emulated": "QEMU TCG", "micro": rows, "workload": wl,
