@@ -553,8 +553,40 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
 void pfmk_ovfl_work(struct irq_work *work);
 bool pfmk_pmd_samples(const struct pfmk_pmd *pmd);
-u64 pfmk_pmd_period(u64 val);
-u64 pfmk_pmd_reset_value(struct pfmk_pmd *pmd, bool long_reset);
+u64 pfmk_pmd_randomize(struct pfmk_pmd *pmd, u64 val);
+
+/**
+ * pfmk_pmd_reset_value() - next reset value of a PMD
+ * @pmd: the PMD.
+ * @long_reset: reload the long reset value (restart) or the short one.
+ *
+ * Inline: the overflow path calls it at every sample.
+ *
+ * Context: any context; the caller owns the PMD's overflow state.
+ * Return: the value to reload.
+ */
+static inline u64 pfmk_pmd_reset_value(struct pfmk_pmd *pmd, bool long_reset)
+{
+	u64 val = long_reset ? pmd->long_reset : pmd->short_reset;
+
+	if (unlikely(pmd->flags & PFM_REGFL_RANDOM))
+		return pfmk_pmd_randomize(pmd, val);
+	return val;
+}
+
+/**
+ * pfmk_pmd_period() - perf sample period of a PMD value
+ * @val: 64-bit PMD value.
+ *
+ * Return: events until @val wraps, capped at S64_MAX (the largest
+ * period perf accepts).
+ */
+static inline u64 pfmk_pmd_period(u64 val)
+{
+	u64 left = -val;
+
+	return (!val || left > S64_MAX) ? S64_MAX : left;
+}
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
 
 /* core/smpl.c: sampling formats and buffers */

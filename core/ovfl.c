@@ -74,39 +74,22 @@ static u32 pfmk_random32(u32 *state)
 }
 
 /**
- * pfmk_pmd_reset_value() - next reset value of a PMD
- * @pmd: the PMD.
- * @long_reset: reload the long reset value (restart) or the short one.
+ * pfmk_pmd_randomize() - a reset value less its random part
+ * @pmd: a PMD with PFM_REGFL_RANDOM.
+ * @val: its long or short reset value.
+ *
+ * Out of line: most PMDs are not randomized (pfmk_pmd_reset_value()).
  *
  * Context: any context; the caller owns the PMD's overflow state.
  * Return: the value to reload.
  */
-u64 pfmk_pmd_reset_value(struct pfmk_pmd *pmd, bool long_reset)
+u64 pfmk_pmd_randomize(struct pfmk_pmd *pmd, u64 val)
 {
-	u64 val = long_reset ? pmd->long_reset : pmd->short_reset;
-	u64 r;
+	u64 r = pfmk_random32(&pmd->rand_state);
 
-	if (pmd->flags & PFM_REGFL_RANDOM) {
-		r = pfmk_random32(&pmd->rand_state);
-		if (pmd->random_mask >> 31)
-			r |= (u64)pfmk_random32(&pmd->rand_state) << 31;
-		val -= r & pmd->random_mask;
-	}
-	return val;
-}
-
-/**
- * pfmk_pmd_period() - perf sample period of a PMD value
- * @val: 64-bit PMD value.
- *
- * Return: events until @val wraps, capped at S64_MAX (the largest
- * period perf accepts).
- */
-u64 pfmk_pmd_period(u64 val)
-{
-	u64 left = -val;
-
-	return (!val || left > S64_MAX) ? S64_MAX : left;
+	if (pmd->random_mask >> 31)
+		r |= (u64)pfmk_random32(&pmd->rand_state) << 31;
+	return val - (r & pmd->random_mask);
 }
 
 /**
@@ -121,7 +104,7 @@ bool pfmk_pmd_samples(const struct pfmk_pmd *pmd)
 }
 
 /* Is a PMD bit vector empty?  Inline: most PMDs name no other PMD. */
-static bool pfmk_bv_empty(const u64 *bv)
+static __always_inline bool pfmk_bv_empty(const u64 *bv)
 {
 	unsigned int i;
 
@@ -144,8 +127,9 @@ static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
  * @past modulo the new period, and whole periods in @past were missed:
  * the next overflow then comes when perf's comes.
  */
-static void pfmk_pmd_short_reset(struct pfmk_ctx *ctx, struct pfmk_pmd *pmd,
-				 u64 count, u64 past)
+static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
+						 struct pfmk_pmd *pmd,
+						 u64 count, u64 past)
 {
 	u64 val = pfmk_pmd_reset_value(pmd, false);
 	u64 period = pfmk_pmd_period(val), carry = 0;
@@ -158,14 +142,13 @@ static void pfmk_pmd_short_reset(struct pfmk_ctx *ctx, struct pfmk_pmd *pmd,
 	pfmk_perf_set_period_nmi(pmd->event, period);
 }
 
-static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
-				   const struct pfmk_pmd *pmd)
+static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
+					 struct pfmk_set *set,
+					 const struct pfmk_pmd *pmd)
 {
 	const unsigned long *mask = (const unsigned long *)pmd->reset_pmds;
 	unsigned int j;
 
-	if (pfmk_bv_empty(pmd->reset_pmds))
-		return;
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *other = &set->pmds[j];
 
@@ -175,6 +158,15 @@ static void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx, struct pfmk_set *set,
 		pfmk_pmd_short_reset(ctx, other, other->event ?
 				     pfmk_perf_count_nmi(other->event) : 0, 0);
 	}
+}
+
+/* The short reset of @pmd's reg_reset_pmds; most PMDs name none. */
+static __always_inline void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx,
+						   struct pfmk_set *set,
+						   const struct pfmk_pmd *pmd)
+{
+	if (!pfmk_bv_empty(pmd->reset_pmds))
+		pfmk_ovfl_reset_set(ctx, set, pmd);
 }
 
 /* The values of @pmd's reg_smpl_pmds into ctx->smpl_vals; returns how many. */

@@ -178,7 +178,9 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 	ent->cpu = arg->cpu;
 	ent->set = arg->active_set;
 	ent->tgid = arg->tgid;
-	memcpy(ent + 1, arg->smpl_pmds_val, arg->nr_smpl_pmds * sizeof(u64));
+	if (arg->nr_smpl_pmds)
+		memcpy(ent + 1, arg->smpl_pmds_val,
+		       arg->nr_smpl_pmds * sizeof(u64));
 	if (priv->aux_bytes)	/* pfmk AUX: the snippet */
 		pfmk_dfl_aux(arg, (u64 *)(ent + 1) + arg->nr_smpl_pmds,
 			     priv->aux_bytes);
