@@ -47,6 +47,7 @@ EXPECTED = [
     ("start_stop", (1, 4, 8)),
     ("create_close", (1, 4, 8)),
     ("smpl_record", None),
+    ("smpl_rawrec", None),
     ("smpl_cpuclock", None),
     ("wakeup", None),
 ]
@@ -68,13 +69,14 @@ def target_of(name, arg):
         return t.get(arg, t[None])
     return t
 
-ITEM = {"read_pmds": 1, "start_stop": 2, "create_close": 3, "smpl_record": 4,
+ITEM = {"read_pmds": 1, "start_stop": 2, "create_close": 3, "smpl_record": 4, "smpl_rawrec": 4,
         "smpl_cpuclock": 4, "wakeup": 5}
 LABEL = {
     "read_pmds": "read_pmds vs perf_event_read_value",
     "start_stop": "start+stop vs enable+disable",
     "create_close": "create+write_pmcs+load+close vs create+release",
     "smpl_record": "one dfl sample vs no-op handler (test PMU)",
+    "smpl_rawrec": "one dfl sample vs handler recording same entry",
     "smpl_cpuclock": "one dfl sample vs counting handler (cpu-clock)",
     "wakeup": "overflow -> waiting kthread vs irq_work ping-pong",
 }
