@@ -2,8 +2,8 @@
 /*
  * pfmk descriptors: the opaque handles of the KAPI.
  *
- * A descriptor is never a kernel pointer.  It packs a context's id (lower
- * 32 bits, never 0: its index in pfmk_ctx_xa plus one) and a 31-bit
+ * A descriptor is never a kernel pointer.  It packs a context's index in
+ * pfmk_ctx_xa plus one (lower 32 bits, never 0) and a 31-bit
  * cookie (upper 32 bits, bit 63 always clear, so no descriptor looks like
  * an x86-64 kernel address).  A lookup succeeds only if the index holds a
  * context with the same cookie, so NULL, forged, garbage and stale
@@ -33,7 +33,7 @@
 #include "internal.h"
 
 /*
- * Indexes from 0, ids from 1: the lowest free index is 0 whenever one
+ * Indexes from 0, descriptors from 1: the lowest free index is 0 whenever one
  * context is open, and a lone entry at index 0 lives in the xarray's head,
  * with no node to allocate at create and free at close (an ALLOC1 array
  * needed one for its first entry, at index 1: a fifth of what pfmk itself
@@ -81,7 +81,6 @@ void pfmk_desc_init(void)
  */
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 {
-	u32 index;
 	int ret;
 
 	BUILD_BUG_ON(BITS_PER_LONG < 64);
@@ -90,11 +89,11 @@ int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 		ctx->cookie =
 			pfmk_cookie_perm(atomic_inc_return(&pfmk_cookie_next));
 	} while (!ctx->cookie);
-	ret = xa_alloc(&pfmk_ctx_xa, &index, ctx, XA_LIMIT(0, U32_MAX - 1),
+	/* xa_alloc() sets ctx->id before the context is visible. */
+	ret = xa_alloc(&pfmk_ctx_xa, &ctx->id, ctx, XA_LIMIT(0, U32_MAX - 1),
 		       GFP_KERNEL);
 	if (ret < 0)
 		return ret;
-	ctx->id = index + 1;
 	*desc = (void *)pfmk_desc_of(ctx);
 	return 0;
 }
@@ -110,7 +109,7 @@ int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
  */
 void pfmk_desc_free(struct pfmk_ctx *ctx)
 {
-	xa_erase(&pfmk_ctx_xa, ctx->id - 1);
+	xa_erase(&pfmk_ctx_xa, ctx->id);
 }
 
 /**
@@ -136,9 +135,9 @@ struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc)
 	xas_set(&xas, lower_32_bits(h) - 1);
 	do {
 		ctx = xas_load(&xas);
+		if (xa_is_zero(ctx))
+			ctx = NULL;
 	} while (xas_retry(&xas, ctx));
-	if (xa_is_zero(ctx))
-		return NULL;
 	if (ctx && READ_ONCE(ctx->cookie) != upper_32_bits(h))
 		return NULL;
 	return ctx;

@@ -500,7 +500,7 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
  */
 static inline unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx)
 {
-	return ((unsigned long)ctx->cookie << 32) | ctx->id;
+	return ((unsigned long)ctx->cookie << 32) | (ctx->id + 1);
 }
 
 /* core/context.c: life cycle and state machine */

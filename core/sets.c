@@ -220,6 +220,18 @@ struct pfmk_set *pfmk_set_find_rcu(struct pfmk_ctx *ctx, u16 id)
 	return NULL;
 }
 
+/*
+ * ns since @set's activation.  local_clock() is per CPU and may be a
+ * little behind on the CPU reading it now (start, stop and getinfo may
+ * run on different CPUs): a negative difference counts as 0.
+ */
+static u64 pfmk_set_active_ns(const struct pfmk_set *set)
+{
+	s64 d = local_clock() - set->act_start;
+
+	return d > 0 ? d : 0;
+}
+
 /* The set that follows @set. */
 static struct pfmk_set *pfmk_set_next(struct pfmk_ctx *ctx,
 				      struct pfmk_set *set)
@@ -353,7 +365,7 @@ void pfmk_set_deactivate(struct pfmk_ctx *ctx)
 	hrtimer_cancel(&ctx->switch_timer);
 	pfmk_perf_disable_set(set, ctx->pmu->num_pmcs);
 	if (set->act_start) {
-		set->duration += local_clock() - set->act_start;
+		set->duration += pfmk_set_active_ns(set);
 		set->act_start = 0;
 	}
 }
@@ -698,8 +710,7 @@ int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 		req[i].set_timeout = set->timeout_us;
 		req[i].set_act_duration = set->duration;
 		if (set->act_start)
-			req[i].set_act_duration += local_clock() -
-						   set->act_start;
+			req[i].set_act_duration += pfmk_set_active_ns(set);
 		memset(req[i].set_avail_pmcs, 0, sizeof(req[i].set_avail_pmcs));
 		memset(req[i].set_avail_pmds, 0, sizeof(req[i].set_avail_pmds));
 		bitmap_set((unsigned long *)req[i].set_avail_pmcs, 0, n);

@@ -893,7 +893,7 @@ static void *fz_pick(struct fz_thread *t, enum fz_handle *hk,
 		switch (fz_below(t, 5)) {
 		case 0:	/* random bits */
 			return (void *)(unsigned long)fz_rand(t);
-		case 1:	/* a live descriptor with an even (never valid) cookie */
+		case 1:	/* a live descriptor with one cookie bit flipped */
 			desc = READ_ONCE(fz_slots[fz_below(t, FZ_NSLOTS)].desc);
 			return (void *)((unsigned long)desc ^ BIT_ULL(32));
 		case 2:	/* a kernel pointer */
