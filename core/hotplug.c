@@ -106,6 +106,7 @@ static void pfmk_hotplug_rearm(struct pfmk_ctx *ctx)
 	 * caller's next calls wait for the mutex until the re-arm is done).
 	 */
 	pfmk_hotplug_msg(ctx, PFMK_MSG_CPU_ONLINE, ctx->hp_done);
+	/* Release: pairs with the acquire in pfmk_hotplug_pending(). */
 	smp_store_release(&ctx->offline, false);
 	/* Counting, the active time and the switch timer resume together. */
 	if (ctx->started)

@@ -465,11 +465,14 @@ void pfmk_hotplug_queue(struct pfmk_ctx *ctx);
 static inline bool pfmk_hotplug_pending(const struct pfmk_ctx *ctx)
 {
 	/*
-	 * Acquire: pfmk_hotplug_sync() publishes hp_done and clears offline
-	 * after queueing the event's message, which the caller then sees.
+	 * pfmk_hotplug_sync() publishes hp_done, and the re-arm clears
+	 * offline, after queueing the event's message: with these acquires
+	 * the caller then sees the message.
 	 */
-	return atomic_read(&ctx->hp_gen) != smp_load_acquire(&ctx->hp_done) ||
-	       (smp_load_acquire(&ctx->offline) && !atomic_read(&ctx->hp_gone));
+	if (atomic_read(&ctx->hp_gen) != smp_load_acquire(&ctx->hp_done))
+		return true;
+	/* Acquire: pairs with the release in pfmk_hotplug_rearm(). */
+	return smp_load_acquire(&ctx->offline) && !atomic_read(&ctx->hp_gone);
 }
 
 /* core/reclaim.c: contexts left behind by unloaded modules */
@@ -587,6 +590,7 @@ static inline u64 pfmk_pmd_period(u64 val)
 
 	return (!val || left > S64_MAX) ? S64_MAX : left;
 }
+
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
 
 /* core/smpl.c: sampling formats and buffers */

@@ -421,6 +421,7 @@ static void bench_record_handler(struct perf_event *event,
 	ent->tstamp = local_clock();
 	ent->cpu = smp_processor_id();
 	ent->set = 0;
+	/* Publish the entry, as the default format does. */
 	smp_store_release(&r->count, r->count + 1);
 }
 
