@@ -426,7 +426,8 @@ int pfmk_ctx_state(struct pfmk_ctx *ctx)
  * pfmk_ctx_close() - tear a context down (see pfmk_close())
  * @ctx: the context, locked; the caller still unlocks and puts it.
  *
- * Unloads the context, unpublishes its descriptor, wakes the pfmk_read()
+ * Unpublishes the descriptor and marks the context dead, unloads it (its
+ * counts are not folded: nothing can read them), wakes the pfmk_read()
  * callers waiting on it (they return -EBADF), frees everything it owns
  * and drops the creation reference.
  *
@@ -436,14 +437,18 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
 
-	if (ctx->state != PFM_CTX_UNLOADED)
-		pfmk_ctx_unload(ctx);
-	pfmk_trace_state(ctx, PFMK_TR_CLOSE);
+	/*
+	 * Dead before the unload: lookups fail from here on, lockless
+	 * readers see ->dead (-EBADF), and the unload does not fold counts
+	 * that nobody can read any more.
+	 */
 	pfmk_desc_free(ctx);
-
 	pfmk_ctx_write_begin(ctx);
 	WRITE_ONCE(ctx->dead, true);
 	pfmk_ctx_write_end(ctx);
+	if (ctx->state != PFM_CTX_UNLOADED)
+		pfmk_ctx_unload(ctx);
+	pfmk_trace_state(ctx, PFMK_TR_CLOSE);
 	/* Order ->dead before ->readers; pairs with pfmk_ctx_read_msg(). */
 	smp_mb();
 	/*

@@ -226,19 +226,23 @@ void pfmk_perf_sync(struct pfmk_pmd *pmd)
  * pfmk_perf_release() - fold a PMD's count and release its event
  * @pmd: the PMD.
  *
+ * A closed context's counts are not folded: nothing can read them.
+ *
  * Context: process context; may sleep.
  */
 void pfmk_perf_release(struct pfmk_pmd *pmd)
 {
-	struct perf_event *event;
-	u64 count, en, run;
+	struct perf_event *event = pmd->event;
+	u64 count = 0, en = 0, run = 0;
+	bool fold = !pmd->ctx->dead;
 
-	if (!pmd->event)
+	if (!event)
 		return;
-	count = perf_event_read_value(pmd->event, &en, &run);
-	event = pmd->event;
+	if (fold)
+		count = perf_event_read_value(event, &en, &run);
 	pfmk_ctx_write_begin(pmd->ctx);
-	pmd->value += count - pmd->perf_base;
+	if (fold)
+		pmd->value += count - pmd->perf_base;
 	pmd->perf_base = 0;
 	pmd->event = NULL;
 	pfmk_ctx_write_end(pmd->ctx);
