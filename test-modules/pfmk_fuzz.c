@@ -86,6 +86,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_ktap.h"
+#include "pfmk_test_cpu.h"
 #include "pfmk_test_pmu.h"
 
 static ulong seed = 1;
@@ -2119,31 +2120,6 @@ static int fz_thread_fn(void *data)
 	return 0;
 }
 
-/* Can CPU FZ_HP_CPU go offline?  NULL if yes, else why not. */
-static const char *fz_hp_unavailable(void)
-{
-	if (nr_cpu_ids <= FZ_HP_CPU || !cpu_possible(FZ_HP_CPU))
-		return "CPU 1 does not exist";
-	if (!cpu_online(FZ_HP_CPU))
-		return "CPU 1 is offline";
-	if (!cpu_is_hotpluggable(FZ_HP_CPU))
-		return "CPU 1 is not hot-pluggable";
-	return NULL;
-}
-
-/* Bring CPU FZ_HP_CPU back, retrying a little; false if it stays away. */
-static bool fz_cpu_up(void)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!add_cpu(FZ_HP_CPU) || cpu_online(FZ_HP_CPU))
-			return true;
-		msleep(20);
-	}
-	return false;
-}
-
 /*
  * Toggle CPU 1 until stopped.  A cycle holds cpu_hotplug_lock for writing
  * most of the time, which blocks every loader and unloader of contexts
@@ -2168,7 +2144,7 @@ static int fz_hp_thread_fn(void *data)
 			WRITE_ONCE(fz_hp_cycles, fz_hp_cycles + 1);
 		} else {
 			fz_hp_add_failed++;
-			if (!fz_cpu_up()) {
+			if (!pfmk_test_cpu_up(FZ_HP_CPU)) {
 				fz_hp_cpu_lost = true;
 				break;
 			}
@@ -2427,7 +2403,7 @@ static void fz_run(struct fz_result *res, unsigned long run_seed,
 		run_seed, nops, nthreads, hp,
 		fz_det ? ", deterministic" : "");
 
-	fz_hp_skip = hp ? fz_hp_unavailable() : "hotplug=0";
+	fz_hp_skip = hp ? pfmk_test_cpu_unavailable(FZ_HP_CPU) : "hotplug=0";
 	t0 = ktime_get_ns();
 	if (!fz_hp_skip) {
 		fz_hp_on = true;
@@ -2507,7 +2483,7 @@ static void fz_run(struct fz_result *res, unsigned long run_seed,
 	}
 	res->n[FZ_N_OVFL] = atomic64_read(&fz_ovfl_closed);
 	res->closes += fz_partner_closes;
-	if (!cpu_online(FZ_HP_CPU) && hp && fz_cpu_up())
+	if (!cpu_online(FZ_HP_CPU) && hp && pfmk_test_cpu_up(FZ_HP_CPU))
 		pr_info("# CPU 1 brought back online at the end\n");
 	fz_hp_on = false;
 

@@ -35,6 +35,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_ktap.h"
+#include "pfmk_test_cpu.h"
 #include "pfmk_test_pmu.h"
 
 static uint hp_cycles = 50;
@@ -43,31 +44,6 @@ MODULE_PARM_DESC(hp_cycles, "offline/online cycles of CPU 1 (0: skip)");
 
 #define HP_CPU		1
 #define HP_WAIT_MS	5000
-
-/* Can CPU HP_CPU go offline?  NULL if yes, else why not. */
-static const char *hp_unavailable(void)
-{
-	if (nr_cpu_ids <= HP_CPU || !cpu_possible(HP_CPU))
-		return "CPU 1 does not exist";
-	if (!cpu_online(HP_CPU))
-		return "CPU 1 is offline";
-	if (!cpu_is_hotpluggable(HP_CPU))
-		return "CPU 1 is not hot-pluggable";
-	return NULL;
-}
-
-/* Bring CPU HP_CPU back, retrying a little; false if it stays away. */
-static bool hp_cpu_up(void)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!add_cpu(HP_CPU) || cpu_online(HP_CPU))
-			return true;
-		msleep(20);
-	}
-	return false;
-}
 
 /* The test. */
 
@@ -371,7 +347,7 @@ static void hp_cycle(struct hp_state *hp, u64 *total_ticks)
 		hp->last[HP_CLOCK][0] = v[0];
 	clk = hp->last[HP_CLOCK][0];
 
-	if (!hp_cpu_up()) {
+	if (!pfmk_test_cpu_up(HP_CPU)) {
 		hp_fail(hp, HP_CASE_COUNT, "add_cpu failed");
 		return;
 	}
@@ -393,7 +369,7 @@ static void hp_run(struct pfmk_ktap *k)
 {
 	struct pfmk_global_stats g0, g1;
 	struct hp_state *hp;
-	const char *why = hp_unavailable();
+	const char *why = pfmk_test_cpu_unavailable(HP_CPU);
 	u64 total_ticks = 0, off, on;
 	unsigned int i, c;
 	int ret;
@@ -450,7 +426,7 @@ static void hp_run(struct pfmk_ktap *k)
 			hp_fail(hp, HP_CASE_COUNT, "%s: close failed",
 				hp_ctx_name[i]);
 	if (!cpu_online(HP_CPU))
-		hp_cpu_up();
+		pfmk_test_cpu_up(HP_CPU);
 	for (c = 0; c < ARRAY_SIZE(hp_case_name); c++)
 		pfmk_ktap_result(k, hp_case_name[c], !hp->fail[c]);
 	kfree(hp);
