@@ -32,6 +32,7 @@ RESULT_RE = re.compile(
 SCALE_RE = re.compile(
     r"pfmk_bench: scale ctxs=%s pmds=%s create_ns=%s start_ns=%s read_ns=%s "
     r"raw_start_ns=%s rounds=%s\s*$" % ((NUM,) * 7))
+FLOOR_RE = re.compile(r"pfmk_bench: floor name=(\w+) arg=(\d+) kapi2_ns=(\d+)")
 SKIP_RE = re.compile(r"pfmk_bench: skip name=(\w+) reason=(\S+)\s*$")
 DONE_RE = re.compile(r"pfmk_bench: done results=%s scales=%s skips=%s\s*$" % ((NUM,) * 3))
 ERROR_RE = re.compile(r"pfmk_bench: error: (.*)$")
@@ -88,7 +89,7 @@ def clean(line):
 
 def parse_micro(lines):
     """Parse a micro run. Returns (dict, problems)."""
-    out = {"results": [], "scales": [], "skips": [], "done": None}
+    out = {"results": [], "scales": [], "skips": [], "done": None, "floors": {}}
     problems = []
     for text in lines:
         if "pfmk_bench: " not in text:
@@ -107,6 +108,10 @@ def parse_micro(lines):
             out["scales"].append({"ctxs": v[0], "pmds": v[1], "create_ns": v[2],
                                   "start_ns": v[3], "read_ns": v[4], "raw_start_ns": v[5],
                                   "rounds": v[6]})
+            continue
+        m = FLOOR_RE.search(text)
+        if m:
+            out["floors"][(m.group(1), int(m.group(2)))] = int(m.group(3))
             continue
         m = SKIP_RE.search(text)
         if m:
@@ -387,7 +392,8 @@ def report(log, summary_file, kernel):
         t = target_of(r["name"], r["arg"])
         rows.append(dict(r, item=ITEM[r["name"]], target=t,
                          verdict=verdict(r["ratio_med"], t) if t else "report",
-                         delta_ns=r["cand_ns"] - r["base_ns"]))
+                         delta_ns=r["cand_ns"] - r["base_ns"],
+                         kapi2_ns=micro["floors"].get((r["name"], r["arg"]))))
     for w in wl:
         # Judged per sample (issue 17): slowdowns divided by samples taken.
         w["target"] = WORKLOAD_TARGET
@@ -427,6 +433,14 @@ def report(log, summary_file, kernel):
     if not aux:
         print("%-2d %-48s %s" % (8, "AUX copy-out vs memcpy",
                                  "no result: run make test first (patched debug kernels)"))
+    floors = [r for r in rows if r["kapi2_ns"] is not None]
+    if floors:
+        print()
+        print("2: pfmk's cost over the raw side per start+stop, and the floor under it: two KAPI"
+              " calls that only look the descriptor up and take the context mutex (pfmk_get_state)")
+        for r in floors:
+            print("   k=%d: pfmk - raw %d ns, floor %d ns, rest %d ns" % (
+                r["arg"], r["delta_ns"], r["kapi2_ns"], r["delta_ns"] - r["kapi2_ns"]))
     print()
     print("6: slowdown = workload time / same-round time without sampling - 1, median of "
           "%s rounds;" % (", ".join(str(w["rounds"]) for w in wl) or "0"))
