@@ -107,7 +107,7 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	atomic_set(&ctx->readers, 0);
 	ctx->pmu = pmu;
 	pfmk_msgq_init(&ctx->msgq);
-	atomic_set(&ctx->ovfl_busy, 0);
+	local_set(&ctx->ovfl_busy, 0);
 	seqcount_init(&ctx->ovfl_seq);
 	init_irq_work(&ctx->irq_work, pfmk_ovfl_work);
 	atomic_set(&ctx->notify_wake, 0);

@@ -75,6 +75,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <asm/local.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu.h>
 #include <pfmk/smpl.h>
@@ -250,7 +251,10 @@ struct pfmk_msgq {
  * @aux: AUX set-up (core/aux.c), or NULL.
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
  *	without @mutex; close waits for them to leave).
- * @ovfl_busy: an overflow handler of this context is running.
+ * @ovfl_busy: an overflow handler of this context is running.  A local_t:
+ *	every event of a context counts on @cpu, so its handlers all run
+ *	there, and only nest (NMI over hard-irq or a software event's task);
+ *	an interrupt-safe cmpxchg without a bus lock is enough.
  * @ovfl_seq: PMD values changed by the overflow handler.
  * @masked: monitoring masked by a notification, until pfmk_restart().
  * @stats: overflow statistics, written by the overflow handler (one at a
@@ -338,7 +342,7 @@ struct pfmk_ctx {
 	atomic_t			readers;
 
 	/* overflow path: no lock, see @ovfl_busy and @ovfl_seq */
-	atomic_t			ovfl_busy;
+	local_t				ovfl_busy;
 	seqcount_t			ovfl_seq;
 	bool				masked;
 	struct pfmk_ctx_stats		stats;

@@ -321,7 +321,8 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 
 	if (pfmk_perf_throttled(event))
 		atomic64_inc(&ctx->throttled);
-	if (atomic_cmpxchg_acquire(&ctx->ovfl_busy, 0, 1)) {
+	/* A handler this one interrupted, on this CPU, owns the context. */
+	if (local_cmpxchg(&ctx->ovfl_busy, 0, 1)) {
 		atomic64_inc(&ctx->ovfl_nested);
 		return;
 	}
@@ -392,7 +393,9 @@ out:
 			    notify, full);
 
 	raw_write_seqcount_end(&ctx->ovfl_seq);
-	atomic_set_release(&ctx->ovfl_busy, 0);
+	/* Only handlers on this CPU look at it: program order is enough. */
+	barrier();
+	local_set(&ctx->ovfl_busy, 0);
 
 	if (notify || kick)
 		irq_work_queue(&ctx->irq_work);
