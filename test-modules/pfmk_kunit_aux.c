@@ -369,6 +369,51 @@ static void aux_snapshot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.to, info.head);
 }
 
+struct auxt_runs {
+	struct auxt	*t;
+	unsigned int	pieces;
+};
+
+static int auxt_count_sink(void *data, const void *src, size_t len)
+{
+	struct auxt_runs *r = data;
+
+	r->pieces++;
+	return auxt_sink(r->t, src, len);
+}
+
+/*
+ * A copy-out hands over runs of adjacent pages, not page by page: the
+ * buffer's pages come from high-order allocations (the test PMU asks for
+ * large ones, as Intel PT does), so a full 64 KiB buffer arrives in fewer
+ * pieces than it has pages, every byte intact and in order.
+ */
+static void aux_copy_runs(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	size_t size = 16 * PAGE_SIZE;
+	u64 n = size / AUXT_REC;
+	struct auxt_runs runs = { .t = t };
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, size,
+					     PFMK_AUX_SNAPSHOT), 0);
+	auxt_load_start(test);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, n), 0);
+
+	t->len = 0;
+	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX, auxt_count_sink,
+					    &runs, &info), 0);
+	KUNIT_EXPECT_EQ(test, (u64)t->len, (u64)size);
+	auxt_expect_recs(test, t->buf, n, 0);
+	kunit_info(test, "%zu KiB in %u pieces\n", size >> 10, runs.pieces);
+	KUNIT_EXPECT_GE(test, runs.pieces, 1U);
+	KUNIT_EXPECT_LT(test, runs.pieces, (unsigned int)(size / PAGE_SIZE));
+}
+
 /*
  * A snapshot PMU that reports its head as Intel PT and BTS do in snapshot
  * mode: an offset inside the buffer, with the whole buffer as the size of
@@ -637,6 +682,7 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_full_truncated),
 	KUNIT_CASE(aux_snapshot),
 	KUNIT_CASE(aux_snapshot_offset_head),
+	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets),
 	KUNIT_CASE(aux_rewrite_loaded),
 	KUNIT_CASE(aux_close_capturing),

@@ -350,10 +350,23 @@ static const struct attribute_group *pfmk_taux_attr_groups[] = {
 	NULL,
 };
 
+/*
+ * Intel PT asks for large AUX allocations (PERF_PMU_CAP_AUX_PREFER_LARGE,
+ * 6.8 and later; earlier kernels allocate high-order AUX pages for every
+ * PMU): so does this one, so that AUX buffers are laid out in memory as
+ * a real tracer's are.
+ */
+#ifdef PERF_PMU_CAP_AUX_PREFER_LARGE
+#define PFMK_TAUX_CAPS	(PERF_PMU_CAP_ITRACE | PERF_PMU_CAP_NO_EXCLUDE | \
+			 PERF_PMU_CAP_AUX_PREFER_LARGE)
+#else
+#define PFMK_TAUX_CAPS	(PERF_PMU_CAP_ITRACE | PERF_PMU_CAP_NO_EXCLUDE)
+#endif
+
 static struct pmu pfmk_taux_pmu = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_invalid_context,
-	.capabilities	= PERF_PMU_CAP_ITRACE | PERF_PMU_CAP_NO_EXCLUDE,
+	.capabilities	= PFMK_TAUX_CAPS,
 	.attr_groups	= pfmk_taux_attr_groups,
 	.event_init	= pfmk_taux_event_init,
 	.add		= pfmk_taux_add,
