@@ -263,6 +263,17 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	pfmk_hotplug_detach(ctx);
 	pfmk_aux_unload(ctx);	/* pfmk AUX: free the AUX buffer */
 	pfmk_sets_unload(ctx);
+	/*
+	 * A software event's handler runs in its task with interrupts on:
+	 * the IPI that disabled or removed the event may have interrupted
+	 * it, and it goes on after the release.  It runs with preemption
+	 * off, an RCU read-side section: wait for it before the caller
+	 * frees the buffer it writes or the completion its irq_work takes.
+	 */
+	if (ctx->ovfl_irqs_on) {
+		synchronize_rcu_expedited();
+		ctx->ovfl_irqs_on = false;
+	}
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
 	/* Unloading ends a notification: nothing is left to restart. */

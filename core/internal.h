@@ -251,6 +251,9 @@ struct pfmk_msgq {
  * @aux: AUX set-up (core/aux.c), or NULL.
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
  *	without @mutex; close waits for them to leave).
+ * @ovfl_irqs_on: a sampling event whose overflow handler runs with
+ *	interrupts on (software events) was created since the last unload,
+ *	which must then wait for such a handler (synchronize_rcu()).
  * @ovfl_busy: an overflow handler of this context is running.  A local_t:
  *	every event of a context counts on @cpu, so its handlers all run
  *	there, and only nest (NMI over hard-irq or a software event's task);
@@ -340,6 +343,7 @@ struct pfmk_ctx {
 	struct pfmk_set			*active_set;
 	struct pfmk_aux			*aux;
 	atomic_t			readers;
+	bool				ovfl_irqs_on;
 
 	/* overflow path: no lock, see @ovfl_busy and @ovfl_seq */
 	local_t				ovfl_busy;

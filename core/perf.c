@@ -25,6 +25,27 @@
 
 #include "internal.h"
 
+/*
+ * Does perf call the overflow handler of such an event with interrupts on?
+ * Software events do, from the task that caused them (page faults and the
+ * other fault counters, with preemption off), but for the hrtimer-driven
+ * cpu-clock and task-clock; tracepoints and breakpoints from their hook's
+ * context.  Hardware PMUs call it in NMI or hard-irq.
+ */
+static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
+{
+	switch (attr->type) {
+	case PERF_TYPE_SOFTWARE:
+		return attr->config != PERF_COUNT_SW_CPU_CLOCK &&
+		       attr->config != PERF_COUNT_SW_TASK_CLOCK;
+	case PERF_TYPE_TRACEPOINT:
+	case PERF_TYPE_BREAKPOINT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * pfmk_perf_create() - create the perf event programmed by a PMC
  * @pmu: the context's PMU description.
@@ -65,6 +86,8 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	if (pfmk_pmd_samples(cfg)) {
 		attr.sample_period = pfmk_pmd_period(cfg->value);
 		handler = pfmk_ovfl_handler;
+		if (pfmk_perf_handler_irqs_on(&attr))
+			pmd->ctx->ovfl_irqs_on = true;
 	}
 
 	if (!pfmk_charge(&pfmk_counters.events, READ_ONCE(pfmk_max_events)))

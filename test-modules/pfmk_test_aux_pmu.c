@@ -260,14 +260,22 @@ static void pfmk_taux_read(struct perf_event *event)
 	/* The count lives in event->count. */
 }
 
+/* Runs of adjacent pages in the last buffer set up (for the tests). */
+static atomic_t pfmk_taux_last_runs;
+
 static void *pfmk_taux_setup_aux(struct perf_event *event, void **pages,
 				 int nr_pages, bool overwrite)
 {
 	struct pfmk_taux_buf *buf;
+	int i, runs = 1;
 
 	/* Records never straddle pages: whole pages, power-of-two count. */
 	if (nr_pages <= 0 || (nr_pages & (nr_pages - 1)))
 		return NULL;
+	for (i = 1; i < nr_pages; i++)
+		if (pages[i] != pages[i - 1] + PAGE_SIZE)
+			runs++;
+	atomic_set(&pfmk_taux_last_runs, runs);
 	buf = kzalloc_obj(*buf, GFP_KERNEL);
 	if (!buf)
 		return NULL;
@@ -328,6 +336,19 @@ int pfmk_test_aux_type(void)
 	return pfmk_taux_pmu.type;
 }
 EXPORT_SYMBOL_GPL(pfmk_test_aux_type);
+
+/**
+ * pfmk_test_aux_last_runs() - layout of the last AUX buffer set up
+ *
+ * Context: any context.
+ * Return: the number of runs of adjacent pages (in the kernel's linear
+ * map) in the AUX buffer most recently handed to this PMU's setup_aux.
+ */
+unsigned int pfmk_test_aux_last_runs(void)
+{
+	return atomic_read(&pfmk_taux_last_runs);
+}
+EXPORT_SYMBOL_GPL(pfmk_test_aux_last_runs);
 
 PMU_FORMAT_ATTR(rate, "config:0-15");
 PMU_FORMAT_ATTR(period_us, "config:16-46");

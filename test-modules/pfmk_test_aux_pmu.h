@@ -102,5 +102,6 @@ static inline bool pfmk_test_aux_rec_ok(const struct pfmk_test_aux_rec *r,
 
 int pfmk_test_aux_write(int cpu, u64 nrec);
 int pfmk_test_aux_type(void);
+unsigned int pfmk_test_aux_last_runs(void);
 
 #endif /* _PFMK_TEST_AUX_PMU_H */
