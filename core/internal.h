@@ -79,6 +79,7 @@
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu.h>
 #include <pfmk/smpl.h>
+#include <pfmk/smpl_dfl.h>
 
 #include "../pmu/internal.h"
 
@@ -600,6 +601,73 @@ static inline u64 pfmk_pmd_period(u64 val)
 }
 
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
+
+/* core/smpl_dfl.c: the default format, whose entries core/ovfl.c may write */
+/**
+ * struct pfmk_dfl_priv - the default format's private state per context
+ * @buf_size: size of the buffer.
+ * @max_entry: size of the largest entry (hdr_min_buf_space).
+ * @aux_bytes: AUX snippet bytes per entry (hdr_reserved[0]).
+ * @cur: offset of the next entry (hdr_cur_offs).
+ * @count: entries in the buffer (hdr_count).
+ * @overflows: times the buffer was full (hdr_overflows).
+ */
+struct pfmk_dfl_priv {
+	size_t	buf_size;
+	size_t	max_entry;
+	size_t	aux_bytes;
+	size_t	cur;
+	u64	count;
+	u64	overflows;
+};
+
+/**
+ * pfmk_dfl_room() - does a default-format buffer have room for an entry?
+ * @priv: the format's private state.
+ * @size: size of the entry.
+ *
+ * Every bound comes from @priv, never from the buffer, which its owner
+ * may write.
+ *
+ * Context: NMI or hard-irq, one call at a time per context.
+ * Return: true if @size bytes fit at priv->cur.
+ */
+static __always_inline bool pfmk_dfl_room(const struct pfmk_dfl_priv *priv,
+					  size_t size)
+{
+	return size <= priv->max_entry && priv->cur + size <= priv->buf_size;
+}
+
+/**
+ * pfmk_dfl_commit() - publish the entry written at priv->cur
+ * @buf: the sampling buffer.
+ * @priv: the format's private state.
+ * @size: size of the entry, checked by pfmk_dfl_room().
+ *
+ * hdr_cur_offs first, hdr_count last with a release store (pairs with the
+ * reader's smp_load_acquire()).  As perfmon2 2.2, the buffer is full when
+ * no further entry of the largest size fits after this one.
+ *
+ * Context: NMI or hard-irq, one call at a time per context.
+ * Return: PFM_OVFL_CTRL_RESET, or NOTIFY | MASK when the buffer is full.
+ */
+static __always_inline u32 pfmk_dfl_commit(void *buf,
+					   struct pfmk_dfl_priv *priv,
+					   size_t size)
+{
+	struct pfm_dfl_smpl_hdr *hdr = buf;
+	size_t cur = priv->cur + size;
+
+	priv->cur = cur;
+	WRITE_ONCE(hdr->hdr_cur_offs, cur);
+	/* Publish the entry: pairs with the reader's smp_load_acquire(). */
+	smp_store_release(&hdr->hdr_count, ++priv->count);
+	if (cur + priv->max_entry > priv->buf_size) {
+		WRITE_ONCE(hdr->hdr_overflows, ++priv->overflows);
+		return PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK;
+	}
+	return PFM_OVFL_CTRL_RESET;
+}
 
 /* core/smpl.c: sampling formats and buffers */
 int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,

@@ -191,10 +191,42 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 	return n;
 }
 
-/* Record a sample; returns the format's PFM_OVFL_CTRL_* answer. */
-static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
-			    struct pfmk_pmd *pmd, u64 count,
-			    struct pt_regs *regs)
+/*
+ * The default format's entry without PMD values nor AUX snippet, written
+ * in place: what pfmk_dfl_handler() writes for such an overflow, without
+ * building a struct pfmk_ovfl_arg and calling it.  Returns the format's
+ * answer, or 0 if the entry does not fit (the handler then records the
+ * buffer full).
+ */
+static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
+						struct pfmk_set *set,
+						struct pfmk_pmd *pmd,
+						struct pt_regs *regs)
+{
+	struct pfmk_dfl_priv *priv = ctx->smpl_priv;
+	struct pfm_dfl_smpl_entry *ent;
+
+	if (unlikely(priv->aux_bytes || !pfmk_dfl_room(priv, sizeof(*ent))))
+		return 0;
+	ent = ctx->smpl_buf + priv->cur;
+	ent->pid = task_pid_nr(current);
+	ent->ovfl_pmd = pmd->num;
+	ent->reserved = 0;
+	ent->last_reset_val = pmd->last_reset_val;
+	ent->ip = regs ? instruction_pointer(regs) : 0;
+	ent->tstamp = local_clock();
+	ent->cpu = smp_processor_id();
+	ent->set = set->id;
+	ent->tgid = task_tgid_nr(current);
+	ctx->stats.smpl_count++;
+	return pfmk_dfl_commit(ctx->smpl_buf, priv, sizeof(*ent));
+}
+
+/* Record a sample through the format's ->handler(); returns its answer. */
+static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
+					 struct pfmk_set *set,
+					 struct pfmk_pmd *pmd, u64 count,
+					 struct pt_regs *regs)
 {
 	struct pfmk_ovfl_arg arg = { };
 	unsigned int n = 0;
@@ -222,6 +254,26 @@ static u32 pfmk_ovfl_record(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			     ctx->smpl_buf, ctx->smpl_priv, &arg))
 		ctx->stats.smpl_count++;
 	return arg.ovfl_ctrl;
+}
+
+/*
+ * Record a sample; returns the format's PFM_OVFL_CTRL_* answer.  The
+ * default format's common entry, without PMD values, is written here.
+ */
+static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
+					    struct pfmk_set *set,
+					    struct pfmk_pmd *pmd, u64 count,
+					    struct pt_regs *regs)
+{
+	u32 ctrl;
+
+	if (likely(ctx->fmt->handler == pfmk_dfl_handler) &&
+	    pfmk_bv_empty(pmd->smpl_pmds)) {
+		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs);
+		if (likely(ctrl))
+			return ctrl;
+	}
+	return pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs);
 }
 
 /*

@@ -49,24 +49,6 @@ static size_t pfmk_dfl_aux_bytes(const struct pfm_dfl_smpl_arg *arg)
 	return sizeof(struct pfmk_dfl_aux_snippet) + arg->reserved1;
 }
 
-/**
- * struct pfmk_dfl_priv - the default format's private state per context
- * @buf_size: size of the buffer.
- * @max_entry: size of the largest entry (hdr_min_buf_space).
- * @aux_bytes: AUX snippet bytes per entry (hdr_reserved[0]).
- * @cur: offset of the next entry (hdr_cur_offs).
- * @count: entries in the buffer (hdr_count).
- * @overflows: times the buffer was full (hdr_overflows).
- */
-struct pfmk_dfl_priv {
-	size_t	buf_size;
-	size_t	max_entry;
-	size_t	aux_bytes;
-	size_t	cur;
-	u64	count;
-	u64	overflows;
-};
-
 static size_t pfmk_dfl_max_entry(unsigned int npmds, size_t aux)
 {
 	return sizeof(struct pfm_dfl_smpl_entry) + npmds * sizeof(u64) + aux;
@@ -158,17 +140,16 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 	struct pfm_dfl_smpl_hdr *hdr = buf;
 	struct pfmk_dfl_priv *priv = data;
 	struct pfm_dfl_smpl_entry *ent;
-	size_t size, cur = priv->cur;
+	size_t size;
 
-	/* Every bound below comes from @priv, never from the buffer. */
 	size = sizeof(*ent) + arg->nr_smpl_pmds * sizeof(u64) +
 	       priv->aux_bytes;
-	if (size > priv->max_entry || cur + size > priv->buf_size) {
+	if (!pfmk_dfl_room(priv, size)) {
 		pfmk_dfl_full(hdr, priv, arg);
 		return -ENOBUFS;
 	}
 
-	ent = buf + cur;
+	ent = buf + priv->cur;
 	ent->pid = arg->pid;
 	ent->ovfl_pmd = arg->ovfl_pmd;
 	ent->reserved = 0;
@@ -185,17 +166,7 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 		pfmk_dfl_aux(arg, (u64 *)(ent + 1) + arg->nr_smpl_pmds,
 			     priv->aux_bytes);
 
-	cur += size;
-	priv->cur = cur;
-	WRITE_ONCE(hdr->hdr_cur_offs, cur);
-	/* Publish the entry: pairs with the reader's smp_load_acquire(). */
-	smp_store_release(&hdr->hdr_count, ++priv->count);
-
-	/* Room for no further entry: full, after this one (as 2.2). */
-	if (cur + priv->max_entry > priv->buf_size)
-		pfmk_dfl_full(hdr, priv, arg);
-	else
-		arg->ovfl_ctrl = PFM_OVFL_CTRL_RESET;
+	arg->ovfl_ctrl = pfmk_dfl_commit(buf, priv, size);
 	return 0;
 }
 
