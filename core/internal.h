@@ -125,6 +125,8 @@
  * @reset_pending: masked by its overflow (or in the reg_reset_pmds of the
  *	PMD whose overflow masked): no short reset was done, pfmk_restart()
  *	reloads the long reset value.
+ * @has_reset_pmds: @reset_pmds names a PMD (the overflow path's test).
+ * @has_smpl_pmds: @smpl_pmds names a PMD (the overflow path's test).
  * @num: PMD number.
  * @ctx: the context, for the overflow handler.
  * @set: the set the PMD belongs to.
@@ -152,6 +154,8 @@ struct pfmk_pmd {
 	u32			flags;
 	u32			rand_state;
 	bool			reset_pending;
+	bool			has_reset_pmds;
+	bool			has_smpl_pmds;
 	u16			num;
 	struct pfmk_ctx		*ctx;
 	struct pfmk_set		*set;

@@ -103,17 +103,6 @@ bool pfmk_pmd_samples(const struct pfmk_pmd *pmd)
 	return (pmd->value | pmd->short_reset | pmd->long_reset) >> 63;
 }
 
-/* Is a PMD bit vector empty?  Inline: most PMDs name no other PMD. */
-static __always_inline bool pfmk_bv_empty(const u64 *bv)
-{
-	unsigned int i;
-
-	for (i = 0; i < PFM_PMD_BV; i++)
-		if (bv[i])
-			return false;
-	return true;
-}
-
 /* Value of a PMD at an overflow; @count is its event's count. */
 static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
 {
@@ -165,7 +154,7 @@ static __always_inline void pfmk_ovfl_reset_others(struct pfmk_ctx *ctx,
 						   struct pfmk_set *set,
 						   const struct pfmk_pmd *pmd)
 {
-	if (!pfmk_bv_empty(pmd->reset_pmds))
+	if (pmd->has_reset_pmds)
 		pfmk_ovfl_reset_set(ctx, set, pmd);
 }
 
@@ -231,7 +220,7 @@ static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 	struct pfmk_ovfl_arg arg = { };
 	unsigned int n = 0;
 
-	if (!pfmk_bv_empty(pmd->smpl_pmds))
+	if (pmd->has_smpl_pmds)
 		n = pfmk_ovfl_smpl_vals(ctx, set, pmd, count);
 
 	arg.ovfl_pmd = pmd->num;
@@ -268,7 +257,7 @@ static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
 	u32 ctrl;
 
 	if (likely(ctx->fmt->handler == pfmk_dfl_handler) &&
-	    pfmk_bv_empty(pmd->smpl_pmds)) {
+	    !pmd->has_smpl_pmds) {
 		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs);
 		if (likely(ctrl))
 			return ctrl;

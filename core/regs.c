@@ -238,6 +238,10 @@ static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
 	WRITE_ONCE(pmd->ovfl_switch_left, req->reg_ovfl_switch_cnt);
 	memcpy(pmd->reset_pmds, req->reg_reset_pmds, sizeof(pmd->reset_pmds));
 	memcpy(pmd->smpl_pmds, req->reg_smpl_pmds, sizeof(pmd->smpl_pmds));
+	pmd->has_reset_pmds = !bitmap_empty((unsigned long *)pmd->reset_pmds,
+					    PFM_MAX_PMDS);
+	pmd->has_smpl_pmds = !bitmap_empty((unsigned long *)pmd->smpl_pmds,
+					   PFM_MAX_PMDS);
 	pmd->eventid = req->reg_smpl_eventid;
 	pmd->random_mask = req->reg_random_mask;
 	pmd->random_seed = req->reg_random_seed;
