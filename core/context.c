@@ -473,7 +473,12 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 				       !atomic_read(&ctx->readers), HZ / 100);
 	}
 
-	pfmk_msgq_flush(&ctx->msgq);
+	/*
+	 * Unloaded and dead: no handler, irq_work or work can queue a
+	 * message any more, so an empty queue needs no flush.
+	 */
+	if (READ_ONCE(ctx->msgq.count))
+		pfmk_msgq_flush(&ctx->msgq);
 	pfmk_smpl_free(ctx);
 	pfmk_aux_free(ctx);	/* pfmk AUX: the set-up */
 	pfmk_sets_free(ctx);

@@ -277,7 +277,7 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 
 /**
  * pfmk_perf_load_set() - create the events of a set's used PMDs
- * @set: the set.
+ * @set: the set, without events (loading, or re-arming after a CPU left).
  * @pmu: the context's PMU description.
  * @cpu: CPU to count on.
  *
@@ -299,6 +299,9 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 			pfmk_perf_unload_set(set, i);
 			return PTR_ERR(event);
 		}
+		/* Unused PMD: it has no event and a base of 0 already. */
+		if (!event)
+			continue;
 		pfmk_ctx_write_begin(set->pmds[i].ctx);
 		set->pmds[i].event = event;
 		set->pmds[i].perf_base = 0;
