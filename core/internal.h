@@ -19,7 +19,8 @@
  *
  * From the outermost lock to the innermost::
  *
- *   pfmk_pmu_lock                  PMU description registry (pmu/pmu_desc.c)
+ *   pfmk_pmu_lock                  PMU description registry (pmu/pmu_desc.c),
+ *                                  writers only: lookups are under RCU
  *   pfmk_smpl_lock                 sampling format registry (core/smpl.c)
  *   ctx->mutex                     one context; held by every KAPI call
  *     cpu_hotplug_lock (read)      cpuhp_state_{add,remove}_instance, and

@@ -8,6 +8,9 @@
  * perfmon2, creating a context does not load a description module: load
  * it first.
  *
+ * pfmk_pmu_lock serializes registration; contexts look descriptions up
+ * under RCU, which unregistration waits for.
+ *
  * Copyright (C) 2026 The pfmk authors
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -15,6 +18,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rculist.h>
 #include <linux/string.h>
 #include <pfmk/pmu_generic.h>
 
@@ -27,8 +31,8 @@ static struct pfmk_pmu_desc *pfmk_pmu_find(const char *name)
 {
 	struct pfmk_pmu_desc *desc;
 
-	lockdep_assert_held(&pfmk_pmu_lock);
-	list_for_each_entry(desc, &pfmk_pmu_list, list)
+	list_for_each_entry_rcu(desc, &pfmk_pmu_list, list,
+				lockdep_is_held(&pfmk_pmu_lock))
 		if (!strcmp(desc->name, name))
 			return desc;
 	return NULL;
@@ -58,7 +62,7 @@ int pfmk_pmu_register(struct pfmk_pmu_desc *desc)
 	if (pfmk_pmu_find(desc->name))
 		ret = -EEXIST;
 	else
-		list_add_tail(&desc->list, &pfmk_pmu_list);
+		list_add_tail_rcu(&desc->list, &pfmk_pmu_list);
 	mutex_unlock(&pfmk_pmu_lock);
 	if (!ret)
 		pr_info("PMU description %s registered (%u PMCs/PMDs)\n",
@@ -79,8 +83,10 @@ EXPORT_SYMBOL_GPL(pfmk_pmu_register);
 void pfmk_pmu_unregister(struct pfmk_pmu_desc *desc)
 {
 	mutex_lock(&pfmk_pmu_lock);
-	list_del(&desc->list);
+	list_del_rcu(&desc->list);
 	mutex_unlock(&pfmk_pmu_lock);
+	/* No lookup still walks past @desc, which may go with its module. */
+	synchronize_rcu();
 }
 EXPORT_SYMBOL_GPL(pfmk_pmu_unregister);
 
@@ -96,11 +102,16 @@ const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name)
 {
 	struct pfmk_pmu_desc *desc;
 
-	mutex_lock(&pfmk_pmu_lock);
+	/*
+	 * Under RCU: a description found here is not freed before the
+	 * section ends, and one whose module is going away fails
+	 * try_module_get().
+	 */
+	rcu_read_lock();
 	desc = pfmk_pmu_find(name ? name : PFMK_GENERIC_NAME);
 	if (desc && !try_module_get(desc->owner))
 		desc = NULL;
-	mutex_unlock(&pfmk_pmu_lock);
+	rcu_read_unlock();
 	return desc ? desc : ERR_PTR(-ENOENT);
 }
 
