@@ -634,13 +634,40 @@ struct pfmk_dfl_priv {
  * Every bound comes from @priv, never from the buffer, which its owner
  * may write.
  *
- * Context: NMI or hard-irq, one call at a time per context.
+ * Context: the overflow path (NMI, hard-irq, or a software event's task
+ * with interrupts on), owning the context (ctx->ovfl_busy).
  * Return: true if @size bytes fit at priv->cur.
  */
 static __always_inline bool pfmk_dfl_room(const struct pfmk_dfl_priv *priv,
 					  size_t size)
 {
 	return size <= priv->max_entry && priv->cur + size <= priv->buf_size;
+}
+
+/**
+ * pfmk_dfl_entry_fill() - write the fixed part of a default-format entry
+ * @ent: the entry, at priv->cur in the buffer.
+ * @arg: the overflow.
+ *
+ * The one writer of struct pfm_dfl_smpl_entry, for pfmk_dfl_handler() and
+ * for the overflow path's in-place entry (whose @arg is a local the
+ * compiler keeps in registers).
+ *
+ * Context: the overflow path, owning the context (ctx->ovfl_busy).
+ */
+static __always_inline void
+pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
+		    const struct pfmk_ovfl_arg *arg)
+{
+	ent->pid = arg->pid;
+	ent->ovfl_pmd = arg->ovfl_pmd;
+	ent->reserved = 0;
+	ent->last_reset_val = arg->last_reset_val;
+	ent->ip = arg->ip;
+	ent->tstamp = arg->tstamp;
+	ent->cpu = arg->cpu;
+	ent->set = arg->active_set;
+	ent->tgid = arg->tgid;
 }
 
 /**
@@ -653,7 +680,8 @@ static __always_inline bool pfmk_dfl_room(const struct pfmk_dfl_priv *priv,
  * reader's smp_load_acquire()).  As perfmon2 2.2, the buffer is full when
  * no further entry of the largest size fits after this one.
  *
- * Context: NMI or hard-irq, one call at a time per context.
+ * Context: the overflow path (NMI, hard-irq, or a software event's task
+ * with interrupts on), owning the context (ctx->ovfl_busy).
  * Return: PFM_OVFL_CTRL_RESET, or NOTIFY | MASK when the buffer is full.
  */
 static __always_inline u32 pfmk_dfl_commit(void *buf,

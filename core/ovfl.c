@@ -12,7 +12,8 @@
  *  1. with a sampling format, the format records an entry with the
  *     values of the PMD's reg_smpl_pmds and answers with PFM_OVFL_CTRL_*
  *     bits (the default format: RESET, or NOTIFY | MASK when the buffer
- *     is full); without a format the answer is NOTIFY | MASK, except that
+ *     is full; its common entry is written here, see pfmk_ovfl_record());
+ *     without a format the answer is NOTIFY | MASK, except that
  *     an overflow that completes a PFM_SETFL_OVFL_SWITCH count of a PMD
  *     without PFM_REGFL_OVFL_NOTIFY switches sets instead of masking;
  *  2. without MASK, the PMD and its reg_reset_pmds are reloaded with their
@@ -194,19 +195,21 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 {
 	struct pfmk_dfl_priv *priv = ctx->smpl_priv;
 	struct pfm_dfl_smpl_entry *ent;
+	struct pfmk_ovfl_arg arg = {
+		.ovfl_pmd = pmd->num,
+		.active_set = set->id,
+		.last_reset_val = pmd->last_reset_val,
+	};
 
 	if (unlikely(priv->aux_bytes || !pfmk_dfl_room(priv, sizeof(*ent))))
 		return 0;
+	arg.cpu = smp_processor_id();
+	arg.pid = task_pid_nr(current);
+	arg.tgid = task_tgid_nr(current);
+	arg.ip = regs ? instruction_pointer(regs) : 0;
+	arg.tstamp = local_clock();
 	ent = ctx->smpl_buf + priv->cur;
-	ent->pid = task_pid_nr(current);
-	ent->ovfl_pmd = pmd->num;
-	ent->reserved = 0;
-	ent->last_reset_val = pmd->last_reset_val;
-	ent->ip = regs ? instruction_pointer(regs) : 0;
-	ent->tstamp = local_clock();
-	ent->cpu = smp_processor_id();
-	ent->set = set->id;
-	ent->tgid = task_tgid_nr(current);
+	pfmk_dfl_entry_fill(ent, &arg);
 	ctx->stats.smpl_count++;
 	return pfmk_dfl_commit(ctx->smpl_buf, priv, sizeof(*ent));
 }

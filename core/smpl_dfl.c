@@ -2,9 +2,13 @@
 /*
  * pfmk default sampling format (<pfmk/smpl_dfl.h>), registered by the core.
  *
- * The buffer is a header and a run of variable-size entries.  The handler
- * (one at a time per context, in NMI or hard-irq) appends an entry, then
- * publishes it: hdr_cur_offs first, hdr_count last with a release store.
+ * The buffer is a header and a run of variable-size entries.  The overflow
+ * path (one at a time per context) appends an entry, then publishes it:
+ * hdr_cur_offs first, hdr_count last with a release store.  The common
+ * entry, without PMD values nor AUX snippet, is written in place by
+ * core/ovfl.c; the others by pfmk_dfl_handler(); both through the helpers
+ * of core/internal.h (pfmk_dfl_room(), pfmk_dfl_entry_fill(),
+ * pfmk_dfl_commit()).
  * As perfmon2 2.2's default format, it asks the core to reset the PMD
  * after each entry (PFM_OVFL_CTRL_RESET); when less than hdr_min_buf_space
  * is left after an entry, the buffer is full: hdr_overflows grows and it
@@ -132,7 +136,8 @@ static void pfmk_dfl_full(struct pfm_dfl_smpl_hdr *hdr,
  *
  * Not static: the overflow path calls it directly (INDIRECT_CALL_1()).
  *
- * Context: NMI or hard-irq, one call at a time per context.
+ * Context: the overflow path (NMI, hard-irq, or a software event's task
+ * with interrupts on), one call at a time per context.
  * Return: 0 if recorded, -ENOBUFS if the buffer had no room.
  */
 int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
@@ -150,15 +155,7 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 	}
 
 	ent = buf + priv->cur;
-	ent->pid = arg->pid;
-	ent->ovfl_pmd = arg->ovfl_pmd;
-	ent->reserved = 0;
-	ent->last_reset_val = arg->last_reset_val;
-	ent->ip = arg->ip;
-	ent->tstamp = arg->tstamp;
-	ent->cpu = arg->cpu;
-	ent->set = arg->active_set;
-	ent->tgid = arg->tgid;
+	pfmk_dfl_entry_fill(ent, arg);
 	if (arg->nr_smpl_pmds)
 		memcpy(ent + 1, arg->smpl_pmds_val,
 		       arg->nr_smpl_pmds * sizeof(u64));

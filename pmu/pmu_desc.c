@@ -75,8 +75,11 @@ EXPORT_SYMBOL_GPL(pfmk_pmu_register);
  * pfmk_pmu_unregister() - unregister a PMU description
  * @desc: a description registered with pfmk_pmu_register().
  *
- * No context can be using @desc: contexts pin the description's module,
- * so this runs from that module's exit, after the last context closed.
+ * New lookups no longer find @desc.  Contexts pin the description's
+ * module, not its registration: contexts created from @desc, one by a
+ * lookup that raced with this call included, keep using it, and the
+ * module cannot go before they close.  Returns after an RCU grace period,
+ * so that no lookup still walks past @desc when its module frees it.
  *
  * Context: process context; may sleep.
  */
