@@ -264,16 +264,13 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	pfmk_aux_unload(ctx);	/* pfmk AUX: free the AUX buffer */
 	pfmk_sets_unload(ctx);
 	/*
-	 * A software event's handler runs in its task with interrupts on:
-	 * the IPI that disabled or removed the event may have interrupted
-	 * it, and it goes on after the release.  It runs with preemption
-	 * off, an RCU read-side section: wait for it before the caller
-	 * frees the buffer it writes or the completion its irq_work takes.
+	 * The last stop waited for a software event's handler already.
+	 * Waiting again costs such contexts one grace period per unload
+	 * and keeps the rule local: no handler runs when the caller frees
+	 * the buffer it writes or the completion its irq_work takes.
 	 */
-	if (ctx->ovfl_irqs_on) {
-		synchronize_rcu_expedited();
-		ctx->ovfl_irqs_on = false;
-	}
+	pfmk_ctx_sync_handlers(ctx);
+	ctx->ovfl_irqs_on = false;
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
 	/* Unloading ends a notification: nothing is left to restart. */
@@ -375,8 +372,10 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 		return -EBUSY;
 
 	/* From here on no handler and no irq_work of ours runs. */
-	if (ctx->started)
+	if (ctx->started) {
 		pfmk_perf_disable_set(set, n);
+		pfmk_ctx_sync_handlers(ctx);
+	}
 	irq_work_sync(&ctx->irq_work);
 
 	/* Every set: a PMD left unreset never stays behind in another. */

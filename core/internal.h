@@ -44,7 +44,10 @@
  * a time; a nested one is counted and dropped) and publishes PMD values
  * and overflow statistics through ctx->ovfl_seq, a seqcount its readers
  * retry on.  Process context changes overflow state only while the
- * context's events are disabled, so never concurrently with a handler.
+ * context's events are disabled, so never concurrently with a handler:
+ * disabling is an IPI to the context's CPU, which a handler in NMI or
+ * hard-irq has left; a software event's handler, which runs with
+ * interrupts on, is waited for by pfmk_ctx_sync_handlers().
  * Notifications leave the overflow path through ctx->irq_work (hard-irq),
  * which queues the message and completes the owner's completion.
  *
@@ -258,8 +261,9 @@ struct pfmk_msgq {
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
  *	without @mutex; close waits for them to leave).
  * @ovfl_irqs_on: a sampling event whose overflow handler runs with
- *	interrupts on (software events) was created since the last unload,
- *	which must then wait for such a handler (synchronize_rcu()).
+ *	interrupts on (software events) was created since the last unload:
+ *	disabling its events does not wait for such a handler, the caller
+ *	does (pfmk_ctx_sync_handlers()).
  * @ovfl_busy: an overflow handler of this context is running.  A local_t:
  *	every event of a context counts on @cpu, so its handlers all run
  *	there, and only nest (NMI over hard-irq or a software event's task);
@@ -383,6 +387,26 @@ struct pfmk_ctx {
 	/* set 0's registers, fixed like the first group */
 	u64				set0_regs[];
 };
+
+/**
+ * pfmk_ctx_sync_handlers() - wait for overflow handlers the disable missed
+ * @ctx: the context, locked, its active set's events just disabled.
+ *
+ * Disabling an event is an IPI to its CPU: a handler running there in
+ * NMI or hard-irq has finished when it returns.  A software event's
+ * handler runs in its task with interrupts on (a page fault, a context
+ * switch): the IPI may have interrupted it, and it goes on afterwards.
+ * It runs with preemption off, an RCU read-side section: an expedited
+ * grace period waits for it.  Only contexts with such an event pay.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+static inline void pfmk_ctx_sync_handlers(struct pfmk_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	if (ctx->ovfl_irqs_on)
+		synchronize_rcu_expedited();
+}
 
 /**
  * pfmk_ctx_write_begin() - start a change lockless readers must see whole

@@ -352,8 +352,9 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
  * pfmk_set_deactivate() - stop the active set counting
  * @ctx: the context, loaded and started.
  *
- * Cancels the timeout, disables the set's events (no overflow handler of
- * theirs runs after this) and accounts the time the set was active.
+ * Cancels the timeout, disables the set's events and waits for a handler
+ * the disable missed (no overflow handler of theirs runs after this), and
+ * accounts the time the set was active.
  *
  * Context: process context; may sleep; ctx->mutex held.
  */
@@ -364,6 +365,7 @@ void pfmk_set_deactivate(struct pfmk_ctx *ctx)
 	lockdep_assert_held(&ctx->mutex);
 	hrtimer_cancel(&ctx->switch_timer);
 	pfmk_perf_disable_set(set, ctx->pmu->num_pmcs);
+	pfmk_ctx_sync_handlers(ctx);
 	if (set->act_start) {
 		set->duration += pfmk_set_active_ns(set);
 		set->act_start = 0;
