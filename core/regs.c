@@ -152,6 +152,25 @@ err:
 	return ret;
 }
 
+/*
+ * A loaded context's events are created again on its CPU by a write.
+ * perf refuses them (-ENODEV) once the CPU is on its way out, which is
+ * after pfmk's own hotplug callback has flagged the context (its cpuhp
+ * state is torn down before perf's).  Apply that now, under the mutex,
+ * so that the write goes on as on a context found offline, instead of
+ * failing where the same call a moment later succeeds.  Returns true if
+ * the context is now offline.
+ */
+static bool pfmk_regs_cpu_left(struct pfmk_ctx *ctx, int ret)
+{
+	lockdep_assert_held(&ctx->mutex);
+
+	if (ret != -ENODEV || !pfmk_hotplug_pending(ctx))
+		return false;
+	pfmk_hotplug_sync(ctx);
+	return ctx->offline;
+}
+
 /**
  * pfmk_ctx_write_pmcs() - write PMCs (see pfmk_write_pmcs())
  * @ctx: the context, locked.
@@ -184,8 +203,11 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 		if (pfmk_pmc_shared(ctx, &req[i]))
 			return -EBUSY;
 
-	if (ctx->state != PFM_CTX_UNLOADED && !ctx->offline)
-		return pfmk_reprogram_loaded(ctx, req, count);
+	if (ctx->state != PFM_CTX_UNLOADED && !ctx->offline) {
+		ret = pfmk_reprogram_loaded(ctx, req, count);
+		if (!pfmk_regs_cpu_left(ctx, ret))
+			return ret;
+	}
 	/*
 	 * A context whose CPU is offline has no events: store only, once
 	 * the events are known to exist, so that re-arming cannot fail.
@@ -342,8 +364,13 @@ int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req, int count)
 	if (ctx->started)
 		return -EBUSY;
 
-	if (ctx->state != PFM_CTX_UNLOADED)
-		return pfmk_write_pmds_loaded(ctx, req, count);
+	if (ctx->state != PFM_CTX_UNLOADED) {
+		ret = pfmk_write_pmds_loaded(ctx, req, count);
+		/* Offline now: no event to create, the values are stored. */
+		if (pfmk_regs_cpu_left(ctx, ret))
+			ret = pfmk_write_pmds_loaded(ctx, req, count);
+		return ret;
+	}
 	pfmk_ctx_write_begin(ctx);
 	for (i = 0; i < count; i++)
 		pfmk_pmd_apply(&pfmk_set_find(ctx, req[i].reg_set)->pmds[req[i].reg_num],
