@@ -311,8 +311,9 @@ struct pfmk_msgq {
  *   locking.rst, "The lockless read path").  The
  *   overflow path reads the sets and @active_set only while the events
  *   run, and process context changes them only with the events disabled.
- * - Overflow path, @ovfl_busy to @msgq: no lock (NMI or hard-irq on @cpu,
- *   one handler at a time through @ovfl_busy); process context writes
+ * - Overflow path, @ovfl_busy to @msgq: no lock (NMI, hard-irq or a
+ *   software event's task on @cpu, one handler at a time through
+ *   @ovfl_busy); process context writes
  *   them only while the events are disabled, and reads PMD values and
  *   @stats under @ovfl_seq.
  * - Set switching, @switch_timer to @switch_kick_ns: requested by
@@ -390,14 +391,16 @@ struct pfmk_ctx {
 
 /**
  * pfmk_ctx_sync_handlers() - wait for overflow handlers the disable missed
- * @ctx: the context, locked, its active set's events just disabled.
+ * @ctx: the context, locked, whose events were just disabled or released.
  *
  * Disabling an event is an IPI to its CPU: a handler running there in
- * NMI or hard-irq has finished when it returns.  A software event's
- * handler runs in its task with interrupts on (a page fault, a context
- * switch): the IPI may have interrupted it, and it goes on afterwards.
- * It runs with preemption off, an RCU read-side section: an expedited
- * grace period waits for it.  Only contexts with such an event pay.
+ * NMI or hard-irq has finished when it returns.  Some software events'
+ * handlers run in the task that raised the event with interrupts on (a
+ * page fault): the IPI may have interrupted one, and it goes on
+ * afterwards.  It runs with preemption off, an RCU read-side section: an
+ * expedited grace period waits for it.  Only contexts with such an event
+ * wait, but the grace period interrupts every busy CPU of the machine:
+ * ctx->mutex is held across it.
  *
  * Context: process context; may sleep; ctx->mutex held.
  */
@@ -766,7 +769,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 void pfmk_perf_release(struct pfmk_pmd *pmd);
 void pfmk_perf_destroy(struct perf_event *event);
 int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
-		    u64 pmc);
+		    u64 pmc, int gone);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
 int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);

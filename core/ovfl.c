@@ -36,9 +36,10 @@
  * NMI); overflows of other sampling PMDs reload their short reset but
  * record nothing.
  *
- * This runs in NMI (hardware PMUs) or hard-irq (hrtimer, software and
- * test PMUs) context on the context's CPU: no locks, no allocation, no
- * complete().  Notifications go through ctx->irq_work.
+ * This runs in NMI (hardware PMUs), hard-irq (hrtimer and test PMUs) or,
+ * for some software events (page faults), in the task that raised the
+ * event with interrupts on, on the context's CPU: no locks, no
+ * allocation, no complete().  Notifications go through ctx->irq_work.
  *
  * Copyright (C) 2026 The pfmk authors
  */

@@ -27,10 +27,13 @@
 
 /*
  * Does perf call the overflow handler of such an event with interrupts on?
- * Software events do, from the task that caused them (page faults and the
- * other fault counters, with preemption off), but for the hrtimer-driven
- * cpu-clock and task-clock; tracepoints and breakpoints from their hook's
- * context.  Hardware PMUs call it in NMI or hard-irq.
+ * Software events may, from the task that caused them (page faults and
+ * the other fault counters, with preemption off), but for the
+ * hrtimer-driven cpu-clock and task-clock; tracepoints and breakpoints
+ * from their hook's context.  Hardware PMUs call it in NMI or hard-irq,
+ * and so do the PMUs of pfmk's test descriptions (dynamic types).  No
+ * description of this tree maps a PMC to a kprobe or uprobe PMU, whose
+ * handler runs with interrupts on: one that did would be added here.
  */
 static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
 {
@@ -106,21 +109,25 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
  * @pmu: the context's PMU description.
  * @reg: PMC number.
  * @pmc: PMC value.
+ * @gone: the context's CPU, offline or on its way out.
  *
  * For PMC writes on a context whose CPU is offline: creates the event,
- * disabled and without sampling, on an online CPU and releases it, so the
- * write fails as it would on an online CPU instead of at re-arm.
+ * disabled and without sampling, on another online CPU and releases it, so
+ * the write fails as it would on an online CPU instead of at re-arm.
  *
  * Context: process context; may sleep.
  * Return: 0, or the error pfmk_perf_create() would give for the event.
  */
-int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg, u64 pmc)
+int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg, u64 pmc,
+		    int gone)
 {
 	struct pfmk_pmd cfg = { };
 	struct perf_event *event;
+	unsigned int cpu = cpumask_any_but(cpu_online_mask, gone);
 
-	event = pfmk_perf_create(pmu, reg, pmc, cpumask_first(cpu_online_mask),
-				 &cfg, &cfg);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	event = pfmk_perf_create(pmu, reg, pmc, cpu, &cfg, &cfg);
 	if (IS_ERR(event))
 		/* That CPU left too: the write stands, re-arm will tell. */
 		return PTR_ERR(event) == -ENODEV ? 0 : PTR_ERR(event);

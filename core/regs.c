@@ -157,18 +157,23 @@ err:
  * perf refuses them (-ENODEV) once the CPU is on its way out, which is
  * after pfmk's own hotplug callback has flagged the context (its cpuhp
  * state is torn down before perf's).  Apply that now, under the mutex,
- * so that the write goes on as on a context found offline, instead of
- * failing where the same call a moment later succeeds.  Returns true if
- * the context is now offline.
+ * and have the caller try again: the context is then offline (the write
+ * stores the values, as on a context found offline) or, if the CPU came
+ * back meanwhile, loaded on it again.  Returns true if the caller should
+ * retry; a bounded number of times, so that a CPU going up and down
+ * without end cannot hold the call.
  */
-static bool pfmk_regs_cpu_left(struct pfmk_ctx *ctx, int ret)
+#define PFMK_REGS_HP_RETRIES	3
+
+static bool pfmk_regs_hp_retry(struct pfmk_ctx *ctx, int ret, int *tries)
 {
 	lockdep_assert_held(&ctx->mutex);
 
-	if (ret != -ENODEV || !pfmk_hotplug_pending(ctx))
+	if (ret != -ENODEV || !pfmk_hotplug_pending(ctx) ||
+	    ++*tries > PFMK_REGS_HP_RETRIES)
 		return false;
 	pfmk_hotplug_sync(ctx);
-	return ctx->offline;
+	return true;
 }
 
 /**
@@ -182,7 +187,7 @@ static bool pfmk_regs_cpu_left(struct pfmk_ctx *ctx, int ret)
  */
 int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 {
-	int i, ret;
+	int i, ret, tries = 0;
 
 	lockdep_assert_held(&ctx->mutex);
 
@@ -203,9 +208,9 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 		if (pfmk_pmc_shared(ctx, &req[i]))
 			return -EBUSY;
 
-	if (ctx->state != PFM_CTX_UNLOADED && !ctx->offline) {
+	while (ctx->state != PFM_CTX_UNLOADED && !ctx->offline) {
 		ret = pfmk_reprogram_loaded(ctx, req, count);
-		if (!pfmk_regs_cpu_left(ctx, ret))
+		if (!pfmk_regs_hp_retry(ctx, ret, &tries))
 			return ret;
 	}
 	/*
@@ -221,7 +226,7 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 					req[i].reg_num))
 			return -EBUSY;
 		ret = pfmk_perf_probe(ctx->pmu, req[i].reg_num,
-				      req[i].reg_value);
+				      req[i].reg_value, ctx->cpu);
 		if (ret)
 			return ret;
 	}
@@ -349,7 +354,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
  */
 int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req, int count)
 {
-	int i, ret;
+	int i, ret, tries = 0;
 
 	lockdep_assert_held(&ctx->mutex);
 
@@ -365,10 +370,10 @@ int pfmk_ctx_write_pmds(struct pfmk_ctx *ctx, struct pfarg_pmd *req, int count)
 		return -EBUSY;
 
 	if (ctx->state != PFM_CTX_UNLOADED) {
-		ret = pfmk_write_pmds_loaded(ctx, req, count);
-		/* Offline now: no event to create, the values are stored. */
-		if (pfmk_regs_cpu_left(ctx, ret))
+		/* Offline after a retry: no event to create, values stored. */
+		do {
 			ret = pfmk_write_pmds_loaded(ctx, req, count);
+		} while (pfmk_regs_hp_retry(ctx, ret, &tries));
 		return ret;
 	}
 	pfmk_ctx_write_begin(ctx);

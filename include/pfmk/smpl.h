@@ -91,9 +91,11 @@ struct pfmk_ovfl_arg {
  *	a negative errno (-EINVAL, -E2BIG).  @npmds is the number of PMDs of
  *	the context.
  * @init: initialize a zeroed buffer of @size bytes and the private state.
- * @handler: record one overflow and set @arg->ovfl_ctrl.  Runs in NMI or
- *	hard-irq context on the context's CPU, one call at a time per
- *	context: no locks, no allocation, no sleeping.  Return 0 when the
+ * @handler: record one overflow and set @arg->ovfl_ctrl.  Runs in NMI,
+ *	hard-irq, or (some software events: page faults) the task that
+ *	raised the event with interrupts on and preemption off, on the
+ *	context's CPU, one call at a time per context: no locks, no
+ *	allocation, no sleeping.  Return 0 when the
  *	overflow was recorded, -ENOBUFS when there was no room for it.
  * @restart: empty the buffer; called by pfmk_restart() in process
  *	context while no ->handler() can run.
