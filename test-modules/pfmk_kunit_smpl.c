@@ -31,6 +31,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <pfmk/pfmk.h>
@@ -420,6 +421,20 @@ static void *smpl_exact_setup(struct kunit *test, int cpu, void **buf,
 	return desc;
 }
 
+static void smpl_clock_fn(void *t)
+{
+	*(u64 *)t = local_clock();
+}
+
+/* local_clock() of @cpu, the clock of its entries' tstamp, read there. */
+static u64 smpl_clock_on(int cpu)
+{
+	u64 t = 0;
+
+	smp_call_function_single(cpu, smpl_clock_fn, &t, 1);
+	return t;
+}
+
 /* The exact scenario: entries, header, PMD values and statistics. */
 static void smpl_exact_entries(struct kunit *test)
 {
@@ -428,15 +443,17 @@ static void smpl_exact_entries(struct kunit *test)
 	struct pfm_dfl_smpl_hdr *hdr;
 	struct pfmk_ctx_stats st;
 	int cpu = pfmkt_cpu();
-	u64 tstamp = 0;
+	u64 tstamp = 0, t0, t1;
 	unsigned int i;
 	void *desc, *buf;
 
 	desc = smpl_exact_setup(test, cpu, &buf, BIT_ULL(1));
 	hdr = buf;
+	t0 = smpl_clock_on(cpu);
 	pfmk_test_pmu_tick(cpu, EXACT_P - 1);
 	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 0ULL);
 	pfmk_test_pmu_tick(cpu, EXACT_K - (EXACT_P - 1));
+	t1 = smpl_clock_on(cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
 
 	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), (u64)n);
@@ -450,7 +467,10 @@ static void smpl_exact_entries(struct kunit *test)
 				    "entry %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, ent->set, (u16)0, "entry %u", i);
-		KUNIT_EXPECT_GE_MSG(test, ent->tstamp, tstamp, "entry %u", i);
+		/* Taken on the CPU between t0 and t1, in overflow order. */
+		KUNIT_EXPECT_GE_MSG(test, ent->tstamp, max(tstamp, t0),
+				    "entry %u", i);
+		KUNIT_EXPECT_LE_MSG(test, ent->tstamp, t1, "entry %u", i);
 		/* Overflow i at tick P * (i + 1), which PMD1 has had. */
 		KUNIT_EXPECT_EQ_MSG(test, smpl_vals(ent)[0],
 				    EXACT_STEP1 * EXACT_P * (i + 1),
@@ -1492,7 +1512,7 @@ static void clock_read_entries(struct kunit *test, struct clock_ctx *c)
 		ent = smpl_entry(c->buf, i, 0);
 		if (ent->ovfl_pmd || ent->cpu != c->cpu || ent->set ||
 		    ent->last_reset_val != -CLOCK_PERIOD ||
-		    ent->tstamp < tstamp) {
+		    !ent->tstamp || ent->tstamp < tstamp) {
 			if (!c->bad)
 				KUNIT_FAIL(test,
 					   "CPU %d entry %llu: pmd %u cpu %u set %u reset %#llx tstamp %llu after %llu",
