@@ -206,36 +206,92 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
  * pfmk_ctx_lock() - look a descriptor up and lock its context
  * @desc: the descriptor given by the caller.
  *
+ * Uncontended, the mutex is taken inside the lookup's RCU section and no
+ * reference is taken: a context that is not dead holds its creation
+ * reference until pfmk_ctx_close(), which needs the mutex.  A context
+ * whose mutex is busy is referenced before sleeping on it.
+ * ctx->lock_ref tells pfmk_ctx_unlock() which way it was locked;
+ * pfmk_ctx_lock_pin() turns the first way into the second.
+ *
  * Context: process context; may sleep.
- * Return: the context, referenced and with its mutex held, or
+ * Return: the context, with its mutex held (and maybe referenced), or
  * ERR_PTR(-EBADF) for an unknown, forged or closed descriptor.
  */
 struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 {
-	struct pfmk_ctx *ctx = pfmk_desc_get(desc);
+	struct pfmk_ctx *ctx;
 
-	if (!ctx)
-		return ERR_PTR(-EBADF);
-	mutex_lock(&ctx->mutex);
-	if (ctx->dead) {
-		mutex_unlock(&ctx->mutex);
-		pfmk_ctx_put(ctx);
-		return ERR_PTR(-EBADF);
+	rcu_read_lock();
+	ctx = pfmk_desc_lookup_rcu(desc);
+	if (unlikely(!ctx))
+		goto err_rcu;
+	if (likely(mutex_trylock(&ctx->mutex))) {
+		/* Dead: its memory is ours only until rcu_read_unlock(). */
+		if (unlikely(ctx->dead)) {
+			mutex_unlock(&ctx->mutex);
+			goto err_rcu;
+		}
+		rcu_read_unlock();
+		ctx->lock_ref = false;
+	} else {
+		if (!refcount_inc_not_zero(&ctx->ref))
+			goto err_rcu;
+		rcu_read_unlock();
+		mutex_lock(&ctx->mutex);
+		if (ctx->dead) {
+			mutex_unlock(&ctx->mutex);
+			pfmk_ctx_put(ctx);
+			return ERR_PTR(-EBADF);
+		}
+		ctx->lock_ref = true;
 	}
 	/* Every call sees the CPU hotplug events that came before it. */
 	if (unlikely(pfmk_hotplug_pending(ctx)))
 		pfmk_hotplug_sync(ctx);
 	return ctx;
+
+err_rcu:
+	rcu_read_unlock();
+	return ERR_PTR(-EBADF);
+}
+
+/**
+ * pfmk_ctx_lock_pin() - hold a reference on a context locked by pfmk_ctx_lock()
+ * @ctx: the context.
+ *
+ * For a call that drops the creation reference under the mutex
+ * (pfmk_close()): the context must outlive pfmk_ctx_unlock().
+ *
+ * Context: process context; ctx->mutex held.
+ */
+void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	if (!ctx->lock_ref) {
+		refcount_inc(&ctx->ref);
+		ctx->lock_ref = true;
+	}
 }
 
 /**
  * pfmk_ctx_unlock() - unlock a context locked by pfmk_ctx_lock()
  * @ctx: the context.
  *
- * Context: process context.
+ * Without a reference, the context may be freed one RCU grace period
+ * after a close that was waiting for the mutex takes it, and
+ * mutex_unlock() may still touch the mutex after handing it over: no
+ * grace period ends while preemption is off.
+ *
+ * Context: process context; ctx->mutex held.
  */
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx)
 {
+	if (ctx->lock_ref) {
+		mutex_unlock(&ctx->mutex);
+		pfmk_ctx_put(ctx);
+		return;
+	}
+	preempt_disable();
 	mutex_unlock(&ctx->mutex);
-	pfmk_ctx_put(ctx);
+	preempt_enable();
 }

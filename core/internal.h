@@ -55,9 +55,12 @@
  * description's or a sampling format's callbacks; they must not call back
  * into pfmk.
  *
- * Descriptor lookups run under RCU and take a reference on the context
- * (ctx->ref).  A context's memory is freed by the last reference, after an
- * RCU grace period; everything else it owns (perf events, registers, the
+ * Descriptor lookups run under RCU.  A KAPI call takes ctx->mutex inside
+ * the lookup's RCU section when it is free, and relies on the creation
+ * reference, which only a close under that mutex drops; otherwise it takes
+ * a reference (ctx->ref) before sleeping on the mutex (pfmk_ctx_lock()).
+ * A context's memory is freed by the last reference, after an RCU grace
+ * period; everything else it owns (perf events, registers, the
  * PMU description's module reference) is freed by pfmk_close() under
  * ctx->mutex, after which every call on the context returns -EBADF.
  */
@@ -258,6 +261,8 @@ struct pfmk_msgq {
  * @active_set: the set counting while loaded and started; &@set0 while
  *	unloaded.
  * @aux: AUX set-up (core/aux.c), or NULL.
+ * @lock_ref: the KAPI call holding @mutex holds a reference too
+ *	(pfmk_ctx_lock()).
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
  *	without @mutex; close waits for them to leave).
  * @ovfl_irqs_on: a sampling event whose overflow handler runs with
@@ -347,6 +352,7 @@ struct pfmk_ctx {
 	unsigned int			state;
 	bool				started;
 	bool				dead;
+	bool				lock_ref;
 	int				cpu;
 	struct pfmk_set			set0;
 	struct list_head		sets;
@@ -532,6 +538,7 @@ struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc);
 struct pfmk_ctx *pfmk_desc_get(void *desc);
 void pfmk_ctx_put(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_ctx_lock(void *desc);
+void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx);
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
 

@@ -505,6 +505,8 @@ int pfmk_close(void *desc)
 
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
+	/* The close drops the creation reference: keep ours to the unlock. */
+	pfmk_ctx_lock_pin(ctx);
 	pfmk_ctx_close(ctx);
 	pfmk_ctx_unlock(ctx);
 	return 0;

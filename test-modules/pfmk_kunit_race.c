@@ -423,6 +423,105 @@ static void race_handles_not_reused(struct kunit *test)
 	}
 }
 
+/* A KAPI call run by a kernel thread, for calls that block. */
+struct race_call {
+	void *desc;
+	int which;
+	long ret;
+	struct completion done;
+};
+
+enum { RACE_LOAD, RACE_CLOSE, RACE_STATE };
+
+static int race_call_fn(void *arg)
+{
+	struct race_call *c = arg;
+	struct pfarg_load load;
+
+	switch (c->which) {
+	case RACE_LOAD:
+		pfmkt_load_req(&load, pfmkt_cpu(), 0);
+		c->ret = pfmk_load_context(c->desc, &load);
+		break;
+	case RACE_CLOSE:
+		c->ret = pfmk_close(c->desc);
+		break;
+	default:
+		c->ret = pfmk_get_state(c->desc);
+	}
+	complete(&c->done);
+	return 0;
+}
+
+static void race_call_start(struct kunit *test, struct race_call *c,
+			    void *desc, int which)
+{
+	struct task_struct *t;
+
+	c->desc = desc;
+	c->which = which;
+	init_completion(&c->done);
+	t = kthread_run(race_call_fn, c, "pfmk_race_call/%d", which);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+}
+
+/*
+ * A call that finds the context's mutex busy sleeps on it with a
+ * reference of its own (pfmk_ctx_lock()); when a close gets the mutex
+ * first, the call returns -EBADF once it gets it, and its reference was
+ * the last: the context's memory goes, nothing leaks.
+ */
+static void race_close_vs_waiting_call(struct kunit *test)
+{
+	struct completion entered, release;
+	struct pfmk_global_stats g0, g;
+	struct race_call *c;
+	void *desc;
+
+	c = kunit_kcalloc(test, 3, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&g0), 0);
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_forget(test, desc);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+
+	/* The load holds the mutex, blocked in the test PMU's pmc_to_attr(). */
+	init_completion(&entered);
+	init_completion(&release);
+	pfmk_test_pmu_hold_next_load(&entered, &release);
+	race_call_start(test, &c[0], desc, RACE_LOAD);
+	if (!wait_for_completion_timeout(&entered, RACE_TIMEOUT)) {
+		pfmk_test_pmu_hold_next_load(NULL, NULL);
+		complete(&release);
+		KUNIT_FAIL(test, "the load never reached the test PMU");
+		return;
+	}
+	/* Queue the close, then a call, on the mutex (its waiters are FIFO). */
+	race_call_start(test, &c[1], desc, RACE_CLOSE);
+	msleep(20);
+	race_call_start(test, &c[2], desc, RACE_STATE);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&c[1].done));
+	KUNIT_EXPECT_FALSE(test, completion_done(&c[2].done));
+	complete(&release);
+
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&c[0].done,
+							  RACE_TIMEOUT), 0UL);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&c[1].done,
+							  RACE_TIMEOUT), 0UL);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&c[2].done,
+							  RACE_TIMEOUT), 0UL);
+	KUNIT_EXPECT_EQ(test, c[0].ret, 0L);
+	KUNIT_EXPECT_EQ(test, c[1].ret, 0L);
+	KUNIT_EXPECT_EQ(test, c[2].ret, (long)-EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 0U);
+	/* The waiting call's reference was the last one: no context stays. */
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&g), 0);
+	KUNIT_EXPECT_EQ(test, g.ctx_open, g0.ctx_open);
+	KUNIT_EXPECT_LE(test, g.ctx_alive, g0.ctx_alive);
+}
+
 static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE_SLOW(race_close_vs_read),
 	KUNIT_CASE(race_start_stop_vs_read),
@@ -431,6 +530,7 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_close_wakes_reader),
 	KUNIT_CASE(race_close_shared_completion),
 	KUNIT_CASE(race_handles_not_reused),
+	KUNIT_CASE(race_close_vs_waiting_call),
 	{}
 };
 

@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
@@ -397,10 +398,38 @@ static int pfmk_test_pmc_check(const struct pfmk_pmu_desc *desc,
 	return 0;
 }
 
+static struct completion *pfmk_test_hold_entered, *pfmk_test_hold_release;
+
+/**
+ * pfmk_test_pmu_hold_next_load() - block the next event creation
+ * @entered: completed when the next pmc_to_attr() call is reached.
+ * @release: the call waits for it, then goes on.
+ *
+ * pmc_to_attr() runs under the context's mutex (at load, or at a
+ * write_pmcs of a loaded context): tests use this to hold that mutex
+ * while other calls on the context contend for it.
+ */
+void pfmk_test_pmu_hold_next_load(struct completion *entered,
+				  struct completion *release)
+{
+	WRITE_ONCE(pfmk_test_hold_release, release);
+	/* Pairs with the xchg() in pfmk_test_pmc_to_attr(). */
+	smp_store_release(&pfmk_test_hold_entered, entered);
+}
+EXPORT_SYMBOL_GPL(pfmk_test_pmu_hold_next_load);
+
 static int pfmk_test_pmc_to_attr(const struct pfmk_pmu_desc *desc,
 				 unsigned int reg, u64 val,
 				 struct perf_event_attr *attr)
 {
+	struct completion *entered = xchg(&pfmk_test_hold_entered, NULL);
+
+	if (entered) {
+		struct completion *release = READ_ONCE(pfmk_test_hold_release);
+
+		complete(entered);
+		wait_for_completion(release);
+	}
 	if (!(val & PFMK_TEST_PMC_EN))
 		return PFMK_PMC_OFF;
 	if (!(val & PFMK_TEST_PMC_STEP) || (val & PFMK_TEST_PMC_RSVD))

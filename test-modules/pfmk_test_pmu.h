@@ -35,6 +35,8 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+struct completion;
+
 /* Name of both the perf PMU and the pfmk PMU description. */
 #define PFMK_TEST_PMU_NAME	"pfmk_test"
 
@@ -69,5 +71,7 @@ void pfmk_test_pmu_tick(int cpu, u64 ticks);
 unsigned int pfmk_test_pmu_nr_active(int cpu);
 int pfmk_test_pmu_type(void);
 int pfmk_test_hw_cycles_expected(int cpu);
+void pfmk_test_pmu_hold_next_load(struct completion *entered,
+				  struct completion *release);
 
 #endif /* _PFMK_TEST_PMU_H */
