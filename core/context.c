@@ -338,9 +338,12 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 	/*
 	 * No handler runs now; a switch an overflow asked for just before
 	 * may still sit in the irq_work: let it land, then drop it, so that
-	 * a quick start does not switch at once.
+	 * a quick start does not switch at once.  (irq_work_sync() waits
+	 * while the work is busy: test it here, without the call.)
 	 */
-	irq_work_sync(&ctx->irq_work);
+	might_sleep();
+	if (irq_work_is_busy(&ctx->irq_work))
+		irq_work_sync(&ctx->irq_work);
 	atomic_set(&ctx->switch_kick, 0);
 	atomic_set(&ctx->switch_req, 0);
 	ctx->started = false;

@@ -339,9 +339,14 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 
 	lockdep_assert_held(&ctx->mutex);
 	ctx->active_set = set;
-	for (i = 0; i < ctx->nregs; i++)
-		WRITE_ONCE(set->pmds[i].ovfl_switch_left,
-			   set->pmds[i].ovfl_switch_cnt);
+	/*
+	 * Only overflows of a PFM_SETFL_OVFL_SWITCH set count down; in any
+	 * other set, the counts are still those pfmk_write_pmds() wrote.
+	 */
+	if (set->flags & PFM_SETFL_OVFL_SWITCH)
+		for (i = 0; i < ctx->nregs; i++)
+			WRITE_ONCE(set->pmds[i].ovfl_switch_left,
+				   set->pmds[i].ovfl_switch_cnt);
 	set->runs++;
 	/* While the CPU is away nothing counts: its re-arm resumes. */
 	if (!ctx->offline)
@@ -363,7 +368,9 @@ void pfmk_set_deactivate(struct pfmk_ctx *ctx)
 	struct pfmk_set *set = ctx->active_set;
 
 	lockdep_assert_held(&ctx->mutex);
-	hrtimer_cancel(&ctx->switch_timer);
+	/* Only such a set arms it, and sets do not change while loaded. */
+	if (set->flags & PFM_SETFL_TIME_SWITCH)
+		hrtimer_cancel(&ctx->switch_timer);
 	pfmk_perf_disable_set(set, ctx->pmu->num_pmcs);
 	pfmk_ctx_sync_handlers(ctx);
 	if (set->act_start) {
