@@ -338,8 +338,11 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 	/*
 	 * No handler runs now; a switch an overflow asked for just before
 	 * may still sit in the irq_work: let it land, then drop it, so that
-	 * a quick start does not switch at once.  (irq_work_sync() waits
-	 * while the work is busy: test it here, without the call.)
+	 * a quick start does not switch at once.  irq_work_sync() waits
+	 * while the work is busy: test that here, without the call.  (On
+	 * PREEMPT_RT it also waits for a grace period after the work, for
+	 * callers that free it; stop frees nothing, unload syncs in full.)
+	 * A switch requested anyway finds the context stopped.
 	 */
 	might_sleep();
 	if (irq_work_is_busy(&ctx->irq_work))
@@ -454,6 +457,10 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	 * Dead before the unload: lookups fail from here on, lockless
 	 * readers see ->dead (-EBADF), and the unload does not fold counts
 	 * that nobody can read any more.
+	 */
+	/*
+	 * No mutex_destroy(): pfmk_ctx_lock() may still mutex_trylock() a
+	 * published context under RCU, and would find the magic gone.
 	 */
 	pfmk_desc_free(ctx);
 	pfmk_ctx_write_begin(ctx);

@@ -279,8 +279,8 @@ void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx)
  *
  * Without a reference, the context may be freed one RCU grace period
  * after a close that was waiting for the mutex takes it, and
- * mutex_unlock() may still touch the mutex after handing it over: no
- * grace period ends while preemption is off.
+ * mutex_unlock() may still touch the mutex after handing it over: the
+ * unlock is an RCU read-side section, as the lookup was.
  *
  * Context: process context; ctx->mutex held.
  */
@@ -291,7 +291,7 @@ void pfmk_ctx_unlock(struct pfmk_ctx *ctx)
 		pfmk_ctx_put(ctx);
 		return;
 	}
-	preempt_disable();
+	rcu_read_lock();
 	mutex_unlock(&ctx->mutex);
-	preempt_enable();
+	rcu_read_unlock();
 }

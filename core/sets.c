@@ -341,7 +341,8 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 	ctx->active_set = set;
 	/*
 	 * Only overflows of a PFM_SETFL_OVFL_SWITCH set count down; in any
-	 * other set, the counts are still those pfmk_write_pmds() wrote.
+	 * other set, the counts are still those pfmk_write_pmds() wrote or
+	 * pfmk_set_describe() reloaded.
 	 */
 	if (set->flags & PFM_SETFL_OVFL_SWITCH)
 		for (i = 0; i < ctx->nregs; i++)
@@ -517,9 +518,19 @@ static int pfmk_check_setdesc(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 	return 0;
 }
 
-static void pfmk_set_describe(struct pfmk_set *set,
+static void pfmk_set_describe(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			      const struct pfarg_setdesc *d)
 {
+	unsigned int i;
+
+	/*
+	 * Overflows of the set as it was may have counted its switch
+	 * counts down: reload them here, since pfmk_set_activate() only
+	 * does for a set that switches on overflows.
+	 */
+	for (i = 0; i < ctx->nregs; i++)
+		WRITE_ONCE(set->pmds[i].ovfl_switch_left,
+			   set->pmds[i].ovfl_switch_cnt);
 	set->flags = d->set_flags;
 	set->id_next = d->set_id_next;
 	set->timeout_us = 0;
@@ -589,7 +600,7 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 		} else {
 			set = pfmk_set_find(ctx, req[i].set_id);
 		}
-		pfmk_set_describe(set, &req[i]);
+		pfmk_set_describe(ctx, set, &req[i]);
 	}
 	pfmk_ctx_write_end(ctx);
 	kfree(new);

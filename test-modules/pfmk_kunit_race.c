@@ -428,10 +428,17 @@ struct race_call {
 	void *desc;
 	int which;
 	long ret;
+	struct task_struct *task;
 	struct completion done;
 };
 
-enum { RACE_LOAD, RACE_CLOSE, RACE_STATE };
+enum { RACE_LOAD, RACE_CLOSE, RACE_STATE, RACE_NR_CALLS };
+
+/* What race_close_vs_waiting_call() shares with its threads. */
+struct race_wait {
+	struct pfmk_test_hold hold;
+	struct race_call call[RACE_NR_CALLS];
+};
 
 static int race_call_fn(void *arg)
 {
@@ -453,70 +460,120 @@ static int race_call_fn(void *arg)
 	return 0;
 }
 
-static void race_call_start(struct kunit *test, struct race_call *c,
-			    void *desc, int which)
+static bool race_call_start(struct race_call *c, void *desc, int which)
 {
 	struct task_struct *t;
 
 	c->desc = desc;
 	c->which = which;
 	init_completion(&c->done);
-	t = kthread_run(race_call_fn, c, "pfmk_race_call/%d", which);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	t = kthread_create(race_call_fn, c, "pfmk_race_call/%d", which);
+	if (IS_ERR(t))
+		return false;
+	get_task_struct(t);
+	c->task = t;
+	wake_up_process(t);
+	return true;
+}
+
+/* Wait until a started call sleeps uninterruptibly: on the mutex, here. */
+static bool race_call_sleeps(struct race_call *c)
+{
+	unsigned long end = jiffies + RACE_TIMEOUT;
+
+	while (!(READ_ONCE(c->task->__state) & TASK_UNINTERRUPTIBLE)) {
+		if (completion_done(&c->done) || time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/* Wait for a started call; false if it never returned. */
+static bool race_call_finish(struct race_call *c)
+{
+	bool done;
+
+	if (!c->task)
+		return true;
+	done = wait_for_completion_timeout(&c->done, RACE_TIMEOUT);
+	put_task_struct(c->task);
+	c->task = NULL;
+	return done;
 }
 
 /*
  * A call that finds the context's mutex busy sleeps on it with a
- * reference of its own (pfmk_ctx_lock()); when a close gets the mutex
- * first, the call returns -EBADF once it gets it, and its reference was
- * the last: the context's memory goes, nothing leaks.
+ * reference of its own (pfmk_ctx_lock()).  When a close queued before it
+ * gets the mutex first, the call returns -EBADF once it gets it, and
+ * drops its reference: no context stays alive, nothing leaks.
  */
 static void race_close_vs_waiting_call(struct kunit *test)
 {
-	struct completion entered, release;
 	struct pfmk_global_stats g0, g;
-	struct race_call *c;
+	struct race_call *load, *close, *state;
+	bool closing = false, queued = false, finished = true;
+	struct race_wait *w;
+	int i;
 	void *desc;
 
-	c = kunit_kcalloc(test, 3, sizeof(*c), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&g0), 0);
+	/* Not kunit memory: a call that never returns keeps using it. */
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	load = &w->call[RACE_LOAD];
+	close = &w->call[RACE_CLOSE];
+	state = &w->call[RACE_STATE];
+	init_completion(&w->hold.entered);
+	init_completion(&w->hold.release);
+	KUNIT_EXPECT_EQ(test, pfmk_get_global_stats(&g0), 0);
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_forget(test, desc);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 
 	/* The load holds the mutex, blocked in the test PMU's pmc_to_attr(). */
-	init_completion(&entered);
-	init_completion(&release);
-	pfmk_test_pmu_hold_next_load(&entered, &release);
-	race_call_start(test, &c[0], desc, RACE_LOAD);
-	if (!wait_for_completion_timeout(&entered, RACE_TIMEOUT)) {
-		pfmk_test_pmu_hold_next_load(NULL, NULL);
-		complete(&release);
-		KUNIT_FAIL(test, "the load never reached the test PMU");
+	pfmk_test_pmu_hold_next_load(&w->hold);
+	if (!race_call_start(load, desc, RACE_LOAD) ||
+	    !wait_for_completion_timeout(&w->hold.entered, RACE_TIMEOUT)) {
+		KUNIT_FAIL(test, "the load did not reach the test PMU");
+		goto out;
+	}
+	/* Then the close, then a call, queue on the mutex, in that order. */
+	if (!race_call_start(close, desc, RACE_CLOSE)) {
+		KUNIT_FAIL(test, "no thread for the close");
+		goto out;
+	}
+	closing = true;
+	if (!race_call_sleeps(close) ||
+	    !race_call_start(state, desc, RACE_STATE) ||
+	    !race_call_sleeps(state)) {
+		KUNIT_FAIL(test, "the close and the call did not both wait");
+		goto out;
+	}
+	queued = true;
+out:
+	/* Disarm, if the load never took the hold, and let it go on. */
+	pfmk_test_pmu_hold_next_load(NULL);
+	complete(&w->hold.release);
+	for (i = 0; i < RACE_NR_CALLS; i++)
+		finished &= race_call_finish(&w->call[i]);
+	if (!finished) {
+		KUNIT_FAIL(test, "a call never returned");
+		return;		/* leaks @w and the context, on purpose */
+	}
+	if (!closing) {
+		pfmkt_close(test, desc);
+		kfree(w);
 		return;
 	}
-	/* Queue the close, then a call, on the mutex (its waiters are FIFO). */
-	race_call_start(test, &c[1], desc, RACE_CLOSE);
-	msleep(20);
-	race_call_start(test, &c[2], desc, RACE_STATE);
-	msleep(20);
-	KUNIT_EXPECT_FALSE(test, completion_done(&c[1].done));
-	KUNIT_EXPECT_FALSE(test, completion_done(&c[2].done));
-	complete(&release);
-
-	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&c[0].done,
-							  RACE_TIMEOUT), 0UL);
-	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&c[1].done,
-							  RACE_TIMEOUT), 0UL);
-	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&c[2].done,
-							  RACE_TIMEOUT), 0UL);
-	KUNIT_EXPECT_EQ(test, c[0].ret, 0L);
-	KUNIT_EXPECT_EQ(test, c[1].ret, 0L);
-	KUNIT_EXPECT_EQ(test, c[2].ret, (long)-EBADF);
+	pfmkt_forget(test, desc);
+	if (queued) {
+		KUNIT_EXPECT_EQ(test, load->ret, 0L);
+		KUNIT_EXPECT_EQ(test, close->ret, 0L);
+		KUNIT_EXPECT_EQ(test, state->ret, (long)-EBADF);
+	}
+	kfree(w);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 0U);
-	/* The waiting call's reference was the last one: no context stays. */
+	/* The waiting call's reference is gone: no context stays alive. */
 	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&g), 0);
 	KUNIT_EXPECT_EQ(test, g.ctx_open, g0.ctx_open);
 	KUNIT_EXPECT_LE(test, g.ctx_alive, g0.ctx_alive);

@@ -443,11 +443,58 @@ static void sets_stop_drops_switch(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/* The switch count read back for PMD @reg of set @set. */
+static u64 sets_read_switch_cnt(struct kunit *test, void *desc, u16 set,
+				u16 reg)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	pmd.reg_set = set;
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	return pmd.reg_ovfl_switch_cnt;
+}
+
+/*
+ * A set redescribed without PFM_SETFL_OVFL_SWITCH after overflows counted
+ * its switch count down reports the count written, not what was left,
+ * then and after its next run.
+ */
+static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	int cpu = pfmkt_cpu();
+
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_ASSERT_TRUE(test, pfmkt_wait_set_runs(desc, 1, 1));
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 0ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
+	pfmkt_close(test, desc);
+}
+
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
 	KUNIT_CASE(sets_masked_switch_waits),
 	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
 	KUNIT_CASE(sets_stop_drops_switch),
+	KUNIT_CASE(sets_redescribe_reloads_switch_cnt),
 	{}
 };
 

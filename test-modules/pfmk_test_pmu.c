@@ -398,23 +398,22 @@ static int pfmk_test_pmc_check(const struct pfmk_pmu_desc *desc,
 	return 0;
 }
 
-static struct completion *pfmk_test_hold_entered, *pfmk_test_hold_release;
+static struct pfmk_test_hold *pfmk_test_hold;
 
 /**
  * pfmk_test_pmu_hold_next_load() - block the next event creation
- * @entered: completed when the next pmc_to_attr() call is reached.
- * @release: the call waits for it, then goes on.
+ * @hold: the next pmc_to_attr() call completes @hold->entered, then waits
+ *	for @hold->release (at most 30 s); NULL disarms.
  *
  * pmc_to_attr() runs under the context's mutex (at load, or at a
  * write_pmcs of a loaded context): tests use this to hold that mutex
  * while other calls on the context contend for it.
+ *
+ * Return: the hold that was armed and not taken, if any.
  */
-void pfmk_test_pmu_hold_next_load(struct completion *entered,
-				  struct completion *release)
+struct pfmk_test_hold *pfmk_test_pmu_hold_next_load(struct pfmk_test_hold *hold)
 {
-	WRITE_ONCE(pfmk_test_hold_release, release);
-	/* Pairs with the xchg() in pfmk_test_pmc_to_attr(). */
-	smp_store_release(&pfmk_test_hold_entered, entered);
+	return xchg(&pfmk_test_hold, hold);
 }
 EXPORT_SYMBOL_GPL(pfmk_test_pmu_hold_next_load);
 
@@ -422,13 +421,11 @@ static int pfmk_test_pmc_to_attr(const struct pfmk_pmu_desc *desc,
 				 unsigned int reg, u64 val,
 				 struct perf_event_attr *attr)
 {
-	struct completion *entered = xchg(&pfmk_test_hold_entered, NULL);
+	struct pfmk_test_hold *hold = xchg(&pfmk_test_hold, NULL);
 
-	if (entered) {
-		struct completion *release = READ_ONCE(pfmk_test_hold_release);
-
-		complete(entered);
-		wait_for_completion(release);
+	if (hold) {
+		complete(&hold->entered);
+		wait_for_completion_timeout(&hold->release, 30 * HZ);
 	}
 	if (!(val & PFMK_TEST_PMC_EN))
 		return PFMK_PMC_OFF;

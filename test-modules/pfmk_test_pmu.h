@@ -33,9 +33,8 @@
 #define _PFMK_TEST_PMU_H
 
 #include <linux/bits.h>
+#include <linux/completion.h>
 #include <linux/types.h>
-
-struct completion;
 
 /* Name of both the perf PMU and the pfmk PMU description. */
 #define PFMK_TEST_PMU_NAME	"pfmk_test"
@@ -71,7 +70,13 @@ void pfmk_test_pmu_tick(int cpu, u64 ticks);
 unsigned int pfmk_test_pmu_nr_active(int cpu);
 int pfmk_test_pmu_type(void);
 int pfmk_test_hw_cycles_expected(int cpu);
-void pfmk_test_pmu_hold_next_load(struct completion *entered,
-				  struct completion *release);
+
+/* See pfmk_test_pmu_hold_next_load(). */
+struct pfmk_test_hold {
+	struct completion	entered;
+	struct completion	release;
+};
+
+struct pfmk_test_hold *pfmk_test_pmu_hold_next_load(struct pfmk_test_hold *hold);
 
 #endif /* _PFMK_TEST_PMU_H */
