@@ -182,6 +182,8 @@ struct pfmk_pmd {
  * @runs: number of activations (starts and switches to the set).
  * @duration: total ns the set was active before the current activation.
  * @act_start: local_clock() at the current activation, 0 if inactive.
+ * @ev_span: no PMD from this index on has an event (an upper bound, under
+ *	ctx->mutex: start and stop go through @pmds up to it, not all).
  * @rcu: frees a set other than set 0 after lockless readers are done.
  *
  * A set and its register arrays are one allocation (set 0's are part of
@@ -201,6 +203,7 @@ struct pfmk_set {
 	u64			runs;
 	u64			duration;
 	u64			act_start;
+	unsigned int		ev_span;
 };
 
 /**
@@ -785,6 +788,20 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);
 void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs);
 void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs);
+
+/**
+ * pfmk_set_event_added() - note that a PMD of a set got an event
+ * @set: the set.
+ * @num: the PMD's number.
+ *
+ * Context: ctx->mutex held.
+ */
+static inline void pfmk_set_event_added(struct pfmk_set *set,
+					unsigned int num)
+{
+	if (num >= set->ev_span)
+		set->ev_span = num + 1;
+}
 
 /*
  * The overflow path's view of a perf event, NMI-safe and inline: with the

@@ -313,6 +313,7 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		set->pmds[i].event = event;
 		set->pmds[i].perf_base = 0;
 		pfmk_ctx_write_end(set->pmds[i].ctx);
+		pfmk_set_event_added(set, i);
 	}
 	return 0;
 }
@@ -330,6 +331,8 @@ void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs)
 
 	for (i = 0; i < nregs; i++)
 		pfmk_perf_release(&set->pmds[i]);
+	/* Either every PMD or, on a failed load, every one that had one. */
+	set->ev_span = 0;
 }
 
 /**
@@ -341,9 +344,9 @@ void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs)
  */
 void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
 {
-	unsigned int i;
+	unsigned int i, n = min(nregs, set->ev_span);
 
-	for (i = 0; i < nregs; i++)
+	for (i = 0; i < n; i++)
 		if (set->pmds[i].event)
 			perf_event_enable(set->pmds[i].event);
 }
@@ -357,9 +360,9 @@ void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
  */
 void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs)
 {
-	unsigned int i;
+	unsigned int i, n = min(nregs, set->ev_span);
 
-	for (i = 0; i < nregs; i++)
+	for (i = 0; i < n; i++)
 		if (set->pmds[i].event)
 			perf_event_disable(set->pmds[i].event);
 }

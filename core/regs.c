@@ -143,6 +143,8 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		pmd->event = events[i];
 		pmd->perf_base = 0;
 		pfmk_ctx_write_end(ctx);
+		if (events[i])
+			pfmk_set_event_added(set, pmd->num);
 	}
 	kfree(events);
 	return 0;
@@ -334,6 +336,8 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		}
 		pfmk_pmd_apply(pmd, &req[i]);
 		pfmk_ctx_write_end(ctx);
+		if (events[i])
+			pfmk_set_event_added(set, pmd->num);
 	}
 	kfree(events);
 	return 0;
