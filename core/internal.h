@@ -843,4 +843,11 @@ static inline void pfmk_perf_set_period_nmi(struct perf_event *event,
 		WRITE_ONCE(event->hw.sample_period, period);
 }
 
+/* The same for the event that overflowed: a sampling event, by definition. */
+static inline void pfmk_perf_set_period_ovfl(struct perf_event *event,
+					     u64 period)
+{
+	WRITE_ONCE(event->hw.sample_period, period);
+}
+
 #endif /* _PFMK_INTERNAL_H */

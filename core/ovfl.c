@@ -120,7 +120,8 @@ static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
  */
 static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 						 struct pfmk_pmd *pmd,
-						 u64 count, u64 past)
+						 u64 count, u64 past,
+						 struct perf_event *ovfl)
 {
 	u64 val = pfmk_pmd_reset_value(pmd, false);
 	u64 period = pfmk_pmd_period(val), carry = 0;
@@ -130,7 +131,10 @@ static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 	pmd->value = val + carry;
 	pmd->perf_base = count;
 	pmd->last_reset_val = val;
-	pfmk_perf_set_period_nmi(pmd->event, period);
+	if (ovfl)
+		pfmk_perf_set_period_ovfl(ovfl, period);
+	else
+		pfmk_perf_set_period_nmi(pmd->event, period);
 }
 
 static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
@@ -147,7 +151,8 @@ static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
 		if (other == pmd || other->reset_pending)
 			continue;
 		pfmk_pmd_short_reset(ctx, other, other->event ?
-				     pfmk_perf_count_nmi(other->event) : 0, 0);
+				     pfmk_perf_count_nmi(other->event) : 0, 0,
+				     NULL);
 	}
 }
 
@@ -192,7 +197,7 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 						struct pfmk_set *set,
 						struct pfmk_pmd *pmd,
-						struct pt_regs *regs)
+						struct pt_regs *regs, u64 now)
 {
 	struct pfmk_dfl_priv *priv = ctx->smpl_priv;
 	struct pfm_dfl_smpl_entry *ent;
@@ -202,13 +207,15 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 		.last_reset_val = pmd->last_reset_val,
 	};
 
-	if (unlikely(priv->aux_bytes || !pfmk_dfl_room(priv, sizeof(*ent))))
+	/* Every entry fits within max_entry: only the end of the buffer counts. */
+	if (unlikely(priv->aux_bytes ||
+		     priv->cur + sizeof(*ent) > priv->buf_size))
 		return 0;
 	arg.cpu = smp_processor_id();
 	arg.pid = task_pid_nr(current);
 	arg.tgid = task_tgid_nr(current);
 	arg.ip = regs ? instruction_pointer(regs) : 0;
-	arg.tstamp = local_clock();
+	arg.tstamp = now;
 	ent = ctx->smpl_buf + priv->cur;
 	pfmk_dfl_entry_fill(ent, &arg);
 	ctx->stats.smpl_count++;
@@ -219,7 +226,7 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 					 struct pfmk_set *set,
 					 struct pfmk_pmd *pmd, u64 count,
-					 struct pt_regs *regs)
+					 struct pt_regs *regs, u64 now)
 {
 	struct pfmk_ovfl_arg arg = { };
 	unsigned int n = 0;
@@ -233,7 +240,7 @@ static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 	arg.pid = task_pid_nr(current);
 	arg.tgid = task_tgid_nr(current);
 	arg.ip = regs ? instruction_pointer(regs) : 0;
-	arg.tstamp = local_clock();
+	arg.tstamp = now;
 	arg.last_reset_val = pmd->last_reset_val;
 	arg.eventid = pmd->eventid;
 	arg.nr_smpl_pmds = n;
@@ -256,17 +263,17 @@ static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
 					    struct pfmk_set *set,
 					    struct pfmk_pmd *pmd, u64 count,
-					    struct pt_regs *regs)
+					    struct pt_regs *regs, u64 now)
 {
 	u32 ctrl;
 
 	if (likely(ctx->fmt->handler == pfmk_dfl_handler) &&
 	    !pmd->has_smpl_pmds) {
-		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs);
+		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now);
 		if (likely(ctrl))
 			return ctrl;
 	}
-	return pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs);
+	return pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs, now);
 }
 
 /*
@@ -304,11 +311,12 @@ static void pfmk_ovfl_mask(struct pfmk_ctx *ctx, struct pfmk_set *set,
  * reloaded an older period), as an unreset perfmon2 PMD, until its next
  * 64-bit overflow.
  */
-static void pfmk_pmd_run_on(struct pfmk_pmd *pmd, u64 count, u64 past)
+static void pfmk_pmd_run_on(struct pfmk_pmd *pmd, struct perf_event *event,
+			    u64 count, u64 past)
 {
 	pmd->value = past;
 	pmd->perf_base = count;
-	pfmk_perf_set_period_nmi(pmd->event, pfmk_pmd_period(past));
+	pfmk_perf_set_period_ovfl(event, pfmk_pmd_period(past));
 }
 
 static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
@@ -361,7 +369,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	struct pfmk_set *set = pmd->set;
 	bool notify = false, kick = false, full = false, masked = false;
 	bool must_switch, has_notify;
-	u64 count, past;
+	u64 count, past, now = 0;
 	u32 ctrl;
 
 	if (pfmk_perf_throttled(event))
@@ -372,6 +380,12 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		return;
 	}
 
+	/*
+	 * The sample's time, read first: no other value is live across
+	 * the call, so none is saved and reloaded around it.
+	 */
+	if (ctx->fmt)
+		now = local_clock();
 	raw_write_seqcount_begin(&ctx->ovfl_seq);
 	ctx->stats.ovfl_count++;
 	count = pfmk_perf_count_ovfl(event);
@@ -393,7 +407,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		ctx->stats.ovfl_masked++;
 		masked = true;
 		if (!pmd->reset_pending) {
-			pfmk_pmd_short_reset(ctx, pmd, count, past);
+			pfmk_pmd_short_reset(ctx, pmd, count, past, event);
 			pfmk_ovfl_reset_others(ctx, set, pmd);
 		}
 		goto out;
@@ -404,7 +418,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		      pmd->ovfl_switch_left && !--pmd->ovfl_switch_left;
 	has_notify = pmd->flags & PFM_REGFL_OVFL_NOTIFY;
 	if (ctx->fmt) {
-		ctrl = pfmk_ovfl_record(ctx, set, pmd, count, regs);
+		ctrl = pfmk_ovfl_record(ctx, set, pmd, count, regs, now);
 	} else {
 		/* 2.2 without a format: saturate and mask, notify if asked. */
 		ctrl = PFM_OVFL_CTRL_NOTIFY;
@@ -415,10 +429,10 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 
 	if (!(ctrl & PFM_OVFL_CTRL_MASK)) {
 		if ((ctrl & PFM_OVFL_CTRL_RESET) || must_switch) {
-			pfmk_pmd_short_reset(ctx, pmd, count, past);
+			pfmk_pmd_short_reset(ctx, pmd, count, past, event);
 			pfmk_ovfl_reset_others(ctx, set, pmd);
 		} else {
-			pfmk_pmd_run_on(pmd, count,
+			pfmk_pmd_run_on(pmd, event, count,
 					pfmk_pmd_value_at(pmd, count));
 		}
 	} else {
