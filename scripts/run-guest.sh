@@ -8,6 +8,9 @@
 # PFMK_QEMU_ACCEL selects the accelerator (default "tcg": multi-threaded
 # TCG, one host thread per vCPU); scripts/test.sh and scripts/demo.sh pass
 # guest_accel's choice (scripts/lib.sh).
+# PFMK_GUEST_ICOUNT=1 runs the guest in QEMU's instruction-count mode, one
+# vCPU, whatever PFMK_QEMU_ACCEL says: make bench's instruction-count pass
+# (Documentation/performance.rst).
 # Exit status: 0 if QEMU exited by itself, 124 on timeout, QEMU's otherwise.
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
@@ -26,6 +29,7 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (p
 # every later step shows up; hangs are bounded by the wall-clock timeout.
 # panic=-1 reboots (i.e. exits QEMU, -no-reboot) at once on a panic.
 cmdline="console=ttyS0 printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
+icount=${PFMK_GUEST_ICOUNT:-0}
 # Under TCG the guest's TSC is the host's.  Its calibration against the
 # PIT races the host's load: a debug-7.2 guest on a busy host took 507 MHz
 # for the host's 2596 ("PIT calibration deviates from HPET"), the
@@ -33,12 +37,38 @@ cmdline="console=ttyS0 printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokas
 # in tick-sized steps, so two perf reads within a tick saw the same times
 # and cpu-clock counts (count_read_pmds_time and hotplug_counting failed).
 # When the host's TSC rate is known and constant, the guest is told it.
-if khz=$(host_tsc_khz); then
+# Not in icount mode: there the guest's TSC, PIT and HPET all follow
+# QEMU's virtual clock, not the host's TSC (with shift=0 the TSC ticks at
+# 1 GHz, once per instruction); the host's rate would be wrong, and the
+# guest's own calibration against the PIT finds the right one whatever
+# the host's load.
+if [[ $icount == 1 ]]; then
+	:
+elif khz=$(host_tsc_khz); then
 	cmdline+=" tsc_early_khz=$khz"
 fi
 cmdline+=" ${PFMK_GUEST_CMDLINE:-}"
 
-qemu=(qemu-system-x86_64 -accel "${PFMK_QEMU_ACCEL:-tcg}" -smp 2 -m 1G -nographic -no-reboot
+accel=${PFMK_QEMU_ACCEL:-tcg}
+smp=2
+icount_args=()
+# Icount mode: the virtual clock advances by 2^shift ns per guest
+# instruction retired, so with shift=0 a ktime_get_ns() delta in the
+# guest is the number of instructions run in between, whatever the host
+# does; sleep=off makes an idle vCPU jump to the next timer's deadline
+# instead of waiting for the host's clock.  QEMU counts instructions in
+# single-threaded TCG only.  The RTC starts at a fixed date and follows
+# the virtual clock: with the host's date, the wall-clock time the guest
+# reads at boot differed from run to run and so did its counts
+# (create_close by up to 11 %); with it fixed, two runs printed
+# byte-identical console logs.  One vCPU: with -smp 2, Debian's 6.1
+# kernel hangs at "Bringing up secondary CPUs" under icount (QEMU 7.2).
+if [[ $icount == 1 ]]; then
+	accel=tcg,thread=single
+	smp=1
+	icount_args=(-icount "shift=0,sleep=off" -rtc "base=2026-01-01T00:00:00,clock=vm")
+fi
+qemu=(qemu-system-x86_64 -accel "$accel" "${icount_args[@]}" -smp "$smp" -m 1G -nographic -no-reboot
 	-nodefaults -serial stdio -monitor none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
 
