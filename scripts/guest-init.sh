@@ -231,6 +231,9 @@ wl_variant() {
 }
 bench_workload() {
 	wl_fail=0
+	# WL_ROUNDS measured rounds after the warm-up; 0: no run at all, not
+	# even the warm-up (mkinitramfs.sh then leaves this step out).
+	[ "$WL_ROUNDS" -gt 0 ] || return 0
 	r=0
 	while [ $r -le "$WL_ROUNDS" ]; do
 		order="none pfmk perf perfc raw"

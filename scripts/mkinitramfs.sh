@@ -192,26 +192,37 @@ if [[ $mode == debug ]] && have pfmk_example_flightrec; then
 fi
 # Benchmarks (Documentation/performance.rst): a tiny run in make test, the
 # full one and the workload runs under perf record in bench mode (make bench).
+# PFMK_BENCH_WL_ROUNDS=0 leaves the workload step (and perf) out of a bench
+# plan: the micro run alone, as in make bench's instruction-count pass.
 bench_tiny="rounds=2 scale_rounds=1 warmup=1 iters=4 ovfls=8 pings=2 max_ctx=2 clock_spin=1 clock_period_us=1000"
 bench_args=${PFMK_BENCH_ARGS:-}
 bench_env=""
+wl_rounds=${PFMK_BENCH_WL_ROUNDS:-4}
+bench_wl=true
+if [[ $mode == bench ]]; then
+	[[ $wl_rounds =~ ^[0-9]+$ ]] || die "PFMK_BENCH_WL_ROUNDS=$wl_rounds: not a number"
+	((10#$wl_rounds > 0)) || bench_wl=false
+fi
 if [[ $mode == stock || $mode == debug || $mode == bench ]]; then
 	[[ $mode == bench ]] || bench_args=$bench_tiny
 	if have pfmk_bench; then
 		add_step bench:pfmk_bench bench
 		init_steps+=("bench:pfmk_bench bench_run $bench_args")
-		add_step bench-workload rc
-		if [[ $mode == bench ]]; then
-			init_steps+=("bench-workload bench_workload")
-		else
+		if [[ $mode != bench ]]; then
+			add_step bench-workload rc
 			init_steps+=("bench-workload bench_run work=1 smpl_hz=1000")
+		elif $bench_wl; then
+			add_step bench-workload rc
+			init_steps+=("bench-workload bench_workload")
 		fi
 	else
 		add_step bench:pfmk_bench bench missing
-		add_step bench-workload rc missing
+		if $bench_wl; then
+			add_step bench-workload rc missing
+		fi
 	fi
 fi
-if [[ $mode == bench ]]; then
+if [[ $mode == bench ]] && $bench_wl; then
 	# Debian's perf and its shared libraries, at their host paths.
 	perf=${PFMK_PERF:-/usr/bin/perf}
 	[[ $(head -c4 "$perf" | tail -c3) == ELF ]] || die "$perf is not an ELF binary (package linux-perf)"
@@ -222,7 +233,7 @@ if [[ $mode == bench ]]; then
 		cp -L "$lib" "$root$lib"
 	done < <(ldd "$perf" | grep -o '/[^ ]*' | sort -u)
 	# The workload runs of guest-init.sh's bench_workload.
-	bench_env="WL_ROUNDS=${PFMK_BENCH_WL_ROUNDS:-4}
+	bench_env="WL_ROUNDS=$wl_rounds
 WL_HZ='${PFMK_BENCH_WL_HZ:-1000 10000}'
 WL_WORK=${PFMK_BENCH_WL_WORK:-100}"
 fi
