@@ -2,13 +2,19 @@
 """pfmk benchmarks: parse pfmk_bench output, check it, print the table.
 
 usage:
-  bench.py report <console.log> <summary.json> [kernel-id]
+  bench.py report <console.log> <summary.json> [kernel-id [icount.log]]
   bench.py check <console.log>
 
 "report" prints the table of scripts/bench.sh (make bench) and writes the
 machine-readable summary; it exits 1 if the output is malformed or a
-measurement is missing.  "check" only validates the micro run, as the
-tiny run of make test does through scripts/results.py (check_lines()).
+measurement is missing.  With icount.log, the console log of make bench's
+instruction-count pass (the micro run alone in QEMU's icount mode, where
+1 ns of guest time is one instruction), it also prints the instruction
+ratios and, for each missed target, whether the instructions miss it too
+(the gap is pfmk's) or meet it (the emulator's); an icount log that holds
+no result is a problem, one with gaps only a note.  "check" only
+validates the micro run, as the tiny run of make test does through
+scripts/results.py (check_lines()).
 
 The module's line formats are documented in test-modules/pfmk_bench.c and
 the method in Documentation/performance.rst.  Targets are judged on the
@@ -376,7 +382,46 @@ def aux_copyout():
     return out
 
 
-def report(log, summary_file, kernel):
+def parse_icount(path):
+    """The micro run of the instruction-count pass: (micro or None, notes).
+    None when the log is missing or holds no result line."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = [clean(x) for x in f]
+    except OSError as e:
+        return None, ["cannot read %s: %s" % (path, e.strerror)]
+    micro, notes = parse_micro(lines)
+    if not micro["results"]:
+        # Not the list of every missing item: what went wrong, if known.
+        notes = ["no result line"] + [n for n in notes if n.startswith(
+            ("pfmk_bench error", "malformed"))]
+    if any(x.startswith("PFMK-HOST: QEMU killed") for x in lines):
+        notes.append("QEMU timed out")
+    return (micro if micro["results"] else None), notes
+
+
+def icount_match(micro, name, arg):
+    """The icount result for a timed row: the same name and arg or, when it
+    has a single one, the same name (wakeup's arg says whether the waiter
+    had a CPU of its own, which one vCPU cannot give it)."""
+    same = [r for r in micro["results"] if r["name"] == name]
+    for r in same:
+        if r["arg"] == arg:
+            return r
+    return same[0] if len(same) == 1 else None
+
+
+def attribution(verdict_, insn_ratio, target):
+    """Whose is a missed target: pfmk's if the instruction ratio misses it
+    too, the emulator's if it meets it."""
+    if verdict_ != "MISSED":
+        return None
+    if insn_ratio is None:
+        return "n/a"
+    return "pfmk" if insn_ratio > target else "emulator"
+
+
+def report(log, summary_file, kernel, icount_log=None):
     with open(log, errors="replace") as f:
         lines = [clean(x) for x in f]
     micro, problems = parse_micro(lines)
@@ -399,40 +444,118 @@ def report(log, summary_file, kernel):
         w["target"] = WORKLOAD_TARGET
         w["verdict"] = verdict(w["per_sample_ratio_med"], WORKLOAD_TARGET)
 
-    print("pfmk benchmarks on %s (QEMU TCG, emulated: compare ratios, not ns)" % kernel)
-    print()
-    hdr = "%-2s %-48s %4s %11s %11s %9s %9s %7s  %s" % (
-        "#", "measurement (pfmk vs baseline)", "arg", "base ns/op", "pfmk ns/op",
-        "ratio med", "ratio min", "target", "verdict")
-    print(hdr)
-    print("-" * len(hdr))
+    # The instruction-count pass: same measurements, counted in guest
+    # instructions.  Verdicts stay time-based; the instruction ratio only
+    # says whose a missed target is.
+    icount = {"log": icount_log, "status": "not run", "notes": [], "rows": [],
+              "attributions": []}
+    imicro = None
+    if icount_log is not None:
+        imicro, icount["notes"] = parse_icount(icount_log)
+        if imicro is None:
+            icount["status"] = "no result"
+            problems.append("icount run: no result in %s%s" % (
+                icount_log, ": " + "; ".join(icount["notes"]) if icount["notes"] else ""))
+        else:
+            icount["status"] = "problems" if icount["notes"] else "ok"
+    insn = {}   # (name, arg) of a timed row: (instruction ratio, attribution)
     for r in rows:
-        print("%-2d %-48s %4d %11d %11d %9.3f %9.3f %7s  %s" % (
-            r["item"], LABEL[r["name"]], r["arg"], r["base_ns"], r["cand_ns"],
-            r["ratio_med"], r["ratio_min"], "<=%.2f" % r["target"] if r["target"] else "-",
-            r["verdict"]))
+        m = icount_match(imicro, r["name"], r["arg"]) if imicro else None
+        ratio = m["ratio_med"] if m else None
+        attr = attribution(r["verdict"], ratio, r["target"])
+        insn[(r["name"], r["arg"])] = (ratio, attr)
+        if attr is not None:
+            icount["attributions"].append({
+                "name": r["name"], "arg": r["arg"], "item": r["item"], "target": r["target"],
+                "ratio_med": r["ratio_med"], "verdict": r["verdict"],
+                "insn_ratio_med": ratio, "icount_arg": m["arg"] if m else None,
+                "attribution": attr})
+    if imicro:
+        for m in imicro["results"]:
+            icount["rows"].append({
+                "name": m["name"], "arg": m["arg"], "item": ITEM[m["name"]],
+                "target": target_of(m["name"], m["arg"]),
+                "base_insns": m["base_ns"], "cand_insns": m["cand_ns"],
+                "delta_insns": m["cand_ns"] - m["base_ns"],
+                "ratio_med": m["ratio_med"], "ratio_min": m["ratio_min"],
+                "rounds": m["rounds"],
+                "kapi2_insns": imicro["floors"].get((m["name"], m["arg"]))})
+
     def num(x, fmt="%.3f"):
         return fmt % x if x is not None else "n/a"
 
+    def line(item, label, arg, base, cand, rmed, rmin, insn, target, verdict_, attr):
+        print(("%-2d %-48s %4s %11s %11s %9s %9s %10s %7s  %-7s %s" % (
+            item, label, arg, base, cand, rmed, rmin, insn, target, verdict_,
+            attr or "")).rstrip())
+
+    print("pfmk benchmarks on %s (QEMU TCG, emulated: compare ratios, not ns)" % kernel)
+    print()
+    hdr = "%-2s %-48s %4s %11s %11s %9s %9s %10s %7s  %-7s %s" % (
+        "#", "measurement (pfmk vs baseline)", "arg", "base ns/op", "pfmk ns/op",
+        "ratio med", "ratio min", "insn ratio", "target", "verdict", "attribution")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        ratio, attr = insn[(r["name"], r["arg"])]
+        line(r["item"], LABEL[r["name"]], r["arg"], r["base_ns"], r["cand_ns"],
+             "%.3f" % r["ratio_med"], "%.3f" % r["ratio_min"],
+             "%.3f" % ratio if ratio is not None else "-",
+             "<=%.2f" % r["target"] if r["target"] else "-", r["verdict"], attr)
     for w in wl:
-        print("%-2d %-48s %4s %11s %11s %9s %9s %7s  %s" % (
-            6, "cost per sample %d Hz (vs perf record -a)" % w["hz"],
-            "", num(w["ns_per_sample_perf_med"], "%.0f"),
-            num(w["ns_per_sample_pfmk_med"], "%.0f"),
-            num(w["per_sample_ratio_med"]), num(w["per_sample_ratio_min"]),
-            "<=%.2f" % WORKLOAD_TARGET, w["verdict"]))
+        line(6, "cost per sample %d Hz (vs perf record -a)" % w["hz"],
+             "", num(w["ns_per_sample_perf_med"], "%.0f"),
+             num(w["ns_per_sample_pfmk_med"], "%.0f"),
+             num(w["per_sample_ratio_med"]), num(w["per_sample_ratio_min"]), "-",
+             "<=%.2f" % WORKLOAD_TARGET, w["verdict"], attribution(w["verdict"], None, None))
     aux = aux_copyout()
     for a in aux:
         # Higher is better here: the target is a floor.
         t = AUX_TARGETS.get(a["kib"])
         a["target"] = t
         a["verdict"] = ("met" if a["ratio_med"] >= t else "MISSED") if t else "report"
-        print("%-2d %-48s %4s %11s %11s %9.3f %9s %7s  %s" % (
-            8, "AUX copy-out vs memcpy, %s, %d KiB" % (a["kernel"], a["kib"]),
-            "", "", "", a["ratio_med"], "", ">=%.2f" % t if t else "-", a["verdict"]))
+        line(8, "AUX copy-out vs memcpy, %s, %d KiB" % (a["kernel"], a["kib"]),
+             "", "", "", "%.3f" % a["ratio_med"], "", "-", ">=%.2f" % t if t else "-",
+             a["verdict"], attribution(a["verdict"], None, None))
     if not aux:
         print("%-2d %-48s %s" % (8, "AUX copy-out vs memcpy",
                                  "no result: run make test first (patched debug kernels)"))
+    print()
+    if icount_log is None:
+        print("instructions per op: no icount run (PFMK_BENCH_ICOUNT=0); insn ratio and "
+              "attribution n/a")
+    elif imicro is None:
+        print("instructions per op: the icount run gave no result (%s): %s" % (
+            icount_log, "; ".join(icount["notes"]) or "no result line"))
+    else:
+        print("instructions per op (icount run, one vCPU: 1 ns of guest time = 1 instruction;"
+              " %s)" % icount_log)
+        ihdr = "   %-2s %-48s %4s %11s %11s %10s %9s %9s" % (
+            "#", "measurement (pfmk vs baseline)", "arg", "base insns", "pfmk insns",
+            "pfmk-base", "ratio med", "ratio min")
+        print(ihdr)
+        for m in icount["rows"]:
+            print("   %-2d %-48s %4d %11d %11d %10d %9.3f %9.3f" % (
+                m["item"], LABEL[m["name"]], m["arg"], m["base_insns"], m["cand_insns"],
+                m["delta_insns"], m["ratio_med"], m["ratio_min"]))
+        for m in icount["rows"]:
+            if m["kapi2_insns"] is not None:
+                print("   2: k=%d: pfmk - raw %d insns, floor (two pfmk_get_state) %d insns,"
+                      " rest %d insns" % (m["arg"], m["delta_insns"], m["kapi2_insns"],
+                                          m["delta_insns"] - m["kapi2_insns"]))
+        for r in rows:
+            m = icount_match(imicro, r["name"], r["arg"])
+            if m and m["arg"] != r["arg"]:
+                print("   %d: %s arg=%d is compared with the timed run's arg=%d%s" % (
+                    r["item"], r["name"], m["arg"], r["arg"],
+                    ": one vCPU, the waiter runs on the driver's CPU"
+                    if r["name"] == "wakeup" else ""))
+        if icount["notes"]:
+            print("   icount run problems (not counted as failures of the report): " +
+                  "; ".join(icount["notes"]))
+    print("   insn ratio: the icount run's median ratio; attribution of a MISSED time verdict:"
+          " pfmk if the instruction ratio misses the target too, emulator if it meets it,"
+          " n/a without an instruction count")
     floors = [r for r in rows if r["kapi2_ns"] is not None]
     if floors:
         print()
@@ -494,6 +617,7 @@ def report(log, summary_file, kernel):
 
     summary = {
         "kernel": kernel, "emulated": "QEMU TCG", "micro": rows, "workload": wl,
+        "icount": icount,
         "workload_runs": runs, "scaling": scal,
         "aux_copyout": aux,
         "skipped": [dict(s, note="measured by pfmk_aux_smoke on the patched debug kernels"
@@ -512,8 +636,9 @@ def report(log, summary_file, kernel):
 
 
 def main(argv):
-    if len(argv) in (4, 5) and argv[1] == "report":
-        return report(argv[2], argv[3], argv[4] if len(argv) == 5 else "?")
+    if len(argv) in (4, 5, 6) and argv[1] == "report":
+        return report(argv[2], argv[3], argv[4] if len(argv) >= 5 else "?",
+                      argv[5] if len(argv) == 6 else None)
     if len(argv) == 3 and argv[1] == "check":
         with open(argv[2], errors="replace") as f:
             problems = check_lines(f.readlines())
