@@ -20,7 +20,9 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/signal.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <pfmk/compat.h>
 #include <pfmk/pfmk.h>
 
 #include "pfmk_kunit.h"
@@ -518,7 +520,7 @@ static void race_close_vs_waiting_call(struct kunit *test)
 	void *desc;
 
 	/* Not kunit memory: a call that never returns keeps using it. */
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = kzalloc_obj(*w, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	load = &w->call[RACE_LOAD];
 	close = &w->call[RACE_CLOSE];
