@@ -280,7 +280,11 @@ void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx)
  * Without a reference, the context may be freed one RCU grace period
  * after a close that was waiting for the mutex takes it, and
  * mutex_unlock() may still touch the mutex after handing it over: the
- * unlock is an RCU read-side section, as the lookup was.
+ * unlock runs with preemption off, which no grace period ends during
+ * (since RCU's flavours were consolidated, v4.20).  Not rcu_read_lock():
+ * with lockdep, its section is tracked like a lock, and cost more than
+ * the two atomic operations this path saves; a mutex_unlock() with
+ * preemption off is legal everywhere, PREEMPT_RT included.
  *
  * Context: process context; ctx->mutex held.
  */
@@ -291,7 +295,7 @@ void pfmk_ctx_unlock(struct pfmk_ctx *ctx)
 		pfmk_ctx_put(ctx);
 		return;
 	}
-	rcu_read_lock();
+	preempt_disable();
 	mutex_unlock(&ctx->mutex);
-	rcu_read_unlock();
+	preempt_enable();
 }
