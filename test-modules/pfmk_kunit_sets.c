@@ -406,25 +406,35 @@ static void sets_masked_no_switch_race(struct kunit *test)
 }
 
 /*
- * stop() lets a switch an overflow just asked for land, and drops it: a
- * start right after does not switch sets.  (A switch done before the
- * stop is legitimate: it is counted before the snapshot.)
+ * A context whose set 0 (PFM_SETFL_OVFL_SWITCH) samples PMD 0 with a
+ * switch count of 1: an overflow at the second tick switches to set 1.
  */
-static void sets_stop_drops_switch(struct kunit *test)
+static void *sets_switch_at_second_tick(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfmk_ctx_stats st;
-	int cpu = pfmkt_cpu();
-	unsigned int round;
-	u64 switches;
 
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
-	/* An overflow at the second tick, which switches to set 1. */
 	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
+	return desc;
+}
+
+/*
+ * stop() lets a switch an overflow just asked for land, and drops it: a
+ * start right after does not switch sets.  (A switch done before the
+ * stop is legitimate: it is counted before the snapshot.)
+ */
+static void sets_stop_drops_switch(struct kunit *test)
+{
+	void *desc = sets_switch_at_second_tick(test);
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	unsigned int round;
+	u64 switches;
+
 	for (round = 0; round < 50; round++) {
 		pfmkt_load(test, desc, cpu);
 		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
@@ -463,15 +473,9 @@ static u64 sets_read_switch_cnt(struct kunit *test, void *desc, u16 set,
  */
 static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = sets_switch_at_second_tick(test);
 	int cpu = pfmkt_cpu();
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
-			0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
-	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
 	pfmkt_load(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 2);
