@@ -799,6 +799,7 @@ void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs);
 static inline void pfmk_set_event_added(struct pfmk_set *set,
 					unsigned int num)
 {
+	lockdep_assert_held(&set->pmds[num].ctx->mutex);
 	if (num >= set->ev_span)
 		set->ev_span = num + 1;
 }

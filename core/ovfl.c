@@ -382,9 +382,11 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 
 	/*
 	 * The sample's time, read first: no other value is live across
-	 * the call, so none is saved and reloaded around it.
+	 * the call, so none is saved and reloaded around it.  Masked, the
+	 * overflow records nothing (only this handler masks, and restart
+	 * unmasks with the events disabled).
 	 */
-	if (ctx->fmt)
+	if (ctx->fmt && !READ_ONCE(ctx->masked))
 		now = local_clock();
 	raw_write_seqcount_begin(&ctx->ovfl_seq);
 	ctx->stats.ovfl_count++;

@@ -331,8 +331,9 @@ void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs)
 
 	for (i = 0; i < nregs; i++)
 		pfmk_perf_release(&set->pmds[i]);
-	/* Either every PMD or, on a failed load, every one that had one. */
-	set->ev_span = 0;
+	/* Every PMD, or on a failed load every one that had an event. */
+	if (nregs >= set->ev_span)
+		set->ev_span = 0;
 }
 
 /**
@@ -340,12 +341,13 @@ void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs)
  * @set: the set.
  * @nregs: number of PMDs.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep; ctx->mutex held.
  */
 void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
 {
 	unsigned int i, n = min(nregs, set->ev_span);
 
+	lockdep_assert_held(&set->pmds[0].ctx->mutex);
 	for (i = 0; i < n; i++)
 		if (set->pmds[i].event)
 			perf_event_enable(set->pmds[i].event);
@@ -356,12 +358,13 @@ void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
  * @set: the set.
  * @nregs: number of PMDs.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep; ctx->mutex held.
  */
 void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs)
 {
 	unsigned int i, n = min(nregs, set->ev_span);
 
+	lockdep_assert_held(&set->pmds[0].ctx->mutex);
 	for (i = 0; i < n; i++)
 		if (set->pmds[i].event)
 			perf_event_disable(set->pmds[i].event);
