@@ -456,11 +456,9 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	/*
 	 * Dead before the unload: lookups fail from here on, lockless
 	 * readers see ->dead (-EBADF), and the unload does not fold counts
-	 * that nobody can read any more.
-	 */
-	/*
-	 * No mutex_destroy(): pfmk_ctx_lock() may still mutex_trylock() a
-	 * published context under RCU, and would find the magic gone.
+	 * that nobody can read any more.  No mutex_destroy():
+	 * pfmk_ctx_lock() may still mutex_trylock() the context under RCU,
+	 * and would find the magic gone.
 	 */
 	pfmk_desc_free(ctx);
 	pfmk_ctx_write_begin(ctx);

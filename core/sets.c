@@ -294,6 +294,17 @@ void pfmk_sets_unload(struct pfmk_ctx *ctx)
 		pfmk_perf_unload_set(set, ctx->pmu->num_pmcs);
 }
 
+/* Reload a set's overflow-switch counts (read_pmds reports what is left). */
+static void pfmk_set_reload_switch_counts(struct pfmk_ctx *ctx,
+					  struct pfmk_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nregs; i++)
+		WRITE_ONCE(set->pmds[i].ovfl_switch_left,
+			   set->pmds[i].ovfl_switch_cnt);
+}
+
 /**
  * pfmk_set_resume() - let the active set count again where it stopped
  * @ctx: the context, loaded and started, with no set counting.
@@ -335,8 +346,6 @@ void pfmk_set_resume(struct pfmk_ctx *ctx)
  */
 void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 {
-	unsigned int i;
-
 	lockdep_assert_held(&ctx->mutex);
 	ctx->active_set = set;
 	/*
@@ -345,9 +354,7 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 	 * pfmk_set_describe() reloaded.
 	 */
 	if (set->flags & PFM_SETFL_OVFL_SWITCH)
-		for (i = 0; i < ctx->nregs; i++)
-			WRITE_ONCE(set->pmds[i].ovfl_switch_left,
-				   set->pmds[i].ovfl_switch_cnt);
+		pfmk_set_reload_switch_counts(ctx, set);
 	set->runs++;
 	/* While the CPU is away nothing counts: its re-arm resumes. */
 	if (!ctx->offline)
@@ -521,16 +528,12 @@ static int pfmk_check_setdesc(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 static void pfmk_set_describe(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			      const struct pfarg_setdesc *d)
 {
-	unsigned int i;
-
 	/*
 	 * Overflows of the set as it was may have counted its switch
 	 * counts down: reload them here, since pfmk_set_activate() only
 	 * does for a set that switches on overflows.
 	 */
-	for (i = 0; i < ctx->nregs; i++)
-		WRITE_ONCE(set->pmds[i].ovfl_switch_left,
-			   set->pmds[i].ovfl_switch_cnt);
+	pfmk_set_reload_switch_counts(ctx, set);
 	set->flags = d->set_flags;
 	set->id_next = d->set_id_next;
 	set->timeout_us = 0;

@@ -421,8 +421,11 @@ static int pfmk_test_pmc_to_attr(const struct pfmk_pmu_desc *desc,
 				 unsigned int reg, u64 val,
 				 struct perf_event_attr *attr)
 {
-	struct pfmk_test_hold *hold = xchg(&pfmk_test_hold, NULL);
+	struct pfmk_test_hold *hold = NULL;
 
+	/* Read first: loads (and make bench) pay no atomic when unarmed. */
+	if (unlikely(READ_ONCE(pfmk_test_hold)))
+		hold = xchg(&pfmk_test_hold, NULL);
 	if (hold) {
 		complete(&hold->entered);
 		wait_for_completion_timeout(&hold->release, 30 * HZ);
