@@ -493,12 +493,47 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/*
+ * Stopping a PFM_SETFL_TIME_SWITCH set cancels its timeout: a run that
+ * starts on a set without one, before the old timeout would have
+ * expired, is not switched by it.
+ */
+static void sets_stop_cancels_timeout(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfmk_ctx_stats st;
+	struct pfarg_load load;
+	int cpu = pfmkt_cpu();
+
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_TIME_SWITCH,
+					  20000, 0), 0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+
+	pfmkt_load_req(&load, cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	/* Three times set 0's 20 ms timeout. */
+	msleep(60);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.set_switches, 0ULL);
+	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_runs, 1ULL);
+	pfmkt_close(test, desc);
+}
+
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
 	KUNIT_CASE(sets_masked_switch_waits),
 	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
 	KUNIT_CASE(sets_stop_drops_switch),
 	KUNIT_CASE(sets_redescribe_reloads_switch_cnt),
+	KUNIT_CASE(sets_stop_cancels_timeout),
 	{}
 };
 
