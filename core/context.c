@@ -273,10 +273,15 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 	ctx->ovfl_irqs_on = false;
 	/* No handler can run any more; let a queued notification finish. */
 	irq_work_sync(&ctx->irq_work);
-	/* Unloading ends a notification: nothing is left to restart. */
-	list_for_each_entry(set, &ctx->sets, list)
-		for (i = 0; i < ctx->pmu->num_pmcs; i++)
-			set->pmds[i].reset_pending = false;
+	/*
+	 * Unloading ends a notification: nothing is left to restart.  Only
+	 * a masked context has PMDs waiting for their reset (the overflow
+	 * path masks before it leaves one unreset).
+	 */
+	if (READ_ONCE(ctx->masked))
+		list_for_each_entry(set, &ctx->sets, list)
+			for (i = 0; i < ctx->pmu->num_pmcs; i++)
+				set->pmds[i].reset_pending = false;
 	WRITE_ONCE(ctx->masked, false);
 	atomic_set(&ctx->switch_req, 0);
 	ctx->active_set = &ctx->set0;

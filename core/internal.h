@@ -184,6 +184,9 @@ struct pfmk_pmd {
  * @act_start: local_clock() at the current activation, 0 if inactive.
  * @ev_span: no PMD from this index on has an event (an upper bound, under
  *	ctx->mutex: start and stop go through @pmds up to it, not all).
+ * @pmcs_written: PMCs written since the set was created; a load asks the
+ *	description only about these and the PMDs not off by default
+ *	(pfmk_perf_load_set()).  Under ctx->mutex.
  * @rcu: frees a set other than set 0 after lockless readers are done.
  *
  * A set and its register arrays are one allocation (set 0's are part of
@@ -204,6 +207,7 @@ struct pfmk_set {
 	u64			duration;
 	u64			act_start;
 	unsigned int		ev_span;
+	DECLARE_BITMAP(pmcs_written, PFM_MAX_HW_PMDS);
 };
 
 /**
@@ -802,6 +806,22 @@ static inline void pfmk_set_event_added(struct pfmk_set *set,
 	lockdep_assert_held(&set->pmds[num].ctx->mutex);
 	if (num >= set->ev_span)
 		set->ev_span = num + 1;
+}
+
+/**
+ * pfmk_set_write_pmc() - store a PMC value in a set
+ * @set: the set.
+ * @num: the PMC's number.
+ * @val: the value, checked.
+ *
+ * Context: ctx->mutex held.
+ */
+static inline void pfmk_set_write_pmc(struct pfmk_set *set, unsigned int num,
+				      u64 val)
+{
+	lockdep_assert_held(&set->pmds[num].ctx->mutex);
+	set->pmcs[num] = val;
+	__set_bit(num, set->pmcs_written);
 }
 
 /*

@@ -21,6 +21,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/string.h>
 #include <linux/perf_event.h>
 
 #include "internal.h"
@@ -74,10 +75,14 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    const struct pfmk_pmd *cfg)
 {
 	perf_overflow_handler_t handler = NULL;
-	struct perf_event_attr attr = { };
+	struct perf_event_attr attr;
 	struct perf_event *event;
 	int ret;
 
+	/* Most PMCs of a description stay at a default that is off. */
+	if (pfmk_pmd_dfl_off(pmu, reg, pmc))
+		return NULL;
+	memset(&attr, 0, sizeof(attr));
 	ret = pmu->pmc_to_attr(pmu, reg, pmc, &attr);
 	if (ret == PFMK_PMC_OFF)
 		return NULL;
@@ -282,6 +287,34 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 	pfmk_perf_destroy(event);
 }
 
+/*
+ * The PMDs a load asks the description about: those whose PMC was written,
+ * and those not off by default.  Any other PMD is programmed by its
+ * default value, which left it unused when the description registered
+ * (pfmk_pmd_dfl_off()): a load of a description of 64 PMCs, of which the
+ * client wrote two, visits two PMDs, not 64.  Where a written PMC programs
+ * other PMDs (->pmc_shared(); with ->pmd_pmc() and no ->pmc_shared(),
+ * any might), every PMD is visited.
+ */
+static void pfmk_perf_pmds_to_load(const struct pfmk_set *set,
+				   const struct pfmk_pmu_desc *pmu,
+				   unsigned long *todo)
+{
+	unsigned int j, n = pmu->num_pmcs;
+
+	if (pmu->pmd_pmc) {
+		for_each_set_bit(j, set->pmcs_written, n) {
+			if (!pmu->pmc_shared ||
+			    pmu->pmc_shared(pmu, j, set->pmcs[j])) {
+				bitmap_fill(todo, n);
+				return;
+			}
+		}
+	}
+	bitmap_complement(todo, pmu->dfl_off, n);
+	bitmap_or(todo, todo, set->pmcs_written, n);
+}
+
 /**
  * pfmk_perf_load_set() - create the events of a set's used PMDs
  * @set: the set, without events (loading, or re-arming after a CPU left).
@@ -295,9 +328,11 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		       int cpu)
 {
+	DECLARE_BITMAP(todo, PFM_MAX_HW_PMDS);
 	unsigned int i;
 
-	for (i = 0; i < pmu->num_pmcs; i++) {
+	pfmk_perf_pmds_to_load(set, pmu, todo);
+	for_each_set_bit(i, todo, pmu->num_pmcs) {
 		struct perf_event *event;
 
 		event = pfmk_perf_create(pmu, i, pfmk_pmd_pmc(pmu, i, set->pmcs),
@@ -327,9 +362,9 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
  */
 void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs)
 {
-	unsigned int i;
+	unsigned int i, n = min(nregs, set->ev_span);
 
-	for (i = 0; i < nregs; i++)
+	for (i = 0; i < n; i++)
 		pfmk_perf_release(&set->pmds[i]);
 	/* Every PMD, or on a failed load every one that had an event. */
 	if (nregs >= set->ev_span)

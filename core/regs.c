@@ -135,7 +135,7 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		struct pfmk_pmd *pmd;
 
 		set = pfmk_set_find(ctx, req[i].reg_set);
-		set->pmcs[req[i].reg_num] = req[i].reg_value;
+		pfmk_set_write_pmc(set, req[i].reg_num, req[i].reg_value);
 		pmd = &set->pmds[req[i].reg_num];
 		pfmk_aux_rebind(ctx, set, pmd->num, events[i]);
 		pfmk_perf_release(pmd);
@@ -234,8 +234,8 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 	}
 
 	for (i = 0; i < count; i++)
-		pfmk_set_find(ctx, req[i].reg_set)->pmcs[req[i].reg_num] =
-			req[i].reg_value;
+		pfmk_set_write_pmc(pfmk_set_find(ctx, req[i].reg_set),
+				   req[i].reg_num, req[i].reg_value);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #ifndef _PFMK_PMU_INTERNAL_H
 #define _PFMK_PMU_INTERNAL_H
 
+#include <linux/bitops.h>
 #include <linux/types.h>
 #include <pfmk/pmu.h>
 
@@ -23,8 +24,39 @@
 /* pmu/pmu_desc.c: PMU description registry */
 const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name);
 void pfmk_pmu_put(const struct pfmk_pmu_desc *desc);
-u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
-		 const u64 *pmcs);
+
+/**
+ * pfmk_pmd_pmc() - the PMC value that programs a PMD
+ * @pmu: the context's PMU description.
+ * @pmd: PMD number.
+ * @pmcs: the set's PMC values.
+ *
+ * Context: any context.
+ * Return: the description's answer (->pmd_pmc()), else PMC @pmd's value.
+ */
+static inline u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu,
+			       unsigned int pmd, const u64 *pmcs)
+{
+	return pmu->pmd_pmc ? pmu->pmd_pmc(pmu, pmd, pmcs) : pmcs[pmd];
+}
+
+/**
+ * pfmk_pmd_dfl_off() - does a PMD's default value leave it unused?
+ * @pmu: the PMU description.
+ * @pmd: PMD number.
+ * @val: the value that programs it (pfmk_pmd_pmc()).
+ *
+ * Context: any context.
+ * Return: true if @val is PMC @pmd's default and ->pmc_to_attr() said
+ * PFMK_PMC_OFF for it at registration; the core then needs no event and
+ * need not ask again.
+ */
+static inline bool pfmk_pmd_dfl_off(const struct pfmk_pmu_desc *pmu,
+				    unsigned int pmd, u64 val)
+{
+	return test_bit(pmd, pmu->dfl_off) &&
+	       val == pmu->pmc_desc[pmd].dfl_val;
+}
 
 /* pmu/pmu_generic.c: the built-in generic description */
 int pfmk_pmu_generic_init(void);

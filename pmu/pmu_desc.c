@@ -19,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rculist.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <pfmk/pmu_generic.h>
 
@@ -38,18 +39,47 @@ static struct pfmk_pmu_desc *pfmk_pmu_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Find the PMDs that the default PMC values leave unused, so that loads do
+ * not ask ->pmc_to_attr() about them again (pfmk_pmd_dfl_off()): a load
+ * visits every PMD, and most stay at their default.  A PMD whose default
+ * value is on, or an error, is asked at every load, as before.
+ */
+static void pfmk_pmu_find_dfl_off(struct pfmk_pmu_desc *desc, u64 *pmcs)
+{
+	struct perf_event_attr attr;
+	unsigned int i;
+	u64 val;
+
+	bitmap_zero(desc->dfl_off, PFM_MAX_HW_PMDS);
+	for (i = 0; i < desc->num_pmcs; i++)
+		pmcs[i] = desc->pmc_desc[i].dfl_val;
+	for (i = 0; i < desc->num_pmcs; i++) {
+		val = pfmk_pmd_pmc(desc, i, pmcs);
+		if (val != pmcs[i])
+			continue;
+		memset(&attr, 0, sizeof(attr));
+		if (desc->pmc_to_attr(desc, i, val, &attr) == PFMK_PMC_OFF)
+			__set_bit(i, desc->dfl_off);
+	}
+}
+
 /**
  * pfmk_pmu_register() - register a PMU description
  * @desc: the description; it must stay valid until unregistered.
+ *
+ * Asks ->pmc_to_attr() about each PMD's default value (see
+ * &struct pfmk_pmu_desc).
  *
  * Context: process context; may sleep.
  * Return: 0; -EINVAL if @desc is malformed (no name or a name of
  * PFMK_PMU_NAME_LEN characters or more, no registers or more than
  * PFM_MAX_HW_PMDS, no register table, no ->pmc_to_attr()); -EEXIST if a
- * description of that name is registered.
+ * description of that name is registered; -ENOMEM.
  */
 int pfmk_pmu_register(struct pfmk_pmu_desc *desc)
 {
+	u64 *pmcs;
 	int ret = 0;
 
 	if (!desc || !desc->name || !desc->name[0] ||
@@ -57,13 +87,19 @@ int pfmk_pmu_register(struct pfmk_pmu_desc *desc)
 	    !desc->num_pmcs || desc->num_pmcs > PFM_MAX_HW_PMDS ||
 	    !desc->pmc_desc || !desc->pmc_to_attr)
 		return -EINVAL;
+	pmcs = kmalloc_array(desc->num_pmcs, sizeof(*pmcs), GFP_KERNEL);
+	if (!pmcs)
+		return -ENOMEM;
 
 	mutex_lock(&pfmk_pmu_lock);
-	if (pfmk_pmu_find(desc->name))
+	if (pfmk_pmu_find(desc->name)) {
 		ret = -EEXIST;
-	else
+	} else {
+		pfmk_pmu_find_dfl_off(desc, pmcs);
 		list_add_tail_rcu(&desc->list, &pfmk_pmu_list);
+	}
 	mutex_unlock(&pfmk_pmu_lock);
+	kfree(pmcs);
 	if (!ret)
 		pr_info("PMU description %s registered (%u PMCs/PMDs)\n",
 			desc->name, desc->num_pmcs);
@@ -125,19 +161,4 @@ const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name)
 void pfmk_pmu_put(const struct pfmk_pmu_desc *desc)
 {
 	module_put(desc->owner);
-}
-
-/**
- * pfmk_pmd_pmc() - the PMC value that programs a PMD
- * @pmu: the context's PMU description.
- * @pmd: PMD number.
- * @pmcs: the set's PMC values.
- *
- * Context: any context.
- * Return: the description's answer (->pmd_pmc()), else PMC @pmd's value.
- */
-u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu, unsigned int pmd,
-		 const u64 *pmcs)
-{
-	return pmu->pmd_pmc ? pmu->pmd_pmc(pmu, pmd, pmcs) : pmcs[pmd];
 }

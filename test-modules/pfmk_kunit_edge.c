@@ -5,8 +5,9 @@
  * pfmk_edge: unload and writes of a masked context, a masked context
  * started again without a restart, two PMDs overflowing on one tick,
  * PFM_FL_OVFL_NO_MSG with a full buffer, the pid, tgid and ip of
- * sampling entries, sampling across event sets, PMU description names
- * and the module pin a context holds on its description.
+ * sampling entries, sampling across event sets, PMU description names,
+ * the module pin a context holds on its description, and PMCs left at a
+ * default value that counts, or programmed through another PMC.
  *
  * pfmk_edge_hotplug: stop and start while the context's CPU is away, and
  * a re-arm that fails on the max_events limit.
@@ -76,6 +77,56 @@ static struct pfmk_pmu_desc edge_desc_b = {
 
 static bool edge_desc_a_registered;
 
+/*
+ * "pfmk_kt_dfl": three PMCs in the test PMU's encoding.  PMC0's default
+ * counts (2 per tick), PMC1's and PMC2's are off.  PMD2 follows PMC1
+ * while PMC1 carries EDGE_DFL_SHARE and PMC2 is 0 (->pmd_pmc()), as
+ * Intel's fixed counters follow an image in PMC16.
+ */
+#define EDGE_DFL_NAME	"pfmk_kt_dfl"
+#define EDGE_DFL_SHARE	BIT_ULL(62)
+
+static atomic_t edge_dfl_asked;
+static bool edge_dfl_registered;
+
+static int edge_dfl_to_attr(const struct pfmk_pmu_desc *d, unsigned int reg,
+			    u64 val, struct perf_event_attr *attr)
+{
+	atomic_inc(&edge_dfl_asked);
+	if (!(val & PFMK_TEST_PMC_EN))
+		return PFMK_PMC_OFF;
+	attr->type = pfmk_test_pmu_type();
+	attr->config = val & PFMK_TEST_PMC_STEP;
+	return 0;
+}
+
+static u64 edge_dfl_pmd_pmc(const struct pfmk_pmu_desc *d, unsigned int pmd,
+			    const u64 *pmcs)
+{
+	if (pmd == 2 && !pmcs[2] && (pmcs[1] & EDGE_DFL_SHARE))
+		return pmcs[1] & ~EDGE_DFL_SHARE;
+	return pmcs[pmd];
+}
+
+static bool edge_dfl_pmc_shared(const struct pfmk_pmu_desc *d,
+				unsigned int reg, u64 val)
+{
+	return reg == 1 && (val & EDGE_DFL_SHARE);
+}
+
+static const struct pfmk_reg_desc edge_dfl_regs[3] = {
+	{ .name = "PMC0", .dfl_val = PFMK_TEST_PMC(2),
+	  .rsvd_msk = PFMK_TEST_PMC_RSVD },
+	{ .name = "PMC1", .rsvd_msk = PFMK_TEST_PMC_RSVD & ~EDGE_DFL_SHARE },
+	{ .name = "PMC2", .rsvd_msk = PFMK_TEST_PMC_RSVD },
+};
+
+static struct pfmk_pmu_desc edge_dfl_desc = {
+	.name = EDGE_DFL_NAME, .owner = THIS_MODULE, .num_pmcs = 3,
+	.pmc_desc = edge_dfl_regs, .pmc_to_attr = edge_dfl_to_attr,
+	.pmd_pmc = edge_dfl_pmd_pmc, .pmc_shared = edge_dfl_pmc_shared,
+};
+
 static int edge_init(struct kunit *test)
 {
 	int ret;
@@ -93,6 +144,10 @@ static void edge_exit(struct kunit *test)
 	if (edge_desc_a_registered) {
 		pfmk_pmu_unregister(&edge_desc_a);
 		edge_desc_a_registered = false;
+	}
+	if (edge_dfl_registered) {
+		pfmk_pmu_unregister(&edge_dfl_desc);
+		edge_dfl_registered = false;
 	}
 	KUNIT_EXPECT_EQ(test, pfmkt_param_io("max_events",
 					     edge_saved_max_events, 0, true),
@@ -532,6 +587,69 @@ static void edge_pmu_pinned(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 }
 
+/* Register "pfmk_kt_dfl"; create a context of it, loaded on @cpu later. */
+static void *edge_dfl_create(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&edge_dfl_desc), 0);
+	edge_dfl_registered = true;
+	return pfmkt_create(test, EDGE_DFL_NAME);
+}
+
+/*
+ * A PMC whose default value counts needs no write: the load creates its
+ * event.  The load asks the description about that PMD only; the others
+ * were found off by default at registration.
+ */
+static void edge_pmu_default_on(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = edge_dfl_create(test);
+	atomic_set(&edge_dfl_asked, 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_EXPECT_EQ(test, atomic_read(&edge_dfl_asked), 1);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 0ULL);
+}
+
+/*
+ * A written PMC that programs another PMD (->pmc_shared()): the load
+ * visits every PMD, and PMD2, never written and off by default, follows
+ * PMC1.  Written back to its default, PMC1 leaves both unused again.
+ */
+static void edge_pmu_default_shared(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = edge_dfl_create(test);
+	pfmkt_write_pmc(test, desc, 1, EDGE_DFL_SHARE | PFMK_TEST_PMC(3));
+	atomic_set(&edge_dfl_asked, 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_EXPECT_EQ(test, atomic_read(&edge_dfl_asked), 3);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 8ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 12ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 12ULL);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	pfmkt_write_pmc(test, desc, 1, 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 12ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 12ULL);
+}
+
 static struct kunit_case pfmk_edge_cases[] = {
 	KUNIT_CASE(edge_unload_masked),
 	KUNIT_CASE(edge_masked_stopped_write_pmcs),
@@ -543,6 +661,8 @@ static struct kunit_case pfmk_edge_cases[] = {
 	KUNIT_CASE(edge_smpl_sets),
 	KUNIT_CASE(edge_pmu_duplicate_name),
 	KUNIT_CASE(edge_pmu_pinned),
+	KUNIT_CASE(edge_pmu_default_on),
+	KUNIT_CASE(edge_pmu_default_shared),
 	{}
 };
 

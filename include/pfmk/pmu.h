@@ -19,6 +19,7 @@
 #ifndef _PFMK_PMU_H
 #define _PFMK_PMU_H
 
+#include <linux/bitmap.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -47,7 +48,8 @@ struct pfmk_reg_desc {
  * @owner: module implementing the description (THIS_MODULE); pinned while
  *	a context uses the description.
  * @num_pmcs: number of PMCs and of PMDs, at most PFM_MAX_HW_PMDS.
- * @pmc_desc: @num_pmcs register descriptions.
+ * @pmc_desc: @num_pmcs register descriptions, not to be changed while the
+ *	description is registered.
  * @pmc_check: optional: semantic check of a PMC value whose reserved bits
  *	are clear, at pfmk_write_pmcs() time.  Return 0 or -EINVAL.  Must not
  *	sleep, must not depend on the CPU or on the events the running
@@ -55,7 +57,10 @@ struct pfmk_reg_desc {
  * @pmc_to_attr: fill @attr for PMC @reg with value @val (the core has
  *	zeroed it and sets size, disabled, pinned and the sampling fields
  *	afterwards).  Return 0, PFMK_PMC_OFF, or a negative errno.  Called
- *	at load time, in process context.
+ *	at load time, in process context, and once per PMD at registration
+ *	with the default values.  The answer must depend on @reg and @val
+ *	only: a PMD that the defaults leave unused (PFMK_PMC_OFF) is not
+ *	asked about again while its value is the default.
  * @pmd_pmc: optional: the value that programs PMD @pmd, from the set's
  *	PMC values @pmcs; without it, PMC @pmd's.  ->pmc_to_attr() then gets
  *	@pmd as @reg and this value as @val.
@@ -63,6 +68,8 @@ struct pfmk_reg_desc {
  *	than PMD @reg?  Such a PMC is written while the context is unloaded
  *	(-EBUSY otherwise), when the core re-creates every event anyway.
  * @list: private to the core.
+ * @dfl_off: private to the core: the PMDs that the default PMC values
+ *	leave unused (->pmc_to_attr() said PFMK_PMC_OFF at registration).
  *
  * Context: the callbacks run in process context with the context's mutex
  * held; they must not call back into pfmk.
@@ -81,6 +88,7 @@ struct pfmk_pmu_desc {
 	bool (*pmc_shared)(const struct pfmk_pmu_desc *desc, unsigned int reg,
 			   u64 val);
 	struct list_head		list;
+	DECLARE_BITMAP(dfl_off, PFM_MAX_HW_PMDS);
 };
 
 int pfmk_pmu_register(struct pfmk_pmu_desc *desc);
