@@ -134,6 +134,9 @@
  *	reloads the long reset value.
  * @has_reset_pmds: @reset_pmds names a PMD (the overflow path's test).
  * @has_smpl_pmds: @smpl_pmds names a PMD (the overflow path's test).
+ * @ovfl_plain: no @reset_pmds, no @smpl_pmds, no PFM_REGFL_RANDOM: with
+ *	the default format, an overflow may take the plain path
+ *	(pfmk_ovfl_handler()).
  * @num: PMD number.
  * @ctx: the context, for the overflow handler.
  * @set: the set the PMD belongs to.
@@ -163,6 +166,7 @@ struct pfmk_pmd {
 	bool			reset_pending;
 	bool			has_reset_pmds;
 	bool			has_smpl_pmds;
+	bool			ovfl_plain;
 	u16			num;
 	struct pfmk_ctx		*ctx;
 	struct pfmk_set		*set;
@@ -247,6 +251,8 @@ struct pfmk_msgq {
  *	@smpl_vals in the same allocation; @smpl_aux_max bytes.
  * @smpl_aux_max: AUX snippet bytes the format records per overflow
  *	(->aux_size()), 0 if none.
+ * @smpl_plain: the format is the default one, without AUX snippets: the
+ *	overflow path may write its entries in place (pfmk_ovfl_handler()).
  * @nregs: number of PMCs and PMDs of the description, for lockless
  *	readers, which must not look at @pmu.
  * @rcu: frees the context after the last reference.
@@ -350,6 +356,7 @@ struct pfmk_ctx {
 	u64				*smpl_vals;
 	void				*smpl_aux;
 	size_t				smpl_aux_max;
+	bool				smpl_plain;
 	struct rcu_head			rcu;
 
 	/* under @mutex */

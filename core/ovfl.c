@@ -118,23 +118,32 @@ static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
  * @past modulo the new period, and whole periods in @past were missed:
  * the next overflow then comes when perf's comes.
  */
+static __always_inline void __pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
+						   struct pfmk_pmd *pmd,
+						   u64 count, u64 past,
+						   struct perf_event *ovfl,
+						   bool plain)
+{
+	u64 val = plain ? pmd->short_reset : pfmk_pmd_reset_value(pmd, false);
+	u64 period = pfmk_pmd_period(val), carry = 0;
+
+	if (unlikely(past))
+		ctx->stats.ovfl_missed += div64_u64_rem(past, period, &carry);
+	pmd->value = val + carry;
+	pmd->perf_base = count;
+	pmd->last_reset_val = val;
+	if (plain || ovfl)
+		pfmk_perf_set_period_ovfl(ovfl, period);
+	else
+		pfmk_perf_set_period_nmi(pmd->event, period);
+}
+
 static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 						 struct pfmk_pmd *pmd,
 						 u64 count, u64 past,
 						 struct perf_event *ovfl)
 {
-	u64 val = pfmk_pmd_reset_value(pmd, false);
-	u64 period = pfmk_pmd_period(val), carry = 0;
-
-	if (past)
-		ctx->stats.ovfl_missed += div64_u64_rem(past, period, &carry);
-	pmd->value = val + carry;
-	pmd->perf_base = count;
-	pmd->last_reset_val = val;
-	if (ovfl)
-		pfmk_perf_set_period_ovfl(ovfl, period);
-	else
-		pfmk_perf_set_period_nmi(pmd->event, period);
+	__pfmk_pmd_short_reset(ctx, pmd, count, past, ovfl, false);
 }
 
 static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
@@ -190,9 +199,10 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 /*
  * The default format's entry without PMD values nor AUX snippet, written
  * in place: what pfmk_dfl_handler() writes for such an overflow, without
- * building a struct pfmk_ovfl_arg and calling it.  Returns the format's
- * answer, or 0 if the entry does not fit (the handler then records the
- * buffer full).
+ * building a struct pfmk_ovfl_arg and calling it.  For a context whose
+ * format is the default one without AUX snippets (ctx->smpl_plain) and a
+ * PMD without reg_smpl_pmds.  Returns the format's answer, or 0 if the
+ * entry does not fit (the handler then records the buffer full).
  */
 static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 						struct pfmk_set *set,
@@ -208,8 +218,7 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 	};
 
 	/* Every entry fits within max_entry: only the end of the buffer counts. */
-	if (unlikely(priv->aux_bytes ||
-		     priv->cur + sizeof(*ent) > priv->buf_size))
+	if (unlikely(priv->cur + sizeof(*ent) > priv->buf_size))
 		return 0;
 	arg.cpu = smp_processor_id();
 	arg.pid = task_pid_nr(current);
@@ -267,8 +276,7 @@ static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
 {
 	u32 ctrl;
 
-	if (likely(ctx->fmt->handler == pfmk_dfl_handler) &&
-	    !pmd->has_smpl_pmds) {
+	if (likely(ctx->smpl_plain) && !pmd->has_smpl_pmds) {
 		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now);
 		if (likely(ctrl))
 			return ctrl;
@@ -351,6 +359,15 @@ static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	smp_store_release(&ctx->msg_pending, true);
 }
 
+/* Out of line: its arguments are not worked out unless it is enabled. */
+static noinline void pfmk_ovfl_trace(struct pfmk_ctx *ctx, struct pfmk_set *set,
+				     struct pfmk_pmd *pmd, bool masked,
+				     bool notify, bool full)
+{
+	trace_pfmk_overflow(pfmk_desc_of(ctx), pmd->num, set->id, masked,
+			    notify, full);
+}
+
 /**
  * pfmk_ovfl_handler() - perf overflow handler of sampling PMDs
  * @event: the overflowing event; its context is the PMD.
@@ -417,6 +434,31 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		goto out;
 	}
 
+	/*
+	 * The plain sample: an in-place entry of the default format, then
+	 * the short reset it answers with while the buffer has room, for a
+	 * PMD that resets no other PMD nor randomizes its period, in a set
+	 * that does not switch on overflows.  What the general path below
+	 * does for it, with a few of its tests.
+	 */
+	if (likely(ctx->smpl_plain && pmd->ovfl_plain) &&
+	    !(set->flags & PFM_SETFL_OVFL_SWITCH)) {
+		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now);
+		if (likely(ctrl == PFM_OVFL_CTRL_RESET)) {
+			/* No random part (ovfl_plain); @event overflowed. */
+			__pfmk_pmd_short_reset(ctx, pmd, count, past, event,
+					       true);
+			goto out;
+		}
+		/* Full: after this entry, or before it (the format records). */
+		if (!ctrl)
+			ctrl = pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs,
+						    now);
+		must_switch = false;
+		has_notify = pmd->flags & PFM_REGFL_OVFL_NOTIFY;
+		goto decide;
+	}
+
 	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
 	must_switch = (set->flags & PFM_SETFL_OVFL_SWITCH) &&
 		      pmd->ovfl_switch_left && !--pmd->ovfl_switch_left;
@@ -429,6 +471,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		if (!must_switch || has_notify)
 			ctrl |= PFM_OVFL_CTRL_MASK;
 	}
+decide:
 	full = ctrl & PFM_OVFL_CTRL_MASK;
 
 	if (!(ctrl & PFM_OVFL_CTRL_MASK)) {
@@ -452,8 +495,8 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	if (notify)
 		pfmk_ovfl_notify(ctx, set, pmd, regs);
 out:
-	trace_pfmk_overflow(pfmk_desc_of(ctx), pmd->num, set->id, masked,
-			    notify, full);
+	if (trace_pfmk_overflow_enabled())
+		pfmk_ovfl_trace(ctx, set, pmd, masked, notify, full);
 
 	raw_write_seqcount_end(&ctx->ovfl_seq);
 	/* Only handlers on this CPU look at it: program order is enough. */

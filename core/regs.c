@@ -276,6 +276,8 @@ static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
 	pmd->random_seed = req->reg_random_seed;
 	pmd->rand_state = req->reg_random_seed;
 	pmd->flags = req->reg_flags & PFMK_PMD_FLAGS;
+	pmd->ovfl_plain = !pmd->has_reset_pmds && !pmd->has_smpl_pmds &&
+			  !(pmd->flags & PFM_REGFL_RANDOM);
 	pmd->last_reset_val = req->reg_value;
 	pmd->reset_pending = false;
 }

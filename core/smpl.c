@@ -149,6 +149,8 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 
 	fmt->init(ctx->smpl_buf, ctx->smpl_priv, size, smpl_arg, npmds);
 	ctx->smpl_size = size;
+	ctx->smpl_plain = fmt->handler == pfmk_dfl_handler &&
+			  !((struct pfmk_dfl_priv *)ctx->smpl_priv)->aux_bytes;
 	ctx->fmt = fmt;
 	return 0;
 
