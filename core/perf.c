@@ -311,7 +311,7 @@ static void pfmk_perf_pmds_to_load(const struct pfmk_set *set,
 			}
 		}
 	}
-	bitmap_complement(todo, pmu->dfl_off, n);
+	pfmk_pmds_dfl_on(pmu, todo);
 	bitmap_or(todo, todo, set->pmcs_written, n);
 }
 

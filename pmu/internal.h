@@ -14,7 +14,7 @@
 #ifndef _PFMK_PMU_INTERNAL_H
 #define _PFMK_PMU_INTERNAL_H
 
-#include <linux/bitops.h>
+#include <linux/bitmap.h>
 #include <linux/types.h>
 #include <pfmk/pmu.h>
 
@@ -56,6 +56,20 @@ static inline bool pfmk_pmd_dfl_off(const struct pfmk_pmu_desc *pmu,
 {
 	return test_bit(pmd, pmu->dfl_off) &&
 	       val == pmu->pmc_desc[pmd].dfl_val;
+}
+
+/**
+ * pfmk_pmds_dfl_on() - the PMDs a description's defaults may leave in use
+ * @pmu: the PMU description.
+ * @dst: output: a bitmap of @pmu->num_pmcs bits, set for every PMD whose
+ *	default value did not answer PFMK_PMC_OFF at registration.
+ *
+ * Context: any context.
+ */
+static inline void pfmk_pmds_dfl_on(const struct pfmk_pmu_desc *pmu,
+				    unsigned long *dst)
+{
+	bitmap_complement(dst, pmu->dfl_off, pmu->num_pmcs);
 }
 
 /* pmu/pmu_generic.c: the built-in generic description */
