@@ -187,7 +187,8 @@ struct pfmk_pmd {
  * @duration: total ns the set was active before the current activation.
  * @act_start: local_clock() at the current activation, 0 if inactive.
  * @ev_span: no PMD from this index on has an event (an upper bound, under
- *	ctx->mutex: start and stop go through @pmds up to it, not all).
+ *	ctx->mutex: start, stop and unload go through @pmds up to it, not
+ *	all).
  * @pmcs_written: PMCs written since the set was created; a load asks the
  *	description only about these and the PMDs not off by default
  *	(pfmk_perf_load_set()).  Under ctx->mutex.

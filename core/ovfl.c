@@ -116,7 +116,8 @@ static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
  * @past how far the PMD ran past zero (0 for a PMD that did not overflow).
  * Like the PMU, which keeps counting from the overflow, the PMD keeps
  * @past modulo the new period, and whole periods in @past were missed:
- * the next overflow then comes when perf's comes.
+ * the next overflow then comes when perf's comes.  @plain: the plain
+ * sample's reset (pfmk_ovfl_handler()): no random part, and @ovfl set.
  */
 static __always_inline void __pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 						   struct pfmk_pmd *pmd,

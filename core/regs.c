@@ -89,6 +89,30 @@ static bool pfmk_pmc_shared(struct pfmk_ctx *ctx, const struct pfarg_pmc *pmc)
 		pmu->pmc_shared(pmu, pmc->reg_num, pmc->reg_value));
 }
 
+/*
+ * The value that programs PMD @pmc->reg_num once its PMC holds
+ * @pmc->reg_value, as a load works it out (pfmk_pmd_pmc()): with a
+ * ->pmd_pmc() description a PMD may follow another PMC while its own is 0
+ * (the generic description's PMD17 on, after an image in PMC16).  Only
+ * PMCs that program no other PMD are written on a loaded context, so
+ * the PMD's value depends on no other PMC written in the same call.
+ */
+static u64 pfmk_pmc_programs(struct pfmk_ctx *ctx, const struct pfarg_pmc *pmc)
+{
+	const struct pfmk_pmu_desc *pmu = ctx->pmu;
+	struct pfmk_set *set;
+	u64 old, val;
+
+	if (!pmu->pmd_pmc)
+		return pmc->reg_value;
+	set = pfmk_set_find(ctx, pmc->reg_set);
+	old = set->pmcs[pmc->reg_num];
+	set->pmcs[pmc->reg_num] = pmc->reg_value;
+	val = pfmk_pmd_pmc(pmu, pmc->reg_num, set->pmcs);
+	set->pmcs[pmc->reg_num] = old;
+	return val;
+}
+
 /* Release the first @n of @events (NULL entries skipped) and the array. */
 static void pfmk_events_free(struct perf_event **events, int n)
 {
@@ -115,7 +139,8 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 	for (i = 0; i < count; i++) {
 		set = pfmk_set_find(ctx, req[i].reg_set);
 		events[i] = pfmk_perf_create(ctx->pmu, req[i].reg_num,
-					     req[i].reg_value, ctx->cpu,
+					     pfmk_pmc_programs(ctx, &req[i]),
+					     ctx->cpu,
 					     &set->pmds[req[i].reg_num],
 					     &set->pmds[req[i].reg_num]);
 		if (IS_ERR(events[i])) {
@@ -228,7 +253,7 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 					req[i].reg_num))
 			return -EBUSY;
 		ret = pfmk_perf_probe(ctx->pmu, req[i].reg_num,
-				      req[i].reg_value, ctx->cpu);
+				      pfmk_pmc_programs(ctx, &req[i]), ctx->cpu);
 		if (ret)
 			return ret;
 	}

@@ -189,5 +189,6 @@ void pfmk_smpl_free(struct pfmk_ctx *ctx)
 	ctx->smpl_vals = NULL;
 	ctx->smpl_aux = NULL;
 	ctx->smpl_aux_max = 0;
+	ctx->smpl_plain = false;
 	ctx->fmt = NULL;
 }

@@ -40,18 +40,25 @@ static struct pfmk_pmu_desc *pfmk_pmu_find(const char *name)
 }
 
 /*
- * Find the PMDs that the default PMC values leave unused, so that loads do
- * not ask ->pmc_to_attr() about them again (pfmk_pmd_dfl_off()): a load
- * visits every PMD, and most stay at their default.  A PMD whose default
- * value is on, or an error, is asked at every load, as before.
+ * Find the PMDs that the default PMC values leave unused, so that loads
+ * need not ask ->pmc_to_attr() about them (pfmk_pmds_dfl_on()): most
+ * PMDs of a set stay at their default.  A PMD whose default value counts,
+ * or is an error, or (with ->pmd_pmc()) follows another PMC's default, is
+ * asked at every load, as before.
+ *
+ * A description registered again while contexts of its previous
+ * registration load gets the same bitmap (->pmc_to_attr() answers from
+ * the register and value alone): it is stored only if it changed, so that
+ * those loads read no bitmap being rewritten.
  */
 static void pfmk_pmu_find_dfl_off(struct pfmk_pmu_desc *desc, u64 *pmcs)
 {
+	DECLARE_BITMAP(off, PFM_MAX_HW_PMDS);
 	struct perf_event_attr attr;
 	unsigned int i;
 	u64 val;
 
-	bitmap_zero(desc->dfl_off, PFM_MAX_HW_PMDS);
+	bitmap_zero(off, PFM_MAX_HW_PMDS);
 	for (i = 0; i < desc->num_pmcs; i++)
 		pmcs[i] = desc->pmc_desc[i].dfl_val;
 	for (i = 0; i < desc->num_pmcs; i++) {
@@ -60,8 +67,10 @@ static void pfmk_pmu_find_dfl_off(struct pfmk_pmu_desc *desc, u64 *pmcs)
 			continue;
 		memset(&attr, 0, sizeof(attr));
 		if (desc->pmc_to_attr(desc, i, val, &attr) == PFMK_PMC_OFF)
-			__set_bit(i, desc->dfl_off);
+			__set_bit(i, off);
 	}
+	if (!bitmap_equal(off, desc->dfl_off, PFM_MAX_HW_PMDS))
+		bitmap_copy(desc->dfl_off, off, PFM_MAX_HW_PMDS);
 }
 
 /**

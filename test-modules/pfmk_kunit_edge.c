@@ -650,6 +650,33 @@ static void edge_pmu_default_shared(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 12ULL);
 }
 
+/*
+ * A PMC written on a loaded context programs its PMD as a load would: PMC2
+ * written back to 0 leaves PMD2 following PMC1 (->pmd_pmc()), not unused.
+ */
+static void edge_pmu_loaded_write_follows(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = edge_dfl_create(test);
+	pfmkt_write_pmc(test, desc, 1, EDGE_DFL_SHARE | PFMK_TEST_PMC(3));
+	pfmkt_write_pmc(test, desc, 2, PFMK_TEST_PMC(5));
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 10ULL);
+
+	pfmkt_write_pmc(test, desc, 2, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 6ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 9ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 13ULL);
+}
+
 static struct kunit_case pfmk_edge_cases[] = {
 	KUNIT_CASE(edge_unload_masked),
 	KUNIT_CASE(edge_masked_stopped_write_pmcs),
@@ -663,6 +690,7 @@ static struct kunit_case pfmk_edge_cases[] = {
 	KUNIT_CASE(edge_pmu_pinned),
 	KUNIT_CASE(edge_pmu_default_on),
 	KUNIT_CASE(edge_pmu_default_shared),
+	KUNIT_CASE(edge_pmu_loaded_write_follows),
 	{}
 };
 

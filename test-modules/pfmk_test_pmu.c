@@ -405,8 +405,9 @@ static struct pfmk_test_hold *pfmk_test_hold;
  * @hold: the next pmc_to_attr() call completes @hold->entered, then waits
  *	for @hold->release (at most 30 s); NULL disarms.
  *
- * pmc_to_attr() runs under the context's mutex (at load, or at a
- * write_pmcs of a loaded context): tests use this to hold that mutex
+ * pmc_to_attr() runs under the context's mutex (at load, for each PMD
+ * whose PMC was written, or at a write_pmcs of a loaded context; also at
+ * registration, without a context): tests use this to hold that mutex
  * while other calls on the context contend for it.
  *
  * Return: the hold that was armed and not taken, if any.

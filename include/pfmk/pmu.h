@@ -49,7 +49,7 @@ struct pfmk_reg_desc {
  *	a context uses the description.
  * @num_pmcs: number of PMCs and of PMDs, at most PFM_MAX_HW_PMDS.
  * @pmc_desc: @num_pmcs register descriptions, not to be changed while the
- *	description is registered.
+ *	description is registered or a context created from it is open.
  * @pmc_check: optional: semantic check of a PMC value whose reserved bits
  *	are clear, at pfmk_write_pmcs() time.  Return 0 or -EINVAL.  Must not
  *	sleep, must not depend on the CPU or on the events the running
@@ -60,10 +60,11 @@ struct pfmk_reg_desc {
  *	at load time, in process context, and once per PMD at registration
  *	with the default values.  The answer must depend on @reg and @val
  *	only: a PMD that the defaults leave unused (PFMK_PMC_OFF) is not
- *	asked about again while its value is the default.
+ *	asked about again while its PMC was not written.
  * @pmd_pmc: optional: the value that programs PMD @pmd, from the set's
  *	PMC values @pmcs; without it, PMC @pmd's.  ->pmc_to_attr() then gets
- *	@pmd as @reg and this value as @val.
+ *	@pmd as @reg and this value as @val.  Also called at registration,
+ *	with the default values.
  * @pmc_shared: optional: does value @val of PMC @reg program PMDs other
  *	than PMD @reg?  Such a PMC is written while the context is unloaded
  *	(-EBUSY otherwise), when the core re-creates every event anyway.
@@ -72,7 +73,8 @@ struct pfmk_reg_desc {
  *	leave unused (->pmc_to_attr() said PFMK_PMC_OFF at registration).
  *
  * Context: the callbacks run in process context with the context's mutex
- * held; they must not call back into pfmk.
+ * held (->pmc_to_attr() and ->pmd_pmc() also at registration, under the
+ * registry's mutex); they must not call back into pfmk.
  */
 struct pfmk_pmu_desc {
 	const char			*name;
