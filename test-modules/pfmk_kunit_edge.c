@@ -539,6 +539,53 @@ static void edge_smpl_sets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 2), -4ULL);
 }
 
+/*
+ * The same with entries of the default format's common part only (no
+ * reg_smpl_pmds: the overflow path writes them in place): set 0 samples
+ * PMD0 every 10 ticks and switches after 2 overflows, set 1 samples PMD2
+ * every 4 ticks and switches after 1.  Each overflow records its entry
+ * and counts towards its set's switch.
+ */
+static void edge_smpl_sets_plain(struct kunit *test)
+{
+	static const u16 want_set[] = { 0, 0, 1 }, want_pmd[] = { 0, 0, 2 };
+	const struct pfm_dfl_smpl_entry *ent;
+	struct pfarg_setdesc d[2];
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+	unsigned int i;
+
+	desc = edge_create(test, 0, EDGE_BUF, &buf);
+	memset(d, 0, sizeof(d));
+	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
+	d[1].set_id = 1;
+	d[1].set_flags = PFM_SETFL_OVFL_SWITCH;
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
+	edge_write_sampler(test, desc, 0, 0, 10, 10, 0, 0, 2);
+	edge_write_sampler(test, desc, 1, 2, 4, 4, 0, 0, 1);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	pfmk_test_pmu_tick(cpu, 10);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "no switch to set 1");
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
+			      "no switch back to set 0");
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
+	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 3ULL);
+	for (i = 0; i < ARRAY_SIZE(want_set); i++) {
+		ent = edge_entry(buf, i, 0);
+		KUNIT_EXPECT_EQ_MSG(test, ent->set, want_set[i], "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, want_pmd[i],
+				    "entry %u", i);
+	}
+}
+
 /* A second description of a registered name: -EEXIST, as documented. */
 static void edge_pmu_duplicate_name(struct kunit *test)
 {
@@ -686,6 +733,7 @@ static struct kunit_case pfmk_edge_cases[] = {
 	KUNIT_CASE(edge_no_msg_full_buffer),
 	KUNIT_CASE(edge_entry_pid_tgid_ip),
 	KUNIT_CASE(edge_smpl_sets),
+	KUNIT_CASE(edge_smpl_sets_plain),
 	KUNIT_CASE(edge_pmu_duplicate_name),
 	KUNIT_CASE(edge_pmu_pinned),
 	KUNIT_CASE(edge_pmu_default_on),
