@@ -493,6 +493,21 @@ static void edge_expect_entry(struct kunit *test, void *buf, unsigned int i,
 	KUNIT_EXPECT_EQ_MSG(test, edge_entry_val(ent), val, "entry %u", i);
 }
 
+/* A sampling context with sets 0 and 1, both switching on overflows. */
+static void *edge_create_switching(struct kunit *test, void **buf)
+{
+	struct pfarg_setdesc d[2];
+	void *desc;
+
+	desc = edge_create(test, 0, EDGE_BUF, buf);
+	memset(d, 0, sizeof(d));
+	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
+	d[1].set_id = 1;
+	d[1].set_flags = PFM_SETFL_OVFL_SWITCH;
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	return desc;
+}
+
 /*
  * Sampling in two sets switching on overflow: set 0 samples PMD0 every
  * 10 ticks (records PMD1, step 1) and switches after 1 overflow; set 1
@@ -501,16 +516,10 @@ static void edge_expect_entry(struct kunit *test, void *buf, unsigned int i,
  */
 static void edge_smpl_sets(struct kunit *test)
 {
-	struct pfarg_setdesc d[2];
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = edge_create(test, 0, EDGE_BUF, &buf);
-	memset(d, 0, sizeof(d));
-	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
-	d[1].set_id = 1;
-	d[1].set_flags = PFM_SETFL_OVFL_SWITCH;
-	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	desc = edge_create_switching(test, &buf);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
@@ -550,17 +559,11 @@ static void edge_smpl_sets_plain(struct kunit *test)
 {
 	static const u16 want_set[] = { 0, 0, 1 }, want_pmd[] = { 0, 0, 2 };
 	const struct pfm_dfl_smpl_entry *ent;
-	struct pfarg_setdesc d[2];
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 	unsigned int i;
 
-	desc = edge_create(test, 0, EDGE_BUF, &buf);
-	memset(d, 0, sizeof(d));
-	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
-	d[1].set_id = 1;
-	d[1].set_flags = PFM_SETFL_OVFL_SWITCH;
-	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	desc = edge_create_switching(test, &buf);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
 	edge_write_sampler(test, desc, 0, 0, 10, 10, 0, 0, 2);
@@ -634,12 +637,39 @@ static void edge_pmu_pinned(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 }
 
-/* Register "pfmk_kt_dfl"; create a context of it, loaded on @cpu later. */
-static void *edge_dfl_create(struct kunit *test)
+/*
+ * Register "pfmk_kt_dfl", create a context of it, write PMC1 and PMC2
+ * unless 0 and load it on @cpu, counting the load's ->pmc_to_attr() calls
+ * in edge_dfl_asked.
+ */
+static void *edge_dfl_load(struct kunit *test, int cpu, u64 pmc1, u64 pmc2)
 {
+	void *desc;
+
 	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&edge_dfl_desc), 0);
 	edge_dfl_registered = true;
-	return pfmkt_create(test, EDGE_DFL_NAME);
+	desc = pfmkt_create(test, EDGE_DFL_NAME);
+	if (pmc1)
+		pfmkt_write_pmc(test, desc, 1, pmc1);
+	if (pmc2)
+		pfmkt_write_pmc(test, desc, 2, pmc2);
+	atomic_set(&edge_dfl_asked, 0);
+	pfmkt_load(test, desc, cpu);
+	return desc;
+}
+
+/* Start, tick @ticks on @cpu, stop: PMD0..PMD2 then read @want. */
+static void edge_dfl_run(struct kunit *test, void *desc, int cpu, u64 ticks,
+			 const u64 *want)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, ticks);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, i), want[i],
+				    "PMD%u", i);
 }
 
 /*
@@ -652,16 +682,9 @@ static void edge_pmu_default_on(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = edge_dfl_create(test);
-	atomic_set(&edge_dfl_asked, 0);
-	pfmkt_load(test, desc, cpu);
+	desc = edge_dfl_load(test, cpu, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&edge_dfl_asked), 1);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 5);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 0ULL);
+	edge_dfl_run(test, desc, cpu, 5, (const u64[]){ 10, 0, 0 });
 }
 
 /*
@@ -674,27 +697,14 @@ static void edge_pmu_default_shared(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = edge_dfl_create(test);
-	pfmkt_write_pmc(test, desc, 1, EDGE_DFL_SHARE | PFMK_TEST_PMC(3));
-	atomic_set(&edge_dfl_asked, 0);
-	pfmkt_load(test, desc, cpu);
+	desc = edge_dfl_load(test, cpu, EDGE_DFL_SHARE | PFMK_TEST_PMC(3), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&edge_dfl_asked), 3);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 8ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 12ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 12ULL);
+	edge_dfl_run(test, desc, cpu, 4, (const u64[]){ 8, 12, 12 });
 
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmkt_write_pmc(test, desc, 1, 0);
 	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 12ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 12ULL);
+	edge_dfl_run(test, desc, cpu, 1, (const u64[]){ 10, 12, 12 });
 }
 
 /*
@@ -706,22 +716,12 @@ static void edge_pmu_loaded_write_follows(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = edge_dfl_create(test);
-	pfmkt_write_pmc(test, desc, 1, EDGE_DFL_SHARE | PFMK_TEST_PMC(3));
-	pfmkt_write_pmc(test, desc, 2, PFMK_TEST_PMC(5));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 2);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 10ULL);
+	desc = edge_dfl_load(test, cpu, EDGE_DFL_SHARE | PFMK_TEST_PMC(3),
+			     PFMK_TEST_PMC(5));
+	edge_dfl_run(test, desc, cpu, 2, (const u64[]){ 4, 6, 10 });
 
 	pfmkt_write_pmc(test, desc, 2, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 6ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 9ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 13ULL);
+	edge_dfl_run(test, desc, cpu, 1, (const u64[]){ 6, 9, 13 });
 }
 
 static struct kunit_case pfmk_edge_cases[] = {
