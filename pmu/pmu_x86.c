@@ -136,8 +136,9 @@ EXPORT_SYMBOL_GPL(pfmk_x86_image_check);
  * @attr: output, zeroed by the caller.
  *
  * Context: any context.
- * Return: 0, PFMK_PMC_OFF if the image leaves @pmd unused, -EINVAL if
- * there is no native x86 PMU or no such counter.
+ * Return: 0, PFMK_PMC_OFF if the image leaves @pmd unused (a counter the
+ * CPU lacks included), -EINVAL if there is no native x86 PMU, or if the
+ * image enables a counter the CPU lacks.
  */
 int pfmk_x86_image_to_attr(unsigned int pmd, u64 val,
 			   struct perf_event_attr *attr)
@@ -148,12 +149,17 @@ int pfmk_x86_image_to_attr(unsigned int pmd, u64 val,
 
 	if (!info)
 		return -EINVAL;
+	/*
+	 * An image that leaves its counter unused is off even where the CPU
+	 * has no such counter: the description's defaults (0) program every
+	 * PMD, and a context of the native description must load.
+	 */
 	attr->type = PERF_TYPE_RAW;
 	if (info->vendor == PFMK_X86_AMD || pmd < PFMK_X86_MAX_GP) {
-		if (pmd >= info->nr_gp)
-			return -EINVAL;
 		if (!(val & X86_SEL_EN))
 			return PFMK_PMC_OFF;
+		if (pmd >= info->nr_gp)
+			return -EINVAL;
 		attr->config = val & (info->vendor == PFMK_X86_AMD ?
 				      AMD_RAW_MASK : X86_RAW_MASK);
 		attr->exclude_user = !(val & X86_SEL_USR);
@@ -161,11 +167,11 @@ int pfmk_x86_image_to_attr(unsigned int pmd, u64 val,
 		return 0;
 	}
 	i = pmd - PFMK_X86_FIXED_PMD0;
-	if (i >= info->nr_fixed)
-		return -EINVAL;
 	field = (val >> (4 * i)) & 0xf;
 	if (!(field & (FIXED_OS | FIXED_USR)))
 		return PFMK_PMC_OFF;
+	if (i >= info->nr_fixed)
+		return -EINVAL;
 	attr->config = pfmk_x86_fixed_config[i];
 	attr->exclude_user = !(field & FIXED_USR);
 	attr->exclude_kernel = !(field & FIXED_OS);

@@ -275,6 +275,28 @@ static void x86_default_routes_images(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), -EINVAL);
 }
 
+/*
+ * A context of the native description by name loads with its defaults:
+ * the registers of counters the CPU lacks (PMC4..15, PMC16's fourth
+ * field here) are 0 and leave their PMDs unused, as on hardware.
+ */
+static void x86_named_loads_defaults(struct kunit *test)
+{
+	struct perf_event_attr attr;
+	void *named;
+
+	x86t_announce(test, &x86t_intel);
+	memset(&attr, 0, sizeof(attr));
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(4, 0, &attr),
+			PFMK_PMC_OFF);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 3,
+						     0, &attr), PFMK_PMC_OFF);
+	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(named, &(struct pfarg_load)
+			{ .load_pid = pfmkt_cpu() }), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(named), PFM_CTX_LOADED);
+}
+
 static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_no_pmu_refuses_images),
 	KUNIT_CASE(x86_announce_rules),
@@ -282,6 +304,7 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_intel_fixed_encoding),
 	KUNIT_CASE(x86_amd_encoding),
 	KUNIT_CASE(x86_default_routes_images),
+	KUNIT_CASE(x86_named_loads_defaults),
 	{}
 };
 
