@@ -167,6 +167,8 @@ int pfmk_x86_image_to_attr(unsigned int pmd, u64 val,
 		return 0;
 	}
 	i = pmd - PFMK_X86_FIXED_PMD0;
+	if (i >= PFMK_X86_MAX_FIXED)
+		return -EINVAL;
 	field = (val >> (4 * i)) & 0xf;
 	if (!(field & (FIXED_OS | FIXED_USR)))
 		return PFMK_PMC_OFF;

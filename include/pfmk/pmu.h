@@ -68,6 +68,7 @@ struct pfmk_reg_desc {
  * @pmc_shared: optional: does value @val of PMC @reg program PMDs other
  *	than PMD @reg?  Such a PMC is written while the context is unloaded
  *	(-EBUSY otherwise), when the core re-creates every event anyway.
+ *	Without it, a description with ->pmd_pmc() has every PMC written so.
  * @list: private to the core.
  * @dfl_off: private to the core: the PMDs that the default PMC values
  *	leave unused (->pmc_to_attr() said PFMK_PMC_OFF at registration).
