@@ -293,8 +293,7 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
  * default value, which left it unused when the description registered
  * (pfmk_pmd_dfl_off()): a load of a description of 64 PMCs, of which the
  * client wrote two, visits two PMDs, not 64.  Where a written PMC programs
- * other PMDs (->pmc_shared(); with ->pmd_pmc() and no ->pmc_shared(),
- * any might), every PMD is visited.
+ * other PMDs (pfmk_pmc_is_shared()), every PMD is visited.
  */
 static void pfmk_perf_pmds_to_load(const struct pfmk_set *set,
 				   const struct pfmk_pmu_desc *pmu,
@@ -302,10 +301,10 @@ static void pfmk_perf_pmds_to_load(const struct pfmk_set *set,
 {
 	unsigned int j, n = pmu->num_pmcs;
 
+	/* Without ->pmd_pmc(), PMC n programs PMD n alone. */
 	if (pmu->pmd_pmc) {
 		for_each_set_bit(j, set->pmcs_written, n) {
-			if (!pmu->pmc_shared ||
-			    pmu->pmc_shared(pmu, j, set->pmcs[j])) {
+			if (pfmk_pmc_is_shared(pmu, j, set->pmcs[j])) {
 				bitmap_fill(todo, n);
 				return;
 			}

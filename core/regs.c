@@ -78,21 +78,13 @@ static int pfmk_check_pmc(struct pfmk_ctx *ctx, struct pfarg_pmc *pmc)
 	return 0;
 }
 
-/*
- * Does writing @pmc change what PMDs other than its own count?  A
- * description with ->pmd_pmc() and no ->pmc_shared() may program any PMD
- * from any PMC: every write is taken to, as loads do
- * (pfmk_perf_pmds_to_load()).
- */
+/* Does writing @pmc change what PMDs other than its own count? */
 static bool pfmk_pmc_shared(struct pfmk_ctx *ctx, const struct pfarg_pmc *pmc)
 {
-	const struct pfmk_pmu_desc *pmu = ctx->pmu;
 	u64 old = pfmk_set_find(ctx, pmc->reg_set)->pmcs[pmc->reg_num];
 
-	if (!pmu->pmc_shared)
-		return !!pmu->pmd_pmc;
-	return pmu->pmc_shared(pmu, pmc->reg_num, old) ||
-	       pmu->pmc_shared(pmu, pmc->reg_num, pmc->reg_value);
+	return pfmk_pmc_is_shared(ctx->pmu, pmc->reg_num, old) ||
+	       pfmk_pmc_is_shared(ctx->pmu, pmc->reg_num, pmc->reg_value);
 }
 
 /*

@@ -41,6 +41,25 @@ static inline u64 pfmk_pmd_pmc(const struct pfmk_pmu_desc *pmu,
 }
 
 /**
+ * pfmk_pmc_is_shared() - may a PMC value program PMDs other than its own?
+ * @pmu: the PMU description.
+ * @reg: PMC number.
+ * @val: the value.
+ *
+ * Context: any context.
+ * Return: the description's answer (->pmc_shared()); without one, true
+ * for a description with ->pmd_pmc(), which may program any PMD from any
+ * PMC, false otherwise.
+ */
+static inline bool pfmk_pmc_is_shared(const struct pfmk_pmu_desc *pmu,
+				      unsigned int reg, u64 val)
+{
+	if (!pmu->pmc_shared)
+		return !!pmu->pmd_pmc;
+	return pmu->pmc_shared(pmu, reg, val);
+}
+
+/**
  * pfmk_pmd_dfl_off() - does a PMD's default value leave it unused?
  * @pmu: the PMU description.
  * @pmd: PMD number.
