@@ -199,6 +199,31 @@ def count(node, allowed=frozenset()):
     return c
 
 
+NOT_OK_NOTE_RE = re.compile(r"^not ok (\w+)$")
+DIAG_LIMIT = 4
+
+
+def with_diag(notes, lines):
+    """Follow each "not ok NAME" note with the step's "# NAME: ..." lines.
+
+    KUnit prints a failed expectation as "# NAME: EXPECTATION FAILED at
+    ...", and pfmk's own KTAP modules print "# NAME: ..." for each failed
+    check: the summary (and so CI's output) says why, not only which.
+    """
+    out = []
+    for n in notes:
+        out.append(n)
+        m = NOT_OK_NOTE_RE.match(n)
+        if not m:
+            continue
+        tag = "# %s: " % m.group(1)
+        diag = [t.strip() for t in lines if tag in t]
+        out += ["  " + t[:200] for t in diag[:DIAG_LIMIT]]
+        if len(diag) > DIAG_LIMIT:
+            out.append("  ... %d more such lines in the log" % (len(diag) - DIAG_LIMIT))
+    return out
+
+
 def case_names(node):
     """Names of the cases of a KTAP (sub)document, crashed ones included."""
     return [r[1] for r in node.results] + [c.name or "?" for c in node.pending]
@@ -485,7 +510,7 @@ def parse(kernel, log, plan_file, qemu_rc):
             for sname, c, cases in suites(root, label, plan.get("expected_skips", {})):
                 ran.setdefault(label, {})[sname] = cases
                 rows.append(row(kernel, sname, c["passed"], c["failed"], c["skipped"],
-                                c["missing"], notes + c["notes"]))
+                                c["missing"], notes + with_diag(c["notes"], lines[b + 1:e])))
             if rc is not None and rc != 0:
                 rows.append(row(kernel, label + " (insmod)", failed=1,
                                 notes=["%s rc=%d" % (name, rc)]))
