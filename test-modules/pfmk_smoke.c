@@ -390,7 +390,7 @@ static void smoke_cpu_clock(struct smoke *s)
 	struct pfarg_pmd pmd;
 	u64 t0, t0s, t1r, t1, prev;
 	void *desc = NULL;
-	int cpu = raw_smp_processor_id();
+	int cpu = raw_smp_processor_id(), i;
 
 	if (!smoke_check(s, "create", 0, smoke_create(s, "", &desc)))
 		return;
@@ -416,7 +416,13 @@ static void smoke_cpu_clock(struct smoke *s)
 		s->result = SMOKE_FAIL;
 	}
 	prev = pmd.reg_value;
-	usleep_range(100, 200);
+	/*
+	 * The count grows once the CPU's clock has moved past the read; an
+	 * idle CPU's clamped clock may stand still for up to a tick.
+	 */
+	t1 = smoke_local_clock(cpu);
+	for (i = 0; i < 1000 && smoke_local_clock(cpu) <= t1; i++)
+		usleep_range(100, 200);
 	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
 	smoke_check_true(s, "cpu-clock grows while started",
 			 pmd.reg_value > prev);
