@@ -808,6 +808,71 @@ static void smpl_exact_reset_pmds(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/*
+ * reg_reset_pmds across a mask, without a format: PMD0's overflow at tick
+ * 7 masks and leaves PMD0 and its reg_reset_pmds (PMD2, counting) unreset
+ * until pfmk_restart(), which gives both their long reset.  PMD1 (period
+ * 11, also resetting PMD2) overflows while masked: it reloads its own
+ * short reset, but PMD2, waiting for its long reset, is left alone.
+ */
+static void smpl_exact_reset_pmds_mask(struct kunit *test)
+{
+	const u64 v2 = 100, r2 = 1000, l2 = 5000;
+	struct smpl_pmd p0 = {
+		.value = -7ULL,
+		.short_reset = -7ULL,
+		.long_reset = -70ULL,
+		.reset_pmds = BIT_ULL(2),
+	};
+	struct smpl_pmd p1 = {
+		.value = -11ULL,
+		.short_reset = -11ULL,
+		.long_reset = -110ULL,
+		.reset_pmds = BIT_ULL(2),
+	};
+	struct smpl_pmd p2 = {
+		.value = v2,
+		.short_reset = r2,
+		.long_reset = l2,
+	};
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, 0, &buf);
+	for (i = 0; i < 3; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	smpl_write_pmd(test, desc, 0, &p0);
+	smpl_write_pmd(test, desc, 1, &p1);
+	smpl_write_pmd(test, desc, 2, &p2);
+	smpl_load_start(test, desc, cpu);
+
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	/* Unreset: PMD0 from its wrap, PMD2 counting on. */
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), v2 + 7);
+
+	pfmk_test_pmu_tick(cpu, 4);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.ovfl_masked, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL);
+	/* Waiting for its long reset: not PMD1's short reset. */
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), v2 + 11);
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -70ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), l2);
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), l2 + 3);
+	pfmkt_close(test, desc);
+}
+
 /* The reference Park-Miller generator of Documentation/sampling.rst. */
 static u32 smpl_pm_next(u32 *state)
 {
@@ -986,6 +1051,7 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_step_missed),
 	KUNIT_CASE(smpl_exact_no_format),
 	KUNIT_CASE(smpl_exact_reset_pmds),
+	KUNIT_CASE(smpl_exact_reset_pmds_mask),
 	KUNIT_CASE(smpl_exact_random),
 	KUNIT_CASE(smpl_exact_random_wide),
 	KUNIT_CASE(smpl_exact_write_loaded),
