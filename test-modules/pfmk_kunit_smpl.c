@@ -36,6 +36,7 @@
 #include <linux/string.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
+#include <pfmk/smpl.h>
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
