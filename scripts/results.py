@@ -199,16 +199,19 @@ def count(node, allowed=frozenset()):
     return c
 
 
-NOT_OK_NOTE_RE = re.compile(r"^not ok (\w+)$")
-DIAG_LIMIT = 4
+NOT_OK_NOTE_RE = re.compile(r"^not ok (\w+)\b")
+DIAG_LIMIT = 12
 
 
 def with_diag(notes, lines):
     """Follow each "not ok NAME" note with the step's "# NAME: ..." lines.
 
     KUnit prints a failed expectation as "# NAME: EXPECTATION FAILED at
-    ...", and pfmk's own KTAP modules print "# NAME: ..." for each failed
-    check: the summary (and so CI's output) says why, not only which.
+    file:line" and then, indented and untagged, the expression and the
+    values it had; pfmk's own KTAP modules print "# NAME: ..." for each
+    failed check.  The summary (and so CI's output) then says why a case
+    failed, not only which: the tagged lines and what follows each of them
+    up to the next KTAP or diagnostic line, DIAG_LIMIT lines at most.
     """
     out = []
     for n in notes:
@@ -217,10 +220,27 @@ def with_diag(notes, lines):
         if not m:
             continue
         tag = "# %s: " % m.group(1)
-        diag = [t.strip() for t in lines if tag in t]
-        out += ["  " + t[:200] for t in diag[:DIAG_LIMIT]]
-        if len(diag) > DIAG_LIMIT:
-            out.append("  ... %d more such lines in the log" % (len(diag) - DIAG_LIMIT))
+        diag, more = [], 0
+        i = 0
+        while i < len(lines):
+            if tag not in lines[i]:
+                i += 1
+                continue
+            block = [lines[i]]
+            i += 1
+            while (i < len(lines) and lines[i].startswith(" ")
+                   and not ktap_line(lines[i])
+                   and not lines[i].lstrip().startswith("#")):
+                block.append(lines[i])
+                i += 1
+            for t in block:
+                if len(diag) < DIAG_LIMIT:
+                    diag.append(t.strip())
+                else:
+                    more += 1
+        out += ["  " + t[:200] for t in diag]
+        if more:
+            out.append("  ... %d more such lines in the log" % more)
     return out
 
 
@@ -452,6 +472,10 @@ def kmemleak_blocks(lines):
         yield kind, first, i - 1, tuple(frames)
 
 
+BOOT_COMM_RE = re.compile(r'^\s*comm "swapper/0", pid 0,')
+IDLE_FRAMES = ("do_idle", "cpu_startup_entry", "rest_init", "arch_call_rest_init")
+
+
 def known_boot_leaks(lines):
     """Indexes of the lines of kmemleak reports of objects the boot allocated.
 
@@ -460,13 +484,20 @@ def known_boot_leaks(lines):
     an object a stale stack slot still pointed to then may be reported by a
     later scan.  Debian 6.1's debug kernel leaks four pairs of ACPI caches
     from acpi_early_init; a baseline saw three, and the fourth came up at
-    the end of the run.  An object whose allocation backtrace runs through
-    start_kernel() was allocated before init ran and before any module was
-    loaded: not a leak of pfmk's, whenever kmemleak gets to report it.
+    the end of the run.  An object allocated by the boot task (swapper/0,
+    pid 0) under start_kernel(), and not in its idle loop (where interrupts
+    of any origin run on CPU 0's stack), was allocated before init ran and
+    before any module was loaded: not a leak of pfmk's, whenever kmemleak
+    gets to report it.
     """
     skip = set()
     for kind, first, last, bt in kmemleak_blocks(lines):
-        if kind == "kmemleak-report" and any(f.split("+")[0] == "start_kernel" for f in bt):
+        if kind != "kmemleak-report":
+            continue
+        names = [f.split("+")[0] for f in bt]
+        boot = any(BOOT_COMM_RE.match(KMEMLEAK_RE.match(lines[j]).group(2))
+                   for j in range(first, last + 1))
+        if boot and "start_kernel" in names and not any(f in names for f in IDLE_FRAMES):
             skip.update(range(first, last + 1))
     return skip
 

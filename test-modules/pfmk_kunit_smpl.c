@@ -1740,10 +1740,13 @@ static void smpl_fmt_ctrl_answers(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, st.smpl_count, 1ULL, "answer %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, st.notify_count, c[i].msg ? 1ULL : 0,
 				    "answer %u", i);
-		if (c[i].msg)
+		if (c[i].msg) {
+			/* The message comes through the context's irq_work. */
+			pfmkt_wait_notify(test);
 			smpl_expect_msg(test, desc, 0, cpu);
-		else
+		} else {
 			smpl_expect_no_msg(test, desc);
+		}
 		if (c[i].masked) {
 			KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 			KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
