@@ -546,6 +546,66 @@ static void hotplug_sets_suspended(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/* Runs of set @id. */
+static u64 hotplug_set_runs(struct kunit *test, void *desc, u16 id)
+{
+	struct pfarg_setinfo info;
+
+	memset(&info, 0, sizeof(info));
+	info.set_id = id;
+	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
+	return info.set_runs;
+}
+
+/*
+ * A set switch that came due with a masking overflow waits for
+ * pfmk_restart(); a restart while the CPU is away keeps it, and the
+ * re-arm does it: set 1 runs once the CPU is back, not before.
+ */
+static void hotplug_switch_kept(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	struct pfarg_setdesc d[2];
+	struct pfarg_pmd pmd;
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	memset(d, 0, sizeof(d));
+	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
+	d[1].set_id = 1;
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	/* Without a format the overflow masks, and notifies. */
+	pfmkt_pmd_req(&pmd, 0, 0, -4ULL);
+	pmd.reg_short_reset = -4ULL;
+	pmd.reg_long_reset = -4ULL;
+	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
+	pmd.reg_ovfl_switch_cnt = 1;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	pfmk_test_pmu_tick(cpu, 4);
+	pfmkt_wait_notify(test);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_MASKED | PFMK_STATE_STARTED);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	msleep(20);
+	KUNIT_EXPECT_EQ_MSG(test, hotplug_set_runs(test, desc, 1), 0ULL,
+			    "switched while the CPU was away");
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
+
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "the kept switch was not done at the re-arm");
+	KUNIT_EXPECT_EQ(test, hotplug_set_runs(test, desc, 0), 1ULL);
+	pfmkt_close(test, desc);
+}
+
 /* While the CPU is away: PMCs can be rewritten, unload and close work. */
 static void hotplug_calls_while_offline(struct kunit *test)
 {
@@ -612,6 +672,7 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_sampling_phase),
 	KUNIT_CASE(hotplug_sets_suspended),
 	KUNIT_CASE(hotplug_calls_while_offline),
+	KUNIT_CASE(hotplug_switch_kept),
 	{}
 };
 
