@@ -443,37 +443,34 @@ def example_problems(step, lines, mode):
     return probs
 
 
-KMEMLEAK_RE = re.compile(r"^(kmemleak-baseline|kmemleak-report): (.*)$")
-KMEMLEAK_FRAME_RE = re.compile(r"\[<[^>]*>\]\s+(\S+)")
+KMEMLEAK_RE = re.compile(r"^kmemleak-report: (.*)$")
+KMEMLEAK_FRAME_RE = re.compile(r"\[<[^>]*>\]\s+([^+\s]+)")
+BOOT_COMM_RE = re.compile(r'^\s*comm "swapper/0", pid 0,')
+IDLE_FRAMES = {"do_idle", "cpu_startup_entry", "rest_init", "arch_call_rest_init"}
 
 
-def kmemleak_blocks(lines):
-    """Yield (kind, first index, last index, backtrace) per kmemleak object.
-
-    kind is "kmemleak-baseline" or "kmemleak-report"; the backtrace is the
-    tuple of its frames' symbol+offset.
-    """
+def kmemleak_reports(lines):
+    """Yield (first index, last index, boot task?, frame names) per object
+    of the guest's "kmemleak-report:" lines (kmemleak_report in
+    scripts/guest-init.sh)."""
     i = 0
     while i < len(lines):
         m = KMEMLEAK_RE.match(lines[i])
-        if not m or not m.group(2).startswith("unreferenced object"):
+        if not m or not m.group(1).startswith("unreferenced object"):
             i += 1
             continue
-        kind, first, frames = m.group(1), i, []
+        first, boot, frames = i, False, set()
         i += 1
         while i < len(lines):
-            m2 = KMEMLEAK_RE.match(lines[i])
-            if not m2 or m2.group(1) != kind or m2.group(2).startswith("unreferenced object"):
+            m = KMEMLEAK_RE.match(lines[i])
+            if not m or m.group(1).startswith("unreferenced object"):
                 break
-            f = KMEMLEAK_FRAME_RE.search(m2.group(2))
+            boot = boot or bool(BOOT_COMM_RE.match(m.group(1)))
+            f = KMEMLEAK_FRAME_RE.search(m.group(1))
             if f:
-                frames.append(f.group(1))
+                frames.add(f.group(1))
             i += 1
-        yield kind, first, i - 1, tuple(frames)
-
-
-BOOT_COMM_RE = re.compile(r'^\s*comm "swapper/0", pid 0,')
-IDLE_FRAMES = ("do_idle", "cpu_startup_entry", "rest_init", "arch_call_rest_init")
+        yield first, i - 1, boot, frames
 
 
 def known_boot_leaks(lines):
@@ -491,13 +488,8 @@ def known_boot_leaks(lines):
     gets to report it.
     """
     skip = set()
-    for kind, first, last, bt in kmemleak_blocks(lines):
-        if kind != "kmemleak-report":
-            continue
-        names = [f.split("+")[0] for f in bt]
-        boot = any(BOOT_COMM_RE.match(KMEMLEAK_RE.match(lines[j]).group(2))
-                   for j in range(first, last + 1))
-        if boot and "start_kernel" in names and not any(f in names for f in IDLE_FRAMES):
+    for first, last, boot, frames in kmemleak_reports(lines):
+        if boot and "start_kernel" in frames and not frames & IDLE_FRAMES:
             skip.update(range(first, last + 1))
     return skip
 
