@@ -24,13 +24,129 @@
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait_bit.h>
 
 #include "internal.h"
 #include "trace.h"
+
+/*
+ * Contexts come from caches of their own, one per size class of PMU
+ * description: set 0's registers are allocated with the context, so the
+ * object's size is the description's.  A context is freed one RCU grace
+ * period after its last reference (pfmk_ctx_free()), and in a run of
+ * creates and closes the kmalloc() size the first class falls in (4 KiB,
+ * 8 objects a slab, shared with the rest of the kernel) had to take a new
+ * slab every few contexts; a cache of its own packs more of them in a slab
+ * and keeps its partial slabs.  Descriptions with more registers than the
+ * last class use kzalloc().
+ */
+#define PFMK_CTX_MIN_REGS	8
+#define PFMK_CTX_CACHES		4	/* up to 8, 16, 32 and 64 registers */
+
+static struct kmem_cache *pfmk_ctx_cache[PFMK_CTX_CACHES];
+static const char *const pfmk_ctx_cache_name[PFMK_CTX_CACHES] = {
+	"pfmk_ctx_8", "pfmk_ctx_16", "pfmk_ctx_32", "pfmk_ctx_64",
+};
+
+static unsigned int pfmk_ctx_class(unsigned int nregs)
+{
+	return order_base_2(max(nregs, PFMK_CTX_MIN_REGS)) -
+	       ilog2(PFMK_CTX_MIN_REGS);
+}
+
+static size_t pfmk_ctx_size(unsigned int nregs)
+{
+	return sizeof(struct pfmk_ctx) + pfmk_set_regs_size(nregs);
+}
+
+/**
+ * pfmk_ctx_cache_init() - create the context caches
+ *
+ * Context: process context, at module load; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int pfmk_ctx_cache_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PFMK_CTX_CACHES; i++) {
+		pfmk_ctx_cache[i] =
+			kmem_cache_create(pfmk_ctx_cache_name[i],
+					  pfmk_ctx_size(PFMK_CTX_MIN_REGS << i),
+					  __alignof__(struct pfmk_ctx),
+					  SLAB_HWCACHE_ALIGN, NULL);
+		if (!pfmk_ctx_cache[i]) {
+			pfmk_ctx_cache_exit();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * pfmk_ctx_cache_exit() - destroy the context caches
+ *
+ * Every context must be freed: the caller has waited for the pending
+ * pfmk_ctx_free() callbacks (rcu_barrier()).
+ *
+ * Context: process context, at module unload; may sleep.
+ */
+void pfmk_ctx_cache_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PFMK_CTX_CACHES; i++) {
+		kmem_cache_destroy(pfmk_ctx_cache[i]);
+		pfmk_ctx_cache[i] = NULL;
+	}
+}
+
+/* A zeroed context with room for set 0's registers. */
+static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
+{
+	unsigned int class = pfmk_ctx_class(nregs);
+
+	if (class < PFMK_CTX_CACHES)
+		return kmem_cache_zalloc(pfmk_ctx_cache[class], GFP_KERNEL);
+	return kzalloc(pfmk_ctx_size(nregs), GFP_KERNEL);
+}
+
+/* Free a context now: it was never published, or a grace period passed. */
+static void pfmk_ctx_free_now(struct pfmk_ctx *ctx)
+{
+	unsigned int class = pfmk_ctx_class(ctx->nregs);
+
+	if (class < PFMK_CTX_CACHES)
+		kmem_cache_free(pfmk_ctx_cache[class], ctx);
+	else
+		kfree(ctx);
+}
+
+static void pfmk_ctx_free_rcu(struct rcu_head *rcu)
+{
+	pfmk_ctx_free_now(container_of(rcu, struct pfmk_ctx, rcu));
+}
+
+/**
+ * pfmk_ctx_free() - free a context after an RCU grace period
+ * @ctx: the context, whose last reference was just dropped.
+ *
+ * Lockless readers that found the context before its descriptor was
+ * unpublished may still look at it until their RCU read-side sections
+ * end.  Not kfree_rcu(): before 6.4, kfree() must not free an object of a
+ * kmem_cache.
+ *
+ * Context: any context but NMI.
+ */
+void pfmk_ctx_free(struct pfmk_ctx *ctx)
+{
+	call_rcu(&ctx->rcu, pfmk_ctx_free_rcu);
+}
 
 static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
 {
@@ -90,8 +206,7 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	}
 
 	/* One allocation: the context and set 0's registers. */
-	ctx = kzalloc(sizeof(*ctx) + pfmk_set_regs_size(pmu->num_pmcs),
-		      GFP_KERNEL);
+	ctx = pfmk_ctx_alloc(pmu->num_pmcs);
 	if (!ctx) {
 		ret = -ENOMEM;
 		goto err_pmu;
@@ -145,7 +260,7 @@ err_smpl:
 err_set:
 	pfmk_sets_free(ctx);
 	mutex_destroy(&ctx->mutex);
-	kfree(ctx);
+	pfmk_ctx_free_now(ctx);
 err_pmu:
 	pfmk_pmu_put(pmu);
 err_open:

@@ -174,7 +174,7 @@ void pfmk_ctx_put(struct pfmk_ctx *ctx)
 {
 	if (refcount_dec_and_test(&ctx->ref)) {
 		atomic64_inc(&pfmk_counters.freed);
-		kfree_rcu(ctx, rcu);
+		pfmk_ctx_free(ctx);
 	}
 }
 

@@ -570,6 +570,9 @@ static inline unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx)
 }
 
 /* core/context.c: life cycle and state machine */
+int pfmk_ctx_cache_init(void);
+void pfmk_ctx_cache_exit(void);
+void pfmk_ctx_free(struct pfmk_ctx *ctx);
 int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		    struct completion *c, void **desc, void **buf,
 		    struct module *owner);

@@ -23,9 +23,12 @@ static int __init pfmk_init(void)
 	int ret;
 
 	pfmk_desc_init();
-	ret = pfmk_pmu_generic_init();
+	ret = pfmk_ctx_cache_init();
 	if (ret)
 		return ret;
+	ret = pfmk_pmu_generic_init();
+	if (ret)
+		goto err_cache;
 	ret = pfmk_pmu_x86_init();
 	if (ret)
 		goto err_generic;
@@ -56,6 +59,8 @@ err_x86:
 	pfmk_pmu_x86_exit();
 err_generic:
 	pfmk_pmu_generic_exit();
+err_cache:
+	pfmk_ctx_cache_exit();
 	return ret;
 }
 
@@ -69,8 +74,9 @@ static void __exit pfmk_exit(void)
 	pfmk_smpl_dfl_exit();
 	pfmk_pmu_x86_exit();
 	pfmk_pmu_generic_exit();
-	/* kfree_rcu() callbacks of closed contexts must not outlive us. */
+	/* pfmk_ctx_free() callbacks of closed contexts must not outlive us. */
 	rcu_barrier();
+	pfmk_ctx_cache_exit();
 }
 
 module_init(pfmk_init);
