@@ -9,7 +9,8 @@
  * on the deterministic test PMU.
  * pfmk_smpl_notify: masking, messages, restart, a full buffer, blocked
  * readers, close and unload while sampling.
- * pfmk_smpl_cpuclock: 10 kHz cpu-clock sampling on every online CPU.
+ * pfmk_smpl_cpuclock: 10 kHz cpu-clock sampling on every online CPU; the
+ * task and ip of an overflow that interrupts a known kernel thread.
  *
  * The test PMU advances all started events of a CPU together, in chunks
  * that end where the next sampling event's period runs out: at an
@@ -22,11 +23,13 @@
  * Copyright (C) 2026 The pfmk authors
  */
 #include <kunit/test.h>
+#include <linux/bottom_half.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -1933,8 +1936,151 @@ static void smpl_cpuclock_10khz(struct kunit *test)
 		pfmkt_close(test, ctx[i].desc);
 }
 
+#define SPIN_PERIOD		1000000ULL		/* ns: 1 ms */
+#define SPIN_MAX		(2 * HZ)
+
+/**
+ * struct clock_spinner - a kernel thread spinning on one CPU
+ * @spinning: set once it spins, with softirqs (and preemption) off.
+ * @stop: set by the test to end the spin.
+ * @gave_up: it stopped on its own timeout, not on @stop.
+ * @done: completed when it no longer spins.
+ */
+struct clock_spinner {
+	bool			spinning;
+	bool			stop;
+	bool			gave_up;
+	struct completion	done;
+};
+
+/*
+ * Spins, bounded by SPIN_MAX, until the test says stop.  With softirqs
+ * off nothing else runs on its CPU meanwhile but hard interrupts, which
+ * the cpu-clock hrtimer's interrupt cannot nest in: an overflow of the
+ * spin interrupts this function, in this task.  Without KASAN's calls in
+ * the loop (6.1's KASAN_OUTLINE), its ip is in this function.
+ */
+static int __no_sanitize_address clock_spinner_fn(void *data)
+{
+	struct clock_spinner *s = data;
+	unsigned long end;
+
+	local_bh_disable();
+	end = jiffies + SPIN_MAX;
+	WRITE_ONCE(s->spinning, true);
+	while (!READ_ONCE(s->stop) && time_before(jiffies, end))
+		cpu_relax();
+	s->gave_up = !READ_ONCE(s->stop);
+	local_bh_enable();
+	complete(&s->done);
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * The message and the entry of an overflow name the task it interrupted:
+ * a kernel thread spins on another CPU, whose cpu-clock context is
+ * started only once it spins.  The first overflow fills the one-entry
+ * buffer: one entry, one message, the context masked.  Its tid is the
+ * thread's pid, its pid the thread's tgid, its ip in the spinning function.
+ */
+static void smpl_cpuclock_msg_task(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	char *ip_sym, *fn_sym;
+	const struct pfm_dfl_smpl_entry *ent;
+	struct clock_spinner *s;
+	struct pfm_ovfl_msg *m;
+	struct task_struct *k;
+	unsigned long end, notified;
+	union pfm_msg msg;
+	pid_t pid, tgid;
+	void *desc, *buf;
+	int cpu;
+
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU");
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	init_completion(&s->done);
+	/* Symbol names: too large for the stack. */
+	ip_sym = kunit_kzalloc(test, 2 * KSYM_SYMBOL_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ip_sym);
+	fn_sym = ip_sym + KSYM_SYMBOL_LEN;
+
+	desc = smpl_create(test, "", 0, SMPL_HDR + SMPL_GEN_MIN, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+	smpl_write_sampler(test, desc, 0, SPIN_PERIOD, PFM_REGFL_OVFL_NOTIFY,
+			   0);
+	pfmkt_load(test, desc, cpu);
+
+	k = kthread_create(clock_spinner_fn, s, "pfmk_spin/%d", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	kthread_bind(k, cpu);
+	pid = task_pid_nr(k);
+	tgid = task_tgid_nr(k);
+	wake_up_process(k);
+
+	/*
+	 * Sleep on an hrtimer: were this thread moved to the spinning CPU, a
+	 * timer-wheel timeout would wait there for the end of the spin.
+	 */
+	end = jiffies + SMPL_TIMEOUT;
+	while (!READ_ONCE(s->spinning) && time_before(jiffies, end))
+		usleep_range(100, 200);
+	notified = 0;
+	if (READ_ONCE(s->spinning)) {
+		KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
+		notified = wait_for_completion_timeout(&priv->done,
+						       SMPL_TIMEOUT);
+	}
+	WRITE_ONCE(s->stop, true);
+	wait_for_completion(&s->done);
+	kthread_stop(k);
+	KUNIT_ASSERT_TRUE_MSG(test, READ_ONCE(s->spinning),
+			      "the thread on CPU %d did not spin", cpu);
+	/* Not a failure: the test may have been slow to see the notification. */
+	if (s->gave_up)
+		kunit_info(test, "the spin timed out after %d ms\n",
+			   jiffies_to_msecs(SPIN_MAX));
+	KUNIT_ASSERT_NE_MSG(test, notified, 0UL, "no notification");
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	snprintf(fn_sym, KSYM_SYMBOL_LEN, "%ps", clock_spinner_fn);
+
+	memset(&msg, 0x5a, sizeof(msg));
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	m = &msg.pfm_ovfl_msg;
+	KUNIT_EXPECT_EQ(test, msg.type, (u32)PFM_MSG_OVFL);
+	KUNIT_EXPECT_EQ(test, m->msg_ovfl_pmds[0], 1ULL);
+	KUNIT_EXPECT_EQ(test, m->msg_ovfl_cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, (pid_t)m->msg_ovfl_tid, pid);
+	KUNIT_EXPECT_EQ(test, (pid_t)m->msg_ovfl_pid, tgid);
+	snprintf(ip_sym, KSYM_SYMBOL_LEN, "%ps", (void *)m->msg_ovfl_ip);
+	KUNIT_EXPECT_STREQ_MSG(test, ip_sym, fn_sym, "msg_ovfl_ip %pS",
+			       (void *)m->msg_ovfl_ip);
+	KUNIT_EXPECT_GE(test, m->msg_ovfl_ip,
+			(u64)(unsigned long)clock_spinner_fn);
+	smpl_expect_no_msg(test, desc);
+
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 1ULL);
+	ent = smpl_entry(buf, 0, 0);
+	KUNIT_EXPECT_EQ(test, ent->cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, (pid_t)ent->pid, pid);
+	KUNIT_EXPECT_EQ(test, (pid_t)ent->tgid, tgid);
+	KUNIT_EXPECT_EQ(test, ent->ip, m->msg_ovfl_ip);
+	pfmkt_close(test, desc);
+}
+
 static struct kunit_case pfmk_smpl_cpuclock_cases[] = {
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz),
+	KUNIT_CASE(smpl_cpuclock_msg_task),
 	{}
 };
 
