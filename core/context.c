@@ -37,13 +37,19 @@
 /*
  * Contexts come from caches of their own, one per size class of PMU
  * description: set 0's registers are allocated with the context, so the
- * object's size is the description's.  A context is freed one RCU grace
- * period after its last reference (pfmk_ctx_free()), and in a run of
- * creates and closes the kmalloc() size the first class falls in (4 KiB,
- * 8 objects a slab, shared with the rest of the kernel) had to take a new
- * slab every few contexts; a cache of its own packs more of them in a slab
- * and keeps its partial slabs.  Descriptions with more registers than the
- * last class use kzalloc().
+ * object's size is the description's.  Descriptions with more registers
+ * than the last class use kzalloc().
+ *
+ * The caches are SLAB_TYPESAFE_BY_RCU, as perf's and the scheduler's hot
+ * objects that RCU readers look up (sighand_struct, anon_vma): a closed
+ * context goes back to its cache at once, not one grace period later, so
+ * a run of creates and closes reuses warm objects instead of taking a new
+ * slab every few contexts (the kmalloc() size the first class falls in
+ * holds 8 objects a slab).  The price is that a lookup under RCU may find
+ * a context freed and reused; the fields of the type-stable group of
+ * struct pfmk_ctx are set up once per object by the constructor, never
+ * cleared, and every lockless user checks pfmk_ctx_is() once it has
+ * pinned the memory.
  */
 #define PFMK_CTX_MIN_REGS	8
 #define PFMK_CTX_CACHES		4	/* up to 8, 16, 32 and 64 registers */
@@ -64,6 +70,19 @@ static size_t pfmk_ctx_size(unsigned int nregs)
 	return sizeof(struct pfmk_ctx) + pfmk_set_regs_size(nregs);
 }
 
+/* The type-stable fields: once per object, never again. */
+static void pfmk_ctx_ctor(void *obj)
+{
+	struct pfmk_ctx *ctx = obj;
+
+	mutex_init(&ctx->mutex);
+	seqcount_init(&ctx->state_seq);
+	refcount_set(&ctx->ref, 0);
+	ctx->cookie = 0;
+	ctx->dead = true;
+	atomic_set(&ctx->read_passes, 0);
+}
+
 /**
  * pfmk_ctx_cache_init() - create the context caches
  *
@@ -79,7 +98,8 @@ int pfmk_ctx_cache_init(void)
 			kmem_cache_create(pfmk_ctx_cache_name[i],
 					  pfmk_ctx_size(PFMK_CTX_MIN_REGS << i),
 					  __alignof__(struct pfmk_ctx),
-					  SLAB_HWCACHE_ALIGN, NULL);
+					  SLAB_HWCACHE_ALIGN |
+					  SLAB_TYPESAFE_BY_RCU, pfmk_ctx_ctor);
 		if (!pfmk_ctx_cache[i]) {
 			pfmk_ctx_cache_exit();
 			return -ENOMEM;
@@ -106,46 +126,57 @@ void pfmk_ctx_cache_exit(void)
 	}
 }
 
-/* A zeroed context with room for set 0's registers. */
+/*
+ * A context with room for set 0's registers, cleared but for the
+ * type-stable fields, which hold the constructor's values or those the
+ * last context left: dead, no reference, an old cookie, the mutex
+ * unlocked (or held for an instant by a stale lookup, pfmk_ctx_lock()).
+ */
 static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 {
 	unsigned int class = pfmk_ctx_class(nregs);
+	size_t from = offsetof(struct pfmk_ctx, id);
+	struct pfmk_ctx *ctx;
 
-	if (class < PFMK_CTX_CACHES)
-		return kmem_cache_zalloc(pfmk_ctx_cache[class], GFP_KERNEL);
-	return kzalloc(pfmk_ctx_size(nregs), GFP_KERNEL);
+	/* The type-stable group comes first, up to @id. */
+	BUILD_BUG_ON(offsetof(struct pfmk_ctx, read_passes) >= from);
+
+	if (class >= PFMK_CTX_CACHES) {
+		ctx = kzalloc(pfmk_ctx_size(nregs), GFP_KERNEL);
+		if (ctx)
+			pfmk_ctx_ctor(ctx);
+		return ctx;
+	}
+	ctx = kmem_cache_alloc(pfmk_ctx_cache[class], GFP_KERNEL);
+	if (ctx)
+		memset((char *)ctx + from, 0, pfmk_ctx_size(nregs) - from);
+	return ctx;
 }
 
-/* Free a context now: it was never published, or a grace period passed. */
-static void pfmk_ctx_free_now(struct pfmk_ctx *ctx)
+static void pfmk_ctx_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct pfmk_ctx, rcu));
+}
+
+/**
+ * pfmk_ctx_free() - give a context's memory back
+ * @ctx: the context, whose last reference was just dropped.
+ *
+ * Lockless users that found the context before its descriptor was
+ * unpublished may still look at it: a context of a size class goes back
+ * to its type-stable cache now, a larger one is freed after an RCU grace
+ * period.
+ *
+ * Context: any context but NMI.
+ */
+void pfmk_ctx_free(struct pfmk_ctx *ctx)
 {
 	unsigned int class = pfmk_ctx_class(ctx->nregs);
 
 	if (class < PFMK_CTX_CACHES)
 		kmem_cache_free(pfmk_ctx_cache[class], ctx);
 	else
-		kfree(ctx);
-}
-
-static void pfmk_ctx_free_rcu(struct rcu_head *rcu)
-{
-	pfmk_ctx_free_now(container_of(rcu, struct pfmk_ctx, rcu));
-}
-
-/**
- * pfmk_ctx_free() - free a context after an RCU grace period
- * @ctx: the context, whose last reference was just dropped.
- *
- * Lockless readers that found the context before its descriptor was
- * unpublished may still look at it until their RCU read-side sections
- * end.  Not kfree_rcu(): before 6.4, kfree() must not free an object of a
- * kmem_cache.
- *
- * Context: any context but NMI.
- */
-void pfmk_ctx_free(struct pfmk_ctx *ctx)
-{
-	call_rcu(&ctx->rcu, pfmk_ctx_free_rcu);
+		call_rcu(&ctx->rcu, pfmk_ctx_free_rcu);
 }
 
 static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
@@ -211,10 +242,8 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		ret = -ENOMEM;
 		goto err_pmu;
 	}
-	refcount_set(&ctx->ref, 1);
-	mutex_init(&ctx->mutex);
-	seqcount_init(&ctx->state_seq);
 	ctx->nregs = pmu->num_pmcs;
+	pfmk_desc_prepare(ctx);
 	ctx->state = PFM_CTX_UNLOADED;
 	ctx->cpu = -1;
 	ctx->flags = req->ctx_flags;
@@ -259,8 +288,9 @@ err_smpl:
 	pfmk_smpl_free(ctx);
 err_set:
 	pfmk_sets_free(ctx);
-	mutex_destroy(&ctx->mutex);
-	pfmk_ctx_free_now(ctx);
+	/* Not pfmk_ctx_put(): no context was created, none is counted freed. */
+	if (refcount_dec_and_test(&ctx->ref))
+		pfmk_ctx_free(ctx);
 err_pmu:
 	pfmk_pmu_put(pmu);
 err_open:
@@ -584,6 +614,16 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	pfmk_ctx_write_begin(ctx);
 	WRITE_ONCE(ctx->dead, true);
 	pfmk_ctx_write_end(ctx);
+	/*
+	 * A lockless read pass that entered before ->dead was set may still
+	 * be looking at the registers and events; one that enters now sees
+	 * ->dead.  They are short, with interrupts off: wait for them, so
+	 * that none is inside when the memory is reused.  Order ->dead
+	 * before ->read_passes; pairs with pfmk_read_pmds_here().
+	 */
+	smp_mb();
+	while (atomic_read_acquire(&ctx->read_passes))
+		cpu_relax();
 	if (ctx->state != PFM_CTX_UNLOADED)
 		pfmk_ctx_unload(ctx);
 	pfmk_trace_state(ctx, PFMK_TR_CLOSE);

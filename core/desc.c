@@ -72,28 +72,58 @@ void pfmk_desc_init(void)
 }
 
 /**
+ * pfmk_desc_prepare() - give a new context its cookie and creation reference
+ * @ctx: the context being created, its memory cleared but for the
+ *	type-stable fields (@dead still set).
+ *
+ * The cookie is written before the reference: a lookup that raced with the
+ * close of the context this memory held before, and takes a reference on
+ * the new one, reads the new cookie after its refcount_inc_not_zero() and
+ * lets go (pfmk_desc_get()).
+ *
+ * Context: process context.
+ */
+void pfmk_desc_prepare(struct pfmk_ctx *ctx)
+{
+	u32 cookie;
+
+	/* Never 0: a descriptor must not look like a small integer. */
+	do {
+		cookie = pfmk_cookie_perm(atomic_inc_return(&pfmk_cookie_next));
+	} while (!cookie);
+	WRITE_ONCE(ctx->cookie, cookie);
+	/* The cookie before the reference: pairs with pfmk_desc_get(). */
+	smp_wmb();
+	refcount_set(&ctx->ref, 1);
+}
+
+/**
  * pfmk_desc_alloc() - publish a new context under a new descriptor
- * @ctx: the context, fully initialized.
+ * @ctx: the context, fully initialized (pfmk_desc_prepare() done).
  * @desc: output: the descriptor.
  *
+ * Clears @dead, after the cookie: a lookup that pinned this memory for
+ * an older descriptor sees either @dead or the new cookie (pfmk_ctx_is()).
+ *
  * Context: process context; may sleep.
- * Return: 0, or -ENOMEM (-EBUSY if all 2^32 - 1 indexes are in use).
+ * Return: 0, or -ENOMEM (-EBUSY if all 2^32 - 1 indexes are in use); the
+ * context is left dead on error.
  */
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 {
 	int ret;
 
 	BUILD_BUG_ON(BITS_PER_LONG < 64);
-	/* Never 0: a descriptor must not look like a small integer. */
-	do {
-		ctx->cookie =
-			pfmk_cookie_perm(atomic_inc_return(&pfmk_cookie_next));
-	} while (!ctx->cookie);
+	/* The cookie before @dead: pairs with pfmk_ctx_is(). */
+	smp_wmb();
+	WRITE_ONCE(ctx->dead, false);
 	/* xa_alloc() sets ctx->id before the context is visible. */
 	ret = xa_alloc(&pfmk_ctx_xa, &ctx->id, ctx, XA_LIMIT(0, U32_MAX - 1),
 		       GFP_KERNEL);
-	if (ret < 0)
+	if (ret < 0) {
+		WRITE_ONCE(ctx->dead, true);
 		return ret;
+	}
 	*desc = (void *)pfmk_desc_of(ctx);
 	return 0;
 }
@@ -116,8 +146,10 @@ void pfmk_desc_free(struct pfmk_ctx *ctx)
  * pfmk_desc_lookup_rcu() - look a descriptor up without a reference
  * @desc: the descriptor given by the caller.
  *
- * The context stays allocated until the RCU read-side section ends; it
- * may be closed meanwhile (ctx->dead, under ctx->state_seq).
+ * The memory found stays a context until the RCU read-side section ends,
+ * but not necessarily this descriptor's: it may be closed meanwhile
+ * (ctx->dead, under ctx->state_seq), freed and reused.  The caller pins
+ * it, then checks pfmk_ctx_is().
  *
  * Context: rcu_read_lock() held.
  * Return: the context, or NULL.
@@ -147,8 +179,9 @@ struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc)
  * pfmk_desc_get() - look a descriptor up and take a context reference
  * @desc: the descriptor given by the caller.
  *
- * Context: any context.
- * Return: the context with a reference held, or NULL.
+ * Context: any context but NMI.
+ * Return: the context with a reference held, or NULL if @desc is not a
+ * live context's.
  */
 struct pfmk_ctx *pfmk_desc_get(void *desc)
 {
@@ -158,6 +191,14 @@ struct pfmk_ctx *pfmk_desc_get(void *desc)
 	ctx = pfmk_desc_lookup_rcu(desc);
 	if (ctx && !refcount_inc_not_zero(&ctx->ref))
 		ctx = NULL;
+	if (ctx) {
+		/* The reference before the cookie: pairs with pfmk_desc_prepare(). */
+		smp_rmb();
+		if (!pfmk_ctx_is(ctx, (unsigned long)desc)) {
+			pfmk_ctx_put(ctx);
+			ctx = NULL;
+		}
+	}
 	rcu_read_unlock();
 	return ctx;
 }
@@ -166,9 +207,10 @@ struct pfmk_ctx *pfmk_desc_get(void *desc)
  * pfmk_ctx_put() - drop a context reference
  * @ctx: the context.
  *
- * The last reference frees the context's memory after an RCU grace period.
+ * The last reference gives the context's memory back to its cache
+ * (pfmk_ctx_free()).
  *
- * Context: any context.
+ * Context: any context but NMI.
  */
 void pfmk_ctx_put(struct pfmk_ctx *ctx)
 {
@@ -194,8 +236,17 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
 	rcu_read_lock();
 	for (;;) {
 		ctx = xa_find(&pfmk_ctx_xa, index, ULONG_MAX, XA_PRESENT);
-		if (!ctx || refcount_inc_not_zero(&ctx->ref))
+		if (!ctx)
 			break;
+		if (refcount_inc_not_zero(&ctx->ref)) {
+			/*
+			 * Pinned, but maybe freed and reused since xa_find():
+			 * keep it only if it is still published here.
+			 */
+			if (xa_load(&pfmk_ctx_xa, *index) == ctx)
+				break;
+			pfmk_ctx_put(ctx);
+		}
 		(*index)++;
 	}
 	rcu_read_unlock();
@@ -226,8 +277,8 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 	if (unlikely(!ctx))
 		goto err_rcu;
 	if (likely(mutex_trylock(&ctx->mutex))) {
-		/* Dead: its memory is ours only until rcu_read_unlock(). */
-		if (unlikely(ctx->dead)) {
+		/* Closed, or reused by another context since the lookup. */
+		if (unlikely(!pfmk_ctx_is(ctx, (unsigned long)desc))) {
 			mutex_unlock(&ctx->mutex);
 			goto err_rcu;
 		}
@@ -237,8 +288,9 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 		if (!refcount_inc_not_zero(&ctx->ref))
 			goto err_rcu;
 		rcu_read_unlock();
+		/* The mutex orders the reference before the checks below. */
 		mutex_lock(&ctx->mutex);
-		if (ctx->dead) {
+		if (!pfmk_ctx_is(ctx, (unsigned long)desc)) {
 			mutex_unlock(&ctx->mutex);
 			pfmk_ctx_put(ctx);
 			return ERR_PTR(-EBADF);
@@ -277,11 +329,13 @@ void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx)
  * pfmk_ctx_unlock() - unlock a context locked by pfmk_ctx_lock()
  * @ctx: the context.
  *
- * Without a reference, the context may be freed one RCU grace period
- * after a close that was waiting for the mutex takes it, and
- * mutex_unlock() may still touch the mutex after handing it over: the
- * unlock runs with preemption off, which no grace period ends during
- * (since RCU's flavours were consolidated, v4.20).  Not rcu_read_lock():
+ * Without a reference, the context may be freed as soon as a close that
+ * was waiting for the mutex takes it, and mutex_unlock() may still touch
+ * the mutex after handing it over.  A context of a size class stays a
+ * context with the same mutex (type-stable memory, see pfmk_ctx_free());
+ * a larger one is freed one RCU grace period later, and the unlock runs
+ * with preemption off, which no grace period ends during (since RCU's
+ * flavours were consolidated, v4.20).  Not rcu_read_lock():
  * with lockdep, its section is tracked like a lock, and cost more than
  * the two atomic operations this path saves; a mutex_unlock() with
  * preemption off is legal everywhere, PREEMPT_RT included.

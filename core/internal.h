@@ -59,10 +59,13 @@
  * the lookup's RCU section when it is free, and relies on the creation
  * reference, which only a close under that mutex drops; otherwise it takes
  * a reference (ctx->ref) before sleeping on the mutex (pfmk_ctx_lock()).
- * A context's memory is freed by the last reference, after an RCU grace
- * period; everything else it owns (perf events, registers, the
- * PMU description's module reference) is freed by pfmk_close() under
- * ctx->mutex, after which every call on the context returns -EBADF.
+ * A context's memory goes back to its SLAB_TYPESAFE_BY_RCU cache with the
+ * last reference: a lookup under RCU may find it reused by a new context,
+ * and checks, once it has pinned it (mutex, reference or read pass), that
+ * it is still the descriptor's (pfmk_ctx_is()).  Everything else a
+ * context owns (perf events, registers, the PMU description's module
+ * reference) is freed by pfmk_close() under ctx->mutex, after which every
+ * call on the context returns -EBADF.
  */
 
 #ifndef _PFMK_INTERNAL_H
@@ -233,9 +236,21 @@ struct pfmk_msgq {
 
 /**
  * struct pfmk_ctx - a monitoring context
- * @id: index in the descriptor table.
- * @cookie: random tag, the upper half of the descriptor.
+ * @mutex: serializes the KAPI calls on the context.
+ * @state_seq: lets lockless readers (pfmk_read_pmds()) see a consistent
+ *	view of what process context changes under @mutex: each PMD's
+ *	event, value and perf_base, @dead and the set list (@cpu is only a
+ *	hint to them, read with READ_ONCE()).  A plain seqcount_t, written
+ *	only under @mutex with interrupts off: a seqcount_mutex_t reader
+ *	would take @mutex on PREEMPT_RT, which the lockless read cannot do
+ *	with interrupts off or in its IPI.
  * @ref: references: one from creation until close, one per call in flight.
+ * @cookie: keyed tag, the upper half of the descriptor.
+ * @dead: closed, or not yet published; cleared by pfmk_desc_alloc(), set
+ *	under @mutex, read locklessly by waiting readers.
+ * @read_passes: lockless read passes inside the context
+ *	(pfmk_read_pmds_lockless()); close waits for them to leave.
+ * @id: index in the descriptor table.
  * @flags: PFM_FL_* flags given at creation.
  * @pmu: PMU description; its module is pinned until close.
  * @owner: module that created the context (NULL: built-in code); its
@@ -256,18 +271,10 @@ struct pfmk_msgq {
  *	overflow path may write its entries in place (pfmk_ovfl_handler()).
  * @nregs: number of PMCs and PMDs of the description, for lockless
  *	readers, which must not look at @pmu.
- * @rcu: frees the context after the last reference.
- * @mutex: serializes the KAPI calls on the context.
- * @state_seq: lets lockless readers (pfmk_read_pmds()) see a consistent
- *	view of what process context changes under @mutex: each PMD's
- *	event, value and perf_base, @dead and the set list (@cpu is only a
- *	hint to them, read with READ_ONCE()).  A plain seqcount_t, written
- *	only under @mutex with interrupts off: a seqcount_mutex_t reader
- *	would take @mutex on PREEMPT_RT, which the lockless read cannot do
- *	with interrupts off or in its IPI.
+ * @rcu: frees a context of a large PMU description after the last
+ *	reference (pfmk_ctx_free()).
  * @state: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED.
  * @started: monitoring started (pfmk_start() without pfmk_stop()).
- * @dead: closed; set under @mutex, read locklessly by waiting readers.
  * @cpu: monitored CPU while loaded, else -1.
  * @set0: the default event set, always present.
  * @sets: every set, @set0 included, sorted by id.
@@ -322,10 +329,19 @@ struct pfmk_msgq {
  * The fields are grouped by who may write them, as in perf's struct
  * perf_event_context (DOC: Lock order above):
  *
+ * - Type-stable, @mutex to @read_passes: contexts of the size classes
+ *   come from SLAB_TYPESAFE_BY_RCU caches (core/context.c), so a lookup
+ *   under RCU may find the memory of a context closed, freed and created
+ *   again.  These fields keep their meaning across that reuse (set up
+ *   once by the cache's constructor, never cleared by a create), and every
+ *   lockless user pins the context first (@mutex, @ref or @read_passes)
+ *   and then checks that it is still the descriptor's, @dead then
+ *   @cookie (pfmk_ctx_is()).  @mutex and @dead are otherwise in the
+ *   @mutex group, @state_seq too.
  * - Fixed from pfmk_ctx_create() to the last reference, @id to @rcu:
  *   written before the descriptor is published, read anywhere; close
  *   frees what they point to, under @mutex, after every event is gone.
- * - Under @mutex, @mutex to @readers: every KAPI call holds it, except
+ * - Under @mutex, @nregs to @readers: every KAPI call holds it, except
  *   the lockless read, which retries on @state_seq (Documentation/
  *   locking.rst, "The lockless read path").  The
  *   overflow path reads the sets and @active_set only while the events
@@ -341,10 +357,16 @@ struct pfmk_msgq {
  *   atomics and queue @hp_work, which applies them under @mutex.
  */
 struct pfmk_ctx {
+	/* type-stable: kept while the memory is reused, see @mutex */
+	struct mutex			mutex;	/* see Lock order */
+	seqcount_t			state_seq;
+	refcount_t			ref;
+	u32				cookie;
+	bool				dead;
+	atomic_t			read_passes;
+
 	/* fixed from creation to the last reference */
 	u32				id;
-	u32				cookie;
-	refcount_t			ref;
 	u32				flags;
 	const struct pfmk_pmu_desc	*pmu;
 	struct module			*owner;
@@ -361,12 +383,9 @@ struct pfmk_ctx {
 	struct rcu_head			rcu;
 
 	/* under @mutex */
-	struct mutex			mutex;	/* see Lock order */
-	seqcount_t			state_seq;
 	unsigned int			nregs;
 	unsigned int			state;
 	bool				started;
-	bool				dead;
 	bool				lock_ref;
 	int				cpu;
 	struct pfmk_set			set0;
@@ -547,6 +566,7 @@ void pfmk_debugfs_exit(void);
 
 /* core/desc.c: descriptors */
 void pfmk_desc_init(void);
+void pfmk_desc_prepare(struct pfmk_ctx *ctx);
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc);
 void pfmk_desc_free(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc);
@@ -556,6 +576,30 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc);
 void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx);
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
+
+/**
+ * pfmk_ctx_is() - is a context found under RCU still a descriptor's?
+ * @ctx: the context, pinned: its mutex held, a reference taken, or a read
+ *	pass entered (ctx->read_passes), then a full barrier.
+ * @desc: the descriptor it was found by.
+ *
+ * Contexts are SLAB_TYPESAFE_BY_RCU: the memory a lookup found may since
+ * have been closed, freed and given to a new context, which the pin does
+ * not prevent.  A new context writes its cookie before it clears @dead
+ * (pfmk_desc_alloc()), so a reader that sees @dead clear sees the cookie
+ * of the context that cleared it.
+ *
+ * Context: any context.
+ * Return: true if @ctx is the live context of @desc.
+ */
+static inline bool pfmk_ctx_is(const struct pfmk_ctx *ctx, unsigned long desc)
+{
+	if (READ_ONCE(ctx->dead))
+		return false;
+	/* @dead before @cookie: pairs with the smp_wmb() of pfmk_desc_alloc(). */
+	smp_rmb();
+	return READ_ONCE(ctx->cookie) == upper_32_bits(desc);
+}
 
 /**
  * pfmk_desc_of() - the descriptor of a context

@@ -426,12 +426,13 @@ static struct pfmk_set *pfmk_read_set(struct pfmk_ctx *ctx, u16 id)
  * or -EAGAIN (a hotplug event is pending, or an overflow handler is
  * updating the context: the locked path does the read).
  */
-static int pfmk_read_pmds_pass(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
-			       int count)
+static int pfmk_read_pmds_pass(struct pfmk_ctx *ctx, unsigned long desc,
+			       struct pfarg_pmd *req, int count)
 {
 	int i, ret;
 
-	if (READ_ONCE(ctx->dead))
+	/* Closed, or reused by another context since the lookup. */
+	if (!pfmk_ctx_is(ctx, desc))
 		return -EBADF;
 	ret = pfmk_check_count(count, PFM_MAX_PMDS, req);
 	if (ret)
@@ -468,6 +469,7 @@ static int pfmk_read_pmds_pass(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 
 struct pfmk_read_args {
 	struct pfmk_ctx		*ctx;
+	unsigned long		desc;
 	struct pfarg_pmd	*req;
 	int			count;
 	int			ret;
@@ -479,10 +481,20 @@ static void pfmk_read_pmds_here(void *data)
 	struct pfmk_read_args *a = data;
 	unsigned int seq;
 
+	/*
+	 * Pin the memory: a close that has not seen the pass waits for it
+	 * before the context can be freed and reused.
+	 */
+	atomic_inc(&a->ctx->read_passes);
+	/* ->read_passes before ->dead; pairs with pfmk_ctx_close(). */
+	smp_mb__after_atomic();
 	do {
 		seq = read_seqcount_begin(&a->ctx->state_seq);
-		a->ret = pfmk_read_pmds_pass(a->ctx, a->req, a->count);
+		a->ret = pfmk_read_pmds_pass(a->ctx, a->desc, a->req, a->count);
 	} while (read_seqcount_retry(&a->ctx->state_seq, seq));
+	/* The pass's reads before the close that waits for it. */
+	smp_mb__before_atomic();
+	atomic_dec(&a->ctx->read_passes);
 }
 
 /**
@@ -492,8 +504,10 @@ static void pfmk_read_pmds_here(void *data)
  * @count: as for pfmk_read_pmds().
  *
  * The read path of a running context: no mutex, no reference.  The
- * descriptor is looked up under RCU, which keeps the context, its sets
- * and its perf events allocated (all are freed after a grace period);
+ * descriptor is looked up under RCU, which keeps its sets and perf events
+ * allocated (both are freed after a grace period) and the context's
+ * memory a context (type-stable, pfmk_ctx_free()); each pass pins it
+ * (ctx->read_passes, which close waits for) and checks pfmk_ctx_is();
  * ctx->state_seq gives a consistent view of what process context changes
  * under the mutex, ctx->ovfl_seq of what the overflow handler changes.
  * Events not counting, or counting on this CPU, are read here with
@@ -507,7 +521,9 @@ static void pfmk_read_pmds_here(void *data)
  */
 int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count)
 {
-	struct pfmk_read_args a = { .req = req, .count = count };
+	struct pfmk_read_args a = {
+		.desc = (unsigned long)desc, .req = req, .count = count,
+	};
 	unsigned long flags;
 	int cpu;
 
