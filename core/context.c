@@ -40,8 +40,8 @@
  * object's size is the description's.  Descriptions with more registers
  * than the last class use kzalloc().
  *
- * The caches are SLAB_TYPESAFE_BY_RCU, as perf's and the scheduler's hot
- * objects that RCU readers look up (sighand_struct, anon_vma): a closed
+ * The caches are SLAB_TYPESAFE_BY_RCU, as those of other objects RCU
+ * readers look up (sighand_struct, anon_vma, struct file): a closed
  * context goes back to its cache at once, not one grace period later, so
  * a run of creates and closes reuses warm objects instead of taking a new
  * slab every few contexts (the kmalloc() size the first class falls in
@@ -80,6 +80,7 @@ static void pfmk_ctx_ctor(void *obj)
 	refcount_set(&ctx->ref, 0);
 	ctx->cookie = 0;
 	ctx->dead = true;
+	ctx->cache_class = PFMK_CTX_CACHES;
 	atomic_set(&ctx->read_passes, 0);
 }
 
@@ -148,8 +149,10 @@ static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 		return ctx;
 	}
 	ctx = kmem_cache_alloc(pfmk_ctx_cache[class], GFP_KERNEL);
-	if (ctx)
+	if (ctx) {
+		ctx->cache_class = class;
 		memset((char *)ctx + from, 0, pfmk_ctx_size(nregs) - from);
+	}
 	return ctx;
 }
 
@@ -171,7 +174,7 @@ static void pfmk_ctx_free_rcu(struct rcu_head *rcu)
  */
 void pfmk_ctx_free(struct pfmk_ctx *ctx)
 {
-	unsigned int class = pfmk_ctx_class(ctx->nregs);
+	unsigned int class = ctx->cache_class;
 
 	if (class < PFMK_CTX_CACHES)
 		kmem_cache_free(pfmk_ctx_cache[class], ctx);
@@ -211,7 +214,9 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		    struct module *owner)
 {
 	const struct pfmk_pmu_desc *pmu;
+	size_t smpl_buf_size;
 	struct pfmk_ctx *ctx;
+	void *smpl_buf;
 	int ret;
 
 	if (!req || !c || !desc)
@@ -267,30 +272,45 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 	if (ret)
 		goto err_set;
 
-	ret = pfmk_desc_alloc(ctx, desc);
-	if (ret)
-		goto err_smpl;
-
-	__module_get(THIS_MODULE);
+	/*
+	 * What the context and the caller need of it is read or written
+	 * before it is published: from then on a racing pfmk_close() of the
+	 * descriptor may free it, and a create reuse the memory.
+	 */
 	ctx->mem = sizeof(*ctx) + ctx->smpl_size +
 		   pmu->num_pmcs * (sizeof(u64) + sizeof(struct pfmk_pmd) +
 				    (ctx->fmt ? sizeof(u64) : 0));
+	ctx->counted = true;
+	smpl_buf = ctx->smpl_buf;
+	smpl_buf_size = ctx->smpl_size;
+	__module_get(THIS_MODULE);
 	atomic_long_add(ctx->mem, &pfmk_counters.mem_bytes);
 	atomic64_inc(&pfmk_counters.created);
 
+	ret = pfmk_desc_alloc(ctx, desc);
+	if (ret)
+		goto err_counted;
+
 	req->ctx_fd = -1;
-	req->ctx_smpl_buf_size = ctx->smpl_size;
+	req->ctx_smpl_buf_size = smpl_buf_size;
 	if (buf)
-		*buf = ctx->smpl_buf;
+		*buf = smpl_buf;
 	return 0;
 
-err_smpl:
+err_counted:
+	atomic64_dec(&pfmk_counters.created);
+	atomic_long_sub(ctx->mem, &pfmk_counters.mem_bytes);
+	ctx->counted = false;
+	module_put(THIS_MODULE);
 	pfmk_smpl_free(ctx);
 err_set:
 	pfmk_sets_free(ctx);
-	/* Not pfmk_ctx_put(): no context was created, none is counted freed. */
-	if (refcount_dec_and_test(&ctx->ref))
-		pfmk_ctx_free(ctx);
+	/*
+	 * A lookup that found this memory before it was reused may hold a
+	 * reference for an instant: the last one frees, without counting a
+	 * context freed (->counted clear).
+	 */
+	pfmk_ctx_put(ctx);
 err_pmu:
 	pfmk_pmu_put(pmu);
 err_open:
@@ -622,8 +642,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	 * before ->read_passes; pairs with pfmk_read_pmds_here().
 	 */
 	smp_mb();
-	while (atomic_read_acquire(&ctx->read_passes))
-		cpu_relax();
+	atomic_cond_read_acquire(&ctx->read_passes, !VAL);
 	if (ctx->state != PFM_CTX_UNLOADED)
 		pfmk_ctx_unload(ctx);
 	pfmk_trace_state(ctx, PFMK_TR_CLOSE);

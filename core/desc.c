@@ -215,7 +215,9 @@ struct pfmk_ctx *pfmk_desc_get(void *desc)
 void pfmk_ctx_put(struct pfmk_ctx *ctx)
 {
 	if (refcount_dec_and_test(&ctx->ref)) {
-		atomic64_inc(&pfmk_counters.freed);
+		/* Not a create that failed (pfmk_ctx_create()). */
+		if (ctx->counted)
+			atomic64_inc(&pfmk_counters.freed);
 		pfmk_ctx_free(ctx);
 	}
 }
@@ -241,8 +243,11 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
 		if (refcount_inc_not_zero(&ctx->ref)) {
 			/*
 			 * Pinned, but maybe freed and reused since xa_find():
-			 * keep it only if it is still published here.
+			 * keep it only if it is still published here.  The
+			 * reference before the load: a stale load could see
+			 * the context still published after its reuse.
 			 */
+			smp_rmb();
 			if (xa_load(&pfmk_ctx_xa, *index) == ctx)
 				break;
 			pfmk_ctx_put(ctx);
@@ -288,7 +293,8 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 		if (!refcount_inc_not_zero(&ctx->ref))
 			goto err_rcu;
 		rcu_read_unlock();
-		/* The mutex orders the reference before the checks below. */
+		/* The reference before the checks: see pfmk_desc_get(). */
+		smp_rmb();
 		mutex_lock(&ctx->mutex);
 		if (!pfmk_ctx_is(ctx, (unsigned long)desc)) {
 			mutex_unlock(&ctx->mutex);

@@ -246,11 +246,16 @@ struct pfmk_msgq {
  *	with interrupts off or in its IPI.
  * @ref: references: one from creation until close, one per call in flight.
  * @cookie: keyed tag, the upper half of the descriptor.
- * @dead: closed, or not yet published; cleared by pfmk_desc_alloc(), set
- *	under @mutex, read locklessly by waiting readers.
+ * @dead: closed, or not yet ready to be published: cleared by
+ *	pfmk_desc_alloc() just before it publishes, set under @mutex, read
+ *	locklessly by waiting readers.
+ * @cache_class: the size class whose cache the memory belongs to
+ *	(pfmk_ctx_free()); the same for every context the memory holds.
  * @read_passes: lockless read passes inside the context
  *	(pfmk_read_pmds_lockless()); close waits for them to leave.
  * @id: index in the descriptor table.
+ * @counted: counted in pfmk_counters.created, so its last reference counts
+ *	it freed (a create that fails counts neither).
  * @flags: PFM_FL_* flags given at creation.
  * @pmu: PMU description; its module is pinned until close.
  * @owner: module that created the context (NULL: built-in code); its
@@ -334,10 +339,10 @@ struct pfmk_msgq {
  *   under RCU may find the memory of a context closed, freed and created
  *   again.  These fields keep their meaning across that reuse (set up
  *   once by the cache's constructor, never cleared by a create), and every
- *   lockless user pins the context first (@mutex, @ref or @read_passes)
- *   and then checks that it is still the descriptor's, @dead then
- *   @cookie (pfmk_ctx_is()).  @mutex and @dead are otherwise in the
- *   @mutex group, @state_seq too.
+ *   lockless user that looks at more than them pins the context first
+ *   (@mutex, @ref or @read_passes) and then checks that it is still the
+ *   descriptor's, @dead then @cookie (pfmk_ctx_is()).  @mutex and @dead
+ *   are otherwise in the @mutex group, @state_seq too.
  * - Fixed from pfmk_ctx_create() to the last reference, @id to @rcu:
  *   written before the descriptor is published, read anywhere; close
  *   frees what they point to, under @mutex, after every event is gone.
@@ -363,10 +368,12 @@ struct pfmk_ctx {
 	refcount_t			ref;
 	u32				cookie;
 	bool				dead;
+	u8				cache_class;
 	atomic_t			read_passes;
 
 	/* fixed from creation to the last reference */
 	u32				id;
+	bool				counted;
 	u32				flags;
 	const struct pfmk_pmu_desc	*pmu;
 	struct module			*owner;
@@ -425,7 +432,7 @@ struct pfmk_ctx {
 	int				hp_done;
 	bool				offline;
 
-	/* set 0's registers, fixed like the first group */
+	/* set 0's registers, as the fixed group */
 	u64				set0_regs[];
 };
 
@@ -579,8 +586,9 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
 
 /**
  * pfmk_ctx_is() - is a context found under RCU still a descriptor's?
- * @ctx: the context, pinned: its mutex held, a reference taken, or a read
- *	pass entered (ctx->read_passes), then a full barrier.
+ * @ctx: the context, pinned and ordered after the pin: its mutex held
+ *	(acquire), a reference taken then smp_rmb(), or a read pass entered
+ *	(ctx->read_passes) then a full barrier.
  * @desc: the descriptor it was found by.
  *
  * Contexts are SLAB_TYPESAFE_BY_RCU: the memory a lookup found may since

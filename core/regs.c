@@ -473,6 +473,7 @@ struct pfmk_read_args {
 	struct pfarg_pmd	*req;
 	int			count;
 	int			ret;
+	int			cpu;	/* -EREMOTE: the context's CPU */
 };
 
 /* Runs with interrupts off: here, or on the context's CPU by IPI. */
@@ -492,6 +493,9 @@ static void pfmk_read_pmds_here(void *data)
 		seq = read_seqcount_begin(&a->ctx->state_seq);
 		a->ret = pfmk_read_pmds_pass(a->ctx, a->desc, a->req, a->count);
 	} while (read_seqcount_retry(&a->ctx->state_seq, seq));
+	/* Still pinned, and the context was checked to be the caller's. */
+	if (a->ret == -EREMOTE)
+		a->cpu = READ_ONCE(a->ctx->cpu);
 	/* The pass's reads before the close that waits for it. */
 	smp_mb__before_atomic();
 	atomic_dec(&a->ctx->read_passes);
@@ -537,7 +541,7 @@ int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count)
 	pfmk_read_pmds_here(&a);
 	local_irq_restore(flags);
 	if (a.ret == -EREMOTE) {
-		cpu = READ_ONCE(a.ctx->cpu);
+		cpu = a.cpu;
 		if (cpu < 0 ||
 		    smp_call_function_single(cpu, pfmk_read_pmds_here, &a, 1))
 			a.ret = -EAGAIN;
