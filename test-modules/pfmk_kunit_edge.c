@@ -425,13 +425,7 @@ static int edge_ticker_fn(void *data)
 
 	pfmk_test_pmu_tick(t->cpu, t->ticks);
 	complete(&t->done);
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return pfmkt_kthread_park();
 }
 
 #ifdef CONFIG_X86_64

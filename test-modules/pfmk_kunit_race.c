@@ -234,13 +234,7 @@ static int race_msg_reader_fn(void *data)
 	flush_signals(current);
 	complete(&r->finished);
 
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return pfmkt_kthread_park();
 }
 
 static struct task_struct *race_start_msg_reader(struct kunit *test,

@@ -1417,13 +1417,7 @@ static int smpl_reader_fn(void *data)
 	r->ret = pfmk_read(r->desc, &r->msg, sizeof(r->msg), 0);
 	complete(&r->finished);
 
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return pfmkt_kthread_park();
 }
 
 /* A reader blocked in pfmk_read() is woken by an overflow notification. */
@@ -1973,13 +1967,7 @@ static int __no_sanitize_address clock_spinner_fn(void *data)
 	s->gave_up = !READ_ONCE(s->stop);
 	local_bh_enable();
 	complete(&s->done);
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return pfmkt_kthread_park();
 }
 
 /*
