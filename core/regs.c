@@ -529,7 +529,6 @@ int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count)
 		.desc = (unsigned long)desc, .req = req, .count = count,
 	};
 	unsigned long flags;
-	int cpu;
 
 	rcu_read_lock();
 	a.ctx = pfmk_desc_lookup_rcu(desc);
@@ -540,12 +539,11 @@ int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count)
 	local_irq_save(flags);
 	pfmk_read_pmds_here(&a);
 	local_irq_restore(flags);
-	if (a.ret == -EREMOTE) {
-		cpu = a.cpu;
-		if (cpu < 0 ||
-		    smp_call_function_single(cpu, pfmk_read_pmds_here, &a, 1))
-			a.ret = -EAGAIN;
-	}
+	/* The IPI's pass pins and checks the context again. */
+	if (a.ret == -EREMOTE &&
+	    (a.cpu < 0 ||
+	     smp_call_function_single(a.cpu, pfmk_read_pmds_here, &a, 1)))
+		a.ret = -EAGAIN;
 	rcu_read_unlock();
 	return a.ret == -EREMOTE ? -EAGAIN : a.ret;
 }
