@@ -629,7 +629,12 @@ def parse(kernel, log, plan_file, qemu_rc):
         guest["passed"] = 1
     else:
         guest["failed"] = 1
-        why = "QEMU timeout" if qemu_rc == 124 else "QEMU rc=%d" % qemu_rc
+        why = "QEMU rc=%d" % qemu_rc
+        if qemu_rc == 124:
+            # run-guest.sh's watchdog says which step stalled, for how long,
+            # and whether the console still moved.
+            killed = [x.split("PFMK-HOST: ", 1)[1] for x in lines if "PFMK-HOST: QEMU killed" in x]
+            why = killed[-1] if killed else "QEMU killed by the watchdog"
         guest["notes"].append("%s, plan %s" % (why, "finished" if done else "did not finish"))
     rows.append(guest)
 

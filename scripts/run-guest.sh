@@ -1,7 +1,21 @@
 #!/usr/bin/env bash
 # Boot a kernel + initramfs in QEMU (TCG) and save the serial console log.
 #
-# usage: scripts/run-guest.sh <bzImage> <initramfs> <log> [timeout-seconds]
+# usage: scripts/run-guest.sh <bzImage> <initramfs> <log> [stall-seconds]
+#
+# The watchdog: a guest is killed when it stops making progress, not at a
+# fixed total.  Progress is a step beginning or ending (PFMK-STEP-BEGIN /
+# PFMK-STEP-END, scripts/guest-init.sh) or, inside a KUnit step, a case
+# ending (a KTAP "ok N" / "not ok N" line): every one is a test of its own.
+# With none for stall-seconds (default 300; boot counts as the step
+# "booting"), QEMU is killed and the log gets a "PFMK-HOST: QEMU killed"
+# line that names the step, how long it had run, and whether the console
+# was still printing (a slow guest) or silent (a hung one).
+# PFMK_GUEST_CAP (default 5400 s, CI's budget) bounds a guest that keeps
+# progressing forever; it is a last resort, not a timeout for slow hosts.
+# PFMK_WATCH_POLL (default 5 s) is how often the log is read;
+# PFMK_QEMU_BIN replaces qemu-system-x86_64 (the harness's own tests,
+# scripts/test-harness.sh, run the watchdog against a scripted fake).
 #
 # PFMK_GUEST_STDOUT=1 also streams the console to stdout (make demo);
 # otherwise a progress line (current guest step) is printed every 30 s.
@@ -11,7 +25,8 @@
 # PFMK_GUEST_ICOUNT=1 runs the guest in QEMU's instruction-count mode, one
 # vCPU, whatever PFMK_QEMU_ACCEL says: make bench's instruction-count pass
 # (Documentation/performance.rst).
-# Exit status: 0 if QEMU exited by itself, 124 on timeout, QEMU's otherwise.
+# Exit status: 0 if QEMU exited by itself, 124 if the watchdog killed it,
+# QEMU's otherwise.
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -21,12 +36,15 @@ source "$(dirname "$0")/lib.sh"
 kernel=${1:?usage}
 initrd=${2:?usage}
 log=${3:?usage}
-tmo=${4:-600}
+stall=${4:-300}
+cap=${PFMK_GUEST_CAP:-5400}
+poll=${PFMK_WATCH_POLL:-5}
+qemu_bin=${PFMK_QEMU_BIN:-qemu-system-x86_64}
 [[ -r $kernel ]] || die "cannot read $kernel (Debian installs /boot/vmlinuz-* mode 0600: run as root)"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (package qemu-system-x86)"
+command -v "$qemu_bin" >/dev/null || die "$qemu_bin not found (package qemu-system-x86)"
 
 # No oops=panic: after an oops the plan goes on so that every report and
-# every later step shows up; hangs are bounded by the wall-clock timeout.
+# every later step shows up; hangs are caught by the watchdog below.
 # panic=-1 reboots (i.e. exits QEMU, -no-reboot) at once on a panic.
 cmdline="console=ttyS0 printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
 icount=${PFMK_GUEST_ICOUNT:-0}
@@ -68,39 +86,98 @@ if [[ $icount == 1 ]]; then
 	smp=1
 	icount_args=(-icount "shift=0,sleep=off" -rtc "base=2026-01-01T00:00:00,clock=vm")
 fi
-qemu=(qemu-system-x86_64 -accel "$accel" "${icount_args[@]}" -smp "$smp" -m 1G -nographic -no-reboot
+qemu=("$qemu_bin" -accel "$accel" "${icount_args[@]}" -smp "$smp" -m 1G -nographic -no-reboot
 	-nodefaults -serial stdio -monitor none
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" -pidfile "$log.pid")
 
 mkdir -p "$(dirname "$log")"
-rm -f "$log.rc"
+rm -f "$log.rc" "$log.pid"
+: >"$log"
 (
 	set +e
 	if [[ ${PFMK_GUEST_STDOUT:-0} == 1 ]]; then
-		timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log"
+		"${qemu[@]}" </dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log"
 	else
-		timeout -k 10 "$tmo" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' >"$log"
+		"${qemu[@]}" </dev/null 2>&1 | stdbuf -oL tr -d '\r' >"$log"
 	fi
 	echo "${PIPESTATUS[0]}" >"$log.rc"
 ) &
 pid=$!
+
+# Progress marks in the log so far: steps begun or ended, KUnit cases ended.
+marks() { grep -cE 'PFMK-STEP-(BEGIN|END) |^ *(not )?ok [0-9]+ ' "$log" 2>/dev/null || true; }
+# The step running now, or "booting".
+current_step() {
+	local s
+	s=$(grep -oE 'PFMK-STEP-(BEGIN|END) [^ ]+' "$log" 2>/dev/null | tail -n1 || true)
+	case $s in
+	*BEGIN*) echo "${s##* }" ;;
+	*END*) echo "between steps (after ${s##* })" ;;
+	*) echo booting ;;
+	esac
+}
+killed=""
+kill_qemu() { # reason
+	killed=$1
+	local q
+	q=$(cat "$log.pid" 2>/dev/null || true)
+	if [[ -n $q ]]; then
+		kill "$q" 2>/dev/null || true
+		for _ in $(seq 10); do kill -0 "$q" 2>/dev/null || break; sleep 1; done
+		kill -9 "$q" 2>/dev/null || true
+	fi
+}
+
 start=$SECONDS
+last_mark=$SECONDS
+nmarks=0
+step_since=$SECONDS
+step=booting
+last_say=$SECONDS
+bytes_at=()	# console size at each poll of the last minute
 while kill -0 "$pid" 2>/dev/null; do
-	for _ in $(seq 30); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 1
-	done
+	sleep "$poll"
 	kill -0 "$pid" 2>/dev/null || break
-	if [[ ${PFMK_GUEST_STDOUT:-0} != 1 ]]; then
-		cur=$(grep -o 'PFMK-STEP-BEGIN .*' "$log" 2>/dev/null | tail -n1 | cut -d' ' -f2 || true)
-		say "$(basename "$log" .log): guest running ($((SECONDS - start))s, step: ${cur:-booting})"
+	n=$(marks)
+	if ((n != nmarks)); then
+		nmarks=$n
+		last_mark=$SECONDS
+		s=$(current_step)
+		if [[ $s != "$step" ]]; then
+			step=$s
+			step_since=$SECONDS
+		fi
+	fi
+	size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+	bytes_at+=("$SECONDS:$size")
+	while ((${#bytes_at[@]} > 1)) && ((SECONDS - ${bytes_at[0]%%:*} > 60)); do
+		bytes_at=("${bytes_at[@]:1}")
+	done
+	if ((SECONDS - last_mark >= stall)); then
+		grew=$((size - ${bytes_at[0]#*:}))
+		if ((grew > 0)); then
+			printing="the console was still printing ($grew bytes in the last $((SECONDS - ${bytes_at[0]%%:*}))s)"
+		else
+			printing="the console was silent for the last $((SECONDS - ${bytes_at[0]%%:*}))s"
+		fi
+		kill_qemu "no step began or ended for $((SECONDS - last_mark))s (stall limit ${stall}s); step $step had run $((SECONDS - step_since))s; $printing; guest up $((SECONDS - start))s"
+		break
+	fi
+	if ((SECONDS - start >= cap)); then
+		kill_qemu "guest still progressing after the ${cap}s cap (PFMK_GUEST_CAP); step $step had run $((SECONDS - step_since))s"
+		break
+	fi
+	if [[ ${PFMK_GUEST_STDOUT:-0} != 1 ]] && ((SECONDS - last_say >= 30)); then
+		last_say=$SECONDS
+		say "$(basename "$log" .log): guest running ($((SECONDS - start))s, step: $step for $((SECONDS - step_since))s)"
 	fi
 done
 wait "$pid" || true
 rc=$(cat "$log.rc" 2>/dev/null || echo 1)
-rm -f "$log.rc"
-if ((rc == 124 || rc == 137)); then
-	echo "PFMK-HOST: QEMU killed after ${tmo}s timeout" >>"$log"
+rm -f "$log.rc" "$log.pid"
+if [[ -n $killed ]]; then
+	echo "PFMK-HOST: QEMU killed: $killed" >>"$log"
+	say "$(basename "$log" .log): QEMU killed: $killed"
 	exit 124
 fi
 exit "$rc"

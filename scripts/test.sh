@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The full pfmk test suite (make test).
 #
+#  0. the harness's own tests (scripts/test-harness.sh: the guest watchdog);
 #  1. for each series (PFMK_SERIES, default "6.1 6.12 7.2"):
 #     - debian-<series>: the newest installed Debian kernel of that series,
 #       for the series with stock kernels only (PFMK_STOCK_SERIES, default
@@ -27,8 +28,10 @@
 # the selected debian-<series>), PFMK_SKIP_CHECK=1 (no static checks),
 # PFMK_SKIP_DOCS=1 (no documentation build; PFMK_SKIP_CHECK does not skip it),
 # PFMK_SKIP_INSTALL=1 (no install checks, and no DKMS step in the guests),
-# PFMK_STOCK_TIMEOUT, PFMK_DEBUG_TIMEOUT (QEMU wall-clock limits in
-# seconds), PFMK_QEMU_ACCEL (QEMU accelerator for every guest; default:
+# PFMK_GUEST_STALL (seconds a guest may go without a step beginning or
+# ending before scripts/run-guest.sh's watchdog kills it; default 300),
+# PFMK_GUEST_CAP (last-resort bound on one guest, default 5400 s),
+# PFMK_QEMU_ACCEL (QEMU accelerator for every guest; default:
 # guest_accel in scripts/lib.sh).
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
@@ -38,8 +41,7 @@ source "$(dirname "$0")/lib.sh"
 
 SERIES=$PFMK_SERIES
 STOCK=$(stock_series)
-STOCK_TIMEOUT=${PFMK_STOCK_TIMEOUT:-300}
-DEBUG_TIMEOUT=${PFMK_DEBUG_TIMEOUT:-600}
+STALL=${PFMK_GUEST_STALL:-300}
 RESULTS=$PFMK_BUILD/results
 S=$PFMK_ROOT/scripts
 
@@ -71,9 +73,9 @@ run_sub() {
 	return 0
 }
 
-# Build the modules, boot, parse. args: id mode kdir kernel-image timeout
+# Build the modules, boot, parse. args: id mode kdir kernel-image
 run_kernel() {
-	local id=$1 mode=$2 kdir=$3 image=$4 tmo=$5 t rc
+	local id=$1 mode=$2 kdir=$3 image=$4 t rc
 	t=$SECONDS
 	if "$S/build-modules.sh" "$id" "$kdir"; then
 		result_row "$id-0build" "$id" "module build W=1 -Werror" 1 0 0 0
@@ -86,17 +88,21 @@ run_kernel() {
 	local g=$PFMK_BUILD/guest/$id
 	mkdir -p "$g"
 	"$S/mkinitramfs.sh" "$id" "$mode" "$PFMK_BUILD/modules/$id" "$g"
-	say "$id: booting $(basename "$image") in QEMU (TCG, timeout ${tmo}s, log: $PFMK_LOGS/$id.log)"
+	say "$id: booting $(basename "$image") in QEMU (TCG, killed after ${STALL}s without progress, log: $PFMK_LOGS/$id.log)"
 	local tb=$SECONDS
 	rc=0
 	# QEMU accelerator per kind of kernel: guest_accel in lib.sh.
 	PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-$(guest_accel "$mode")} \
-		"$S/run-guest.sh" "$image" "$g/initramfs.cpio.gz" "$PFMK_LOGS/$id.log" "$tmo" || rc=$?
+		"$S/run-guest.sh" "$image" "$g/initramfs.cpio.gz" "$PFMK_LOGS/$id.log" "$STALL" || rc=$?
 	say "$id: guest finished in $((SECONDS - tb))s (qemu rc=$rc)"
 	python3 "$S/results.py" parse "$id" "$PFMK_LOGS/$id.log" "$g/plan.json" "$rc" "$RESULTS/$id-1run.json" ||
 		say "$id: guest tests reported failures"
 	timings+=("$id: $((SECONDS - t))s (boot $((SECONDS - tb))s)")
 }
+
+# The harness's own tests first (scripts/test-harness.sh): the guests'
+# verdicts below rest on its watchdog.
+run_sub harness harness "$S/test-harness.sh" "$RESULTS"
 
 # Packaging and install targets on the stock kernels, first: the DKMS-built
 # modules it leaves in build/dkms/ are loaded by the stock guests below.
@@ -114,7 +120,7 @@ for series in $STOCK; do
 	id=debian-$series
 	wanted "$id" || continue
 	if rel=$(stock_kernel_release "$series"); then
-		run_kernel "$id" stock "$(stock_kernel_kdir "$rel")" "/boot/vmlinuz-$rel" "$STOCK_TIMEOUT"
+		run_kernel "$id" stock "$(stock_kernel_kdir "$rel")" "/boot/vmlinuz-$rel"
 	else
 		result_row "$id-0build" "$id" "kernel" 0 0 0 1 "no Debian $series kernel image + headers installed"
 	fi
@@ -126,7 +132,7 @@ for series in $SERIES; do
 	t=$SECONDS
 	if dir=$("$S/debug-kernel.sh" "$series"); then
 		timings+=("$id kernel (build or cache): $((SECONDS - t))s")
-		run_kernel "$id" debug "$dir/build" "$dir/bzImage" "$DEBUG_TIMEOUT"
+		run_kernel "$id" debug "$dir/build" "$dir/bzImage"
 	else
 		result_row "$id-0build" "$id" "debug kernel build" 0 1 0 0 \
 			"see $("$S/debug-kernel.sh" --key "$series")/build.log"
