@@ -7,7 +7,7 @@
 # fixed total.  Progress is a step beginning or ending (PFMK-STEP-BEGIN /
 # PFMK-STEP-END, scripts/guest-init.sh) or, inside a KUnit step, a case
 # ending (a KTAP "ok N" / "not ok N" line): every one is a test of its own.
-# With none for stall-seconds (default 300; boot counts as the step
+# With none for stall-seconds (default 600; boot counts as the step
 # "booting"), QEMU is killed and the log gets a "PFMK-HOST: QEMU killed"
 # line that names the step, how long it had run, and whether the console
 # was still printing (a slow guest) or silent (a hung one).
@@ -36,7 +36,7 @@ source "$(dirname "$0")/lib.sh"
 kernel=${1:?usage}
 initrd=${2:?usage}
 log=${3:?usage}
-stall=${4:-300}
+stall=${4:-600}
 cap=${PFMK_GUEST_CAP:-5400}
 poll=${PFMK_WATCH_POLL:-5}
 qemu_bin=${PFMK_QEMU_BIN:-qemu-system-x86_64}

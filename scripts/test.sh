@@ -29,7 +29,7 @@
 # PFMK_SKIP_DOCS=1 (no documentation build; PFMK_SKIP_CHECK does not skip it),
 # PFMK_SKIP_INSTALL=1 (no install checks, and no DKMS step in the guests),
 # PFMK_GUEST_STALL (seconds a guest may go without a step beginning or
-# ending before scripts/run-guest.sh's watchdog kills it; default 300),
+# ending before scripts/run-guest.sh's watchdog kills it; default 600),
 # PFMK_GUEST_CAP (last-resort bound on one guest, default 5400 s),
 # PFMK_QEMU_ACCEL (QEMU accelerator for every guest; default:
 # guest_accel in scripts/lib.sh).
@@ -41,7 +41,7 @@ source "$(dirname "$0")/lib.sh"
 
 SERIES=$PFMK_SERIES
 STOCK=$(stock_series)
-STALL=${PFMK_GUEST_STALL:-300}
+STALL=${PFMK_GUEST_STALL:-600}
 RESULTS=$PFMK_BUILD/results
 S=$PFMK_ROOT/scripts
 
