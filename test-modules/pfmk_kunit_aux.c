@@ -107,6 +107,17 @@ static void auxt_pmc(struct kunit *test, u16 reg, u64 val)
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 }
 
+/* Read PMD @reg of set @set, which must succeed. */
+static u64 auxt_read_pmd(struct kunit *test, u16 set, u16 reg)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd;
+
+	pfmkt_pmd_req(&pmd, set, reg, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
+	return pmd.reg_value;
+}
+
 static void auxt_load_start(struct kunit *test)
 {
 	struct auxt *t = test->priv;
@@ -676,6 +687,152 @@ static void aux_hotplug(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, 60ULL);
 }
 
+/*
+ * Stop, then drain: what the PMU captured before pfmk_stop() is all there
+ * after it, at its stream positions, in both modes (as user-space perf
+ * reads the AUX area after disabling its events).
+ */
+struct auxt_mode {
+	const char	*name;
+	unsigned int	flags;
+};
+
+static const struct auxt_mode auxt_modes[] = {
+	{ "stop-when-full", 0 },
+	{ "snapshot", PFMK_AUX_SNAPSHOT },
+};
+
+static void auxt_mode_desc(const struct auxt_mode *m, char *desc)
+{
+	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(auxt_mode, auxt_modes, auxt_mode_desc);
+
+static void aux_stop_then_copy(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
+					     m->flags), 0);
+	auxt_load_start(test);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
+	auxt_expect_recs(test, t->buf, 100, 0);
+	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
+	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
+	KUNIT_EXPECT_EQ(test, info.to, info.head);
+	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+}
+
+/* A second copy of a stopped context: consumed, or the same snapshot. */
+static void aux_stop_copy_again(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	bool snap = m->flags & PFMK_AUX_SNAPSHOT;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
+					     m->flags), 0);
+	auxt_load_start(test);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 40), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
+	auxt_expect_recs(test, t->buf, 10, snap ? 30 : 0);
+
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
+			snap ? 40ULL : 30ULL);
+	auxt_expect_recs(test, t->buf, snap ? 40 : 30, snap ? 0 : 10);
+	KUNIT_EXPECT_EQ(test, info.head, 40ULL * AUXT_REC);
+	KUNIT_EXPECT_EQ(test, info.from, snap ? 0ULL : 10ULL * AUXT_REC);
+}
+
+/*
+ * The flow of a first-time user: a timer-driven PMU, no copy while it
+ * runs, stop, drain: every record the PMD counted is in the copy.
+ */
+static void aux_stop_copy_timer(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 n, count;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(4, 1000));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
+					     m->flags), 0);
+	auxt_load_start(test);
+	msleep(50);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	count = auxt_read_pmd(test, 0, 0);
+	KUNIT_ASSERT_GT(test, count, 0ULL);
+	/* 50 ms at 128 bytes a millisecond: less than the 16 KiB buffer. */
+	KUNIT_ASSERT_LT(test, count * AUXT_REC, 4 * PAGE_SIZE);
+
+	n = auxt_copy(test, SIZE_MAX, &info);
+	KUNIT_EXPECT_EQ(test, n, count);
+	auxt_expect_recs(test, t->buf, n, 0);
+	KUNIT_EXPECT_EQ(test, info.head, count * AUXT_REC);
+	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
+}
+
+/*
+ * A switch to set 1 leaves set 0, and its AUX PMD, inactive while the
+ * context runs: what set 0 captured is drained as after a stop, and set
+ * 0 captures on when it is active again.
+ */
+static void aux_switch_then_copy(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	struct pfarg_setdesc sd = { .set_id = 1 };
+	struct pfarg_start st = { .start_set = 1 };
+	struct auxt *t = test->priv;
+	struct pfarg_pmc pmc;
+	struct pfmk_aux_info info;
+
+	auxt_need_patch(test);
+	auxt_create(test, NULL, 0, NULL);
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(t->desc, &sd, 1), 0);
+	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	pfmkt_pmc_req(&pmc, 1, 1, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
+					     m->flags), 0);
+	auxt_load_start(test);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 30), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, &st), 0);
+	/* Only set 1's PMD counts these. */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 7), 0);
+	KUNIT_EXPECT_EQ(test, auxt_read_pmd(test, 1, 1), 7ULL);
+
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 30ULL);
+	auxt_expect_recs(test, t->buf, 30, 0);
+	KUNIT_EXPECT_EQ(test, info.head, 30ULL * AUXT_REC);
+
+	/* Back on set 0: its stream goes on where it stopped. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	st.start_set = 0;
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, &st), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 5), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
+			m->flags ? 35ULL : 5ULL);
+	KUNIT_EXPECT_EQ(test, info.head, 35ULL * AUXT_REC);
+}
+
 static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_unsupported),
 	KUNIT_CASE(aux_args),
@@ -690,6 +847,10 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_rewrite_loaded),
 	KUNIT_CASE(aux_close_capturing),
 	KUNIT_CASE(aux_hotplug),
+	KUNIT_CASE_PARAM(aux_stop_then_copy, auxt_mode_gen_params),
+	KUNIT_CASE_PARAM(aux_stop_copy_again, auxt_mode_gen_params),
+	KUNIT_CASE_PARAM(aux_stop_copy_timer, auxt_mode_gen_params),
+	KUNIT_CASE_PARAM(aux_switch_then_copy, auxt_mode_gen_params),
 	{}
 };
 

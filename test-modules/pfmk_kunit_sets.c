@@ -302,6 +302,51 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/*
+ * Explicit next sets: four sets switching on each overflow, set 0 naming
+ * set 2 and set 3 naming set 1, so that the sets run 0, 2, 3, 1, 2, 3, 1
+ * (in id order they would run 0, 1, 2, 3, 0, ...).  Each switch is
+ * awaited on the set it must land on, and only that set's runs grow.
+ */
+static void sets_expl_next_order(struct kunit *test)
+{
+	static const u16 order[] = { 2, 3, 1, 2, 3, 1 };
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u64 runs[4] = { 1, 0, 0, 0 };
+	int cpu = pfmkt_cpu();
+	unsigned int i, s;
+
+	/* A next set must exist when it is named: set 0 last. */
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, PFM_SETFL_OVFL_SWITCH, 0, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 2, PFM_SETFL_OVFL_SWITCH, 0, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 3, PFM_SETFL_OVFL_SWITCH |
+					  PFM_SETFL_EXPL_NEXT, 0, 1), 0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH |
+					  PFM_SETFL_EXPL_NEXT, 0, 2), 0);
+	for (s = 0; s < 4; s++) {
+		pfmkt_write_set_pmc(test, desc, s, 0, PFMK_TEST_PMC(1));
+		sets_write_sampling(test, desc, s, 0, 10, 1, 0);
+	}
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		pfmk_test_pmu_tick(cpu, 10);
+		runs[order[i]]++;
+		KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, order[i],
+								runs[order[i]]),
+				      "switch %u: set %u did not run", i,
+				      order[i]);
+		for (s = 0; s < 4; s++)
+			KUNIT_ASSERT_EQ_MSG(test, sets_info(test, desc, s).set_runs,
+					    runs[s], "switch %u, set %u", i, s);
+	}
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	pfmkt_close(test, desc);
+}
+
 /* A switch due while MASKED waits for pfmk_restart(). */
 static void sets_masked_switch_waits(struct kunit *test)
 {
@@ -529,6 +574,7 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
+	KUNIT_CASE(sets_expl_next_order),
 	KUNIT_CASE(sets_masked_switch_waits),
 	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
 	KUNIT_CASE(sets_stop_drops_switch),

@@ -1322,6 +1322,61 @@ static void smpl_notify_buffer_full(struct kunit *test)
 }
 
 /*
+ * An overflow that finds no room before it writes (pfmk_dfl_full()).  A
+ * full buffer masks the context, and only an unload unmasks it without
+ * emptying the buffer: loaded again, an entry larger than the room left
+ * is refused, counted in hdr_overflows, and masks and notifies again, as
+ * perfmon2 2.2's default format does.  376 bytes hold four 48-byte
+ * entries and leave 56; the PMD then samples three PMDs (64 bytes).
+ */
+static void smpl_notify_full_before_entry(struct kunit *test)
+{
+	const u64 size = SMPL_HDR + SMPL_TEST_MIN + 3 * 48;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfmk_ctx_stats st;
+	int cpu = pfmkt_cpu();
+	struct smpl_pmd p = {
+		.value = -EXACT_P,
+		.short_reset = -EXACT_P,
+		.long_reset = -EXACT_P,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+		.smpl_pmds = BIT_ULL(1),
+	};
+	void *desc, *buf;
+	unsigned int i;
+
+	desc = smpl_create(test, PFMK_TEST_PMU_NAME, 0, size, &buf);
+	hdr = buf;
+	for (i = 0; i < 4; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	smpl_write_pmd(test, desc, 0, &p);
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 4 * EXACT_P);
+	KUNIT_ASSERT_EQ(test, smpl_hdr_count(buf), 4ULL);
+	KUNIT_ASSERT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	pfmkt_wait_notify(test);
+	smpl_expect_msg(test, desc, 0, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	p.smpl_pmds = BIT_ULL(1) | BIT_ULL(2) | BIT_ULL(3);
+	smpl_write_pmd(test, desc, 0, &p);
+	smpl_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_EXPECT_EQ(test, smpl_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, SMPL_HDR + 4 * 48ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 2ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), SMPL_MASKED);
+	pfmkt_wait_notify(test);
+	smpl_expect_msg(test, desc, 0, cpu);
+	smpl_expect_no_msg(test, desc);
+	smpl_stats(test, desc, &st);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.notify_count, 2ULL);
+	pfmkt_close(test, desc);
+}
+
+/*
  * A full buffer and a PMD without PFM_REGFL_OVFL_NOTIFY: the default
  * format asks for NOTIFY | MASK, and as in perfmon2 2.2 the context masks
  * but the notification is not sent (it is subject to the PMD's flag).
@@ -1767,6 +1822,7 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_no_msg),
 	KUNIT_CASE(smpl_notify_queue_full),
 	KUNIT_CASE(smpl_notify_buffer_full),
+	KUNIT_CASE(smpl_notify_full_before_entry),
 	KUNIT_CASE(smpl_notify_full_silent),
 	KUNIT_CASE(smpl_notify_only_when_full),
 	KUNIT_CASE(smpl_notify_blocked_reader),
