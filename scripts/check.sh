@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck
-# and shellcheck (scripts/*.sh).
+# and shellcheck (scripts/*.sh); and the harness's own unit tests (results.py
+# on recorded guest logs, the manifest against the sources).
 #
 # usage: scripts/check.sh [results.json]
 #
@@ -166,6 +167,21 @@ fi
 grep -v '^\s*$' "$sc_log" >"$sc_log.findings" || true
 record shellcheck "$sc_log.findings" $((SECONDS - t))
 
+# The harness's verdicts: results.py on recorded guest logs and the KTAP
+# shapes the kernels print (scripts/test_results.py), and the manifest
+# against the KUnit suites the sources define (scripts/manifest_sources.py).
+t=$SECONDS
+hn_log=$PFMK_LOGS/check-harness.log
+{
+	python3 "$PFMK_ROOT/scripts/test_results.py" 2>&1 | tee "$hn_log.unittest" |
+		grep -E '^(FAIL|ERROR): ' || true
+	python3 "$PFMK_ROOT/scripts/manifest_sources.py" || true
+} >"$hn_log.findings"
+tail -n 3 "$hn_log.unittest" | grep -q '^OK' ||
+	grep -q . "$hn_log.findings" || echo "scripts/test_results.py did not finish, see $hn_log.unittest" >>"$hn_log.findings"
+cp "$hn_log.findings" "$hn_log"
+record harness "$hn_log.findings" $((SECONDS - t))
+
 say "check: waiting for coccicheck (log: $cocci_log)"
 cocci_rc=0
 wait "$cocci_pid" || cocci_rc=$?
@@ -180,7 +196,7 @@ fi
 record coccicheck "$cocci_log.findings" $((SECONDS - cocci_start))
 
 total=0
-for tool in sparse checkpatch kernel-doc shellcheck coccicheck; do
+for tool in sparse checkpatch kernel-doc shellcheck harness coccicheck; do
 	total=$((total + count[$tool]))
 	if [[ -n $out_json ]]; then
 		f=$PFMK_LOGS/check-$tool.log.findings
@@ -193,7 +209,7 @@ for tool in sparse checkpatch kernel-doc shellcheck coccicheck; do
 		fi
 	fi
 done
-say "check: sparse=${count[sparse]} checkpatch=${count[checkpatch]} kernel-doc=${count[kernel-doc]} shellcheck=${count[shellcheck]} coccicheck=${count[coccicheck]} (times: sparse ${secs[sparse]}s, checkpatch ${secs[checkpatch]}s, kernel-doc ${secs[kernel-doc]}s, shellcheck ${secs[shellcheck]}s, coccicheck ${secs[coccicheck]}s)"
+say "check: sparse=${count[sparse]} checkpatch=${count[checkpatch]} kernel-doc=${count[kernel-doc]} shellcheck=${count[shellcheck]} harness=${count[harness]} coccicheck=${count[coccicheck]} (times: sparse ${secs[sparse]}s, checkpatch ${secs[checkpatch]}s, kernel-doc ${secs[kernel-doc]}s, shellcheck ${secs[shellcheck]}s, coccicheck ${secs[coccicheck]}s)"
 if ((total)); then
 	say "check: FAILED with $total finding(s)"
 	exit 1

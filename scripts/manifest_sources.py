@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The KUnit suites and cases the sources define, checked against manifest.json.
+
+test-modules/manifest.json lists every KTAP module, suite and case make test
+must see run (scripts/results.py).  For the KUnit modules the same list is in
+the sources: each module's objects (test-modules/Kbuild, "<module>-y := ...")
+define `struct kunit_suite` objects whose .test_cases arrays list their cases
+(KUNIT_CASE(), KUNIT_CASE_SLOW(), KUNIT_CASE_PARAM(), ...).  This reads them
+and reports every difference, so a case added, renamed or dropped in a source
+file without the manifest (or the other way round) fails before any kernel is
+booted.  The KTAP modules (smoke, fuzz, hotplug, ...) number their cases at
+run time; the manifest alone lists those.
+
+usage: scripts/manifest_sources.py [test-modules-dir]
+Prints one line per difference; exits 1 if there is any.
+"""
+import json
+import os
+import re
+import sys
+
+CASE_RE = re.compile(r"\bKUNIT_CASE(?:_SLOW|_PARAM|_PARAM_ATTR|_ATTR)?\s*\(\s*(\w+)")
+CASES_RE = re.compile(r"struct\s+kunit_case\s+(\w+)\s*\[\s*\]\s*=\s*\{(.*?)\n\};", re.S)
+SUITE_RE = re.compile(r"struct\s+kunit_suite\s+\w+\s*=\s*\{(.*?)\n\};", re.S)
+NAME_RE = re.compile(r"\.name\s*=\s*\"([^\"]+)\"")
+TESTS_RE = re.compile(r"\.test_cases\s*=\s*(\w+)")
+COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def kbuild_modules(kbuild_text):
+    """{module: [object basenames]} from "<module>-y := a.o b.o \\" lines."""
+    text = kbuild_text.replace("\\\n", " ")
+    mods = {}
+    for m in re.finditer(r"^(\w+)-y\s*:?\+?=\s*(.*)$", text, re.M):
+        mods.setdefault(m.group(1), []).extend(
+            o[:-2] for o in m.group(2).split() if o.endswith(".o"))
+    return mods
+
+
+def source_suites(c_text):
+    """{suite name: [case names in order]} defined by one C source."""
+    text = COMMENT_RE.sub("", c_text)
+    arrays = {m.group(1): CASE_RE.findall(m.group(2)) for m in CASES_RE.finditer(text)}
+    suites = {}
+    for m in SUITE_RE.finditer(text):
+        body = m.group(1)
+        name, tests = NAME_RE.search(body), TESTS_RE.search(body)
+        if name and tests and tests.group(1) in arrays:
+            suites[name.group(1)] = arrays[tests.group(1)]
+    return suites
+
+
+def kunit_modules(testdir):
+    """{module: {suite: [cases]}} for the *_kunit modules of @testdir."""
+    with open(os.path.join(testdir, "Kbuild")) as f:
+        mods = kbuild_modules(f.read())
+    out = {}
+    for mod, objs in mods.items():
+        if not mod.endswith("kunit"):
+            continue
+        suites = {}
+        for obj in objs:
+            path = os.path.join(testdir, obj + ".c")
+            if os.path.exists(path):
+                with open(path) as f:
+                    suites.update(source_suites(f.read()))
+        out[mod] = suites
+    return out
+
+
+def compare(manifest, sources):
+    """Differences between the manifest's KUnit modules and the sources'."""
+    problems = []
+    for mod, suites in sorted(sources.items()):
+        ent = manifest.get(mod)
+        if ent is None:
+            problems.append("%s: module defines suites but is not in the manifest" % mod)
+            continue
+        listed = ent.get("suites", {})
+        for suite in sorted(set(suites) | set(listed)):
+            if suite not in listed:
+                problems.append("%s: suite %s is in the sources, not in the manifest" % (mod, suite))
+            elif suite not in suites:
+                problems.append("%s: suite %s is in the manifest, not in the sources" % (mod, suite))
+            elif suites[suite] != listed[suite]:
+                src, man = suites[suite], listed[suite]
+                for c in src:
+                    if c not in man:
+                        problems.append("%s/%s: case %s is in the sources, not in the manifest"
+                                        % (mod, suite, c))
+                for c in man:
+                    if c not in src:
+                        problems.append("%s/%s: case %s is in the manifest, not in the sources"
+                                        % (mod, suite, c))
+                if sorted(src) == sorted(man):
+                    problems.append("%s/%s: cases listed in another order than the sources'"
+                                    % (mod, suite))
+    for mod in sorted(manifest):
+        if mod.endswith("_kunit") and mod not in sources:
+            problems.append("%s: in the manifest, but no Kbuild module of that name" % mod)
+    return problems
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    testdir = argv[1] if len(argv) > 1 else os.path.join(here, "..", "test-modules")
+    with open(os.path.join(testdir, "manifest.json")) as f:
+        manifest = json.load(f)
+    problems = compare(manifest, kunit_modules(testdir))
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of the harness's verdicts: scripts/results.py and manifest_sources.py.
+
+make test's verdict on a guest is only as good as the parser that reads its
+console.  These run results.py on recorded guest logs (scripts/fixtures/
+results/: a passing run, a failing case, a crash mid-suite, a guest the
+watchdog killed) against a small plan, its KTAP parser on the shapes the
+kernels print, and the manifest check on sources made to disagree.
+
+usage: python3 scripts/test_results.py   (run by scripts/test-harness.sh)
+"""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import manifest_sources  # noqa: E402
+import results  # noqa: E402
+
+FIX = os.path.join(HERE, "fixtures", "results")
+
+
+def parse(name, qemu_rc=0):
+    rows = results.parse("fixture", os.path.join(FIX, name + ".log"),
+                         os.path.join(FIX, "plan.json"), qemu_rc)
+    return {r["suite"]: r for r in rows}
+
+
+def counts(r):
+    return (r["passed"], r["failed"], r["skipped"], r["missing"])
+
+
+class GuestLogs(unittest.TestCase):
+    def test_pass_every_row_green(self):
+        rows = parse("pass")
+        for r in rows.values():
+            self.assertEqual((r["failed"], r["missing"]), (0, 0), r)
+        # Three leaves and a parameterized case of two: 2 + 2 passed, one
+        # expected skip.
+        self.assertEqual(counts(rows["pfmk_fx"]), (3, 0, 1, 0))
+        self.assertEqual(counts(rows["pfmk_fx_more"]), (1, 0, 0, 0))
+        self.assertEqual(counts(rows["insmod/rmmod"]), (3, 0, 0, 0))
+        self.assertEqual(counts(rows["guest run"]), (1, 0, 0, 0))
+        self.assertEqual(counts(rows["reports"]), (1, 0, 0, 0))
+
+    def test_fail_counts_each_failing_leaf(self):
+        rows = parse("fail")
+        r = rows["pfmk_fx"]
+        # fx_count and fx_modes/snapshot failed; fx_modes/stop-when-full passed.
+        self.assertEqual(counts(r), (1, 2, 1, 0))
+        self.assertIn("not ok fx_count", r["notes"])
+        self.assertTrue(any("EXPECTATION FAILED" in n for n in r["notes"]), r["notes"])
+        self.assertEqual(counts(rows["pfmk_fx_more"]), (1, 0, 0, 0))
+        self.assertEqual(rows["guest run"]["failed"], 0)
+
+    def test_crash_is_missing_and_reported(self):
+        rows = parse("crash")
+        self.assertGreater(rows["pfmk_fx"]["missing"], 0)
+        self.assertIn("step insmod:pfmk_fx_kunit never ended (crash or hang)",
+                      rows["pfmk_fx"]["notes"])
+        self.assertEqual(counts(rows["tracepoints"]), (0, 0, 0, 1))
+        self.assertEqual(rows["insmod/rmmod"]["missing"], 2)
+        self.assertEqual(rows["guest run"]["failed"], 1)
+        self.assertIn("plan did not finish", rows["guest run"]["notes"][0])
+        self.assertTrue(any("NULL pointer dereference" in n for n in rows["reports"]["notes"]))
+        self.assertTrue(any("Kernel panic" in n for n in rows["reports"]["notes"]))
+
+    def test_killed_says_why(self):
+        rows = parse("killed", qemu_rc=124)
+        g = rows["guest run"]
+        self.assertEqual(g["failed"], 1)
+        self.assertIn("no step began or ended for 601s", g["notes"][0])
+        self.assertIn("step tracepoints had run 601s", g["notes"][0])
+        self.assertEqual(counts(rows["tracepoints"]), (0, 0, 0, 1))
+        # What ran before the stall keeps its verdict.
+        self.assertEqual(counts(rows["pfmk_fx"]), (3, 0, 1, 0))
+
+    def test_killed_without_watchdog_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write("PFMK-PLAN-BEGIN fixture fixture 6.12\n")
+        try:
+            rows = results.parse("fixture", f.name, os.path.join(FIX, "plan.json"), 124)
+        finally:
+            os.unlink(f.name)
+        g = {r["suite"]: r for r in rows}["guest run"]
+        self.assertIn("QEMU killed by the watchdog", g["notes"][0])
+
+
+def ktap(text):
+    root = results.parse_ktap(text.splitlines())
+    return results.count(root, frozenset({"skipped_ok"}))
+
+
+class Ktap(unittest.TestCase):
+    def test_prfmt_prefixed_document(self):
+        c = ktap("pfmk_smoke: KTAP version 1\npfmk_smoke: 1..2\n"
+                 "pfmk_smoke: ok 1 a\npfmk_smoke: not ok 2 b\n")
+        self.assertEqual((c["passed"], c["failed"]), (1, 1))
+
+    def test_skip_outside_plan_fails(self):
+        c = ktap("KTAP version 1\n1..2\nok 1 skipped_ok # SKIP no CPU\n"
+                 "ok 2 other # SKIP no CPU\n")
+        self.assertEqual((c["skipped"], c["failed"]), (1, 1))
+
+    def test_not_ok_skip_fails(self):
+        c = ktap("KTAP version 1\n1..1\nnot ok 1 skipped_ok # SKIP\n")
+        self.assertEqual(c["failed"], 1)
+
+    def test_short_plan_is_missing(self):
+        c = ktap("KTAP version 1\n1..3\nok 1 a\n")
+        self.assertEqual((c["passed"], c["missing"]), (1, 2))
+
+    def test_kernel_lines_between_results(self):
+        c = ktap("KTAP version 1\n1..2\nok 1 a\nsmpboot: CPU 1 is now offline\nok 2 b\n")
+        self.assertEqual((c["passed"], c["failed"], c["missing"]), (2, 0, 0))
+
+
+class ManifestSources(unittest.TestCase):
+    SRC = """
+static struct kunit_case fx_cases[] = {
+	KUNIT_CASE(fx_a),
+	KUNIT_CASE_SLOW(fx_b),
+	/* KUNIT_CASE(fx_commented_out), */
+	KUNIT_CASE_PARAM(fx_c, fx_gen_params),
+	{}
+};
+static struct kunit_suite fx_suite = {
+	.name = "pfmk_fx",
+	.test_cases = fx_cases,
+};
+"""
+
+    def test_sources_parsed(self):
+        self.assertEqual(manifest_sources.source_suites(self.SRC),
+                         {"pfmk_fx": ["fx_a", "fx_b", "fx_c"]})
+
+    def test_kbuild_objects(self):
+        mods = manifest_sources.kbuild_modules(
+            "obj-m += a_kunit.o\na_kunit-y := x.o \\\n\t\ty.o\nb-y := z.o\n")
+        self.assertEqual(mods, {"a_kunit": ["x", "y"], "b": ["z"]})
+
+    def test_differences(self):
+        src = {"pfmk_fx_kunit": {"pfmk_fx": ["fx_a", "fx_new"], "pfmk_fy": ["y"]}}
+        man = {"pfmk_fx_kunit": {"suites": {"pfmk_fx": ["fx_a", "fx_old"],
+                                            "pfmk_fz": ["z"]}},
+               "pfmk_gone_kunit": {"suites": {}}}
+        got = manifest_sources.compare(man, src)
+        self.assertIn("pfmk_fx_kunit/pfmk_fx: case fx_new is in the sources, not in the manifest",
+                      got)
+        self.assertIn("pfmk_fx_kunit/pfmk_fx: case fx_old is in the manifest, not in the sources",
+                      got)
+        self.assertIn("pfmk_fx_kunit: suite pfmk_fy is in the sources, not in the manifest", got)
+        self.assertIn("pfmk_fx_kunit: suite pfmk_fz is in the manifest, not in the sources", got)
+        self.assertIn("pfmk_gone_kunit: in the manifest, but no Kbuild module of that name", got)
+
+    def test_order_matters(self):
+        got = manifest_sources.compare({"m_kunit": {"suites": {"s": ["b", "a"]}}},
+                                       {"m_kunit": {"s": ["a", "b"]}})
+        self.assertEqual(got, ["m_kunit/s: cases listed in another order than the sources'"])
+
+    def test_tree_agrees(self):
+        testdir = os.path.join(HERE, "..", "test-modules")
+        with open(os.path.join(testdir, "manifest.json")) as f:
+            man = results.json.load(f)
+        src = manifest_sources.kunit_modules(testdir)
+        self.assertGreater(sum(len(c) for s in src.values() for c in s.values()), 100)
+        self.assertEqual(manifest_sources.compare(man, src), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
