@@ -62,7 +62,7 @@ EXPECTED_SKIPS = ["aux_copyout"]
 # Items whose per-operation cost is a difference of two timings.
 DIFFERENCE_ITEMS = {"smpl_cpuclock"}
 
-# The targets of Documentation/performance.rst (issue 17): ratio pfmk /
+# The targets of Documentation/performance.rst: ratio pfmk /
 # baseline at most this (median of the per-round ratios), by item and, where
 # the target depends on it, by the number of events k.
 TARGETS = {"read_pmds": 1.10, "start_stop": 1.10, "create_close": {1: 1.50, None: 1.25},
@@ -440,7 +440,7 @@ def report(log, summary_file, kernel, icount_log=None):
                          delta_ns=r["cand_ns"] - r["base_ns"],
                          kapi2_ns=micro["floors"].get((r["name"], r["arg"]))))
     for w in wl:
-        # Judged per sample (issue 17): slowdowns divided by samples taken.
+        # Judged per sample: slowdowns divided by samples taken.
         w["target"] = WORKLOAD_TARGET
         w["verdict"] = verdict(w["per_sample_ratio_med"], WORKLOAD_TARGET)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk KUnit suites: edge cases that no other suite covers (issue 14).
+ * pfmk KUnit suites: edge cases that no other suite covers.
  *
  * pfmk_edge: unload and writes of a masked context, a masked context
  * started again without a restart, two PMDs overflowing on one tick,
