@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck
-# and shellcheck (scripts/*.sh).
+# and shellcheck (scripts/*.sh); and the tests of pfmk's Coccinelle rules
+# for its clients (coccinelle/, scripts/pfmk-check.sh).
 #
 # usage: scripts/check.sh [results.json]
 #
@@ -166,6 +167,18 @@ fi
 grep -v '^\s*$' "$sc_log" >"$sc_log.findings" || true
 record shellcheck "$sc_log.findings" $((SECONDS - t))
 
+# pfmk's rules for its clients (scripts/check-client.sh): one row per
+# findings file it writes, check-client-*.log.findings.
+t=$SECONDS
+rm -f "$PFMK_LOGS"/check-client-*.log.findings
+"$PFMK_ROOT/scripts/check-client.sh" "$kdir" || true
+mapfile -t client_tools < <(cd "$PFMK_LOGS" && find . -maxdepth 1 -name 'check-client-*.log.findings' -printf '%f\n' |
+	sed 's/^check-//; s/\.log\.findings$//' | LC_ALL=C sort)
+((${#client_tools[@]})) || { echo "check-client.sh wrote no row" >"$PFMK_LOGS/check-client-none.log.findings"; client_tools=(client-none); }
+for tool in "${client_tools[@]}"; do
+	record "$tool" "$PFMK_LOGS/check-$tool.log.findings" $((SECONDS - t))
+done
+
 say "check: waiting for coccicheck (log: $cocci_log)"
 cocci_rc=0
 wait "$cocci_pid" || cocci_rc=$?
@@ -180,7 +193,7 @@ fi
 record coccicheck "$cocci_log.findings" $((SECONDS - cocci_start))
 
 total=0
-for tool in sparse checkpatch kernel-doc shellcheck coccicheck; do
+for tool in sparse checkpatch kernel-doc shellcheck coccicheck "${client_tools[@]}"; do
 	total=$((total + count[$tool]))
 	if [[ -n $out_json ]]; then
 		f=$PFMK_LOGS/check-$tool.log.findings
@@ -194,6 +207,11 @@ for tool in sparse checkpatch kernel-doc shellcheck coccicheck; do
 	fi
 done
 say "check: sparse=${count[sparse]} checkpatch=${count[checkpatch]} kernel-doc=${count[kernel-doc]} shellcheck=${count[shellcheck]} coccicheck=${count[coccicheck]} (times: sparse ${secs[sparse]}s, checkpatch ${secs[checkpatch]}s, kernel-doc ${secs[kernel-doc]}s, shellcheck ${secs[shellcheck]}s, coccicheck ${secs[coccicheck]}s)"
+cl_sum=
+for tool in "${client_tools[@]}"; do
+	cl_sum+=" $tool=${count[$tool]}"
+done
+say "check: client rules:$cl_sum (${secs[${client_tools[0]}]}s, log: $PFMK_LOGS/check-client.log)"
 if ((total)); then
 	say "check: FAILED with $total finding(s)"
 	exit 1
