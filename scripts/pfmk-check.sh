@@ -147,7 +147,7 @@ if ((sparse)); then
 fi
 
 total=$((ncocci + nsparse))
-echo "pfmk-check: $total finding(s): $ncocci from Coccinelle (${#rules[@]} rules, ${#files[@]} files)," \
+echo "pfmk-check: $total finding(s): $ncocci from Coccinelle (${#rules[@]} rules, ${#files[@]} file(s))," \
 	"$nsparse from sparse and the compiler" >&2
 exit $((total ? 1 : 0))
 }
