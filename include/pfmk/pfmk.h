@@ -313,13 +313,14 @@ union pfm_msg {
 #define PFM_VERSION_MINOR(x)	((x) & 0xffff)
 
 /*
- * __pfmk_must_check: __must_check, on every KAPI call that can fail (all
- * but pfmk_close(), which fails only for a descriptor that is not open and
- * leaves none open either way, and pfmk_aux_supported()).  A client that
- * ignores such a return gets a -Wunused-result warning, in every build;
- * 2006 code that must build unchanged with -Werror can define the macro
- * empty (ccflags-y += -D__pfmk_must_check=), as <pfmk/compat.h> probes a
- * macro by its own definition.  Documentation/porting.rst.
+ * __pfmk_must_check: __must_check, on every KAPI call that can fail; not
+ * on pfmk_close(), which fails only for a descriptor that is not open and
+ * leaves none open either way, nor on pfmk_aux_supported(), which cannot
+ * fail.  A client that ignores such a return gets a -Wunused-result
+ * warning, in every build; 2006 code that must build unchanged with
+ * -Werror can define the macro empty (ccflags-y += -D__pfmk_must_check=):
+ * its probe is its own definition, as in <pfmk/compat.h>.
+ * Documentation/porting.rst.
  */
 #ifndef __pfmk_must_check
 #define __pfmk_must_check	__must_check
