@@ -129,9 +129,12 @@ if ((sparse)); then
 		copy=$tmp/mod$n
 		mkdir -p "$copy"
 		cp -a "$p/." "$copy/"
+		# Objects built in the client's tree would not be compiled again.
+		make -C "$kdir" M="$copy" PFMK_DIR="$kit" clean >/dev/null 2>&1 || true
 		rc=0
-		LC_ALL=C make -C "$kdir" M="$copy" C=2 PFMK_DIR="$kit" "${symvers[@]}" -j"$jobs" modules \
-			>"$tmp/sparse$n.log" 2>&1 || rc=$?
+		# Plain quotes in GCC's messages (the kernel unexports LC_ALL).
+		LANG=C LC_CTYPE=C LC_MESSAGES=C make -C "$kdir" M="$copy" C=2 PFMK_DIR="$kit" \
+			"${symvers[@]}" -j"$jobs" modules >"$tmp/sparse$n.log" 2>&1 || rc=$?
 		grep -E "^$copy/[^ ]+:[0-9]+:[0-9]+: (warning|error):" "$tmp/sparse$n.log" |
 			sed "s|^$copy/|${p%/}/|" | LC_ALL=C sort -u >"$tmp/sparse$n" || true
 		if grep -q 'specified, but .* is not available or not up to date' "$tmp/sparse$n.log"; then
