@@ -51,11 +51,16 @@ modules_install: modules
 		$(if $(SYSTEM_MAP),-F $(SYSTEM_MAP)) $(KERNELRELEASE_KDIR))
 
 # The kit client modules build against (Documentation/install.rst):
-# pfmk's headers, client.kbuild and the Module.symvers built for KDIR.
+# pfmk's headers, client.kbuild and the Module.symvers built for KDIR, and
+# the static checks for clients' CI (pfmk's Coccinelle rules and
+# scripts/pfmk-check.sh, which finds them at ../coccinelle).
 headers_install: modules
-	install -d $(INSTALL_HDR_PATH)/include/pfmk $(INSTALL_HDR_PATH)/include/linux
+	install -d $(INSTALL_HDR_PATH)/include/pfmk $(INSTALL_HDR_PATH)/include/linux \
+		$(INSTALL_HDR_PATH)/coccinelle $(INSTALL_HDR_PATH)/scripts
 	install -m 0644 $(PFMK_TOP)/include/pfmk/*.h $(INSTALL_HDR_PATH)/include/pfmk/
 	install -m 0644 $(PFMK_TOP)/include/linux/perfmon*.h $(INSTALL_HDR_PATH)/include/linux/
+	install -m 0644 $(PFMK_TOP)/coccinelle/pfmk_*.cocci $(INSTALL_HDR_PATH)/coccinelle/
+	install -m 0755 $(PFMK_TOP)/scripts/pfmk-check.sh $(INSTALL_HDR_PATH)/scripts/
 	install -m 0644 $(PFMK_TOP)/client.kbuild $(PFMK_TOP)/VERSION $(PFMK_TOP)/Module.symvers \
 		$(INSTALL_HDR_PATH)/
 	echo $(KERNELRELEASE_KDIR) >$(INSTALL_HDR_PATH)/KERNELRELEASE
@@ -92,8 +97,8 @@ help:
 	@echo '                  $$(INSTALL_MOD_PATH)/lib/modules/<release>/$(INSTALL_MOD_DIR)'
 	@echo '                  and run depmod'
 	@echo '  make headers_install  install the client kit (headers, client.kbuild,'
-	@echo '                  Module.symvers) into INSTALL_HDR_PATH, default'
-	@echo '                  /usr/src/pfmk-headers-<release>'
+	@echo '                  Module.symvers, Coccinelle rules and scripts/pfmk-check.sh)'
+	@echo '                  into INSTALL_HDR_PATH, default /usr/src/pfmk-headers-<release>'
 	@echo '  (DKMS: dkms.conf, version $(VERSION); see Documentation/install.rst)'
 	@echo '  make test       full suite: make check, make htmldocs, W=1 -Werror builds'
 	@echo '                  and QEMU runs on the Debian 6.1/6.12 kernels and on debug'
@@ -101,7 +106,8 @@ help:
 	@echo '                  linux-source 6.1, 6.12 and 7.2 (7.2 fetched from Debian'
 	@echo '                  unstable into the cache); prints a summary ending in'
 	@echo '                  "N passed, N failed, N skipped"'
-	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck, shellcheck'
+	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck, shellcheck,'
+	@echo '                  and the fixtures of the client rules (coccinelle/)'
 	@echo '  make htmldocs   Documentation/ through Sphinx and kernel-doc into'
 	@echo '                  build/htmldocs/index.html; zero warnings allowed'
 	@echo '  make demo       boot the Debian 6.1 kernel and run pfmk_example_count'

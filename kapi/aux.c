@@ -65,9 +65,11 @@ static void pfmk_aux_hint(int ret)
 int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
 		   unsigned int flags)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret = -EINVAL;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (flags & ~PFMK_AUX_SNAPSHOT)
@@ -107,9 +109,11 @@ EXPORT_SYMBOL_GPL(pfmk_aux_setup);
 int pfmk_aux_copy(void *desc, size_t max, pfmk_aux_copy_t fn, void *data,
 		  struct pfmk_aux_info *info)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret = -EINVAL;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (fn && info) {

@@ -138,6 +138,7 @@ int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
 			  size_t smpl_size, struct completion *c, void **desc,
 			  void **buf, struct module *owner)
 {
+	might_sleep();
 	return pfmk_ctx_create(req, smpl_arg, smpl_size, c, desc, buf, owner);
 }
 EXPORT_SYMBOL_GPL(__pfmk_create_context);
@@ -164,9 +165,11 @@ EXPORT_SYMBOL_GPL(__pfmk_create_context);
  */
 int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_write_pmcs(ctx, req, count);
@@ -191,9 +194,11 @@ EXPORT_SYMBOL_GPL(pfmk_write_pmcs);
  */
 int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_write_pmds(ctx, req, count);
@@ -257,9 +262,11 @@ EXPORT_SYMBOL_GPL(pfmk_read_pmds);
 int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
 			struct pfmk_pmd_time *time, int count)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = time ? pfmk_ctx_read_pmds(ctx, req, time, count) : -EINVAL;
@@ -278,9 +285,11 @@ EXPORT_SYMBOL_GPL(pfmk_read_pmds_time);
  */
 int pfmk_restart(void *desc)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_restart(ctx);
@@ -301,9 +310,11 @@ EXPORT_SYMBOL_GPL(pfmk_restart);
  */
 int pfmk_stop(void *desc)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_stop(ctx);
@@ -327,9 +338,11 @@ EXPORT_SYMBOL_GPL(pfmk_stop);
  */
 int pfmk_start(void *desc, struct pfarg_start *req)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_start(ctx, req);
@@ -357,9 +370,11 @@ EXPORT_SYMBOL_GPL(pfmk_start);
  */
 int pfmk_load_context(void *desc, struct pfarg_load *req)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_load(ctx, req);
@@ -380,9 +395,11 @@ EXPORT_SYMBOL_GPL(pfmk_load_context);
  */
 int pfmk_unload_context(void *desc)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_unload(ctx);
@@ -410,9 +427,11 @@ EXPORT_SYMBOL_GPL(pfmk_unload_context);
  */
 int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_delete_sets(ctx, req, count);
@@ -447,9 +466,11 @@ EXPORT_SYMBOL_GPL(pfmk_delete_evtsets);
  */
 int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_create_sets(ctx, req, count);
@@ -475,9 +496,11 @@ EXPORT_SYMBOL_GPL(pfmk_create_evtsets);
  */
 int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_getinfo_sets(ctx, req, count);
@@ -501,8 +524,10 @@ EXPORT_SYMBOL_GPL(pfmk_getinfo_evtsets);
  */
 int pfmk_close(void *desc)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	/* The close drops the creation reference: keep ours to the unlock. */
@@ -524,7 +549,8 @@ EXPORT_SYMBOL_GPL(pfmk_close);
  * pfmk_create_context().  Other code may complete it too: a return of 0
  * means "woken, but no pfmk message", and the caller decides why.
  *
- * Context: process context; may sleep unless @noblock.
+ * Context: process context; may sleep, with @noblock too: it waits for
+ * the context's mutex while a CPU hotplug event is pending.
  * Return: sizeof(*@msg) with a message copied to @msg; 0 if woken without
  * a message; -EAGAIN if @noblock and no message is queued; -ERESTARTSYS
  * if a signal interrupted the wait; -EINVAL for a NULL @msg or a wrong
@@ -532,9 +558,11 @@ EXPORT_SYMBOL_GPL(pfmk_close);
  */
 ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 {
-	struct pfmk_ctx *ctx = pfmk_desc_get(desc);
+	struct pfmk_ctx *ctx;
 	ssize_t ret;
 
+	might_sleep();
+	ctx = pfmk_desc_get(desc);
 	if (!ctx)
 		return -EBADF;
 	if (!msg || sz != sizeof(*msg)) {
@@ -563,9 +591,11 @@ EXPORT_SYMBOL_GPL(pfmk_read);
  */
 int pfmk_get_state(void *desc)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 	int ret;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_state(ctx);
@@ -587,8 +617,10 @@ EXPORT_SYMBOL_GPL(pfmk_get_state);
  */
 int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats)
 {
-	struct pfmk_ctx *ctx = pfmk_ctx_lock(desc);
+	struct pfmk_ctx *ctx;
 
+	might_sleep();
+	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (stats)

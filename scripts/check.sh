@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck
-# and shellcheck (scripts/*.sh); and the harness's own unit tests (results.py
-# on recorded guest logs, the manifest against the sources).
+# and shellcheck (scripts/*.sh); the tests of pfmk's Coccinelle rules for
+# its clients (coccinelle/, scripts/pfmk-check.sh); and the harness's own
+# unit tests (results.py on recorded guest logs, the manifest against the
+# sources).
 #
 # usage: scripts/check.sh [results.json]
 #
@@ -182,6 +184,18 @@ tail -n 3 "$hn_log.unittest" | grep -q '^OK' ||
 cp "$hn_log.findings" "$hn_log"
 record harness "$hn_log.findings" $((SECONDS - t))
 
+# pfmk's rules for its clients (scripts/check-client.sh): one row per
+# findings file it writes, check-client-*.log.findings.
+t=$SECONDS
+rm -f "$PFMK_LOGS"/check-client-*.log.findings
+"$PFMK_ROOT/scripts/check-client.sh" "$kdir" || true
+mapfile -t client_tools < <(cd "$PFMK_LOGS" && find . -maxdepth 1 -name 'check-client-*.log.findings' -printf '%f\n' |
+	sed 's/^check-//; s/\.log\.findings$//' | LC_ALL=C sort)
+((${#client_tools[@]})) || { echo "check-client.sh wrote no row" >"$PFMK_LOGS/check-client-none.log.findings"; client_tools=(client-none); }
+for tool in "${client_tools[@]}"; do
+	record "$tool" "$PFMK_LOGS/check-$tool.log.findings" $((SECONDS - t))
+done
+
 say "check: waiting for coccicheck (log: $cocci_log)"
 cocci_rc=0
 wait "$cocci_pid" || cocci_rc=$?
@@ -196,7 +210,7 @@ fi
 record coccicheck "$cocci_log.findings" $((SECONDS - cocci_start))
 
 total=0
-for tool in sparse checkpatch kernel-doc shellcheck harness coccicheck; do
+for tool in sparse checkpatch kernel-doc shellcheck harness coccicheck "${client_tools[@]}"; do
 	total=$((total + count[$tool]))
 	if [[ -n $out_json ]]; then
 		f=$PFMK_LOGS/check-$tool.log.findings
@@ -210,6 +224,11 @@ for tool in sparse checkpatch kernel-doc shellcheck harness coccicheck; do
 	fi
 done
 say "check: sparse=${count[sparse]} checkpatch=${count[checkpatch]} kernel-doc=${count[kernel-doc]} shellcheck=${count[shellcheck]} harness=${count[harness]} coccicheck=${count[coccicheck]} (times: sparse ${secs[sparse]}s, checkpatch ${secs[checkpatch]}s, kernel-doc ${secs[kernel-doc]}s, shellcheck ${secs[shellcheck]}s, coccicheck ${secs[coccicheck]}s)"
+cl_sum=
+for tool in "${client_tools[@]}"; do
+	cl_sum+=" $tool=${count[$tool]}"
+done
+say "check: client rules:$cl_sum (${secs[${client_tools[0]}]}s, log: $PFMK_LOGS/check-client.log)"
 if ((total)); then
 	say "check: FAILED with $total finding(s)"
 	exit 1

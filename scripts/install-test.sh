@@ -20,7 +20,11 @@
 #                    client module (scripts/install-client/ and a copy of
 #                    examples/pfmk_example_count.c) built out of tree against
 #                    the kit alone: it depends on pfmk, imports the PFMK
-#                    namespace, and took pfmk's headers from the kit.
+#                    namespace, and took pfmk's headers from the kit; the
+#                    kit's scripts/pfmk-check.sh finds nothing in it; a 2006
+#                    client that ignores return values builds (W=1, one
+#                    -Wunused-result warning per call), and with -Werror
+#                    with __pfmk_must_check defined empty.
 #
 # usage: scripts/install-test.sh [results-dir]
 #
@@ -50,6 +54,10 @@ copy_tree() {
 	mkdir -p "$1"
 	copy_module_sources "$1"
 	cp "$PFMK_MODSRC"/{Makefile,dkms.conf,VERSION} "$1/"
+	# What headers_install puts in the kit besides the headers.
+	cp -a "$PFMK_MODSRC/coccinelle" "$1/"
+	mkdir -p "$1/scripts"
+	cp "$PFMK_MODSRC/scripts/pfmk-check.sh" "$1/scripts/"
 	find "$1" -type f \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 		-o -name '*.cmd' -o -name '*.symvers' -o -name '*.order' -o -name '*.a' \) -delete
 }
@@ -211,8 +219,12 @@ check_client() {
 		bad "make headers_install failed"
 		return 1
 	fi
-	for f in include/pfmk/pfmk.h include/pfmk/ns.h include/linux/perfmon.h client.kbuild Module.symvers VERSION; do
+	for f in include/pfmk/pfmk.h include/pfmk/ns.h include/linux/perfmon.h client.kbuild Module.symvers VERSION \
+		scripts/pfmk-check.sh; do
 		[[ -s $kit/$f ]] || bad "no $f in the kit"
+	done
+	for f in "$PFMK_MODSRC"/coccinelle/pfmk_*.cocci; do
+		[[ -s $kit/coccinelle/${f##*/} ]] || bad "no coccinelle/${f##*/} in the kit"
 	done
 	[[ $(cat "$kit/KERNELRELEASE" 2>/dev/null) == "$rel" ]] || bad "kit KERNELRELEASE is not $rel"
 	grep -q -P '^0x[0-9a-f]+\t__pfmk_create_context\t\S+\tEXPORT_SYMBOL_GPL\tPFMK$' "$kit/Module.symvers" ||
@@ -244,6 +256,36 @@ check_client() {
 	grep -q -F "$kit/include/pfmk/pfmk.h" "$f" 2>/dev/null || bad "$f: <pfmk/pfmk.h> not from the kit"
 	if grep -q -E "($PFMK_MODSRC|$work/tree)/include/" "$f" 2>/dev/null; then
 		bad "$f: headers from a source tree"
+	fi
+	# The kit's static checks, as a client's CI runs them: no finding in
+	# this client (Coccinelle rules, sparse).
+	if ! (cd "$work" && "$kit/scripts/pfmk-check.sh" -k "$kdir" -j "$PFMK_JOBS" client); then
+		bad "the kit's pfmk-check.sh reports findings in the client (or could not run)"
+	fi
+	# A 2006 client that ignores return values (the fixture of the
+	# unchecked-return rule): it builds with W=1, with one -Wunused-result
+	# warning per ignored call, and with -Werror once it defines
+	# __pfmk_must_check empty (Documentation/porting.rst).
+	local c06=$work/client2006 want got
+	rm -rf "$c06"
+	mkdir -p "$c06"
+	cp "$PFMK_MODSRC/coccinelle/tests/unchecked_ret.c" "$c06/"
+	# shellcheck disable=SC2016 # make syntax
+	printf 'include $(PFMK_DIR)/client.kbuild\nobj-m += unchecked_ret.o\n' >"$c06/Kbuild"
+	want=$(grep -c 'expect: pfmk_unchecked_ret' "$c06/unchecked_ret.c")
+	if ! make -C "$kdir" M="$c06" PFMK_DIR="$kit" KBUILD_EXTRA_SYMBOLS="$kit/Module.symvers" \
+		W=1 -j"$PFMK_JOBS" modules >"$work/client2006.log" 2>&1; then
+		cat "$work/client2006.log"
+		bad "a 2006 client that ignores return values does not build"
+	else
+		got=$(grep -c 'warning: ignoring return value of .* \[-Wunused-result\]' "$work/client2006.log" || true)
+		echo "2006 client ignoring $want return value(s): built with $got -Wunused-result warning(s)"
+		((got == want)) || bad "2006 client: $got -Wunused-result warning(s), want $want"
+	fi
+	if ! make -C "$kdir" M="$c06" PFMK_DIR="$kit" KBUILD_EXTRA_SYMBOLS="$kit/Module.symvers" \
+		W=1 KCFLAGS="-Werror -D__pfmk_must_check=" -j"$PFMK_JOBS" modules >"$work/client2006.log" 2>&1; then
+		cat "$work/client2006.log"
+		bad "the 2006 client does not build with -Werror and __pfmk_must_check defined empty"
 	fi
 	((ok))
 }

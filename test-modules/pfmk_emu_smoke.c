@@ -172,7 +172,10 @@ static void emu_why(const char *t, void *desc, u16 num)
 	struct pfmk_pmd_time time = { };
 	struct pfarg_pmd pmd = { .reg_num = num };
 
-	pfmk_read_pmds_time(desc, &pmd, &time, 1);
+	if (pfmk_read_pmds_time(desc, &pmd, &time, 1)) {
+		pr_info("# %s: PMD%u: not readable\n", t, num);
+		return;
+	}
 	pr_info("# %s: PMD%u: value %llu, enabled %llu ns, running %llu ns\n",
 		t, num, pmd.reg_value, time.time_enabled, time.time_running);
 }

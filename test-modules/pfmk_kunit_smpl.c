@@ -201,7 +201,8 @@ static void smpl_expect_hdr(struct kunit *test, void *buf, u64 size,
 	KUNIT_EXPECT_EQ(test, hdr->hdr_version, PFM_DFL_SMPL_VERSION);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_buf_size, size);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, (u64)SMPL_HDR);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_count, 0ULL);
+	/* Pairs with the format's release store of hdr_count. */
+	KUNIT_EXPECT_EQ(test, smp_load_acquire(&hdr->hdr_count), 0ULL);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space, min_space);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_buf_flags, flags);

@@ -18,6 +18,7 @@
 
 #include <linux/types.h>
 #include <asm/page.h>
+#include <pfmk/pfmk.h>
 
 /* pfmk_aux_setup() flags */
 #define PFMK_AUX_SNAPSHOT	0x1	/* overwrite (snapshot) mode */
@@ -99,10 +100,10 @@ struct pfmk_dfl_aux_snippet {
 	__u32	flags;
 };
 
-int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
-		   unsigned int flags);
-int pfmk_aux_copy(void *desc, size_t max, pfmk_aux_copy_t fn, void *data,
-		  struct pfmk_aux_info *info);
+__pfmk_must_check int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
+				     unsigned int flags);
+__pfmk_must_check int pfmk_aux_copy(void *desc, size_t max, pfmk_aux_copy_t fn,
+				    void *data, struct pfmk_aux_info *info);
 bool pfmk_aux_supported(void);
 
 #endif /* _PFMK_AUX_H */

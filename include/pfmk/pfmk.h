@@ -312,7 +312,22 @@ union pfm_msg {
 #define PFM_VERSION_MAJOR(x)	(((x) >> 16) & 0xffff)
 #define PFM_VERSION_MINOR(x)	((x) & 0xffff)
 
+/*
+ * __pfmk_must_check: __must_check, on every KAPI call that can fail; not
+ * on pfmk_close(), which fails only for a descriptor that is not open and
+ * leaves none open either way, nor on pfmk_aux_supported(), which cannot
+ * fail.  A client that ignores such a return gets a -Wunused-result
+ * warning, in every build; 2006 code that must build unchanged with
+ * -Werror can define the macro empty (ccflags-y += -D__pfmk_must_check=):
+ * its probe is its own definition, as in <pfmk/compat.h>.
+ * Documentation/porting.rst.
+ */
+#ifndef __pfmk_must_check
+#define __pfmk_must_check	__must_check
+#endif
+
 /* The 2006 KAPI. */
+__pfmk_must_check
 int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
 			  size_t smpl_size, struct completion *c, void **desc,
 			  void **buf, struct module *owner);
@@ -334,19 +349,19 @@ int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
 #define pfmk_create_context(req, smpl_arg, smpl_size, c, desc, buf)	\
 	__pfmk_create_context(req, smpl_arg, smpl_size, c, desc, buf,	\
 			      THIS_MODULE)
-int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count);
-int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count);
-int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count);
-int pfmk_restart(void *desc);
-int pfmk_stop(void *desc);
-int pfmk_start(void *desc, struct pfarg_start *req);
-int pfmk_load_context(void *desc, struct pfarg_load *req);
-int pfmk_unload_context(void *desc);
-int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count);
-int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count);
-int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count);
+__pfmk_must_check int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count);
+__pfmk_must_check int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count);
+__pfmk_must_check int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count);
+__pfmk_must_check int pfmk_restart(void *desc);
+__pfmk_must_check int pfmk_stop(void *desc);
+__pfmk_must_check int pfmk_start(void *desc, struct pfarg_start *req);
+__pfmk_must_check int pfmk_load_context(void *desc, struct pfarg_load *req);
+__pfmk_must_check int pfmk_unload_context(void *desc);
+__pfmk_must_check int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count);
+__pfmk_must_check int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count);
+__pfmk_must_check int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count);
 int pfmk_close(void *desc);
-ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock);
+__pfmk_must_check ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock);
 
 /* pfmk extensions. */
 
@@ -431,10 +446,10 @@ struct pfmk_global_stats {
 	__u64		reserved[5];
 };
 
-int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
-			struct pfmk_pmd_time *time, int count);
-int pfmk_get_state(void *desc);
-int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats);
-int pfmk_get_global_stats(struct pfmk_global_stats *stats);
+__pfmk_must_check int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
+					  struct pfmk_pmd_time *time, int count);
+__pfmk_must_check int pfmk_get_state(void *desc);
+__pfmk_must_check int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats);
+__pfmk_must_check int pfmk_get_global_stats(struct pfmk_global_stats *stats);
 
 #endif /* _PFMK_PFMK_H */
