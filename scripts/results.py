@@ -400,13 +400,19 @@ def example_problems(step, lines, mode):
                 probs.append("CPU %s counted no cpu-clock time" % v[0])
     elif mod == "pfmk_example_count" and variant == "hw":
         rows = table(r"^CPU\s+cycles\s+instructions\s+IPC\s+LLC-misses$", 4)
-        # pfmk enables a context's events one after the other, so a tick
-        # of the emulator can fall between two of them: the ratios hold
-        # within 2% (a tick is 0.1% of a second's count at run_hz=1000).
+        # pfmk enables and disables a context's events one after the other
+        # (as perf stat -a does its events), each through an IPI to the
+        # counted CPU, which counts on meanwhile.  On an idle host the gap
+        # is under a tick of the emulator (0.1% of a second's count at
+        # run_hz=1000); on a host at load 10 the example's vCPU was once
+        # descheduled for about 40 ms between two disables, and LLC came
+        # out 3.1% high.  The ratios hold within 6% (IPC 0.71 to 0.79),
+        # far from any other pair of events the emulator counts (4:4, 3:1).
         for v in rows:
             cyc, ins, llc = int(v[1]), int(v[2]), int(v[4])
-            if not cyc or abs(ins * 4 - cyc * 3) * 50 > cyc * 3 or \
-                    abs(llc * 4 - cyc) * 50 > cyc or v[3] not in ("0.74", "0.75", "0.76"):
+            if not cyc or abs(ins * 4 - cyc * 3) * 100 > cyc * 3 * 6 or \
+                    abs(llc * 4 - cyc) * 100 > cyc * 6 or \
+                    abs(float(v[3]) - 0.75) > 0.75 * 0.06:
                 probs.append("CPU %s: cycles %d instructions %d IPC %s LLC %d: "
                              "not the emulated 4:3:1 under load" % (v[0], cyc, ins, v[3], llc))
     elif mod == "pfmk_example_sample":

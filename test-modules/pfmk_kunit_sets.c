@@ -595,15 +595,18 @@ struct kunit_suite pfmk_sets_switch_suite = {
 #define SETS_NR		3
 
 /*
- * Three sets switching every 50 ms, each counting cpu-clock, for 1.5 s:
- * each set's mean active time per run within 25% of the timeout, its
- * cpu-clock count within 25% of its active time, and the number of runs
- * within 25% of what the elapsed time allows.  A set's active time is the
- * timeout plus the switching latency.  In an emulated guest on a busy
- * host one switch now and then waits for the host to run the vCPU (we saw
- * 220 ms once); so the worst switch latency of the run, reported, is
- * taken out of each set's active time for the upper bounds: one stall per
- * set is tolerated, two fail.
+ * Three sets switching every 50 ms, each counting cpu-clock, for 1.5 s.
+ * A set's run lasts its timeout plus the switch latency (the timer's
+ * expiry to the switch work, reported by the context's stats), which is
+ * the host's business in an emulated guest: on a host at load 10 (a
+ * second guest and kernel builds beside it) the mean latency was 21 ms
+ * and the worst 73 ms.  So each bound is taken against timeout + mean
+ * latency, measured in the same run: each set's mean active time per run
+ * within 25% of it (its worst latency taken out once for the upper
+ * bound: one stall per set is tolerated), its cpu-clock count within 25%
+ * of its active time, and the number of runs within 25% of what the
+ * elapsed time allows.  A timeout taken twice over, or never firing,
+ * still fails whatever the latency.
  */
 static void sets_time_switch_cpuclock(struct kunit *test)
 {
@@ -611,7 +614,7 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
 	struct pfarg_setinfo info[SETS_NR];
 	struct pfmk_ctx_stats st;
-	u64 runs = 0, total = 0;
+	u64 runs = 0, total = 0, per_run;
 	struct pfarg_load load;
 	u16 id;
 	int ret;
@@ -637,6 +640,8 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 		   st.set_switches,
 		   st.set_switches ? st.switch_lat_total / st.set_switches / 1000 : 0,
 		   st.switch_lat_max / 1000);
+	per_run = timeout_ns + (st.set_switches ?
+				div64_u64(st.switch_lat_total, st.set_switches) : 0);
 
 	for (id = 0; id < SETS_NR; id++) {
 		u64 act, trimmed, count;
@@ -651,8 +656,7 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 			   div64_u64(act, info[id].set_runs) / 1000, count / 1000);
 		KUNIT_EXPECT_EQ(test, info[id].set_timeout, SETS_TIMEOUT_US);
 		KUNIT_EXPECT_GE(test, act, info[id].set_runs * timeout_ns * 3 / 4);
-		KUNIT_EXPECT_LE(test, trimmed,
-				info[id].set_runs * timeout_ns * 5 / 4);
+		KUNIT_EXPECT_LE(test, trimmed, info[id].set_runs * per_run * 5 / 4);
 		KUNIT_EXPECT_GE(test, count, trimmed * 3 / 4);
 		KUNIT_EXPECT_LE(test, count, act * 5 / 4);
 		runs += info[id].set_runs;
@@ -660,7 +664,8 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, st.set_switches, runs - 1);
 	KUNIT_EXPECT_GE(test, total, (u64)SETS_RUN_MS * NSEC_PER_MSEC * 3 / 4);
-	KUNIT_EXPECT_GE(test, runs * 4, SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 3);
+	KUNIT_EXPECT_GE(test, runs * 4,
+			div64_u64((u64)SETS_RUN_MS * NSEC_PER_MSEC * 3, per_run));
 	KUNIT_EXPECT_LE(test, runs * 4, SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 5 + 4);
 	pfmkt_close(test, desc);
 }
