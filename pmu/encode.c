@@ -333,7 +333,7 @@ static int pfmk_enc_pmu(struct pfmk_enc *enc, char *s, unsigned int pmd,
 
 	*slash = 0;
 	end = strrchr(terms, '/');
-	if (!*s || !end || end == terms) {
+	if (!*s || !end) {
 		pfmk_enc_err(enc->event, "malformed: pmu/terms/ expected");
 		return -EINVAL;
 	}
@@ -361,7 +361,8 @@ static int pfmk_enc_pmu(struct pfmk_enc *enc, char *s, unsigned int pmd,
 		return PTR_ERR(desc);
 	}
 	dyn = container_of(desc, struct pfmk_dyn, desc);
-	ret = pfmk_enc_terms(enc, dyn, terms, false);
+	/* "pmu//": no term, every config word 0 (perf's intel_pt//). */
+	ret = *terms ? pfmk_enc_terms(enc, dyn, terms, false) : 0;
 	if (!ret)
 		ret = pfmk_enc_ctx(enc, ctx, pmd, s, ctx_name);
 	if (ret)
@@ -481,7 +482,8 @@ static int pfmk_enc_generic_or_tp(struct pfmk_enc *enc, char *s,
  *	"context-switches", ...), a tracepoint "system:event", or a PMU's
  *	event "pmu/term=value,term,.../" whose terms are the fields of the
  *	PMU's sysfs "format" group, config, config1..config3 (a whole word),
- *	or an alias of its "events" group; each form takes the modifiers u,
+ *	or an alias of its "events" group ("pmu//": none, every config word
+ *	0); each form takes the modifiers u,
  *	k and h ("cycles:u", "sched:sched_switch:k", "msr/tsc/u"): count
  *	only those modes.
  * @pmd: the PMD to program.
