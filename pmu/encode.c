@@ -5,7 +5,8 @@
  *
  * Forms (perf's syntax, the subset kernel code needs):
  *   name[:mods]               a generic event as perf stat names it
- *                             ("cycles", "cpu-clock", "context-switches")
+ *                             ("cycles", "cpu-clock", "context-switches",
+ *                             "L1-dcache-load-misses")
  *   system:event[:mods]       a tracepoint, by its id (no tracefs needed)
  *   pmu/term[=val],.../[mods] a term is a field of the PMU's "format"
  *                             group, config, config1..config3 (the whole
@@ -93,14 +94,70 @@ struct pfmk_enc {
 	u64		words[PFMK_DYN_NUM_CONFIGS];
 };
 
-static const struct pfmk_enc_name *pfmk_enc_generic(const char *name)
+/* perf's names of the generic cache events: <cache>-<op>s, -<op>-misses. */
+static const char * const pfmk_enc_caches[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D] = "L1-dcache",
+	[PERF_COUNT_HW_CACHE_L1I] = "L1-icache",
+	[PERF_COUNT_HW_CACHE_LL] = "LLC",
+	[PERF_COUNT_HW_CACHE_DTLB] = "dTLB",
+	[PERF_COUNT_HW_CACHE_ITLB] = "iTLB",
+	[PERF_COUNT_HW_CACHE_BPU] = "branch",
+	[PERF_COUNT_HW_CACHE_NODE] = "node",
+};
+
+static const char * const pfmk_enc_cache_ops[PERF_COUNT_HW_CACHE_OP_MAX] = {
+	[PERF_COUNT_HW_CACHE_OP_READ] = "load",
+	[PERF_COUNT_HW_CACHE_OP_WRITE] = "store",
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = "prefetch",
+};
+
+/* "L1-dcache-loads", "LLC-load-misses", ...: a HW_CACHE config. */
+static bool pfmk_enc_cache(const char *name, u64 *config)
+{
+	unsigned int c, op;
+	const char *p;
+	size_t n;
+
+	for (c = 0; c < ARRAY_SIZE(pfmk_enc_caches); c++) {
+		n = strlen(pfmk_enc_caches[c]);
+		if (strncmp(name, pfmk_enc_caches[c], n) || name[n] != '-')
+			continue;
+		for (op = 0; op < ARRAY_SIZE(pfmk_enc_cache_ops); op++) {
+			p = name + n + 1;
+			if (!str_has_prefix(p, pfmk_enc_cache_ops[op]))
+				continue;
+			p += strlen(pfmk_enc_cache_ops[op]);
+			/* "prefetch" + "es", "load" + "s" */
+			if (!strcmp(p, op == PERF_COUNT_HW_CACHE_OP_PREFETCH ?
+				    "es" : "s")) {
+				*config = c | op << 8 |
+					  PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16;
+				return true;
+			}
+			if (!strcmp(p, "-misses")) {
+				*config = c | op << 8 |
+					  PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* A generic event by perf stat's name: its type and config. */
+static bool pfmk_enc_generic(const char *name, u32 *type, u64 *config)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(pfmk_enc_names); i++)
-		if (!strcmp(pfmk_enc_names[i].name, name))
-			return &pfmk_enc_names[i];
-	return NULL;
+	for (i = 0; i < ARRAY_SIZE(pfmk_enc_names); i++) {
+		if (!strcmp(pfmk_enc_names[i].name, name)) {
+			*type = pfmk_enc_names[i].type;
+			*config = pfmk_enc_names[i].config;
+			return true;
+		}
+	}
+	*type = PERF_TYPE_HW_CACHE;
+	return pfmk_enc_cache(name, config);
 }
 
 /*
@@ -410,7 +467,6 @@ static int pfmk_enc_generic_or_tp(struct pfmk_enc *enc, char *s,
 				  unsigned int pmd, struct pfarg_ctx *ctx,
 				  struct pfarg_pmc *out, char *ctx_name)
 {
-	const struct pfmk_enc_name *gen;
 	char *colon = strchr(s, ':');
 	char *mods = NULL;
 	u32 type;
@@ -419,8 +475,8 @@ static int pfmk_enc_generic_or_tp(struct pfmk_enc *enc, char *s,
 
 	if (colon) {
 		*colon = 0;
-		gen = pfmk_enc_generic(s);
-		if (gen && pfmk_enc_is_word(colon + 1)) {
+		if (pfmk_enc_generic(s, &type, &config) &&
+		    pfmk_enc_is_word(colon + 1)) {
 			mods = colon + 1;
 		} else {
 			/* system:event[:mods] */
@@ -439,11 +495,10 @@ static int pfmk_enc_generic_or_tp(struct pfmk_enc *enc, char *s,
 					     s, event);
 				return -ENOENT;
 			}
-			gen = NULL;
+			type = PERF_TYPE_TRACEPOINT;
 		}
 	} else {
-		gen = pfmk_enc_generic(s);
-		if (!gen) {
+		if (!pfmk_enc_generic(s, &type, &config)) {
 			pfmk_enc_err(enc->event, "unknown event %s", s);
 			return -ENOENT;
 		}
@@ -452,12 +507,6 @@ static int pfmk_enc_generic_or_tp(struct pfmk_enc *enc, char *s,
 		ret = pfmk_enc_mods(enc, mods);
 		if (ret)
 			return ret;
-	}
-	if (gen) {
-		type = gen->type;
-		config = gen->config;
-	} else {
-		type = PERF_TYPE_TRACEPOINT;
 	}
 	if (pmd >= PFMK_GENERIC_NUM_PMCS) {
 		pfmk_enc_err(enc->event, "PMD %u of generic (max %u)", pmd,
@@ -479,7 +528,8 @@ static int pfmk_enc_generic_or_tp(struct pfmk_enc *enc, char *s,
  * pfmk_encode() - turn an event string into the PMC values of a PMD
  * @event: the event, in perf's syntax: a generic event as perf stat names
  *	it ("cycles", "instructions", "cache-misses", "cpu-clock",
- *	"context-switches", ...), a tracepoint "system:event", or a PMU's
+ *	"context-switches", "LLC-load-misses", ...), a tracepoint
+ *	"system:event", or a PMU's
  *	event "pmu/term=value,term,.../" whose terms are the fields of the
  *	PMU's sysfs "format" group, config, config1..config3 (a whole word),
  *	or an alias of its "events" group ("pmu//": none, every config word
