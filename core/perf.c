@@ -68,7 +68,8 @@ static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
  * Return: a disabled event; NULL if the PMC leaves its PMD unused;
  * ERR_PTR(-ENOMEM) at the max_events limit; ERR_PTR(-EOPNOTSUPP) if the
  * running machine has no PMU for the event, ERR_PTR(-ENODEV) if @cpu is
- * offline, or another ERR_PTR from perf.
+ * offline, ERR_PTR(-EXDEV) if the PMU counts the event on another CPU
+ * (an uncore PMU's cpumask), or another ERR_PTR from perf.
  */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    unsigned int reg, u64 pmc, const u64 *pmcs,
@@ -108,6 +109,16 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 		atomic_dec(&pfmk_counters.events);
 		if (PTR_ERR(event) == -ENOENT)
 			return ERR_PTR(-EOPNOTSUPP);
+		return event;
+	}
+	/*
+	 * Uncore-style drivers move an event to the CPU their cpumask
+	 * lists (event_init() sets event->cpu): a context counts on its own
+	 * CPU, so such an event is refused rather than counted elsewhere.
+	 */
+	if (event->cpu != cpu) {
+		pfmk_perf_destroy(event);
+		return ERR_PTR(-EXDEV);
 	}
 	return event;
 }

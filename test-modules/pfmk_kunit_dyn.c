@@ -65,6 +65,9 @@ static int fmt_event_init(struct perf_event *event)
 		return -ENOENT;
 	if (event->cpu < 0)
 		return -EINVAL;
+	/* "home": counts on the first online CPU, as uncore PMUs move theirs. */
+	if (event->attr.config2 & BIT_ULL(63))
+		event->cpu = cpumask_first(cpu_online_mask);
 	spin_lock(&fmt_lock);
 	fmt_last = event->attr;
 	fmt_inits++;
@@ -97,6 +100,7 @@ PMU_FORMAT_ATTR(ext3, "config3:0-7");
 PMU_FORMAT_ATTR(hidden, "config:20-23");
 PMU_FORMAT_ATTR(bogus, "cnfig:0-3");
 PMU_FORMAT_ATTR(upd, "config2:0-3");
+PMU_FORMAT_ATTR(home, "config2:63");
 
 static struct attribute *fmt_format_attrs[] = {
 	&format_attr_event.attr,
@@ -110,6 +114,7 @@ static struct attribute *fmt_format_attrs[] = {
 #endif
 	&format_attr_hidden.attr,
 	&format_attr_bogus.attr,
+	&format_attr_home.attr,
 	NULL,
 };
 
@@ -827,7 +832,7 @@ static void dyn_reserved_bits(struct kunit *test)
 #endif
 	pfmkt_pmc_req(&pmc, 0, W(0), 0xf000fffffULL | BIT_ULL(63));
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-	pfmkt_pmc_req(&pmc, 0, W(2), 0xff000000000fULL);
+	pfmkt_pmc_req(&pmc, 0, W(2), 0xff000000000fULL | BIT_ULL(63));
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 	pfmkt_pmc_req(&pmc, 0, PFMK_DYN_NUM_PMCS, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
@@ -882,6 +887,36 @@ static void dyn_config_words_unloaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 	KUNIT_EXPECT_TRUE(test, fmt_last.exclude_user);
 	KUNIT_EXPECT_EQ(test, fmt_last.config, 1ULL);
+	dynt_close(test, desc);
+}
+
+/*
+ * A PMU that moves the event to another CPU (an uncore PMU's cpumask):
+ * the load fails with -EXDEV on other CPUs, works on that one.
+ */
+static void dyn_moved_event_refused(struct kunit *test)
+{
+	static const char * const ev[] = { FMT_PMU_NAME "/event=1,home/" };
+	unsigned int max = PFMK_ENCODE_MAX_PMCS, count;
+	int home = cpumask_first(cpu_online_mask);
+	struct pfarg_load load;
+	struct pfarg_pmc *pmcs;
+	struct pfarg_ctx req;
+	void *desc;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second online CPU");
+	pmcs = kunit_kcalloc(test, max, sizeof(*pmcs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pmcs);
+	pfmkt_ctx_req(&req, "", 0, false);
+	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, ev, 1, pmcs, max,
+						  &count), 0);
+	desc = dynt_create(test, &req);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, count), 0);
+	pfmkt_load_req(&load, cpumask_last(cpu_online_mask), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EXDEV);
+	pfmkt_load_req(&load, home, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
 	dynt_close(test, desc);
 }
 
@@ -1106,6 +1141,7 @@ static struct kunit_case dyn_cases[] = {
 	KUNIT_CASE(dyn_shared_cache),
 	KUNIT_CASE(dyn_unknown_pmu),
 	KUNIT_CASE(dyn_config_words_unloaded),
+	KUNIT_CASE(dyn_moved_event_refused),
 	KUNIT_CASE(dyn_pfmk_test_exact),
 	KUNIT_CASE_SLOW(dyn_msr_tsc),
 	KUNIT_CASE_SLOW(dyn_tp_sched_switch),
