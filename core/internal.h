@@ -840,13 +840,13 @@ void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg);
 
 /* core/perf.c: perf glue */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
-				    unsigned int reg, u64 pmc, int cpu,
-				    struct pfmk_pmd *pmd,
+				    unsigned int reg, u64 pmc, const u64 *pmcs,
+				    int cpu, struct pfmk_pmd *pmd,
 				    const struct pfmk_pmd *cfg);
 void pfmk_perf_release(struct pfmk_pmd *pmd);
 void pfmk_perf_destroy(struct perf_event *event);
 int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
-		    u64 pmc, int gone);
+		    u64 pmc, const u64 *pmcs, int gone);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
 int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);

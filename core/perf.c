@@ -55,6 +55,7 @@ static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
  * @pmu: the context's PMU description.
  * @reg: PMC number.
  * @pmc: PMC value.
+ * @pmcs: the set's PMC values, for the description's ->pmd_attr().
  * @cpu: CPU to count on.
  * @pmd: the PMD the event counts for (the overflow handler's context).
  * @cfg: the PMD value and resets deciding sampling and the first period:
@@ -67,11 +68,12 @@ static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
  * Return: a disabled event; NULL if the PMC leaves its PMD unused;
  * ERR_PTR(-ENOMEM) at the max_events limit; ERR_PTR(-EOPNOTSUPP) if the
  * running machine has no PMU for the event, ERR_PTR(-ENODEV) if @cpu is
- * offline, or another ERR_PTR from perf.
+ * offline, ERR_PTR(-EXDEV) if the PMU counts the event on another CPU
+ * (an uncore PMU's cpumask), or another ERR_PTR from perf.
  */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
-				    unsigned int reg, u64 pmc, int cpu,
-				    struct pfmk_pmd *pmd,
+				    unsigned int reg, u64 pmc, const u64 *pmcs,
+				    int cpu, struct pfmk_pmd *pmd,
 				    const struct pfmk_pmd *cfg)
 {
 	perf_overflow_handler_t handler = NULL;
@@ -86,6 +88,8 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	ret = pmu->pmc_to_attr(pmu, reg, pmc, &attr);
 	if (ret == PFMK_PMC_OFF)
 		return NULL;
+	if (!ret && pmu->pmd_attr)
+		ret = pmu->pmd_attr(pmu, reg, pmcs, &attr);
 	if (ret)
 		return ERR_PTR(ret);
 
@@ -105,6 +109,16 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 		atomic_dec(&pfmk_counters.events);
 		if (PTR_ERR(event) == -ENOENT)
 			return ERR_PTR(-EOPNOTSUPP);
+		return event;
+	}
+	/*
+	 * Uncore-style drivers move an event to the CPU their cpumask
+	 * lists (event_init() sets event->cpu): a context counts on its own
+	 * CPU, so such an event is refused rather than counted elsewhere.
+	 */
+	if (event->cpu != cpu) {
+		pfmk_perf_destroy(event);
+		return ERR_PTR(-EXDEV);
 	}
 	return event;
 }
@@ -114,6 +128,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
  * @pmu: the context's PMU description.
  * @reg: PMC number.
  * @pmc: PMC value.
+ * @pmcs: the set's PMC values (see pfmk_perf_create()).
  * @gone: the context's CPU, offline or on its way out.
  *
  * For PMC writes on a context whose CPU is offline: creates the event,
@@ -124,7 +139,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
  * Return: 0, or the error pfmk_perf_create() would give for the event.
  */
 int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg, u64 pmc,
-		    int gone)
+		    const u64 *pmcs, int gone)
 {
 	struct pfmk_pmd cfg = { };
 	struct perf_event *event;
@@ -132,7 +147,7 @@ int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg, u64 pmc,
 
 	if (cpu >= nr_cpu_ids)
 		cpu = cpumask_first(cpu_online_mask);
-	event = pfmk_perf_create(pmu, reg, pmc, cpu, &cfg, &cfg);
+	event = pfmk_perf_create(pmu, reg, pmc, pmcs, cpu, &cfg, &cfg);
 	if (IS_ERR(event))
 		/* That CPU left too: the write stands, re-arm will tell. */
 		return PTR_ERR(event) == -ENODEV ? 0 : PTR_ERR(event);
@@ -335,7 +350,8 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		struct perf_event *event;
 
 		event = pfmk_perf_create(pmu, i, pfmk_pmd_pmc(pmu, i, set->pmcs),
-					 cpu, &set->pmds[i], &set->pmds[i]);
+					 set->pmcs, cpu, &set->pmds[i],
+					 &set->pmds[i]);
 		if (IS_ERR(event)) {
 			pfmk_perf_unload_set(set, i);
 			return PTR_ERR(event);

@@ -138,7 +138,7 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		set = pfmk_set_find(ctx, req[i].reg_set);
 		events[i] = pfmk_perf_create(ctx->pmu, req[i].reg_num,
 					     pfmk_pmc_programs(ctx, &req[i]),
-					     ctx->cpu,
+					     set->pmcs, ctx->cpu,
 					     &set->pmds[req[i].reg_num],
 					     &set->pmds[req[i].reg_num]);
 		if (IS_ERR(events[i])) {
@@ -251,7 +251,9 @@ int pfmk_ctx_write_pmcs(struct pfmk_ctx *ctx, struct pfarg_pmc *req, int count)
 					req[i].reg_num))
 			return -EBUSY;
 		ret = pfmk_perf_probe(ctx->pmu, req[i].reg_num,
-				      pfmk_pmc_programs(ctx, &req[i]), ctx->cpu);
+				      pfmk_pmc_programs(ctx, &req[i]),
+				      pfmk_set_find(ctx, req[i].reg_set)->pmcs,
+				      ctx->cpu);
 		if (ret)
 			return ret;
 	}
@@ -332,7 +334,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		events[i] = pfmk_perf_create(ctx->pmu, pmd->num,
 					     pfmk_pmd_pmc(ctx->pmu, pmd->num,
 							  set->pmcs),
-					     ctx->cpu, pmd, &cfg);
+					     set->pmcs, ctx->cpu, pmd, &cfg);
 		if (IS_ERR(events[i])) {
 			ret = PTR_ERR(events[i]);
 			pfmk_events_free(events, i);

@@ -10,13 +10,18 @@
  *
  *   insmod pfmk_example_count.ko seconds=3           software events
  *   insmod pfmk_example_count.ko seconds=3 mode=hw   the CPU's PMU
+ *   insmod pfmk_example_count.ko events=msr/tsc/,msr/aperf/
+ *   insmod pfmk_example_count.ko events=sched:sched_switch,cs,cpu-clock
  *
  * mode=sw counts cpu-clock, task-clock, context switches and page faults;
  * mode=hw counts core cycles, instructions retired and last-level cache
  * misses through perf's generic hardware events, whatever the CPU, and
  * prints instructions per cycle.  A CPU without a core PMU that perf
  * knows (a virtual machine without PMU passthrough) refuses hardware
- * events at load with -EOPNOTSUPP.
+ * events at load with -EOPNOTSUPP.  events= takes up to 8 events as
+ * perf stat -e does, comma-separated, turned into PMC values by
+ * pfmk_encode() and printed under their names; they must fit one context
+ * (generic events and tracepoints, or events of one PMU by name).
  *
  * The last line is "done errors=N", N the number of calls that failed.
  *
@@ -33,6 +38,7 @@
 #include <linux/perfmon.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <pfmk/encode.h>
 #include <pfmk/pmu_generic.h>
 
 static unsigned int seconds = 5;
@@ -43,14 +49,19 @@ static char *mode = "sw";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "sw: software events (default), hw: cycles, instructions, LLC misses");
 
-#define NEVENTS 4
+static char *events_param;
+module_param_named(events, events_param, charp, 0444);
+MODULE_PARM_DESC(events, "events as perf stat -e takes them, comma-separated (at most 8); overrides mode");
+
+#define NEVENTS		8
+#define NSTR_PMCS	(NEVENTS * PFMK_ENCODE_MAX_PMCS)
 
 struct event_desc {
 	const char	*name;
 	u64		pmc;
 };
 
-static const struct event_desc sw_events[NEVENTS] = {
+static const struct event_desc sw_events[] = {
 	{ "cpu-clock(ns)",  PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) },
 	{ "task-clock(ns)", PFMK_GEN_SW(PERF_COUNT_SW_TASK_CLOCK) },
 	{ "ctx-switches",   PFMK_GEN_SW(PERF_COUNT_SW_CONTEXT_SWITCHES) },
@@ -58,7 +69,7 @@ static const struct event_desc sw_events[NEVENTS] = {
 };
 
 /* The fourth column of mode=hw is IPC, computed: three events. */
-static const struct event_desc hw_events[NEVENTS - 1] = {
+static const struct event_desc hw_events[] = {
 	{ "cycles",         PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES) },
 	{ "instructions",   PFMK_GEN_HW(PERF_COUNT_HW_INSTRUCTIONS) },
 	{ "LLC-misses",     PFMK_GEN_HW(PERF_COUNT_HW_CACHE_MISSES) },
@@ -67,6 +78,12 @@ static const struct event_desc hw_events[NEVENTS - 1] = {
 static const struct event_desc *events;
 static unsigned int nevents;
 static unsigned int errors;
+
+/* events=: the strings, and the context request and PMC writes they give. */
+static char *str_names[NEVENTS];
+static struct pfarg_ctx str_ctx;
+static struct pfarg_pmc *str_pmcs;
+static unsigned int str_npmcs;
 
 struct cpu_session {
 	void			*desc;
@@ -80,25 +97,35 @@ static struct task_struct *counter_thread;
 static int session_open(struct cpu_session *s, unsigned int cpu)
 {
 	struct pfarg_pmc pmcs[NEVENTS] = { };
-	struct pfarg_pmd pmds[NEVENTS] = { };
 	struct pfarg_ctx ctx = { };
 	struct pfarg_load load = { };
+	struct pfarg_pmd *pmds;
 	unsigned int i;
 	int ret;
 
+	/* struct pfarg_pmd is large: NEVENTS of them off the stack. */
+	pmds = kcalloc(NEVENTS, sizeof(*pmds), GFP_KERNEL);
+	if (!pmds)
+		return -ENOMEM;
 	init_completion(&s->done);
 	ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	if (str_pmcs)
+		ctx = str_ctx;
 	ret = pfmk_create_context(&ctx, NULL, 0, &s->done, &s->desc, NULL);
 	if (ret) {
 		s->desc = NULL;
+		kfree(pmds);
 		return ret;
 	}
 	for (i = 0; i < nevents; i++) {
 		pmcs[i].reg_num = i;
-		pmcs[i].reg_value = events[i].pmc;
+		pmcs[i].reg_value = str_pmcs ? 0 : events[i].pmc;
 		pmds[i].reg_num = i;
 	}
-	ret = pfmk_write_pmcs(s->desc, pmcs, nevents);
+	if (str_pmcs)
+		ret = pfmk_write_pmcs(s->desc, str_pmcs, str_npmcs);
+	else
+		ret = pfmk_write_pmcs(s->desc, pmcs, nevents);
 	if (!ret)
 		ret = pfmk_write_pmds(s->desc, pmds, nevents);
 	load.load_pid = cpu;
@@ -106,21 +133,54 @@ static int session_open(struct cpu_session *s, unsigned int cpu)
 		ret = pfmk_load_context(s->desc, &load);
 	if (!ret)
 		ret = pfmk_start(s->desc, NULL);
+	kfree(pmds);
 	return ret;
 }
 
 static int session_read(struct cpu_session *s)
 {
-	struct pfarg_pmd pmds[NEVENTS] = { };
+	struct pfarg_pmd *pmds;
 	unsigned int i;
 	int ret;
 
+	pmds = kcalloc(NEVENTS, sizeof(*pmds), GFP_KERNEL);
+	if (!pmds)
+		return -ENOMEM;
 	for (i = 0; i < nevents; i++)
 		pmds[i].reg_num = i;
 	ret = pfmk_read_pmds(s->desc, pmds, nevents);
 	for (i = 0; i < nevents && !ret; i++)
 		s->counts[i] = pmds[i].reg_value;
+	kfree(pmds);
 	return ret;
+}
+
+/* events=: a column per event, headed by its string. */
+static void print_str_table(struct cpu_session *sessions)
+{
+	char line[16 + NEVENTS * 24];
+	unsigned int cpu, i, n;
+
+	n = scnprintf(line, sizeof(line), "%-4s", "CPU");
+	for (i = 0; i < nevents; i++)
+		n += scnprintf(line + n, sizeof(line) - n, " %20.20s",
+			       str_names[i]);
+	pr_info("%s\n", line);
+	for_each_possible_cpu(cpu) {
+		struct cpu_session *s = &sessions[cpu];
+
+		if (!s->desc)
+			continue;
+		if (s->err) {
+			pr_info("%-4u error %d\n", cpu, s->err);
+			continue;
+		}
+		n = scnprintf(line, sizeof(line), "%-4u", cpu);
+		for (i = 0; i < nevents; i++)
+			n += scnprintf(line + n, sizeof(line) - n, " %20llu",
+				       s->counts[i]);
+		pr_info("%s\n", line);
+	}
 }
 
 static void print_table(struct cpu_session *sessions)
@@ -128,6 +188,10 @@ static void print_table(struct cpu_session *sessions)
 	unsigned int cpu;
 	u64 ipc;
 
+	if (str_pmcs) {
+		print_str_table(sessions);
+		return;
+	}
 	if (events == sw_events)
 		pr_info("%-4s %16s %16s %14s %12s\n", "CPU", events[0].name,
 			events[1].name, events[2].name, events[3].name);
@@ -208,13 +272,56 @@ static int counter_fn(void *data)
 	return 0;
 }
 
+/*
+ * Split events= at its commas and encode event i for PMD i; the first
+ * event chooses the context's PMU description.
+ */
+static int parse_events(void)
+{
+	static char buf[512];
+	unsigned int got;
+	char *p = buf, *tok;
+	int ret;
+
+	if (strscpy(buf, events_param, sizeof(buf)) < 0)
+		return -E2BIG;
+	str_pmcs = kcalloc(NSTR_PMCS, sizeof(*str_pmcs), GFP_KERNEL);
+	if (!str_pmcs)
+		return -ENOMEM;
+	str_ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	while ((tok = strsep(&p, ",")) != NULL) {
+		if (nevents == NEVENTS) {
+			pr_err("at most %u events\n", NEVENTS);
+			return -E2BIG;
+		}
+		ret = pfmk_encode(tok, nevents, &str_ctx, str_pmcs + str_npmcs,
+				  NSTR_PMCS - str_npmcs, &got);
+		if (ret) {
+			pr_err("event \"%s\": %d\n", tok, ret);
+			return ret;
+		}
+		str_names[nevents++] = tok;
+		str_npmcs += got;
+	}
+	pr_info("%u events, PMU description \"%s\"\n", nevents,
+		str_ctx.ctx_pmu_name[0] ? str_ctx.ctx_pmu_name : "generic");
+	return 0;
+}
+
 static int __init pfmk_example_init(void)
 {
 	struct cpu_session *sessions;
+	int ret;
 
 	if (!seconds || seconds > 3600)
 		return -EINVAL;
-	if (!strcmp(mode, "sw")) {
+	if (events_param && *events_param) {
+		ret = parse_events();
+		if (ret) {
+			kfree(str_pmcs);
+			return ret;
+		}
+	} else if (!strcmp(mode, "sw")) {
 		events = sw_events;
 		nevents = ARRAY_SIZE(sw_events);
 	} else if (!strcmp(mode, "hw")) {
@@ -224,11 +331,14 @@ static int __init pfmk_example_init(void)
 		return -EINVAL;
 	}
 	sessions = kcalloc(nr_cpu_ids, sizeof(*sessions), GFP_KERNEL);
-	if (!sessions)
+	if (!sessions) {
+		kfree(str_pmcs);
 		return -ENOMEM;
+	}
 	counter_thread = kthread_run(counter_fn, sessions, "pfmk_count");
 	if (IS_ERR(counter_thread)) {
 		kfree(sessions);
+		kfree(str_pmcs);
 		return PTR_ERR(counter_thread);
 	}
 	return 0;
@@ -237,6 +347,7 @@ static int __init pfmk_example_init(void)
 static void __exit pfmk_example_exit(void)
 {
 	kthread_stop(counter_thread);
+	kfree(str_pmcs);
 }
 
 module_init(pfmk_example_init);

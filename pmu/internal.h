@@ -17,6 +17,7 @@
 #include <linux/bitmap.h>
 #include <linux/types.h>
 #include <pfmk/pmu.h>
+#include <pfmk/pmu_dyn.h>
 
 /* pmu/aux.c: kernel-owned AUX buffers, or their stubs */
 #include "aux.h"
@@ -24,6 +25,70 @@
 /* pmu/pmu_desc.c: PMU description registry */
 const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name);
 void pfmk_pmu_put(const struct pfmk_pmu_desc *desc);
+bool pfmk_pmu_registered(const char *name);
+int pfmk_pmu_prepare(struct pfmk_pmu_desc *desc);
+
+/* pmu/perf_pmu.c: perf's PMUs by name (the one file that knows how) */
+struct pmu *pfmk_perf_pmu_get(const char *name);
+void pfmk_perf_pmu_put(struct pmu *pmu);
+bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type);
+int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *group,
+			int (*fn)(void *arg, const char *name, const char *val),
+			void *arg);
+
+/* pmu/pmu_dyn.c: descriptions built at run time for perf PMUs */
+#define PFMK_DYN_FIELD_LEN	32
+#ifdef PFMK_HAVE_ATTR_CONFIG3
+#define PFMK_DYN_NUM_CONFIGS	4	/* config, config1..config3 */
+#else
+#define PFMK_DYN_NUM_CONFIGS	3	/* config, config1, config2 */
+#endif
+
+/**
+ * struct pfmk_dyn_field - one field of a PMU's "format" group
+ * @name: the field's name (the attribute's).
+ * @word: 0 for attr.config, 1 to 3 for config1 to config3.
+ * @mask: its bits in that word; a value fills them lowest first.
+ */
+struct pfmk_dyn_field {
+	char		name[PFMK_DYN_FIELD_LEN];
+	unsigned int	word;
+	u64		mask;
+};
+
+/**
+ * struct pfmk_dyn - a dynamic PMU description
+ * @desc: the description the core uses.
+ * @node: in the cache of dynamic descriptions.
+ * @users: contexts and lookups holding it, under the cache's mutex.
+ * @pmu: the perf PMU, its module pinned while the description lives.
+ * @type: the PMU's perf type.
+ * @formatted: the PMU has a "format" group.
+ * @masks: the bits of config, config1.. that the format fields cover.
+ * @nr_fields: number of @fields.
+ * @fields: the format fields.
+ * @name: the PMU's name, and the description's.
+ * @regs: the register table of @desc.
+ * @rcu: frees it.
+ */
+struct pfmk_dyn {
+	struct pfmk_pmu_desc	desc;
+	struct list_head	node;
+	unsigned int		users;
+	struct pmu		*pmu;
+	int			type;
+	bool			formatted;
+	u64			masks[PFMK_DYN_NUM_CONFIGS];
+	unsigned int		nr_fields;
+	struct pfmk_dyn_field	*fields;
+	char			name[PFMK_PMU_NAME_LEN];
+	struct pfmk_reg_desc	regs[PFMK_DYN_NUM_PMCS];
+	struct rcu_head		rcu;
+};
+
+const struct pfmk_pmu_desc *pfmk_dyn_get(const char *name);
+void pfmk_dyn_put(const struct pfmk_pmu_desc *desc);
+bool pfmk_pmu_is_dyn(const struct pfmk_pmu_desc *desc);
 
 /**
  * pfmk_pmd_pmc() - the PMC value that programs a PMD

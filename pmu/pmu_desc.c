@@ -9,7 +9,9 @@
  * it first.
  *
  * pfmk_pmu_lock serializes registration; contexts look descriptions up
- * under RCU, which unregistration waits for.
+ * under RCU, which unregistration waits for.  A name that no registered
+ * description has, or PFMK_DYN_PREFIX and a name, selects the dynamic
+ * description of the perf PMU of that name (pmu/pmu_dyn.c).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -71,6 +73,41 @@ static void pfmk_pmu_find_dfl_off(struct pfmk_pmu_desc *desc, u64 *pmcs)
 	}
 	if (!bitmap_equal(off, desc->dfl_off, PFM_MAX_HW_PMDS))
 		bitmap_copy(desc->dfl_off, off, PFM_MAX_HW_PMDS);
+}
+
+/**
+ * pfmk_pmu_prepare() - find the PMDs a description's defaults leave unused
+ * @desc: a description about to be used without registration (dynamic).
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int pfmk_pmu_prepare(struct pfmk_pmu_desc *desc)
+{
+	u64 *pmcs = kmalloc_array(desc->num_pmcs, sizeof(*pmcs), GFP_KERNEL);
+
+	if (!pmcs)
+		return -ENOMEM;
+	pfmk_pmu_find_dfl_off(desc, pmcs);
+	kfree(pmcs);
+	return 0;
+}
+
+/**
+ * pfmk_pmu_registered() - is a description of that name registered?
+ * @name: description name.
+ *
+ * Context: any context but NMI.
+ * Return: true if one is (it may be unregistered right after).
+ */
+bool pfmk_pmu_registered(const char *name)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = !!pfmk_pmu_find(name);
+	rcu_read_unlock();
+	return found;
 }
 
 /**
@@ -142,14 +179,21 @@ EXPORT_SYMBOL_GPL(pfmk_pmu_unregister);
  * pfmk_pmu_get() - find a description and pin its module
  * @name: description name, or NULL for the generic description.
  *
+ * A registered description of that name first; else, the dynamic
+ * description of the perf PMU of that name (@name less PFMK_DYN_PREFIX,
+ * which selects a dynamic description always).
+ *
  * Context: process context; may sleep.
- * Return: the description, or ERR_PTR(-ENOENT) if none of that name is
- * registered (or its module is going away).
+ * Return: the description, ERR_PTR(-ENOENT) if no description and no
+ * perf PMU of that name exist (or the module is going away), or another
+ * error of pfmk_dyn_get().
  */
 const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name)
 {
 	struct pfmk_pmu_desc *desc;
 
+	if (name && str_has_prefix(name, PFMK_DYN_PREFIX))
+		return pfmk_dyn_get(name + strlen(PFMK_DYN_PREFIX));
 	/*
 	 * Under RCU: a description found here is not freed before the
 	 * section ends, and one whose module is going away fails
@@ -160,14 +204,21 @@ const struct pfmk_pmu_desc *pfmk_pmu_get(const char *name)
 	if (desc && !try_module_get(desc->owner))
 		desc = NULL;
 	rcu_read_unlock();
+	if (!desc && name)
+		return pfmk_dyn_get(name);
 	return desc ? desc : ERR_PTR(-ENOENT);
 }
 
 /**
  * pfmk_pmu_put() - unpin a description taken with pfmk_pmu_get()
  * @desc: the description.
+ *
+ * Context: process context; may sleep.
  */
 void pfmk_pmu_put(const struct pfmk_pmu_desc *desc)
 {
-	module_put(desc->owner);
+	if (pfmk_pmu_is_dyn(desc))
+		pfmk_dyn_put(desc);
+	else
+		module_put(desc->owner);
 }

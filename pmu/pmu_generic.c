@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfmk's generic PMU description: any perf software event, the generic
- * hardware and cache events, and raw events.  The PMC encoding is in
+ * hardware and cache events, raw events and tracepoints.  The PMC encoding is in
  * <pfmk/pmu_generic.h>.
  *
  * It is also the default description (an empty ctx_pmu_name), which a
@@ -69,6 +69,7 @@ static int pfmk_generic_check(const struct pfmk_pmu_desc *desc,
 	case PERF_TYPE_HW_CACHE:
 		return pfmk_generic_check_cache(config);
 	case PERF_TYPE_RAW:
+	case PERF_TYPE_TRACEPOINT:	/* a tracepoint id, checked at load */
 		return 0;
 	default:
 		return -EINVAL;

@@ -162,6 +162,12 @@ fi
 if [[ $mode != bench ]]; then
 	step_example pfmk_example_count
 	step_rmmod pfmk_example_count
+	# Events as strings (pfmk_encode()): a tracepoint among generic events.
+	if have pfmk_example_count; then
+		step_example pfmk_example_count strings events=sched:sched_switch,context-switches,cpu-clock
+		add_step rmmod:pfmk_example_count@strings rc
+		init_steps+=("rmmod:pfmk_example_count@strings rmmod pfmk_example_count")
+	fi
 	step_example pfmk_example_sample
 	step_rmmod pfmk_example_sample
 	step_example pfmk_example_sets

@@ -630,6 +630,7 @@ static enum fz_cls fz_pmc_cls(enum fz_kind kind, u64 v)
 			return FZ_C_BAD;
 		return FZ_C_HW;
 	case PERF_TYPE_RAW:
+	case PERF_TYPE_TRACEPOINT:	/* an id: perf may not know it */
 		return FZ_C_HW;
 	default:
 		return FZ_C_BAD;

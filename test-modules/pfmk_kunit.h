@@ -23,6 +23,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <pfmk/encode.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/smpl_dfl.h>
 
@@ -130,6 +131,36 @@ static inline int pfmkt_kthread_park(void)
 		set_current_state(TASK_INTERRUPTIBLE);
 	}
 	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/**
+ * pfmkt_encode_events() - encode events for PMDs 0, 1, ... of one context
+ * @req: the context request: pfmk_encode() may set its ctx_pmu_name.
+ * @events: the event strings, event i for PMD i.
+ * @n: number of @events.
+ * @pmcs: output: the PMC write requests of all events, in order.
+ * @max: room in @pmcs.
+ * @count: output: number of requests written.
+ *
+ * Return: 0 or the first error of pfmk_encode().
+ */
+static inline int pfmkt_encode_events(struct pfarg_ctx *req,
+				      const char * const *events,
+				      unsigned int n, struct pfarg_pmc *pmcs,
+				      unsigned int max, unsigned int *count)
+{
+	unsigned int i, got;
+	int ret;
+
+	*count = 0;
+	for (i = 0; i < n; i++) {
+		ret = pfmk_encode(events[i], i, req, pmcs + *count,
+				  max - *count, &got);
+		if (ret)
+			return ret;
+		*count += got;
+	}
 	return 0;
 }
 

@@ -4,7 +4,9 @@
  *
  * Runs at module load and prints a KTAP document with pr_info(): a life
  * cycle with exact counts on the deterministic "pfmk_test" PMU, cpu-clock
- * counts bounded by elapsed time, and a few errnos.  Module init always
+ * counts bounded by elapsed time, a few errnos, and events given as
+ * strings to pfmk_encode() (pfmk_test by name, cpu-clock, msr/tsc/,
+ * sched:sched_switch).  Module init always
  * returns 0: the harness reads the verdict from the KTAP lines.  The
  * KUnit suites (pfmk_kunit) cover the same ground in depth.
  *
@@ -15,6 +17,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -22,6 +25,10 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+#endif
+#include <pfmk/encode.h>
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
@@ -602,6 +609,199 @@ out:
 	smoke_check(s, "close", 0, pfmk_close(desc));
 }
 
+/*
+ * Events as strings (pfmk_encode()), on PMUs nobody here wrote: event i
+ * of @events programs PMD i of a context whose description pfmk_encode()
+ * chose; loaded on @cpu and started.  Return 0 or the first error.
+ */
+static int smoke_encode_ctx(struct smoke *s, const char * const *events,
+			    unsigned int n, int cpu, void **desc)
+{
+	struct pfarg_pmc pmcs[4 * PFMK_ENCODE_MAX_PMCS];
+	unsigned int i, got, count = 0;
+	struct pfarg_ctx req;
+	int ret;
+
+	*desc = NULL;
+	memset(&req, 0, sizeof(req));
+	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	for (i = 0; i < n && i < 4; i++) {
+		ret = pfmk_encode(events[i], i, &req, pmcs + count,
+				  ARRAY_SIZE(pmcs) - count, &got);
+		if (!smoke_check(s, events[i], 0, ret))
+			return ret;
+		count += got;
+	}
+	ret = pfmk_create_context(&req, NULL, 0, &s->done, desc, NULL);
+	if (!smoke_check(s, "create", 0, ret))
+		return ret;
+	ret = pfmk_write_pmcs(*desc, pmcs, count);
+	if (!ret)
+		ret = smoke_load(*desc, cpu);
+	if (!ret)
+		ret = pfmk_start(*desc, NULL);
+	if (!smoke_check(s, "write, load, start", 0, ret)) {
+		pfmk_close(*desc);
+		*desc = NULL;
+	}
+	return ret;
+}
+
+static u64 smoke_read1(struct smoke *s, void *desc, u16 reg)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = reg;
+	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
+	return pmd.reg_value;
+}
+
+/* pfmk_test by name, through its format attribute: exact counts. */
+static void smoke_encode_pfmk_test(struct smoke *s)
+{
+	static const char * const ev[] = { "pfmk_test/step=3/" };
+	void *desc;
+
+	if (smoke_encode_ctx(s, ev, 1, s->cpu, &desc))
+		return;
+	pfmk_test_pmu_tick(s->cpu, 5);
+	smoke_check(s, "stop", 0, pfmk_stop(desc));
+	pfmk_test_pmu_tick(s->cpu, 5);
+	smoke_check_u64(s, "pfmk_test/step=3/ after 5 ticks", 15,
+			smoke_read1(s, desc, 0));
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+/* cpu-clock by name: a count between the bounds of ktime around it. */
+static void smoke_encode_cpu_clock(struct smoke *s)
+{
+	static const char * const ev[] = { "cpu-clock" };
+	void *desc;
+	u64 v;
+
+	if (smoke_encode_ctx(s, ev, 1, s->cpu, &desc))
+		return;
+	msleep(50);
+	smoke_check(s, "stop", 0, pfmk_stop(desc));
+	v = smoke_read1(s, desc, 0);
+	smoke_check_true(s, "cpu-clock counted 40 ms at least",
+			 v >= 40 * NSEC_PER_MSEC);
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+/* msr/tsc/: within 2% of ktime x tsc_khz over 200 ms. */
+static void smoke_encode_msr_tsc(struct smoke *s)
+{
+#ifdef CONFIG_X86
+	static const char * const ev[] = { "msr/tsc/" };
+	u64 v0, v1, want, got;
+	ktime_t t0, t1;
+	void *desc;
+
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz) {
+		smoke_skip(s, "no TSC");
+		return;
+	}
+	if (smoke_encode_ctx(s, ev, 1, s->cpu, &desc))
+		return;
+	v0 = smoke_read1(s, desc, 0);
+	t0 = ktime_get();
+	msleep(200);
+	v1 = smoke_read1(s, desc, 0);
+	t1 = ktime_get();
+	got = v1 - v0;
+	want = div_u64(ktime_to_ns(ktime_sub(t1, t0)) * tsc_khz, 1000000);
+	if (got < want - want / 50 || got > want + want / 50) {
+		pr_info("# %s: msr/tsc/ %llu ticks, ktime x tsc_khz %llu\n",
+			s->name, got, want);
+		s->result = SMOKE_FAIL;
+	}
+	smoke_check(s, "close", 0, pfmk_close(desc));
+#else
+	smoke_skip(s, "the msr PMU is x86's");
+#endif
+}
+
+/* A thread bound to the counted CPU switches out 100 times, then parks. */
+static int smoke_switch_fn(void *arg)
+{
+	int i;
+
+	for (i = 0; i < 100; i++)
+		usleep_range(100, 200);
+	complete(arg);
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * sched:sched_switch counts what context-switches counts: both fire for
+ * every switch; pfmk enables and disables the two events one after the
+ * other, and the CPU may switch in between: within 2 + 2%.
+ */
+static void smoke_encode_sched_switch(struct smoke *s)
+{
+	static const char * const ev[] = {
+		"sched:sched_switch", "context-switches",
+	};
+	struct completion done;
+	struct task_struct *t;
+	void *desc;
+	u64 tp, cs;
+
+	init_completion(&done);
+	if (smoke_encode_ctx(s, ev, 2, s->cpu, &desc))
+		return;
+	t = kthread_create(smoke_switch_fn, &done, "pfmk_smoke_sw");
+	if (!smoke_check(s, "kthread", 0, PTR_ERR_OR_ZERO(t)))
+		goto out;
+	kthread_bind(t, s->cpu);
+	wake_up_process(t);
+	wait_for_completion(&done);
+	smoke_check(s, "stop", 0, pfmk_stop(desc));
+	kthread_stop(t);
+	tp = smoke_read1(s, desc, 0);
+	cs = smoke_read1(s, desc, 1);
+	if (tp < 100 || tp > cs + 2 + cs / 50 || cs > tp + 2 + tp / 50) {
+		pr_info("# %s: sched:sched_switch %llu, context-switches %llu\n",
+			s->name, tp, cs);
+		s->result = SMOKE_FAIL;
+	}
+out:
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+/* Bad strings get their errnos. */
+static void smoke_encode_errnos(struct smoke *s)
+{
+	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
+	struct pfarg_ctx req;
+	unsigned int n;
+
+	memset(&req, 0, sizeof(req));
+	smoke_check(s, "nosuch_pmu/x/", -ENOENT,
+		    pfmk_encode("nosuch_pmu/x/", 0, &req, pmcs, 5, &n));
+	smoke_check(s, "no/tp", -ENOENT,
+		    pfmk_encode("nosys:noevent", 0, &req, pmcs, 5, &n));
+	smoke_check(s, "unknown term", -EINVAL,
+		    pfmk_encode("pfmk_test/nosuch=1/", 0, &req, pmcs, 5, &n));
+	smoke_check(s, "too wide", -EINVAL,
+		    pfmk_encode("pfmk_test/step=0x10000/", 0, &req, pmcs, 5,
+				&n));
+	smoke_check(s, "malformed", -EINVAL,
+		    pfmk_encode("pfmk_test/step=1", 0, &req, pmcs, 5, &n));
+	smoke_check(s, "max", -E2BIG,
+		    pfmk_encode("pfmk_test/step=1/", 0, &req, pmcs, 1, &n));
+	smoke_check(s, "bad modifier", -EINVAL,
+		    pfmk_encode("cycles:z", 0, &req, pmcs, 5, &n));
+}
+
 struct smoke_test {
 	const char	*name;
 	void		(*run)(struct smoke *s);
@@ -623,6 +823,11 @@ static const struct smoke_test smoke_tests[] = {
 	{ "hw_event_load", smoke_hw_event },
 	{ "sampling_exact", smoke_sampling_exact },
 	{ "sampling_notify_restart", smoke_sampling_notify },
+	{ "encode_pfmk_test_exact", smoke_encode_pfmk_test },
+	{ "encode_cpu_clock", smoke_encode_cpu_clock },
+	{ "encode_msr_tsc", smoke_encode_msr_tsc },
+	{ "encode_sched_switch", smoke_encode_sched_switch },
+	{ "encode_errnos", smoke_encode_errnos },
 };
 
 static int __init pfmk_smoke_init(void)

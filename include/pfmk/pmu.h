@@ -69,6 +69,12 @@ struct pfmk_reg_desc {
  *	than PMD @reg?  Such a PMC is written while the context is unloaded
  *	(-EBUSY otherwise), when the core re-creates every event anyway.
  *	Without it, a description with ->pmd_pmc() has every PMC written so.
+ * @pmd_attr: optional: complete @attr of PMD @pmd from the set's PMC
+ *	values @pmcs, after ->pmc_to_attr() accepted the value that programs
+ *	it: for a PMD programmed by several PMCs (perfmon2's extra control
+ *	registers; the config words of a dynamic description).  The other
+ *	PMCs it reads must be ones ->pmc_shared() says are shared.  Return 0
+ *	or a negative errno, which fails the load or the write.
  * @list: private to the core.
  * @dfl_off: private to the core: the PMDs that the default PMC values
  *	leave unused (->pmc_to_attr() said PFMK_PMC_OFF at registration).
@@ -90,6 +96,8 @@ struct pfmk_pmu_desc {
 		       const u64 *pmcs);
 	bool (*pmc_shared)(const struct pfmk_pmu_desc *desc, unsigned int reg,
 			   u64 val);
+	int (*pmd_attr)(const struct pfmk_pmu_desc *desc, unsigned int pmd,
+			const u64 *pmcs, struct perf_event_attr *attr);
 	struct list_head		list;
 	DECLARE_BITMAP(dfl_off, PFM_MAX_HW_PMDS);
 };

@@ -13,11 +13,13 @@
  *   bit  53     XKERN exclude the kernel (attr.exclude_kernel)
  *   bit  52     XUSER exclude user space (attr.exclude_user)
  *   bits 51..48 TYPE  perf type: 0 PERF_TYPE_HARDWARE, 1 PERF_TYPE_SOFTWARE,
- *                     3 PERF_TYPE_HW_CACHE, 4 PERF_TYPE_RAW; others invalid
+ *                     2 PERF_TYPE_TRACEPOINT, 3 PERF_TYPE_HW_CACHE,
+ *                     4 PERF_TYPE_RAW; others invalid
  *   bits 47..40       reserved, must be 0
  *   bits 39..0  CONFIG attr.config:
  *                     HARDWARE: a PERF_COUNT_HW_* id
  *                     SOFTWARE: a PERF_COUNT_SW_* id (not BPF_OUTPUT)
+ *                     TRACEPOINT: the tracepoint's id, checked at load
  *                     HW_CACHE: id | op << 8 | result << 16
  *                     RAW:      the PMU's raw event code, checked at load
  *
@@ -49,8 +51,8 @@
 
 /**
  * PFMK_GEN_PMC() - build an enabled generic PMC value
- * @type: PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, PERF_TYPE_HW_CACHE or
- *	PERF_TYPE_RAW.
+ * @type: PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, PERF_TYPE_TRACEPOINT,
+ *	PERF_TYPE_HW_CACHE or PERF_TYPE_RAW.
  * @config: the event's attr.config.
  */
 #define PFMK_GEN_PMC(type, config) \
