@@ -24,7 +24,8 @@ identifier f = {pfmk_create_context, __pfmk_create_context, pfmk_write_pmcs,
 		pfmk_restart, pfmk_stop, pfmk_start, pfmk_load_context,
 		pfmk_unload_context, pfmk_delete_evtsets, pfmk_create_evtsets,
 		pfmk_getinfo_evtsets, pfmk_read, pfmk_get_state, pfmk_get_stats,
-		pfmk_get_global_stats, pfmk_aux_setup, pfmk_aux_copy};
+		pfmk_get_global_stats, pfmk_aux_setup, pfmk_aux_copy,
+		pfmk_encode};
 position p;
 @@
 

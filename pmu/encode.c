@@ -577,6 +577,7 @@ int pfmk_encode(const char *event, unsigned int pmd, struct pfarg_ctx *ctx,
 	char *s;
 	int ret;
 
+	might_sleep();
 	if (count)
 		*count = 0;
 	if (!event || !ctx || !count || (max && !pmcs))

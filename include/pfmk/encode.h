@@ -14,7 +14,8 @@
 /* Most PMC requests pfmk_encode() writes for one event. */
 #define PFMK_ENCODE_MAX_PMCS	PFMK_DYN_WORDS
 
-int pfmk_encode(const char *event, unsigned int pmd, struct pfarg_ctx *ctx,
-		struct pfarg_pmc *pmcs, unsigned int max, unsigned int *count);
+__pfmk_must_check int pfmk_encode(const char *event, unsigned int pmd,
+				   struct pfarg_ctx *ctx, struct pfarg_pmc *pmcs,
+				   unsigned int max, unsigned int *count);
 
 #endif /* _PFMK_ENCODE_H */
