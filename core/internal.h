@@ -23,6 +23,11 @@
  *                                  writers only: lookups are under RCU
  *   pfmk_smpl_lock                 sampling format registry (core/smpl.c)
  *   ctx->mutex                     one context; held by every KAPI call
+ *     pfmk_dyn_lock                dynamic descriptions (pmu/pmu_dyn.c)
+ *       pfmk_pmu_bus_lock          finding perf's bus (pmu/perf_pmu.c)
+ *       pfmk_pmu_reg_lock          uses of a perf PMU found by name
+ *                                  (pmu/perf_pmu.c); innermost: taken by
+ *                                  a bus notifier under perf's pmus_lock
  *     cpu_hotplug_lock (read)      cpuhp_state_{add,remove}_instance, and
  *                                  perf when it flips static keys
  *     perf_event_context::mutex    taken inside perf_event_*() calls

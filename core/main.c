@@ -74,6 +74,7 @@ static void __exit pfmk_exit(void)
 	pfmk_smpl_dfl_exit();
 	pfmk_pmu_x86_exit();
 	pfmk_pmu_generic_exit();
+	pfmk_perf_pmu_exit();
 	/* pfmk_ctx_free() callbacks of closed contexts must not outlive us. */
 	rcu_barrier();
 	pfmk_ctx_cache_exit();

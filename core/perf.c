@@ -32,9 +32,9 @@
  * the other fault counters, with preemption off), but for the
  * hrtimer-driven cpu-clock and task-clock; tracepoints and breakpoints
  * from their hook's context.  Hardware PMUs call it in NMI or hard-irq,
- * and so do the PMUs of pfmk's test descriptions (dynamic types).  No
- * description of this tree maps a PMC to a kprobe or uprobe PMU, whose
- * handler runs with interrupts on: one that did would be added here.
+ * and so do the PMUs of pfmk's test descriptions (dynamic types).  The
+ * dynamic types perf schedules as software (kprobe, uprobe) are told by
+ * their PMU once the event exists (pfmk_perf_create()).
  */
 static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
 {
@@ -120,6 +120,14 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 		pfmk_perf_destroy(event);
 		return ERR_PTR(-EXDEV);
 	}
+	/*
+	 * A PMU of a dynamic type that perf schedules as software (kprobe,
+	 * uprobe: a dynamic description can name them) calls the handler
+	 * from its hook, interrupts on: the attribute type cannot tell.
+	 */
+	if (handler && attr.type >= PERF_TYPE_MAX &&
+	    event->pmu->task_ctx_nr == perf_sw_context)
+		pmd->ctx->ovfl_irqs_on = true;
 	return event;
 }
 

@@ -296,7 +296,7 @@ static int pfmk_enc_term(struct pfmk_enc *enc, struct pfmk_dyn *dyn,
 	}
 	if (!f) {
 		alias.name = term;
-		ret = pfmk_perf_pmu_attrs(dyn->pmu, "events",
+		ret = pfmk_perf_pmu_attrs(dyn->pmu, dyn->name, "events",
 					  pfmk_enc_find_alias, &alias);
 		if (ret < 0)
 			return ret;

@@ -29,10 +29,12 @@ bool pfmk_pmu_registered(const char *name);
 int pfmk_pmu_prepare(struct pfmk_pmu_desc *desc);
 
 /* pmu/perf_pmu.c: perf's PMUs by name (the one file that knows how) */
-struct pmu *pfmk_perf_pmu_get(const char *name);
-void pfmk_perf_pmu_put(struct pmu *pmu);
+struct pmu *pfmk_perf_pmu_get(const char *name, int *type,
+			      struct module **owner);
+void pfmk_perf_pmu_put(struct module *owner);
 bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type);
-int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *group,
+void pfmk_perf_pmu_exit(void);
+int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *name, const char *group,
 			int (*fn)(void *arg, const char *name, const char *val),
 			void *arg);
 

@@ -18,13 +18,20 @@
  * these facts; test-modules/pfmk_kunit_dyn.c checks each of them, so a
  * kernel that changes them fails the suite, not a user.
  *
- * Lifetime: perf_pmu_unregister() waits for an RCU grace period between
- * taking a PMU off its lists and deleting its device (6.1, 6.12 and 7.2
- * alike), so a device found on the bus inside an RCU read-side section
- * has a live struct pmu until the section ends; the lookup pins the PMU's
- * module before it ends.  A PMU that goes away without its module (a
- * driver unbound through sysfs) is caught by pfmk_perf_pmu_alive() at
- * the next load.
+ * Lifetime: nothing perf exports keeps a struct pmu alive.  Its driver
+ * may free it as soon as perf_pmu_unregister() returns (a module's exit,
+ * or a device unbound while the module stays), and that deletes the PMU's
+ * device first (device_del()), which calls the bus's notifiers.  So every
+ * use of a struct pmu found on the bus (the lookup and the pin of its
+ * module, calls of its sysfs callbacks) runs under pfmk_pmu_reg_lock, and
+ * a bus notifier takes that lock at BUS_NOTIFY_DEL_DEVICE: the deletion,
+ * and the driver's free after it, wait for a use in progress.  From then
+ * until BUS_NOTIFY_REMOVED_DEVICE the device is still on the bus, marked
+ * dying here, and a lookup does not find it.  Outside the lock pfmk keeps
+ * the pointer only to compare it (pfmk_perf_pmu_alive()) and the module
+ * it pinned.  pfmk_pmu_reg_lock is innermost: on 6.1 device_del() runs
+ * under perf's pmus_lock, so nothing here creates a perf event or
+ * registers a PMU with it held.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -48,8 +55,56 @@ static typeof(((struct device *)NULL)->bus) pfmk_pmu_bus;
 static DEFINE_MUTEX(pfmk_pmu_bus_lock);
 
 /*
+ * Held across every use of a struct pmu found on the bus, and by the bus
+ * notifier when a PMU device is deleted (see the top of this file).
+ * Protects the dying devices below.
+ */
+static DEFINE_MUTEX(pfmk_pmu_reg_lock);
+
+/* Devices between BUS_NOTIFY_DEL_DEVICE and BUS_NOTIFY_REMOVED_DEVICE. */
+#define PFMK_PMU_DYING_MAX	8
+static struct device *pfmk_pmu_dying[PFMK_PMU_DYING_MAX];
+/* Dying devices that did not fit: every lookup fails meanwhile. */
+static unsigned int pfmk_pmu_dying_lost;
+
+static int pfmk_pmu_bus_event(struct notifier_block *nb,
+			      unsigned long action, void *data)
+{
+	struct device *dev = data;
+	unsigned int i;
+
+	if (action != BUS_NOTIFY_DEL_DEVICE &&
+	    action != BUS_NOTIFY_REMOVED_DEVICE)
+		return NOTIFY_DONE;
+	mutex_lock(&pfmk_pmu_reg_lock);
+	if (action == BUS_NOTIFY_DEL_DEVICE) {
+		for (i = 0; i < PFMK_PMU_DYING_MAX && pfmk_pmu_dying[i]; i++)
+			;
+		if (i < PFMK_PMU_DYING_MAX)
+			pfmk_pmu_dying[i] = dev;
+		else
+			pfmk_pmu_dying_lost++;
+	} else {
+		for (i = 0; i < PFMK_PMU_DYING_MAX; i++)
+			if (pfmk_pmu_dying[i] == dev)
+				break;
+		if (i < PFMK_PMU_DYING_MAX)
+			pfmk_pmu_dying[i] = NULL;
+		else if (pfmk_pmu_dying_lost)
+			pfmk_pmu_dying_lost--;
+	}
+	mutex_unlock(&pfmk_pmu_reg_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pfmk_pmu_bus_nb = {
+	.notifier_call = pfmk_pmu_bus_event,
+};
+
+/*
  * The bus of a software event's PMU: every PMU pfmk can name sits on it.
  * The event counts nothing (disabled, per task) and is released at once.
+ * The bus notifier is registered with it.
  */
 static int pfmk_perf_find_bus(void)
 {
@@ -62,6 +117,8 @@ static int pfmk_perf_find_bus(void)
 	struct perf_event *event;
 	int ret = 0;
 
+	if (READ_ONCE(pfmk_pmu_bus))
+		return 0;
 	mutex_lock(&pfmk_pmu_bus_lock);
 	if (READ_ONCE(pfmk_pmu_bus))
 		goto out;
@@ -72,62 +129,104 @@ static int pfmk_perf_find_bus(void)
 		goto out;
 	}
 	if (event->pmu->dev && event->pmu->dev->bus)
-		WRITE_ONCE(pfmk_pmu_bus, event->pmu->dev->bus);
+		ret = bus_register_notifier(event->pmu->dev->bus,
+					    &pfmk_pmu_bus_nb);
 	else
 		ret = -ENOENT;
+	if (!ret)
+		WRITE_ONCE(pfmk_pmu_bus, event->pmu->dev->bus);
 	perf_event_release_kernel(event);
 out:
 	mutex_unlock(&pfmk_pmu_bus_lock);
 	return ret;
 }
 
+/* Is @dev being deleted?  Called with pfmk_pmu_reg_lock held. */
+static bool pfmk_pmu_dev_dying(const struct device *dev)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&pfmk_pmu_reg_lock);
+	if (pfmk_pmu_dying_lost)
+		return true;
+	for (i = 0; i < PFMK_PMU_DYING_MAX; i++)
+		if (pfmk_pmu_dying[i] == dev)
+			return true;
+	return false;
+}
+
+/*
+ * The PMU of that name, or NULL; live until pfmk_pmu_reg_lock is
+ * released.
+ */
+static struct pmu *pfmk_perf_pmu_find(const char *name)
+{
+	struct device *dev;
+	struct pmu *pmu = NULL;
+
+	lockdep_assert_held(&pfmk_pmu_reg_lock);
+	dev = bus_find_device_by_name(READ_ONCE(pfmk_pmu_bus), NULL, name);
+	if (!dev)
+		return NULL;
+	if (!pfmk_pmu_dev_dying(dev)) {
+		pmu = dev_get_drvdata(dev);
+		if (pmu && pmu->dev != dev)
+			pmu = NULL;
+	}
+	put_device(dev);
+	return pmu;
+}
+
 /**
  * pfmk_perf_pmu_get() - find a registered perf PMU by name and pin it
  * @name: the PMU's sysfs name (/sys/bus/event_source/devices/<name>).
+ * @type: output: its perf type.
+ * @owner: output: its module, now pinned.
  *
  * Context: process context; may sleep.
- * Return: the PMU, whose module is pinned until pfmk_perf_pmu_put();
- * ERR_PTR(-ENOENT) if no PMU of that name is registered (or its module
- * is going away), or the error creating the probe event gave.
+ * Return: the PMU, whose module is pinned until pfmk_perf_pmu_put() of
+ * that module; ERR_PTR(-ENOENT) if no PMU of that name is registered (or
+ * it or its module is going away), or the error finding perf's bus gave.
+ * The PMU itself may go away meanwhile (a driver unbound): only compare
+ * the pointer, or hand it to pfmk_perf_pmu_alive() and
+ * pfmk_perf_pmu_attrs(), which check it again.
  */
-struct pmu *pfmk_perf_pmu_get(const char *name)
+struct pmu *pfmk_perf_pmu_get(const char *name, int *type,
+			      struct module **owner)
 {
-	struct device *dev;
 	struct pmu *pmu;
 	int ret;
 
 	ret = pfmk_perf_find_bus();
 	if (ret)
 		return ERR_PTR(ret);
-	/*
-	 * The RCU section keeps a PMU found here registered (see above) until
-	 * its module is pinned; bus_find_device_by_name() does not sleep.
-	 */
-	rcu_read_lock();
-	dev = bus_find_device_by_name(READ_ONCE(pfmk_pmu_bus), NULL, name);
-	pmu = dev ? dev_get_drvdata(dev) : NULL;
-	if (pmu && (pmu->dev != dev || !try_module_get(pmu->module)))
+	mutex_lock(&pfmk_pmu_reg_lock);
+	pmu = pfmk_perf_pmu_find(name);
+	if (pmu && !try_module_get(pmu->module))
 		pmu = NULL;
-	rcu_read_unlock();
-	if (dev)
-		put_device(dev);
+	if (pmu) {
+		*type = pmu->type;
+		*owner = pmu->module;
+	}
+	mutex_unlock(&pfmk_pmu_reg_lock);
 	return pmu ? pmu : ERR_PTR(-ENOENT);
 }
 
 /**
- * pfmk_perf_pmu_put() - unpin a PMU taken with pfmk_perf_pmu_get()
- * @pmu: the PMU.
+ * pfmk_perf_pmu_put() - unpin a PMU's module pinned by pfmk_perf_pmu_get()
+ * @owner: the PMU's module, as pfmk_perf_pmu_get() found it (NULL for a
+ *	built-in PMU).
  *
  * Context: any context.
  */
-void pfmk_perf_pmu_put(struct pmu *pmu)
+void pfmk_perf_pmu_put(struct module *owner)
 {
-	module_put(pmu->module);
+	module_put(owner);
 }
 
 /**
- * pfmk_perf_pmu_alive() - is a pinned PMU still registered as it was?
- * @pmu: a PMU taken with pfmk_perf_pmu_get().
+ * pfmk_perf_pmu_alive() - is a PMU still registered as it was?
+ * @pmu: a PMU of pfmk_perf_pmu_get(), maybe gone since.
  * @name: its name.
  * @type: its perf type when it was taken.
  *
@@ -136,14 +235,27 @@ void pfmk_perf_pmu_put(struct pmu *pmu)
  */
 bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type)
 {
-	struct pmu *now = pfmk_perf_pmu_get(name);
+	struct pmu *now;
 	bool alive;
 
-	if (IS_ERR(now))
+	if (pfmk_perf_find_bus())
 		return false;
-	alive = now == pmu && now->type == type;
-	pfmk_perf_pmu_put(now);
+	mutex_lock(&pfmk_pmu_reg_lock);
+	now = pfmk_perf_pmu_find(name);
+	alive = now && now == pmu && now->type == type;
+	mutex_unlock(&pfmk_pmu_reg_lock);
 	return alive;
+}
+
+/**
+ * pfmk_perf_pmu_exit() - stop watching perf's bus
+ *
+ * Context: module exit.
+ */
+void pfmk_perf_pmu_exit(void)
+{
+	if (pfmk_pmu_bus)
+		bus_unregister_notifier(pfmk_pmu_bus, &pfmk_pmu_bus_nb);
 }
 
 /* An attribute's mode as sysfs shows it (0: hidden). */
@@ -204,8 +316,7 @@ static int pfmk_perf_group_walk(struct pmu *pmu,
 			if (len <= 0 || len >= PAGE_SIZE)
 				continue;
 			page[len] = 0;
-			strim(page);
-			ret = fn(arg, a->name, page);
+			ret = fn(arg, a->name, strim(page));
 			if (ret)
 				return ret;
 		}
@@ -215,36 +326,49 @@ static int pfmk_perf_group_walk(struct pmu *pmu,
 
 /**
  * pfmk_perf_pmu_attrs() - read the attributes of one of a PMU's groups
- * @pmu: a PMU taken with pfmk_perf_pmu_get().
+ * @pmu: a PMU of pfmk_perf_pmu_get(), maybe gone since.
+ * @name: its name.
  * @group: the group's name: "format" or "events".
  * @fn: called with @arg, the attribute's name and its value (trimmed);
- *	a non-zero return ends the walk with that value.
+ *	a non-zero return ends the walk with that value.  It runs under
+ *	pfmk_pmu_reg_lock: it must take no lock and create no perf event.
  * @arg: passed to @fn.
  *
  * Walks the PMU's ->attr_groups, then its ->attr_update (which perf adds
  * to the same sysfs groups), skipping what ->is_visible() hides, as sysfs
- * does: an attribute of both comes twice, ->attr_update's last.
+ * does: an attribute of both comes twice, ->attr_update's last.  The
+ * PMU is looked up again by @name first and cannot go away during the
+ * walk.
  *
  * Context: process context; may sleep.
- * Return: 0, -ENOMEM, or @fn's first non-zero return.
+ * Return: 0, -ENODEV if @pmu is no longer the PMU of that name, -ENOMEM,
+ * or @fn's first non-zero return.
  */
-int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *group,
+int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *name, const char *group,
 			int (*fn)(void *arg, const char *name, const char *val),
 			void *arg)
 {
 	char *page;
 	int ret;
 
-	if (!pmu->dev)
-		return 0;
 	/* sysfs_emit() insists on a page-aligned buffer. */
 	page = (char *)__get_free_page(GFP_KERNEL);
 	if (!page)
 		return -ENOMEM;
-	ret = pfmk_perf_group_walk(pmu, pmu->attr_groups, group, page, fn, arg);
-	if (!ret)
+	ret = pfmk_perf_find_bus();
+	if (ret)
+		goto out;
+	mutex_lock(&pfmk_pmu_reg_lock);
+	if (pfmk_perf_pmu_find(name) != pmu)
+		ret = -ENODEV;
+	else if (pmu->dev)
+		ret = pfmk_perf_group_walk(pmu, pmu->attr_groups, group, page,
+					   fn, arg);
+	if (!ret && pmu->dev)
 		ret = pfmk_perf_group_walk(pmu, pmu->attr_update, group, page,
 					   fn, arg);
+	mutex_unlock(&pfmk_pmu_reg_lock);
+out:
 	free_page((unsigned long)page);
 	return ret;
 }

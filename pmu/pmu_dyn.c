@@ -77,13 +77,15 @@ int pfmk_dyn_parse_format(const char *val, unsigned int *word, u64 *mask)
 	if (w >= PFMK_DYN_NUM_CONFIGS)
 		return -EINVAL;
 	for (;;) {
-		if (sscanf(p, "%u%n", &lo, &n) != 1 || !isdigit(*p))
+		/* Bit numbers are 0 to 63: two digits at most (%u wraps). */
+		if (sscanf(p, "%u%n", &lo, &n) != 1 || !isdigit(*p) || n > 2)
 			return -EINVAL;
 		p += n;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (sscanf(p, "%u%n", &hi, &n) != 1 || !isdigit(*p))
+			if (sscanf(p, "%u%n", &hi, &n) != 1 || !isdigit(*p) ||
+			    n > 2)
 				return -EINVAL;
 			p += n;
 		}
@@ -151,14 +153,16 @@ static int pfmk_dyn_read_format(struct pfmk_dyn *dyn)
 	unsigned int i, n = 0;
 	int ret;
 
-	ret = pfmk_perf_pmu_attrs(dyn->pmu, "format", pfmk_dyn_count, &n);
+	ret = pfmk_perf_pmu_attrs(dyn->pmu, dyn->name, "format",
+				  pfmk_dyn_count, &n);
 	if (ret || !n)
 		return ret;
 	dyn->fields = kcalloc(n, sizeof(*dyn->fields), GFP_KERNEL);
 	if (!dyn->fields)
 		return -ENOMEM;
 	scan.max = n;
-	ret = pfmk_perf_pmu_attrs(dyn->pmu, "format", pfmk_dyn_add_field,
+	ret = pfmk_perf_pmu_attrs(dyn->pmu, dyn->name, "format",
+				  pfmk_dyn_add_field,
 				  &scan);
 	if (ret)
 		return ret;
@@ -229,7 +233,12 @@ bool pfmk_pmu_is_dyn(const struct pfmk_pmu_desc *desc)
 	return desc->pmc_to_attr == pfmk_dyn_to_attr;
 }
 
-static struct pfmk_dyn *pfmk_dyn_build(struct pmu *pmu, const char *name)
+/*
+ * A description of @pmu, whose @type and module @owner were read under
+ * perf_pmu.c's lock: @pmu itself is only compared and handed back there.
+ */
+static struct pfmk_dyn *pfmk_dyn_build(struct pmu *pmu, int type,
+				       struct module *owner, const char *name)
 {
 	struct pfmk_dyn *dyn;
 	unsigned int i;
@@ -239,7 +248,7 @@ static struct pfmk_dyn *pfmk_dyn_build(struct pmu *pmu, const char *name)
 	if (!dyn)
 		return ERR_PTR(-ENOMEM);
 	dyn->pmu = pmu;
-	dyn->type = pmu->type;
+	dyn->type = type;
 	strscpy(dyn->name, name, sizeof(dyn->name));
 	ret = pfmk_dyn_read_format(dyn);
 	if (ret)
@@ -255,7 +264,7 @@ static struct pfmk_dyn *pfmk_dyn_build(struct pmu *pmu, const char *name)
 			dyn->regs[i].rsvd_msk = ~dyn->masks[w];
 	}
 	dyn->desc.name = dyn->name;
-	dyn->desc.owner = pmu->module;
+	dyn->desc.owner = owner;
 	dyn->desc.num_pmcs = PFMK_DYN_NUM_PMCS;
 	dyn->desc.pmc_desc = dyn->regs;
 	dyn->desc.pmc_to_attr = pfmk_dyn_to_attr;
@@ -288,32 +297,34 @@ err:
  */
 const struct pfmk_pmu_desc *pfmk_dyn_get(const char *name)
 {
+	struct module *owner;
 	struct pfmk_dyn *dyn;
 	struct pmu *pmu;
+	int type;
 
 	if (!name[0] || strnlen(name, PFMK_PMU_NAME_LEN) >= PFMK_PMU_NAME_LEN)
 		return ERR_PTR(-ENOENT);
-	pmu = pfmk_perf_pmu_get(name);
+	pmu = pfmk_perf_pmu_get(name, &type, &owner);
 	if (IS_ERR(pmu))
 		return ERR_CAST(pmu);
 
 	mutex_lock(&pfmk_dyn_lock);
 	list_for_each_entry(dyn, &pfmk_dyn_list, node) {
-		if (dyn->pmu == pmu && dyn->type == pmu->type &&
+		if (dyn->pmu == pmu && dyn->type == type &&
 		    !strcmp(dyn->name, name)) {
 			dyn->users++;
 			mutex_unlock(&pfmk_dyn_lock);
 			/* The cached description pins the module already. */
-			pfmk_perf_pmu_put(pmu);
+			pfmk_perf_pmu_put(owner);
 			return &dyn->desc;
 		}
 	}
-	dyn = pfmk_dyn_build(pmu, name);
+	dyn = pfmk_dyn_build(pmu, type, owner, name);
 	if (!IS_ERR(dyn))
 		list_add(&dyn->node, &pfmk_dyn_list);
 	mutex_unlock(&pfmk_dyn_lock);
 	if (IS_ERR(dyn)) {
-		pfmk_perf_pmu_put(pmu);
+		pfmk_perf_pmu_put(owner);
 		return ERR_CAST(dyn);
 	}
 	return &dyn->desc;
@@ -330,7 +341,7 @@ const struct pfmk_pmu_desc *pfmk_dyn_get(const char *name)
 void pfmk_dyn_put(const struct pfmk_pmu_desc *desc)
 {
 	struct pfmk_dyn *dyn = pfmk_to_dyn(desc);
-	struct pmu *pmu = dyn->pmu;
+	struct module *owner = dyn->desc.owner;
 	bool last;
 
 	mutex_lock(&pfmk_dyn_lock);
@@ -342,7 +353,8 @@ void pfmk_dyn_put(const struct pfmk_pmu_desc *desc)
 		return;
 	kfree(dyn->fields);
 	kfree_rcu(dyn, rcu);
-	pfmk_perf_pmu_put(pmu);
+	/* Not through dyn->pmu: an unbound driver may have freed it. */
+	pfmk_perf_pmu_put(owner);
 }
 
 /**

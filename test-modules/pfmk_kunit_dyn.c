@@ -426,6 +426,8 @@ static const struct fmt_case fmt_cases[] = {
 	{ "config:7-0", -EINVAL },
 	{ "config:64", -EINVAL },
 	{ "config:0-64", -EINVAL },
+	{ "config:4294967296", -EINVAL },	/* wraps to bit 0 in %u */
+	{ "config:0-4294967303", -EINVAL },	/* wraps to bit 7 */
 	{ "config:0-7,4", -EINVAL },
 	{ "config:0-7,", -EINVAL },
 	{ "config:-1", -EINVAL },

@@ -15,7 +15,7 @@
 #define PFMK_ENCODE_MAX_PMCS	PFMK_DYN_WORDS
 
 __pfmk_must_check int pfmk_encode(const char *event, unsigned int pmd,
-				   struct pfarg_ctx *ctx, struct pfarg_pmc *pmcs,
-				   unsigned int max, unsigned int *count);
+				  struct pfarg_ctx *ctx, struct pfarg_pmc *pmcs,
+				  unsigned int max, unsigned int *count);
 
 #endif /* _PFMK_ENCODE_H */
