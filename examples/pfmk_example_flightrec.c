@@ -8,11 +8,12 @@
  * itself after @trigger events (PFM_REGFL_OVFL_NOTIFY): the owner is
  * woken through its completion, takes the snapshot, and restarts.
  *
- * By default it records the synthetic AUX PMU of pfmk_test_aux_pmu.ko
- * ("pfmk_aux_test", a timer writing numbered records), whose records it
- * also verifies.  On real hardware, give a PMU description whose PMC 0
- * programs intel_pt, arm_spe or cs_etm (pmu=, pmc=).  On a kernel without
- * pfmk's kernel-owned AUX patch it says so and ends.
+ * The event is a string, as perf takes it (pfmk_encode()): by default
+ * "pfmk_aux_test/rate=4,period_us=100/", the synthetic AUX PMU of
+ * pfmk_test_aux_pmu.ko (a timer writing numbered records), whose records
+ * it also verifies.  On real hardware: event=intel_pt//, event=arm_spe_0//
+ * or event=cs_etm// (Documentation/aux.rst).  On a kernel without pfmk's
+ * kernel-owned AUX patch it says so and ends.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -28,6 +29,7 @@
 #include <linux/vmalloc.h>
 #include <pfmk/compat.h>
 #include <pfmk/aux.h>
+#include <pfmk/encode.h>
 #include <pfmk/pfmk.h>
 
 #include "../test-modules/pfmk_test_aux_pmu.h"
@@ -38,13 +40,11 @@ static unsigned int seconds = 3;
 module_param(seconds, uint, 0444);
 MODULE_PARM_DESC(seconds, "how long to record, in seconds (1-3600)");
 
-static char *pmu = PFMK_TEST_AUX_NAME;
-module_param(pmu, charp, 0444);
-MODULE_PARM_DESC(pmu, "pfmk PMU description whose PMC 0 is an AUX event");
+#define FLIGHTREC_TEST_EVENT	PFMK_TEST_AUX_NAME "/rate=4,period_us=100/"
 
-static ulong pmc = PFMK_TEST_AUX_PMC(4, 100);
-module_param(pmc, ulong, 0444);
-MODULE_PARM_DESC(pmc, "PMC 0 value (default: 4 records every 100 us)");
+static char *event = FLIGHTREC_TEST_EVENT;
+module_param(event, charp, 0444);
+MODULE_PARM_DESC(event, "the AUX event, as perf names it (default: " FLIGHTREC_TEST_EVENT ")");
 
 static unsigned int kib = 16;
 module_param(kib, uint, 0444);
@@ -94,7 +94,8 @@ static u64 flightrec_verify(const struct flightrec *f,
 	const struct pfmk_test_aux_rec *r = (const void *)f->snap;
 	u64 i, n = f->len / PFMK_TEST_AUX_REC, seq, bad = 0;
 
-	if (strcmp(pmu, PFMK_TEST_AUX_NAME) || !n)
+	if (strncmp(event, PFMK_TEST_AUX_NAME "/", strlen(PFMK_TEST_AUX_NAME) + 1) ||
+	    !n)
 		return 0;
 	seq = r[0].seq;
 	for (i = 0; i < n; i++)
@@ -106,7 +107,8 @@ static u64 flightrec_verify(const struct flightrec *f,
 static int flightrec_open(struct flightrec *f)
 {
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
-	struct pfarg_pmc c = { .reg_num = 0, .reg_value = pmc };
+	struct pfarg_pmc c[PFMK_ENCODE_MAX_PMCS];
+	unsigned int n;
 	struct pfarg_pmd d = {
 		.reg_num = 0,
 		.reg_flags = PFM_REGFL_OVFL_NOTIFY,
@@ -117,11 +119,14 @@ static int flightrec_open(struct flightrec *f)
 	struct pfarg_load load = { .load_pid = cpu };
 	int ret;
 
-	strscpy(ctx.ctx_pmu_name, pmu, sizeof(ctx.ctx_pmu_name));
+	/* The string chooses the PMU, and so the context's description. */
+	ret = pfmk_encode(event, 0, &ctx, c, ARRAY_SIZE(c), &n);
+	if (ret)
+		return ret;
 	ret = pfmk_create_context(&ctx, NULL, 0, &f->done, &f->desc, NULL);
 	if (ret)
 		return ret;
-	ret = pfmk_write_pmcs(f->desc, &c, 1) ?:
+	ret = pfmk_write_pmcs(f->desc, c, n) ?:
 	      pfmk_write_pmds(f->desc, &d, 1) ?:
 	      pfmk_aux_setup(f->desc, 0, (size_t)buf_kib << 10,
 			     PFMK_AUX_SNAPSHOT) ?:
@@ -167,7 +172,7 @@ static int flightrec_fn(void *data)
 	if (ret == -EOPNOTSUPP)
 		pr_info("no kernel-owned AUX buffers on this kernel (needs pfmk's patch, see Documentation/aux.rst)\n");
 	else if (ret)
-		pr_warn("cannot record %s on CPU %u: %d\n", pmu, cpu, ret);
+		pr_warn("cannot record %s on CPU %u: %d\n", event, cpu, ret);
 	/* A kernel without the patch is not an error of this example. */
 	if (ret && ret != -EOPNOTSUPP)
 		f->errors++;
