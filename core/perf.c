@@ -33,8 +33,8 @@
  * hrtimer-driven cpu-clock and task-clock; tracepoints and breakpoints
  * from their hook's context.  Hardware PMUs call it in NMI or hard-irq,
  * and so do the PMUs of pfmk's test descriptions (dynamic types).  The
- * dynamic types perf schedules as software (kprobe, uprobe) are told by
- * their PMU once the event exists (pfmk_perf_create()).
+ * PMUs of dynamic descriptions are told by their PMU once the event
+ * exists (pfmk_perf_create()).
  */
 static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
 {
@@ -121,13 +121,24 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 		return ERR_PTR(-EXDEV);
 	}
 	/*
-	 * A PMU of a dynamic type that perf schedules as software (kprobe,
-	 * uprobe: a dynamic description can name them) calls the handler
-	 * from its hook, interrupts on: the attribute type cannot tell.
+	 * A dynamic description's event must be on the PMU it was built for
+	 * (a type number may have gone to another PMU meanwhile).  A PMU
+	 * that perf schedules as software may call the handler from its hook
+	 * with interrupts on (kprobe, uprobe): counted as such; so are
+	 * cpu_clock, msr or intel_pt, whose handlers run with interrupts
+	 * off, at the cost of a wait at stop.
 	 */
-	if (handler && attr.type >= PERF_TYPE_MAX &&
-	    event->pmu->task_ctx_nr == perf_sw_context)
-		pmd->ctx->ovfl_irqs_on = true;
+	if (pfmk_pmu_is_dyn(pmu)) {
+		bool sw = false;
+
+		ret = pfmk_dyn_check_event(pmu, event, &sw);
+		if (ret) {
+			pfmk_perf_destroy(event);
+			return ERR_PTR(ret);
+		}
+		if (handler && sw)
+			pmd->ctx->ovfl_irqs_on = true;
+	}
 	return event;
 }
 

@@ -231,8 +231,10 @@ static int pfmk_enc_find_alias(void *arg, const char *name, const char *val)
 
 	if (strcasecmp(name, alias->name))
 		return 0;
+	/* The last one: sysfs shows ->attr_update's over ->attr_groups'. */
+	kfree(alias->val);
 	alias->val = kstrdup(val, GFP_KERNEL);
-	return alias->val ? 1 : -ENOMEM;
+	return alias->val ? 0 : -ENOMEM;
 }
 
 static int pfmk_enc_terms(struct pfmk_enc *enc, struct pfmk_dyn *dyn,

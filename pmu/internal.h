@@ -33,6 +33,8 @@ struct pmu *pfmk_perf_pmu_get(const char *name, int *type,
 			      struct module **owner);
 void pfmk_perf_pmu_put(struct module *owner);
 bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type);
+int pfmk_perf_pmu_check_event(struct pmu *pmu, const char *name,
+			      struct perf_event *event, bool *sw);
 void pfmk_perf_pmu_exit(void);
 int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *name, const char *group,
 			int (*fn)(void *arg, const char *name, const char *val),
@@ -91,6 +93,8 @@ struct pfmk_dyn {
 const struct pfmk_pmu_desc *pfmk_dyn_get(const char *name);
 void pfmk_dyn_put(const struct pfmk_pmu_desc *desc);
 bool pfmk_pmu_is_dyn(const struct pfmk_pmu_desc *desc);
+int pfmk_dyn_check_event(const struct pfmk_pmu_desc *desc,
+			 struct perf_event *event, bool *sw);
 
 /**
  * pfmk_pmd_pmc() - the PMC value that programs a PMD

@@ -26,12 +26,18 @@
  * module, calls of its sysfs callbacks) runs under pfmk_pmu_reg_lock, and
  * a bus notifier takes that lock at BUS_NOTIFY_DEL_DEVICE: the deletion,
  * and the driver's free after it, wait for a use in progress.  From then
- * until BUS_NOTIFY_REMOVED_DEVICE the device is still on the bus, marked
- * dying here, and a lookup does not find it.  Outside the lock pfmk keeps
- * the pointer only to compare it (pfmk_perf_pmu_alive()) and the module
- * it pinned.  pfmk_pmu_reg_lock is innermost: on 6.1 device_del() runs
- * under perf's pmus_lock, so nothing here creates a perf event or
- * registers a PMU with it held.
+ * until BUS_NOTIFY_REMOVED_DEVICE the device is marked dying here and a
+ * lookup does not find it.  Outside the lock pfmk keeps the pointer only
+ * to compare it (pfmk_perf_pmu_alive(), pfmk_perf_pmu_check_event()) and
+ * the module it pinned.  pfmk_pmu_reg_lock is innermost: perf may delete
+ * a PMU's device under its pmus_lock (6.1's unregister, the error paths
+ * of registration), so nothing here creates a perf event or registers a
+ * PMU with it held.  It is one lock for every PMU: a device deletion
+ * waits for a walk of another PMU's attributes, whose callbacks (format
+ * and event strings, in every driver read) take no lock.  Not covered:
+ * a device_add() that fails after putting the device on the bus removes
+ * it without a notification (ENOMEM during a registration); and more
+ * than PFMK_PMU_DYING_MAX deletions at once are counted, not named.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -45,6 +51,7 @@
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -248,6 +255,39 @@ bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type)
 }
 
 /**
+ * pfmk_perf_pmu_check_event() - is a new event on the PMU it was meant for?
+ * @pmu: a PMU of pfmk_perf_pmu_get(), maybe gone since.
+ * @name: its name.
+ * @event: an event just created for it, disabled.
+ * @sw: output: the PMU is scheduled as software (perf_sw_context): it
+ *	may call overflow handlers with interrupts on.
+ *
+ * perf hands a freed type number to the next PMU registered (6.12 and
+ * 7.2 free it before the old PMU's device goes): a check by name before
+ * the event is created cannot tell, the event's own PMU can.  7.2
+ * detaches the events of an unregistered PMU (->pmu NULL): refused too.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EOPNOTSUPP if @event is not on @pmu or @pmu is no longer
+ * the PMU of that name.
+ */
+int pfmk_perf_pmu_check_event(struct pmu *pmu, const char *name,
+			      struct perf_event *event, bool *sw)
+{
+	int ret = -EOPNOTSUPP;
+
+	if (pfmk_perf_find_bus())
+		return ret;
+	mutex_lock(&pfmk_pmu_reg_lock);
+	if (READ_ONCE(event->pmu) == pmu && pfmk_perf_pmu_find(name) == pmu) {
+		*sw = pmu->task_ctx_nr == perf_sw_context;
+		ret = 0;
+	}
+	mutex_unlock(&pfmk_pmu_reg_lock);
+	return ret;
+}
+
+/**
  * pfmk_perf_pmu_exit() - stop watching perf's bus
  *
  * Context: module exit.
@@ -331,7 +371,8 @@ static int pfmk_perf_group_walk(struct pmu *pmu,
  * @group: the group's name: "format" or "events".
  * @fn: called with @arg, the attribute's name and its value (trimmed);
  *	a non-zero return ends the walk with that value.  It runs under
- *	pfmk_pmu_reg_lock: it must take no lock and create no perf event.
+ *	pfmk_pmu_reg_lock, I/O reclaim off: it must take no lock and create
+ *	no perf event.
  * @arg: passed to @fn.
  *
  * Walks the PMU's ->attr_groups, then its ->attr_update (which perf adds
@@ -348,6 +389,7 @@ int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *name, const char *group,
 			int (*fn)(void *arg, const char *name, const char *val),
 			void *arg)
 {
+	unsigned int noio;
 	char *page;
 	int ret;
 
@@ -359,6 +401,8 @@ int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *name, const char *group,
 	if (ret)
 		goto out;
 	mutex_lock(&pfmk_pmu_reg_lock);
+	/* device_del() waits on the lock with I/O reclaim off: so do we. */
+	noio = memalloc_noio_save();
 	if (pfmk_perf_pmu_find(name) != pmu)
 		ret = -ENODEV;
 	else if (pmu->dev)
@@ -367,6 +411,7 @@ int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *name, const char *group,
 	if (!ret && pmu->dev)
 		ret = pfmk_perf_group_walk(pmu, pmu->attr_update, group, page,
 					   fn, arg);
+	memalloc_noio_restore(noio);
 	mutex_unlock(&pfmk_pmu_reg_lock);
 out:
 	free_page((unsigned long)page);

@@ -233,6 +233,23 @@ bool pfmk_pmu_is_dyn(const struct pfmk_pmu_desc *desc)
 	return desc->pmc_to_attr == pfmk_dyn_to_attr;
 }
 
+/**
+ * pfmk_dyn_check_event() - is an event of a dynamic description on its PMU?
+ * @desc: a dynamic description.
+ * @event: an event just created from one of its PMC values.
+ * @sw: output, see pfmk_perf_pmu_check_event().
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -EOPNOTSUPP, as pfmk_perf_pmu_check_event().
+ */
+int pfmk_dyn_check_event(const struct pfmk_pmu_desc *desc,
+			 struct perf_event *event, bool *sw)
+{
+	const struct pfmk_dyn *dyn = pfmk_to_dyn(desc);
+
+	return pfmk_perf_pmu_check_event(dyn->pmu, dyn->name, event, sw);
+}
+
 /*
  * A description of @pmu, whose @type and module @owner were read under
  * perf_pmu.c's lock: @pmu itself is only compared and handed back there.
