@@ -264,8 +264,11 @@ bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type)
  *
  * perf hands a freed type number to the next PMU registered (6.12 and
  * 7.2 free it before the old PMU's device goes): a check by name before
- * the event is created cannot tell, the event's own PMU can.  7.2
- * detaches the events of an unregistered PMU (->pmu NULL): refused too.
+ * the event is created cannot tell, the event's own PMU can: another
+ * PMU with @pmu's type.  (Another PMU of another type is perf's routing
+ * of an event @pmu declined, as cpu_clock takes the software type's
+ * config 0.)  7.2 detaches the events of an unregistered PMU (->pmu
+ * NULL): refused too.
  *
  * Context: process context; may sleep.
  * Return: 0, or -EOPNOTSUPP if @event is not on @pmu or @pmu is no longer
@@ -274,13 +277,21 @@ bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type)
 int pfmk_perf_pmu_check_event(struct pmu *pmu, const char *name,
 			      struct perf_event *event, bool *sw)
 {
+	struct pmu *ep;
 	int ret = -EOPNOTSUPP;
 
 	if (pfmk_perf_find_bus())
 		return ret;
 	mutex_lock(&pfmk_pmu_reg_lock);
-	if (READ_ONCE(event->pmu) == pmu && pfmk_perf_pmu_find(name) == pmu) {
-		*sw = pmu->task_ctx_nr == perf_sw_context;
+	ep = READ_ONCE(event->pmu);
+	/*
+	 * perf may hand an event to another PMU than its type's when that
+	 * one declines it ("software/config=0/" is cpu_clock's): fine, as
+	 * long as the other PMU does not hold the type itself now.
+	 */
+	if (ep && pfmk_perf_pmu_find(name) == pmu &&
+	    (ep == pmu || ep->type != pmu->type)) {
+		*sw = ep->task_ctx_nr == perf_sw_context;
 		ret = 0;
 	}
 	mutex_unlock(&pfmk_pmu_reg_lock);
