@@ -128,6 +128,21 @@ static void auxt_load_start(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 }
 
+/*
+ * Create a context on "pfmk_aux_test" whose PMC 0 is @pmc, give PMD 0 an
+ * AUX buffer of @size bytes with @flags, load it on t->cpu and start it.
+ */
+static void auxt_start(struct kunit *test, u64 pmc, size_t size,
+		       unsigned int flags)
+{
+	struct auxt *t = test->priv;
+
+	auxt_create(test, NULL, 0, NULL);
+	auxt_pmc(test, 0, pmc);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, size, flags), 0);
+	auxt_load_start(test);
+}
+
 static int auxt_sink(void *data, const void *src, size_t len)
 {
 	struct auxt *t = data;
@@ -241,10 +256,7 @@ static void aux_full_stream(struct kunit *test)
 	u64 seq = 0, n, i;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE, 0), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
 
 	for (i = 0; i < 40; i++) {
 		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
@@ -275,10 +287,7 @@ static void aux_full_timer(struct kunit *test)
 	int i;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(2, 200));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 16 * PAGE_SIZE, 0), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(2, 200), 16 * PAGE_SIZE, 0);
 	for (i = 0; i < 30; i++) {
 		usleep_range(10000, 11000);
 		n = auxt_copy(test, SIZE_MAX, &info);
@@ -306,10 +315,7 @@ static void aux_full_truncated(struct kunit *test)
 	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), PAGE_SIZE, 0);
 
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, per_page - 8), 0);
 	/*
@@ -341,11 +347,8 @@ static void aux_snapshot(struct kunit *test)
 	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
-					     PFMK_AUX_SNAPSHOT), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 2 * PAGE_SIZE,
+		   PFMK_AUX_SNAPSHOT);
 
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
@@ -410,11 +413,7 @@ static void aux_copy_runs(struct kunit *test)
 	unsigned int layout;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, size,
-					     PFMK_AUX_SNAPSHOT), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), size, PFMK_AUX_SNAPSHOT);
 	layout = pfmk_test_aux_last_runs();
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, n), 0);
 
@@ -442,11 +441,8 @@ static void aux_snapshot_offset_head(struct kunit *test)
 	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0) | PFMK_TEST_AUX_OFFSET);
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
-					     PFMK_AUX_SNAPSHOT), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0) | PFMK_TEST_AUX_OFFSET,
+		   2 * PAGE_SIZE, PFMK_AUX_SNAPSHOT);
 
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
 	done = 100;
@@ -661,10 +657,7 @@ static void aux_hotplug(struct kunit *test)
 			break;
 	if (t->cpu <= 0)
 		kunit_skip(test, "needs a second online CPU");
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), PAGE_SIZE, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 50), 0);
 
 	/* remove_cpu() failing on an SMP machine is a failure, not a skip. */
@@ -716,11 +709,7 @@ static void aux_stop_then_copy(struct kunit *test)
 	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
-					     m->flags), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, m->flags);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 
@@ -741,11 +730,7 @@ static void aux_stop_copy_again(struct kunit *test)
 	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
-					     m->flags), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, m->flags);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 40), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_ASSERT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
@@ -770,11 +755,7 @@ static void aux_stop_copy_timer(struct kunit *test)
 	u64 n, count;
 
 	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(4, 1000));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
-					     m->flags), 0);
-	auxt_load_start(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(4, 1000), 4 * PAGE_SIZE, m->flags);
 	msleep(50);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	count = auxt_read_pmd(test, 0, 0);
