@@ -170,17 +170,20 @@ grep -v '^\s*$' "$sc_log" >"$sc_log.findings" || true
 record shellcheck "$sc_log.findings" $((SECONDS - t))
 
 # The harness's verdicts: results.py on recorded guest logs and the KTAP
-# shapes the kernels print (scripts/test_results.py), and the manifest
+# shapes the kernels print (scripts/test_results.py), bench.py's targets
+# on logs in pfmk_bench's formats (scripts/test_bench.py), and the manifest
 # against the KUnit suites the sources define (scripts/manifest_sources.py).
 t=$SECONDS
 hn_log=$PFMK_LOGS/check-harness.log
 {
-	python3 "$PFMK_ROOT/scripts/test_results.py" 2>&1 | tee "$hn_log.unittest" |
-		grep -E '^(FAIL|ERROR): ' || true
+	for ut in test_results test_bench; do
+		python3 "$PFMK_ROOT/scripts/$ut.py" >"$hn_log.$ut" 2>&1
+		grep -E '^(FAIL|ERROR): ' "$hn_log.$ut" || true
+		tail -n 3 "$hn_log.$ut" | grep -q '^OK' ||
+			echo "scripts/$ut.py did not pass, see $hn_log.$ut"
+	done
 	python3 "$PFMK_ROOT/scripts/manifest_sources.py" || true
 } >"$hn_log.findings"
-tail -n 3 "$hn_log.unittest" | grep -q '^OK' ||
-	grep -q . "$hn_log.findings" || echo "scripts/test_results.py did not finish, see $hn_log.unittest" >>"$hn_log.findings"
 cp "$hn_log.findings" "$hn_log"
 record harness "$hn_log.findings" $((SECONDS - t))
 
