@@ -3,7 +3,7 @@
  * pfmk descriptors: the opaque handles of the KAPI.
  *
  * A descriptor is never a kernel pointer.  It packs a context's index in
- * pfmk_ctx_xa plus one (lower 32 bits, never 0) and a 31-bit
+ * the descriptor table plus one (lower 32 bits, never 0) and a 31-bit
  * cookie (upper 32 bits, bit 63 always clear, so no descriptor looks like
  * an x86-64 kernel address).  A lookup succeeds only if the index holds a
  * context with the same cookie, so NULL, forged, garbage and stale
@@ -22,24 +22,53 @@
  * cost more than the rest of pfmk_create_context() on a machine whose
  * CRNG is not seeded yet.
  *
+ * The descriptor table is an array of context pointers indexed by the
+ * descriptor, published with RCU: a lookup is a bounds check and a load.
+ * pfmk_desc_alloc() takes the lowest free index (a bitmap), and when there
+ * is none replaces the table with one twice its size, copied, the old one
+ * freed a grace period later; pfmk_desc_free() clears the slot.  Both run
+ * under pfmk_desc_mutex.  A reader still on a replaced table may find a
+ * context closed since: every lookup checks the cookie and ->dead
+ * (pfmk_ctx_is()) on memory that stays a context (type-stable, or freed a
+ * grace period after its close), as it had to with any table.
+ *
  * Copyright (C) 2026 The pfmk authors
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/xarray.h>
 
 #include "internal.h"
 
-/*
- * Indexes from 0, descriptors from 1: the lowest free index is 0 whenever one
- * context is open, and a lone entry at index 0 lives in the xarray's head,
- * with no node to allocate at create and free at close (an ALLOC1 array
- * needed one for its first entry, at index 1: a fifth of what pfmk itself
- * added to create + close in the 6.1 guest).
+/* The first table's slots, and the most a table may have (then -EBUSY). */
+#define PFMK_DESC_MIN		64U
+#define PFMK_DESC_MAX		(1U << 24)
+
+/**
+ * struct pfmk_desc_table - the descriptor table
+ * @size: number of slots, a power of two.
+ * @busy: bitmap of the slots in use (and reserved), @size bits; written
+ *	under pfmk_desc_mutex only.
+ * @rcu: frees a replaced table after a grace period.
+ * @slot: the contexts, indexed by descriptor minus one; NULL when free.
+ *	Written under pfmk_desc_mutex, read under RCU.
  */
-static DEFINE_XARRAY_ALLOC(pfmk_ctx_xa);
+struct pfmk_desc_table {
+	unsigned int			size;
+	unsigned long			*busy;
+	struct rcu_head			rcu;
+	struct pfmk_ctx __rcu		*slot[];
+};
+
+/* Protects the writes to the table and its replacement; innermost. */
+static DEFINE_MUTEX(pfmk_desc_mutex);
+static struct pfmk_desc_table __rcu *pfmk_desc_tab;
 static atomic_t pfmk_cookie_next;
 static u32 pfmk_cookie_key[4];
 
@@ -69,6 +98,80 @@ void pfmk_desc_init(void)
 	pfmk_cookie_key[2] |= 1;
 	pfmk_cookie_key[3] |= 1;
 	atomic_set(&pfmk_cookie_next, get_random_u32());
+}
+
+static struct pfmk_desc_table *pfmk_desc_table_locked(void)
+{
+	return rcu_dereference_protected(pfmk_desc_tab,
+					 lockdep_is_held(&pfmk_desc_mutex));
+}
+
+/* A table of @size slots holding @old's contexts, or NULL. */
+static struct pfmk_desc_table *pfmk_desc_table_new(struct pfmk_desc_table *old,
+						   unsigned int size)
+{
+	struct pfmk_desc_table *t;
+	size_t bytes = struct_size(t, slot, size);
+	unsigned int i;
+
+	t = kvzalloc(bytes + BITS_TO_LONGS(size) * sizeof(long), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->size = size;
+	t->busy = (unsigned long *)((char *)t + bytes);
+	if (old) {
+		bitmap_copy(t->busy, old->busy, old->size);
+		/* Not yet published: no reader to order against. */
+		for (i = 0; i < old->size; i++)
+			RCU_INIT_POINTER(t->slot[i],
+					 rcu_dereference_protected(old->slot[i],
+						lockdep_is_held(&pfmk_desc_mutex)));
+	}
+	return t;
+}
+
+/*
+ * The lowest free index, in a table grown if it has none.  Returns the
+ * index or a negative errno; pfmk_desc_mutex held.
+ */
+static int pfmk_desc_reserve(void)
+{
+	struct pfmk_desc_table *t = pfmk_desc_table_locked(), *n;
+	unsigned int idx;
+
+	lockdep_assert_held(&pfmk_desc_mutex);
+	idx = t ? find_first_zero_bit(t->busy, t->size) : 0;
+	if (!t || idx >= t->size) {
+		if (t && t->size >= PFMK_DESC_MAX)
+			return -EBUSY;
+		n = pfmk_desc_table_new(t, t ? t->size * 2 : PFMK_DESC_MIN);
+		if (!n)
+			return -ENOMEM;
+		rcu_assign_pointer(pfmk_desc_tab, n);
+		if (t)
+			kvfree_rcu(t, rcu);
+		t = n;
+	}
+	__set_bit(idx, t->busy);
+	return idx;
+}
+
+/**
+ * pfmk_desc_exit() - free the descriptor table
+ *
+ * Context: process context, at module unload: no context is open.
+ */
+void pfmk_desc_exit(void)
+{
+	struct pfmk_desc_table *t;
+
+	mutex_lock(&pfmk_desc_mutex);
+	t = pfmk_desc_table_locked();
+	WARN_ON(t && !bitmap_empty(t->busy, t->size));
+	RCU_INIT_POINTER(pfmk_desc_tab, NULL);
+	mutex_unlock(&pfmk_desc_mutex);
+	/* No reader left: every context is closed and every call returned. */
+	kvfree(t);
 }
 
 /**
@@ -105,25 +208,28 @@ void pfmk_desc_prepare(struct pfmk_ctx *ctx)
  * Clears @dead, after the cookie: a lookup that pinned this memory for
  * an older descriptor sees either @dead or the new cookie (pfmk_ctx_is()).
  *
- * Context: process context; may sleep.
- * Return: 0, or -ENOMEM (-EBUSY if all 2^32 - 1 indexes are in use); the
+ * Context: process context; may sleep; takes pfmk_desc_mutex.
+ * Return: 0, or -ENOMEM (-EBUSY if the table has 2^24 contexts); the
  * context is left dead on error.
  */
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 {
-	int ret;
+	int idx;
 
 	BUILD_BUG_ON(BITS_PER_LONG < 64);
+	mutex_lock(&pfmk_desc_mutex);
+	idx = pfmk_desc_reserve();
+	if (idx < 0) {
+		mutex_unlock(&pfmk_desc_mutex);
+		return idx;
+	}
+	ctx->id = idx;
 	/* The cookie before @dead: pairs with pfmk_ctx_is(). */
 	smp_wmb();
 	WRITE_ONCE(ctx->dead, false);
-	/* xa_alloc() sets ctx->id before the context is visible. */
-	ret = xa_alloc(&pfmk_ctx_xa, &ctx->id, ctx, XA_LIMIT(0, U32_MAX - 1),
-		       GFP_KERNEL);
-	if (ret < 0) {
-		WRITE_ONCE(ctx->dead, true);
-		return ret;
-	}
+	/* Everything written before, ->id included, then the context. */
+	rcu_assign_pointer(pfmk_desc_table_locked()->slot[idx], ctx);
+	mutex_unlock(&pfmk_desc_mutex);
 	*desc = (void *)pfmk_desc_of(ctx);
 	return 0;
 }
@@ -135,11 +241,27 @@ int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
  * New lookups of the descriptor fail from now on; calls already holding a
  * reference find the context dead under its mutex.
  *
- * Context: process context.
+ * Context: process context; takes pfmk_desc_mutex.
  */
 void pfmk_desc_free(struct pfmk_ctx *ctx)
 {
-	xa_erase(&pfmk_ctx_xa, ctx->id);
+	struct pfmk_desc_table *t;
+
+	mutex_lock(&pfmk_desc_mutex);
+	t = pfmk_desc_table_locked();
+	RCU_INIT_POINTER(t->slot[ctx->id], NULL);
+	__clear_bit(ctx->id, t->busy);
+	mutex_unlock(&pfmk_desc_mutex);
+}
+
+/* The context at @idx of the current table, or NULL; RCU held. */
+static struct pfmk_ctx *pfmk_desc_slot_rcu(unsigned long idx)
+{
+	struct pfmk_desc_table *t = rcu_dereference(pfmk_desc_tab);
+
+	if (unlikely(!t || idx >= t->size))
+		return NULL;
+	return rcu_dereference(t->slot[idx]);
 }
 
 /**
@@ -157,19 +279,12 @@ void pfmk_desc_free(struct pfmk_ctx *ctx)
 struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc)
 {
 	unsigned long h = (unsigned long)desc;
-	XA_STATE(xas, &pfmk_ctx_xa, 0);
 	struct pfmk_ctx *ctx;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "pfmk lookup outside RCU");
 	if (!lower_32_bits(h) || (h >> 63))
 		return NULL;
-	/* xa_load() without its own RCU section: the caller's is enough. */
-	xas_set(&xas, lower_32_bits(h) - 1);
-	do {
-		ctx = xas_load(&xas);
-		if (xa_is_zero(ctx))
-			ctx = NULL;
-	} while (xas_retry(&xas, ctx));
+	ctx = pfmk_desc_slot_rcu(lower_32_bits(h) - 1);
 	if (ctx && READ_ONCE(ctx->cookie) != upper_32_bits(h))
 		return NULL;
 	return ctx;
@@ -233,22 +348,26 @@ void pfmk_ctx_put(struct pfmk_ctx *ctx)
  */
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
 {
-	struct pfmk_ctx *ctx;
+	struct pfmk_desc_table *t;
+	struct pfmk_ctx *ctx = NULL;
 
 	rcu_read_lock();
 	for (;;) {
-		ctx = xa_find(&pfmk_ctx_xa, index, ULONG_MAX, XA_PRESENT);
-		if (!ctx)
+		t = rcu_dereference(pfmk_desc_tab);
+		if (!t || *index >= t->size) {
+			ctx = NULL;
 			break;
-		if (refcount_inc_not_zero(&ctx->ref)) {
+		}
+		ctx = rcu_dereference(t->slot[*index]);
+		if (ctx && refcount_inc_not_zero(&ctx->ref)) {
 			/*
-			 * Pinned, but maybe freed and reused since xa_find():
+			 * Pinned, but maybe freed and reused since the load:
 			 * keep it only if it is still published here.  The
 			 * reference before the load: a stale load could see
 			 * the context still published after its reuse.
 			 */
 			smp_rmb();
-			if (xa_load(&pfmk_ctx_xa, *index) == ctx)
+			if (pfmk_desc_slot_rcu(*index) == ctx)
 				break;
 			pfmk_ctx_put(ctx);
 		}

@@ -32,7 +32,8 @@
  *                                  perf when it flips static keys
  *     perf_event_context::mutex    taken inside perf_event_*() calls
  *     ctx->msgq.lock               raw spinlock, irq-safe, never sleeps
- *   pfmk_ctx_xa.xa_lock            descriptor table; taken alone
+ *   pfmk_desc_mutex                descriptor table (core/desc.c); innermost,
+ *                                  also taken without ctx->mutex (create)
  *
  * Every function that requires ctx->mutex says so in its Context: line
  * and asserts it with lockdep_assert_held().
@@ -578,6 +579,7 @@ void pfmk_debugfs_exit(void);
 
 /* core/desc.c: descriptors */
 void pfmk_desc_init(void);
+void pfmk_desc_exit(void);
 void pfmk_desc_prepare(struct pfmk_ctx *ctx);
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc);
 void pfmk_desc_free(struct pfmk_ctx *ctx);

@@ -78,6 +78,7 @@ static void __exit pfmk_exit(void)
 	/* pfmk_ctx_free() callbacks of closed contexts must not outlive us. */
 	rcu_barrier();
 	pfmk_ctx_cache_exit();
+	pfmk_desc_exit();
 }
 
 module_init(pfmk_init);

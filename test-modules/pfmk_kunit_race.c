@@ -31,6 +31,7 @@
 #define RACE_ITERATIONS		200
 #define RACE_VALUE		12345ULL
 #define RACE_TIMEOUT		(10 * HZ)
+#define RACE_NR_GROW		600
 #define RACE_STARTED		(PFM_CTX_LOADED | PFMK_STATE_STARTED)
 
 /**
@@ -419,6 +420,57 @@ static void race_handles_not_reused(struct kunit *test)
 	}
 }
 
+/*
+ * Lookups racing with the descriptor table's growth: a reader hammers one
+ * started context while enough contexts are created to replace the table
+ * several times (64 slots, doubled when full).  No read fails, every
+ * descriptor created before a replacement still resolves after it, and
+ * the freed slots are reused from the lowest.
+ */
+static void race_read_vs_table_growth(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct race_reader *r;
+	struct task_struct *t;
+	unsigned int i, top = 0;
+	void **open;
+	void *desc;
+
+	open = kunit_kcalloc(test, RACE_NR_GROW, sizeof(*open), GFP_KERNEL);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, open);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	desc = race_create_started(test, cpu);
+	r->desc = desc;
+	r->monotonic = true;
+	t = race_start_reader(test, r, 0);
+	for (i = 0; i < RACE_NR_GROW; i++) {
+		open[i] = pfmkt_create(test, i % 2 ? "" : PFMK_TEST_PMU_NAME);
+		if (i % 64 == 0)
+			pfmk_test_pmu_tick(cpu, 1);
+	}
+	for (i = 0; i < RACE_NR_GROW; i++) {
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(open[i]), PFM_CTX_UNLOADED);
+		top = max(top, lower_32_bits((unsigned long)open[i]));
+	}
+	/* Free every other slot, then refill: the freed indexes come back. */
+	for (i = 0; i < RACE_NR_GROW; i += 2)
+		pfmkt_close(test, open[i]);
+	for (i = 0; i < RACE_NR_GROW; i += 2) {
+		open[i] = pfmkt_create(test, "");
+		KUNIT_EXPECT_LE(test, lower_32_bits((unsigned long)open[i]), top);
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL, "returned %ld, value %llu",
+			    r->bad_ret, r->bad_value);
+	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
+	KUNIT_EXPECT_GT(test, r->nr_ok, 0UL);
+	for (i = 0; i < RACE_NR_GROW; i++)
+		pfmkt_close(test, open[i]);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), RACE_STARTED);
+	pfmkt_close(test, desc);
+}
+
 /* A KAPI call run by a kernel thread, for calls that block. */
 struct race_call {
 	void *desc;
@@ -583,6 +635,7 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_close_wakes_reader),
 	KUNIT_CASE(race_close_shared_completion),
 	KUNIT_CASE(race_handles_not_reused),
+	KUNIT_CASE_SLOW(race_read_vs_table_growth),
 	KUNIT_CASE(race_close_vs_waiting_call),
 	{}
 };
