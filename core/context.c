@@ -372,16 +372,13 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 		return -ENODEV;
 
 	/*
-	 * Listen to hotplug before checking the CPU and creating events: a
-	 * CPU going away from here on is seen by core/hotplug.c.
+	 * Listen to hotplug before creating events; attaching checks the CPU
+	 * (-ENODEV): a CPU going away from then on is seen by core/hotplug.c.
 	 */
 	WRITE_ONCE(ctx->cpu, cpu);
 	ret = pfmk_hotplug_attach(ctx);
 	if (ret)
 		goto err_cpu;
-	ret = -ENODEV;
-	if (!cpu_online(cpu))
-		goto err_detach;
 	ctx->active_set = pfmk_set_find(ctx, req->load_set);
 	ret = pfmk_sets_load(ctx);
 	if (ret)

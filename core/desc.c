@@ -48,7 +48,7 @@
 
 /* The first table's slots, and the most a table may have (then -EBUSY). */
 #define PFMK_DESC_MIN		64U
-#define PFMK_DESC_MAX		(1U << 24)
+#define PFMK_DESC_MAX		BIT(24)
 
 /**
  * struct pfmk_desc_table - the descriptor table
@@ -112,6 +112,7 @@ static struct pfmk_desc_table *pfmk_desc_table_new(struct pfmk_desc_table *old,
 {
 	struct pfmk_desc_table *t;
 	size_t bytes = struct_size(t, slot, size);
+	struct pfmk_ctx *ctx;
 	unsigned int i;
 
 	t = kvzalloc(bytes + BITS_TO_LONGS(size) * sizeof(long), GFP_KERNEL);
@@ -122,10 +123,11 @@ static struct pfmk_desc_table *pfmk_desc_table_new(struct pfmk_desc_table *old,
 	if (old) {
 		bitmap_copy(t->busy, old->busy, old->size);
 		/* Not yet published: no reader to order against. */
-		for (i = 0; i < old->size; i++)
-			RCU_INIT_POINTER(t->slot[i],
-					 rcu_dereference_protected(old->slot[i],
-						lockdep_is_held(&pfmk_desc_mutex)));
+		for (i = 0; i < old->size; i++) {
+			ctx = rcu_dereference_protected(old->slot[i],
+							lockdep_is_held(&pfmk_desc_mutex));
+			RCU_INIT_POINTER(t->slot[i], ctx);
+		}
 	}
 	return t;
 }

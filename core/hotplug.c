@@ -12,9 +12,17 @@
  * the owner gets PFMK_MSG_CPU_ONLINE.  Counting and sampling go on from
  * where they were; the time the CPU was away is not counted.
  *
- * Every loaded context is an instance of one multi-instance cpuhp state
- * (CPUHP_AP_ONLINE_DYN), registered by pfmk_ctx_load() and removed by
- * pfmk_ctx_unload().  The callbacks run under cpu_hotplug_lock, where
+ * Every loaded context is on the list of its CPU (pfmk_hp_cpus), added by
+ * pfmk_ctx_load() and removed by pfmk_ctx_unload(); one cpuhp state
+ * (CPUHP_AP_ONLINE_DYN) walks the list of the CPU coming or going, as perf
+ * walks its per-CPU contexts.  A cpuhp instance per context cost a
+ * context's load and close about 440 instructions (the cpuhp state mutex,
+ * the instance list) for what a per-CPU list does in a few dozen.  The
+ * list's spinlock orders a context's addition and removal with the
+ * callbacks: once removed, no callback touches the context.  The addition
+ * holds cpu_hotplug_lock for reading, so it never falls between the
+ * callback and the end of an operation (below).  The callbacks run under
+ * cpu_hotplug_lock, where
  * neither ctx->mutex nor perf_event_release_kernel() (which may take
  * cpu_hotplug_lock for perf's static keys) is allowed; so they only
  * record what happened and queue ctx->hp_work:
@@ -42,6 +50,17 @@
 #include "internal.h"
 #include "trace.h"
 
+/**
+ * struct pfmk_hp_cpu - the loaded contexts of one CPU
+ * @lock: protects @ctxs; taken in process context only, innermost.
+ * @ctxs: the contexts loaded on this CPU, by ctx->hp_entry.
+ */
+struct pfmk_hp_cpu {
+	spinlock_t		lock;	/* protects @ctxs */
+	struct list_head	ctxs;
+};
+
+static DEFINE_PER_CPU(struct pfmk_hp_cpu, pfmk_hp_cpus);
 static enum cpuhp_state pfmk_hp_state;
 static struct workqueue_struct *pfmk_hp_wq;
 
@@ -185,29 +204,36 @@ void pfmk_hotplug_queue(struct pfmk_ctx *ctx)
 }
 
 /*
- * An instance is registered only while the context is loaded, and
- * registration takes cpu_hotplug_lock, so ctx->cpu is stable here.
+ * A context is on @cpu's list only while it is loaded on @cpu, and stays
+ * alive while it is on it (unload, before close, takes it off under the
+ * lock): the reference the work takes is taken on a live context.
  */
-static int pfmk_cpu_offline(unsigned int cpu, struct hlist_node *node)
+static int pfmk_cpu_offline(unsigned int cpu)
 {
-	struct pfmk_ctx *ctx = hlist_entry(node, struct pfmk_ctx, hp_node);
+	struct pfmk_hp_cpu *hc = per_cpu_ptr(&pfmk_hp_cpus, cpu);
+	struct pfmk_ctx *ctx;
 
-	if (ctx->cpu != cpu)
-		return 0;
-	atomic_set(&ctx->hp_gone, 1);
-	atomic_inc(&ctx->hp_gen);
-	pfmk_hotplug_queue(ctx);
+	spin_lock(&hc->lock);
+	list_for_each_entry(ctx, &hc->ctxs, hp_entry) {
+		atomic_set(&ctx->hp_gone, 1);
+		atomic_inc(&ctx->hp_gen);
+		pfmk_hotplug_queue(ctx);
+	}
+	spin_unlock(&hc->lock);
 	return 0;
 }
 
-static int pfmk_cpu_online(unsigned int cpu, struct hlist_node *node)
+static int pfmk_cpu_online(unsigned int cpu)
 {
-	struct pfmk_ctx *ctx = hlist_entry(node, struct pfmk_ctx, hp_node);
+	struct pfmk_hp_cpu *hc = per_cpu_ptr(&pfmk_hp_cpus, cpu);
+	struct pfmk_ctx *ctx;
 
-	if (ctx->cpu != cpu)
-		return 0;
-	atomic_set_release(&ctx->hp_gone, 0);
-	pfmk_hotplug_queue(ctx);
+	spin_lock(&hc->lock);
+	list_for_each_entry(ctx, &hc->ctxs, hp_entry) {
+		atomic_set_release(&ctx->hp_gone, 0);
+		pfmk_hotplug_queue(ctx);
+	}
+	spin_unlock(&hc->lock);
 	return 0;
 }
 
@@ -219,7 +245,7 @@ static int pfmk_cpu_online(unsigned int cpu, struct hlist_node *node)
  */
 void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
 {
-	INIT_HLIST_NODE(&ctx->hp_node);
+	INIT_LIST_HEAD(&ctx->hp_entry);
 	INIT_WORK(&ctx->hp_work, pfmk_hotplug_work);
 	atomic_set(&ctx->hp_gone, 0);
 	atomic_set(&ctx->hp_gen, 0);
@@ -231,18 +257,36 @@ void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
  * pfmk_hotplug_attach() - watch the CPU of a context being loaded
  * @ctx: the context, locked, ctx->cpu set, no events yet.
  *
+ * Taken with cpu_hotplug_lock held for reading: a hotplug operation on
+ * ctx->cpu is either over (the CPU is offline: -ENODEV) or not begun (its
+ * offline callback will find the context).  Without it, the context could
+ * join the list after the offline callback ran and before perf detached
+ * the CPU's events, and lose its events unseen.
+ *
  * Context: process context; may sleep (takes cpu_hotplug_lock); ctx->mutex
  * held.
- * Return: 0 or a negative errno from the cpuhp core.
+ * Return: 0, or -ENODEV if ctx->cpu is offline (not watched then).
  */
 int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 {
+	struct pfmk_hp_cpu *hc = per_cpu_ptr(&pfmk_hp_cpus, ctx->cpu);
+	int ret = 0;
+
 	lockdep_assert_held(&ctx->mutex);
 	atomic_set(&ctx->hp_gone, 0);
 	atomic_set(&ctx->hp_gen, 0);
 	WRITE_ONCE(ctx->hp_done, 0);
 	WRITE_ONCE(ctx->offline, false);
-	return cpuhp_state_add_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
+	cpus_read_lock();
+	if (cpu_online(ctx->cpu)) {
+		spin_lock(&hc->lock);
+		list_add(&ctx->hp_entry, &hc->ctxs);
+		spin_unlock(&hc->lock);
+	} else {
+		ret = -ENODEV;
+	}
+	cpus_read_unlock();
+	return ret;
 }
 
 /**
@@ -251,13 +295,16 @@ int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
  *
  * A work already queued still runs; it finds the context unloaded.
  *
- * Context: process context; may sleep (takes cpu_hotplug_lock); ctx->mutex
- * held.
+ * Context: process context; ctx->mutex held.
  */
 void pfmk_hotplug_detach(struct pfmk_ctx *ctx)
 {
+	struct pfmk_hp_cpu *hc = per_cpu_ptr(&pfmk_hp_cpus, ctx->cpu);
+
 	lockdep_assert_held(&ctx->mutex);
-	cpuhp_state_remove_instance_nocalls(pfmk_hp_state, &ctx->hp_node);
+	spin_lock(&hc->lock);
+	list_del_init(&ctx->hp_entry);
+	spin_unlock(&hc->lock);
 	/*
 	 * No callback runs for @ctx any more.  An event that came since the
 	 * caller's sync concerns a CPU the context is leaving: it is dropped
@@ -277,13 +324,18 @@ void pfmk_hotplug_detach(struct pfmk_ctx *ctx)
  */
 int pfmk_hotplug_init(void)
 {
+	unsigned int cpu;
 	int ret;
 
+	for_each_possible_cpu(cpu) {
+		spin_lock_init(&per_cpu_ptr(&pfmk_hp_cpus, cpu)->lock);
+		INIT_LIST_HEAD(&per_cpu_ptr(&pfmk_hp_cpus, cpu)->ctxs);
+	}
 	pfmk_hp_wq = alloc_workqueue("pfmk_hotplug", WQ_UNBOUND, 0);
 	if (!pfmk_hp_wq)
 		return -ENOMEM;
-	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "pfmk:online",
-				      pfmk_cpu_online, pfmk_cpu_offline);
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "pfmk:online",
+					pfmk_cpu_online, pfmk_cpu_offline);
 	if (ret < 0) {
 		destroy_workqueue(pfmk_hp_wq);
 		return ret;
@@ -302,6 +354,6 @@ int pfmk_hotplug_init(void)
  */
 void pfmk_hotplug_exit(void)
 {
-	cpuhp_remove_multi_state(pfmk_hp_state);
+	cpuhp_remove_state_nocalls(pfmk_hp_state);
 	destroy_workqueue(pfmk_hp_wq);
 }

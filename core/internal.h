@@ -28,8 +28,11 @@
  *       pfmk_pmu_reg_lock          uses of a perf PMU found by name
  *                                  (pmu/perf_pmu.c); innermost: taken by
  *                                  a bus notifier under perf's pmus_lock
- *     cpu_hotplug_lock (read)      cpuhp_state_{add,remove}_instance, and
- *                                  perf when it flips static keys
+ *     cpu_hotplug_lock (read)      pfmk_hotplug_attach(), and perf when
+ *                                  it flips static keys
+ *       pfmk_hp_cpus.lock          a CPU's loaded contexts (core/hotplug.c);
+ *                                  also taken alone (detach) and by the
+ *                                  cpuhp callbacks under cpu_hotplug_lock
  *     perf_event_context::mutex    taken inside perf_event_*() calls
  *     ctx->msgq.lock               raw spinlock, irq-safe, never sleeps
  *   pfmk_desc_mutex                descriptor table (core/desc.c); innermost,
@@ -325,7 +328,8 @@ struct pfmk_msgq {
  *	expiry, or the overflow), for the latency.
  * @switch_kick: the overflow path wants a switch; @irq_work requests it.
  * @switch_kick_ns: ktime_get_mono_fast_ns() (NMI-safe) at that overflow.
- * @hp_node: cpuhp instance, registered while loaded.
+ * @hp_entry: on the list of ctx->cpu's loaded contexts (core/hotplug.c)
+ *	while loaded; that list's lock protects it.
  * @hp_work: applies CPU hotplug events under @mutex.
  * @hp_gone: set by the offline callback of @cpu, cleared by its online
  *	callback.
@@ -364,7 +368,7 @@ struct pfmk_msgq {
  *   @stats under @ovfl_seq.
  * - Set switching, @switch_timer to @switch_kick_ns: requested by
  *   @switch_timer or the overflow path, done by @switch_work under @mutex.
- * - CPU hotplug, @hp_node to @offline: the cpuhp callbacks write the
+ * - CPU hotplug, @hp_entry to @offline: the cpuhp callbacks write the
  *   atomics and queue @hp_work, which applies them under @mutex.
  */
 struct pfmk_ctx {
@@ -431,7 +435,7 @@ struct pfmk_ctx {
 	u64				switch_kick_ns;
 
 	/* CPU hotplug: atomics from cpuhp callbacks, applied under @mutex */
-	struct hlist_node		hp_node;
+	struct list_head		hp_entry;
 	struct work_struct		hp_work;
 	atomic_t			hp_gone;
 	atomic_t			hp_gen;

@@ -15,11 +15,14 @@
  * Copyright (C) 2026 The pfmk authors
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -667,12 +670,97 @@ static void hotplug_calls_while_offline(struct kunit *test)
 	pfmkt_online(test, cpu);
 }
 
+#define HP_RACE_CYCLES	20
+#define HP_RACE_CTXS	64
+
+/* What hotplug_load_vs_offline() shares with its hotplug thread. */
+struct hp_race {
+	int cpu;
+	int err;
+	struct completion done;
+};
+
+static int hp_race_fn(void *data)
+{
+	struct hp_race *hr = data;
+	unsigned int i;
+
+	for (i = 0; i < HP_RACE_CYCLES && !hr->err; i++) {
+		hr->err = remove_cpu(hr->cpu);
+		if (!hr->err)
+			hr->err = add_cpu(hr->cpu);
+		usleep_range(100, 500);
+	}
+	complete(&hr->done);
+	return 0;
+}
+
+/*
+ * Loads racing with the CPU going and coming: each load either fails with
+ * -ENODEV or ends with a context whose events count once the CPU is back.
+ * A load that joined the CPU's hotplug list after the offline callback,
+ * while perf was still to detach the CPU's events, would keep dead events
+ * and count nothing.
+ */
+static void hotplug_load_vs_offline(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	unsigned int n = 0, nodev = 0, i;
+	struct pfarg_load load;
+	struct task_struct *t;
+	struct hp_race *hr;
+	void **kept;
+	void *desc;
+	int ret;
+
+	hr = kunit_kzalloc(test, sizeof(*hr), GFP_KERNEL);
+	kept = kunit_kcalloc(test, HP_RACE_CTXS, sizeof(*kept), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hr);
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	hr->cpu = cpu;
+	init_completion(&hr->done);
+	t = kthread_run(hp_race_fn, hr, "pfmk_hp_race");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+
+	while (!completion_done(&hr->done) && n < HP_RACE_CTXS) {
+		desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+		pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+		pfmkt_load_req(&load, cpu, 0);
+		ret = pfmk_load_context(desc, &load);
+		if (ret == -ENODEV) {
+			nodev++;
+			pfmkt_close(test, desc);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
+		kept[n++] = desc;
+	}
+	wait_for_completion(&hr->done);
+	KUNIT_ASSERT_EQ(test, hr->err, 0);
+	KUNIT_ASSERT_TRUE(test, cpu_online(cpu));
+	kunit_info(test, "%u loads kept, %u refused on an offline CPU\n", n,
+		   nodev);
+	for (i = 0; i < n; i++) {
+		u64 before = pfmkt_read_pmd(test, kept[i], 0);
+
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(kept[i]),
+				PFM_CTX_LOADED | PFMK_STATE_STARTED);
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, kept[i], 0),
+				    before + 1, "context %u of %u", i, n);
+		pfmkt_close(test, kept[i]);
+	}
+	KUNIT_EXPECT_GT(test, n, 0U);
+}
+
 static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_count_preserved),
 	KUNIT_CASE(hotplug_sampling_phase),
 	KUNIT_CASE(hotplug_sets_suspended),
 	KUNIT_CASE(hotplug_calls_while_offline),
 	KUNIT_CASE(hotplug_switch_kept),
+	KUNIT_CASE_SLOW(hotplug_load_vs_offline),
 	{}
 };
 
