@@ -216,6 +216,7 @@ void pfmk_desc_prepare(struct pfmk_ctx *ctx)
  */
 int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 {
+	unsigned long d;
 	int idx;
 
 	BUILD_BUG_ON(BITS_PER_LONG < 64);
@@ -226,13 +227,18 @@ int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc)
 		return idx;
 	}
 	ctx->id = idx;
+	/*
+	 * Once published, a close (the module reclaim's) may free the
+	 * context and a create reuse it: its descriptor is read before.
+	 */
+	d = pfmk_desc_of(ctx);
 	/* The cookie before @dead: pairs with pfmk_ctx_is(). */
 	smp_wmb();
 	WRITE_ONCE(ctx->dead, false);
 	/* Everything written before, ->id included, then the context. */
 	rcu_assign_pointer(pfmk_desc_table_locked()->slot[idx], ctx);
 	mutex_unlock(&pfmk_desc_mutex);
-	*desc = (void *)pfmk_desc_of(ctx);
+	*desc = (void *)d;
 	return 0;
 }
 

@@ -190,7 +190,8 @@ static void pfmk_hotplug_work(struct work_struct *work)
 
 /**
  * pfmk_hotplug_queue() - have the hotplug work look at a context
- * @ctx: the context; the caller holds a reference or the cpuhp instance.
+ * @ctx: the context; the caller holds a reference, or the lock of the CPU
+ *	list the context is on.
  *
  * The queued work holds a reference on @ctx.
  *

@@ -31,12 +31,14 @@
  *     cpu_hotplug_lock (read)      pfmk_hotplug_attach(), and perf when
  *                                  it flips static keys
  *       pfmk_hp_cpus.lock          a CPU's loaded contexts (core/hotplug.c);
- *                                  also taken alone (detach) and by the
- *                                  cpuhp callbacks under cpu_hotplug_lock
+ *                                  also under ctx->mutex alone (detach),
+ *                                  and by the cpuhp callbacks under
+ *                                  cpu_hotplug_lock held for writing
  *     perf_event_context::mutex    taken inside perf_event_*() calls
  *     ctx->msgq.lock               raw spinlock, irq-safe, never sleeps
- *   pfmk_desc_mutex                descriptor table (core/desc.c); innermost,
- *                                  also taken without ctx->mutex (create)
+ *     pfmk_desc_mutex              descriptor table (core/desc.c); innermost:
+ *                                  under ctx->mutex at close, alone at
+ *                                  create
  *
  * Every function that requires ctx->mutex says so in its Context: line
  * and asserts it with lockdep_assert_held().

@@ -423,18 +423,21 @@ static void race_handles_not_reused(struct kunit *test)
 /*
  * Lookups racing with the descriptor table's growth: a reader hammers one
  * started context while enough contexts are created to replace the table
- * several times (64 slots, doubled when full).  No read fails, every
- * descriptor created before a replacement still resolves after it, and
- * the freed slots are reused from the lowest.
+ * several times (64 slots at first, doubled when full; no suite before
+ * this one holds as many open).  No read fails, every descriptor created
+ * before a replacement still resolves after it, and freed slots are
+ * reused.  Nothing aborts the case while the reader runs: it uses @r.
  */
 static void race_read_vs_table_growth(struct kunit *test)
 {
+	struct pfarg_ctx req;
 	int cpu = pfmkt_cpu();
 	struct race_reader *r;
-	struct task_struct *t;
 	unsigned int i, top = 0;
+	struct task_struct *t;
 	void **open;
 	void *desc;
+	int ret = 0;
 
 	open = kunit_kcalloc(test, RACE_NR_GROW, sizeof(*open), GFP_KERNEL);
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -444,20 +447,24 @@ static void race_read_vs_table_growth(struct kunit *test)
 	r->desc = desc;
 	r->monotonic = true;
 	t = race_start_reader(test, r, 0);
-	for (i = 0; i < RACE_NR_GROW; i++) {
-		open[i] = pfmkt_create(test, i % 2 ? "" : PFMK_TEST_PMU_NAME);
+	for (i = 0; i < RACE_NR_GROW && !ret; i++) {
+		pfmkt_ctx_req(&req, i % 2 ? "" : PFMK_TEST_PMU_NAME, 0, false);
+		ret = pfmkt_try_create(test, &req, &open[i]);
 		if (i % 64 == 0)
 			pfmk_test_pmu_tick(cpu, 1);
 	}
-	for (i = 0; i < RACE_NR_GROW; i++) {
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	for (i = 0; i < RACE_NR_GROW && open[i]; i++) {
 		KUNIT_EXPECT_EQ(test, pfmk_get_state(open[i]), PFM_CTX_UNLOADED);
 		top = max(top, lower_32_bits((unsigned long)open[i]));
 	}
 	/* Free every other slot, then refill: the freed indexes come back. */
-	for (i = 0; i < RACE_NR_GROW; i += 2)
+	for (i = 0; i < RACE_NR_GROW && open[i]; i += 2) {
 		pfmkt_close(test, open[i]);
-	for (i = 0; i < RACE_NR_GROW; i += 2) {
-		open[i] = pfmkt_create(test, "");
+		open[i] = NULL;
+		pfmkt_ctx_req(&req, "", 0, false);
+		if (pfmkt_try_create(test, &req, &open[i]))
+			break;
 		KUNIT_EXPECT_LE(test, lower_32_bits((unsigned long)open[i]), top);
 	}
 	kthread_stop(t);
@@ -465,9 +472,10 @@ static void race_read_vs_table_growth(struct kunit *test)
 			    r->bad_ret, r->bad_value);
 	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
 	KUNIT_EXPECT_GT(test, r->nr_ok, 0UL);
-	for (i = 0; i < RACE_NR_GROW; i++)
-		pfmkt_close(test, open[i]);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), RACE_STARTED);
+	for (i = 0; i < RACE_NR_GROW; i++)
+		if (open[i])
+			pfmkt_close(test, open[i]);
 	pfmkt_close(test, desc);
 }
 
