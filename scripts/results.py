@@ -416,9 +416,9 @@ def example_problems(step, lines, mode):
                 probs.append("CPU %s: cycles %d instructions %d IPC %s LLC %d: "
                              "not the emulated 4:3:1 under load" % (v[0], cyc, ins, v[3], llc))
     elif mod == "pfmk_example_sample":
-        head = [x for x in out if re.match(r"^\d+ samples, \d+ functions, \d+ buffer restarts$", x)]
+        head = [x for x in out if re.match(r"^\d+ samples of \S+, \d+ functions, \d+ buffer restarts$", x)]
         if not head:
-            probs.append("no 'N samples, N functions, N buffer restarts' line")
+            probs.append("no 'N samples of EVENT, N functions, N buffer restarts' line")
         elif _ints(head[0])[0] == 0:
             probs.append("no samples: %s" % head[0])
         if not any(re.match(r"^samples\s+%\s+function$", x) for x in out):
