@@ -415,6 +415,26 @@ def example_problems(step, lines, mode):
                     abs(float(v[3]) - 0.75) > 0.75 * 0.06:
                 probs.append("CPU %s: cycles %d instructions %d IPC %s LLC %d: "
                              "not the emulated 4:3:1 under load" % (v[0], cyc, ins, v[3], llc))
+    elif mod == "pfmk_example_count" and variant == "strings":
+        # events=: a column per event, headed by its string.  Where both
+        # are counted, sched:sched_switch and context-switches fire for
+        # the same switches, enabled and disabled one after the other in
+        # one context: within 2 + 2% of each other, as in pfmk_smoke.
+        head = [x.split() for x in out if re.match(r"^CPU\s+\S", x)]
+        if not head:
+            probs.append("no table header")
+            return probs
+        names = head[0][1:]
+        rows = table(r"^CPU\s+%s$" % r"\s+".join(re.escape(n) for n in names), len(names))
+        for v in rows:
+            c = dict(zip(names, (int(x) for x in v[1:])))
+            for n, val in c.items():
+                if not val:
+                    probs.append("CPU %s counted no %s" % (v[0], n))
+            tp, cs = c.get("sched:sched_switch"), c.get("context-switches")
+            if tp is not None and cs is not None and \
+                    (tp > cs + 2 + cs // 50 or cs > tp + 2 + tp // 50):
+                probs.append("CPU %s: sched:sched_switch %d, context-switches %d" % (v[0], tp, cs))
     elif mod == "pfmk_example_sample":
         head = [x for x in out if re.match(r"^\d+ samples of \S+, \d+ functions, \d+ buffer restarts$", x)]
         if not head:
