@@ -449,6 +449,12 @@ def example_problems(step, lines, mode):
             # System-wide sampling of a CPU that idles or runs dd: kernel
             # functions (the idle loop, the copy) are among the top ones.
             probs.append("no kernel function among the top samples")
+        elif variant == "tracepoint":
+            # A tracepoint's sample has the registers of its call site:
+            # sched_switch fires in the scheduler, nowhere else.
+            top = [x.split()[2] for x in out if re.match(r"^\d+\s+\d+%\s+\S+$", x)]
+            if not top or "schedule" not in top[0]:
+                probs.append("sched:sched_switch samples outside the scheduler: %s" % top[:3])
     elif mod == "pfmk_example_sets":
         rows = [x for x in out if re.match(r"^\d+\s+\d+\s+\d+\s+\d+%\s+\S+\s+\d+\s+\d+$", x)]
         sw = [x for x in out if re.match(r"^\d+ switches, switch latency", x)]
