@@ -2,16 +2,16 @@
 /*
  * pfmk example: count events on every CPU from a kernel thread.
  *
- * A kernel thread creates one system-wide context per online CPU through
- * the 2006 KAPI calls, counts for `seconds` seconds, prints a per-CPU
- * table, then waits for rmmod, which closes everything.  It includes
- * <linux/perfmon.h> as a 2006 client did, and so needs no namespace
- * import of its own.
+ * A kernel thread creates a system-wide context on every online CPU
+ * (with events=, one per PMU description) through the 2006 KAPI calls,
+ * counts for `seconds` seconds, prints a per-CPU table, then waits for
+ * rmmod, which closes everything.  It includes <linux/perfmon.h> as a
+ * 2006 client did, and so needs no namespace import of its own.
  *
  *   insmod pfmk_example_count.ko seconds=3           software events
  *   insmod pfmk_example_count.ko seconds=3 mode=hw   the CPU's PMU
  *   insmod pfmk_example_count.ko events=msr/tsc/,msr/aperf/
- *   insmod pfmk_example_count.ko events=sched:sched_switch,cs,cpu-clock
+ *   insmod pfmk_example_count.ko events=msr/tsc/,sched:sched_switch,cs
  *
  * mode=sw counts cpu-clock, task-clock, context switches and page faults;
  * mode=hw counts core cycles, instructions retired and last-level cache
@@ -20,8 +20,11 @@
  * knows (a virtual machine without PMU passthrough) refuses hardware
  * events at load with -EOPNOTSUPP.  events= takes up to 8 events as
  * perf stat -e does, comma-separated, turned into PMC values by
- * pfmk_encode() and printed under their names; they must fit one context
- * (generic events and tracepoints, or events of one PMU by name).
+ * pfmk_encode() and printed under their names.  One context counts the
+ * events of one PMU description (generic events and tracepoints, or the
+ * events of one PMU by name): events that need different descriptions
+ * get a context each on every CPU, up to 4, loaded and started one after
+ * the other.
  *
  * The last line is "done errors=N", N the number of calls that failed.
  *
@@ -54,7 +57,7 @@ module_param_named(events, events_param, charp, 0444);
 MODULE_PARM_DESC(events, "events as perf stat -e takes them, comma-separated (at most 8); overrides mode");
 
 #define NEVENTS		8
-#define NSTR_PMCS	(NEVENTS * PFMK_ENCODE_MAX_PMCS)
+#define NGROUPS		4
 
 struct event_desc {
 	const char	*name;
@@ -75,18 +78,28 @@ static const struct event_desc hw_events[] = {
 	{ "LLC-misses",     PFMK_GEN_HW(PERF_COUNT_HW_CACHE_MISSES) },
 };
 
-static const struct event_desc *events;
+/*
+ * The events of one PMU description: one context of each group on every
+ * CPU.  mode=sw and mode=hw are one group; events= makes one group per
+ * description its events need.
+ */
+struct group {
+	struct pfarg_ctx	ctx;		/* the request: flags, description */
+	struct pfarg_pmc	pmcs[NEVENTS * PFMK_ENCODE_MAX_PMCS];
+	unsigned int		npmcs;
+	unsigned int		nev;		/* it counts on PMDs 0..nev-1 */
+	unsigned int		col[NEVENTS];	/* the column of PMD i */
+};
+
+static struct group groups[NGROUPS];
+static unsigned int ngroups;
+static const struct event_desc *events;	/* mode=sw or mode=hw */
+static const char *names[NEVENTS];		/* events=: the strings */
 static unsigned int nevents;
 static unsigned int errors;
 
-/* events=: the strings, and the context request and PMC writes they give. */
-static char *str_names[NEVENTS];
-static struct pfarg_ctx str_ctx;
-static struct pfarg_pmc *str_pmcs;
-static unsigned int str_npmcs;
-
 struct cpu_session {
-	void			*desc;
+	void			*desc[NGROUPS];
 	struct completion	done;
 	int			err;
 	u64			counts[NEVENTS];
@@ -94,11 +107,12 @@ struct cpu_session {
 
 static struct task_struct *counter_thread;
 
-static int session_open(struct cpu_session *s, unsigned int cpu)
+/* Create, program, load and start the context of group @g on @cpu. */
+static int group_open(struct cpu_session *s, struct group *g,
+		      unsigned int cpu, void **desc)
 {
-	struct pfarg_pmc pmcs[NEVENTS] = { };
-	struct pfarg_ctx ctx = { };
-	struct pfarg_load load = { };
+	struct pfarg_ctx ctx = g->ctx;
+	struct pfarg_load load = { .load_pid = cpu };
 	struct pfarg_pmd *pmds;
 	unsigned int i;
 	int ret;
@@ -107,52 +121,69 @@ static int session_open(struct cpu_session *s, unsigned int cpu)
 	pmds = kcalloc(NEVENTS, sizeof(*pmds), GFP_KERNEL);
 	if (!pmds)
 		return -ENOMEM;
-	init_completion(&s->done);
-	ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	if (str_pmcs)
-		ctx = str_ctx;
-	ret = pfmk_create_context(&ctx, NULL, 0, &s->done, &s->desc, NULL);
+	ret = pfmk_create_context(&ctx, NULL, 0, &s->done, desc, NULL);
 	if (ret) {
-		s->desc = NULL;
+		*desc = NULL;
 		kfree(pmds);
 		return ret;
 	}
-	for (i = 0; i < nevents; i++) {
-		pmcs[i].reg_num = i;
-		pmcs[i].reg_value = str_pmcs ? 0 : events[i].pmc;
+	for (i = 0; i < g->nev; i++)
 		pmds[i].reg_num = i;
-	}
-	if (str_pmcs)
-		ret = pfmk_write_pmcs(s->desc, str_pmcs, str_npmcs);
-	else
-		ret = pfmk_write_pmcs(s->desc, pmcs, nevents);
-	if (!ret)
-		ret = pfmk_write_pmds(s->desc, pmds, nevents);
-	load.load_pid = cpu;
-	if (!ret)
-		ret = pfmk_load_context(s->desc, &load);
-	if (!ret)
-		ret = pfmk_start(s->desc, NULL);
+	ret = pfmk_write_pmcs(*desc, g->pmcs, g->npmcs) ?:
+	      pfmk_write_pmds(*desc, pmds, g->nev) ?:
+	      pfmk_load_context(*desc, &load) ?:
+	      pfmk_start(*desc, NULL);
 	kfree(pmds);
 	return ret;
+}
+
+static int session_open(struct cpu_session *s, unsigned int cpu)
+{
+	unsigned int i;
+	int ret;
+
+	init_completion(&s->done);
+	for (i = 0; i < ngroups; i++) {
+		ret = group_open(s, &groups[i], cpu, &s->desc[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static int session_read(struct cpu_session *s)
 {
 	struct pfarg_pmd *pmds;
-	unsigned int i;
-	int ret;
+	unsigned int i, j;
+	int ret = 0;
 
 	pmds = kcalloc(NEVENTS, sizeof(*pmds), GFP_KERNEL);
 	if (!pmds)
 		return -ENOMEM;
-	for (i = 0; i < nevents; i++)
-		pmds[i].reg_num = i;
-	ret = pfmk_read_pmds(s->desc, pmds, nevents);
-	for (i = 0; i < nevents && !ret; i++)
-		s->counts[i] = pmds[i].reg_value;
+	for (i = 0; i < ngroups && !ret; i++) {
+		for (j = 0; j < groups[i].nev; j++)
+			pmds[j].reg_num = j;
+		ret = pfmk_read_pmds(s->desc[i], pmds, groups[i].nev);
+		for (j = 0; j < groups[i].nev && !ret; j++)
+			s->counts[groups[i].col[j]] = pmds[j].reg_value;
+	}
 	kfree(pmds);
 	return ret;
+}
+
+static int session_stop(struct cpu_session *s)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ngroups; i++)
+		ret = pfmk_stop(s->desc[i]) ?: ret;
+	return ret;
+}
+
+static bool session_opened(struct cpu_session *s)
+{
+	return s->desc[0];
 }
 
 /* events=: a column per event, headed by its string. */
@@ -164,12 +195,12 @@ static void print_str_table(struct cpu_session *sessions)
 	n = scnprintf(line, sizeof(line), "%-4s", "CPU");
 	for (i = 0; i < nevents; i++)
 		n += scnprintf(line + n, sizeof(line) - n, " %20.20s",
-			       str_names[i]);
+			       names[i]);
 	pr_info("%s\n", line);
 	for_each_possible_cpu(cpu) {
 		struct cpu_session *s = &sessions[cpu];
 
-		if (!s->desc)
+		if (!session_opened(s))
 			continue;
 		if (s->err) {
 			pr_info("%-4u error %d\n", cpu, s->err);
@@ -188,7 +219,7 @@ static void print_table(struct cpu_session *sessions)
 	unsigned int cpu;
 	u64 ipc;
 
-	if (str_pmcs) {
+	if (!events) {
 		print_str_table(sessions);
 		return;
 	}
@@ -201,7 +232,7 @@ static void print_table(struct cpu_session *sessions)
 	for_each_possible_cpu(cpu) {
 		struct cpu_session *s = &sessions[cpu];
 
-		if (!s->desc)
+		if (!session_opened(s))
 			continue;
 		if (s->err) {
 			pr_info("%-4u error %d\n", cpu, s->err);
@@ -225,7 +256,7 @@ static int counter_fn(void *data)
 {
 	struct cpu_session *sessions = data;
 	unsigned long deadline;
-	unsigned int cpu;
+	unsigned int cpu, i;
 
 	for_each_online_cpu(cpu) {
 		sessions[cpu].err = session_open(&sessions[cpu], cpu);
@@ -247,9 +278,9 @@ static int counter_fn(void *data)
 	for_each_possible_cpu(cpu) {
 		struct cpu_session *s = &sessions[cpu];
 
-		if (!s->desc || s->err)
+		if (!session_opened(s) || s->err)
 			continue;
-		s->err = pfmk_stop(s->desc);
+		s->err = session_stop(s);
 		if (!s->err)
 			s->err = session_read(s);
 		if (s->err)
@@ -266,45 +297,96 @@ static int counter_fn(void *data)
 	}
 
 	for_each_possible_cpu(cpu)
-		if (sessions[cpu].desc && pfmk_close(sessions[cpu].desc))
-			pr_warn("CPU %u: close failed\n", cpu);
+		for (i = 0; i < ngroups; i++)
+			if (sessions[cpu].desc[i] &&
+			    pfmk_close(sessions[cpu].desc[i]))
+				pr_warn("CPU %u: close failed\n", cpu);
 	kfree(sessions);
 	return 0;
 }
 
+/* mode=sw or mode=hw: one group of fixed PMC values. */
+static void fixed_group(const struct event_desc *table, unsigned int n)
+{
+	struct group *g = &groups[0];
+	unsigned int i;
+
+	events = table;
+	g->ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	for (i = 0; i < n; i++) {
+		g->pmcs[i].reg_num = i;
+		g->pmcs[i].reg_value = table[i].pmc;
+		g->col[i] = i;
+	}
+	g->npmcs = n;
+	g->nev = n;
+	nevents = n;
+	ngroups = 1;
+}
+
 /*
- * Split events= at its commas and encode event i for PMD i; the first
- * event chooses the context's PMU description.
+ * The group of the description @event needs: pfmk_encode() of it for PMD
+ * 0 of a fresh request names the description; a new group if none has it.
  */
+static int find_group(const char *event, struct group **out)
+{
+	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
+	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	unsigned int i, got;
+	int ret;
+
+	ret = pfmk_encode(event, 0, &ctx, pmcs, ARRAY_SIZE(pmcs), &got);
+	if (ret)
+		return ret;
+	for (i = 0; i < ngroups; i++) {
+		if (!strcmp(groups[i].ctx.ctx_pmu_name, ctx.ctx_pmu_name)) {
+			*out = &groups[i];
+			return 0;
+		}
+	}
+	if (ngroups == NGROUPS) {
+		pr_err("events of more than %u PMU descriptions\n", NGROUPS);
+		return -E2BIG;
+	}
+	*out = &groups[ngroups++];
+	(*out)->ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	return 0;
+}
+
+/* Split events= at its commas; event i goes to the next PMD of its group. */
 static int parse_events(void)
 {
 	static char buf[512];
-	unsigned int got;
 	char *p = buf, *tok;
+	struct group *g;
+	unsigned int got, i;
 	int ret;
 
 	if (strscpy(buf, events_param, sizeof(buf)) < 0)
 		return -E2BIG;
-	str_pmcs = kcalloc(NSTR_PMCS, sizeof(*str_pmcs), GFP_KERNEL);
-	if (!str_pmcs)
-		return -ENOMEM;
-	str_ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
 	while ((tok = strsep(&p, ",")) != NULL) {
 		if (nevents == NEVENTS) {
 			pr_err("at most %u events\n", NEVENTS);
 			return -E2BIG;
 		}
-		ret = pfmk_encode(tok, nevents, &str_ctx, str_pmcs + str_npmcs,
-				  NSTR_PMCS - str_npmcs, &got);
+		ret = find_group(tok, &g);
+		if (!ret)
+			ret = pfmk_encode(tok, g->nev, &g->ctx,
+					  g->pmcs + g->npmcs,
+					  ARRAY_SIZE(g->pmcs) - g->npmcs, &got);
 		if (ret) {
 			pr_err("event \"%s\": %d\n", tok, ret);
 			return ret;
 		}
-		str_names[nevents++] = tok;
-		str_npmcs += got;
+		g->npmcs += got;
+		g->col[g->nev++] = nevents;
+		names[nevents++] = tok;
 	}
-	pr_info("%u events, PMU description \"%s\"\n", nevents,
-		str_ctx.ctx_pmu_name[0] ? str_ctx.ctx_pmu_name : "generic");
+	pr_info("%u events in %u contexts per CPU\n", nevents, ngroups);
+	for (i = 0; i < ngroups; i++)
+		pr_info("context %u: PMU description \"%s\", %u events\n", i,
+			groups[i].ctx.ctx_pmu_name[0] ?
+			groups[i].ctx.ctx_pmu_name : "generic", groups[i].nev);
 	return 0;
 }
 
@@ -317,28 +399,21 @@ static int __init pfmk_example_init(void)
 		return -EINVAL;
 	if (events_param && *events_param) {
 		ret = parse_events();
-		if (ret) {
-			kfree(str_pmcs);
+		if (ret)
 			return ret;
-		}
 	} else if (!strcmp(mode, "sw")) {
-		events = sw_events;
-		nevents = ARRAY_SIZE(sw_events);
+		fixed_group(sw_events, ARRAY_SIZE(sw_events));
 	} else if (!strcmp(mode, "hw")) {
-		events = hw_events;
-		nevents = ARRAY_SIZE(hw_events);
+		fixed_group(hw_events, ARRAY_SIZE(hw_events));
 	} else {
 		return -EINVAL;
 	}
 	sessions = kcalloc(nr_cpu_ids, sizeof(*sessions), GFP_KERNEL);
-	if (!sessions) {
-		kfree(str_pmcs);
+	if (!sessions)
 		return -ENOMEM;
-	}
 	counter_thread = kthread_run(counter_fn, sessions, "pfmk_count");
 	if (IS_ERR(counter_thread)) {
 		kfree(sessions);
-		kfree(str_pmcs);
 		return PTR_ERR(counter_thread);
 	}
 	return 0;
@@ -347,7 +422,6 @@ static int __init pfmk_example_init(void)
 static void __exit pfmk_example_exit(void)
 {
 	kthread_stop(counter_thread);
-	kfree(str_pmcs);
 }
 
 module_init(pfmk_example_init);

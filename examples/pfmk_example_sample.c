@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk example: sample cpu-clock or core cycles on every CPU from a
- * kernel thread.
+ * pfmk example: sample an event on every CPU from a kernel thread.
  *
- * One system-wide context per online CPU samples cpu-clock every
- * `period_us` microseconds (1000: 1 kHz), or with event=cycles the CPU's
- * core cycles every `period_cycles` cycles (a hardware event: its
- * overflow interrupt is an NMI), into a default-format buffer.
+ * One system-wide context per online CPU samples `event`, an event string
+ * as perf record -e takes it (pfmk_encode()), into a default-format
+ * buffer: cpu-clock (the default) or task-clock every `period_us`
+ * microseconds (1000: 1 kHz), any other event every `period` events: the
+ * CPU's core cycles (event=cycles, a hardware event: its overflow
+ * interrupt is an NMI), a tracepoint (event=sched:sched_switch period=1:
+ * every context switch), a PMU's event by name (event=msr/tsc/).
  * A kernel thread sleeps on one completion shared by all contexts; when
  * a buffer fills, its context is masked and notifies: the thread drains
  * the message and the buffer, then restarts the context.  After
@@ -15,6 +17,7 @@
  *
  *   insmod pfmk_example_sample.ko seconds=3
  *   insmod pfmk_example_sample.ko seconds=3 event=cycles
+ *   insmod pfmk_example_sample.ko seconds=3 event=sched:sched_switch period=1
  *
  * The last line is "done errors=N", N the number of calls that failed.
  *
@@ -34,6 +37,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <pfmk/compat.h>
+#include <pfmk/encode.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
@@ -46,15 +50,15 @@ MODULE_PARM_DESC(seconds, "how long to sample, in seconds (1-3600)");
 
 static unsigned int period_us = 1000;
 module_param(period_us, uint, 0444);
-MODULE_PARM_DESC(period_us, "sampling period in microseconds (100-1000000)");
+MODULE_PARM_DESC(period_us, "cpu-clock, task-clock: sampling period in microseconds (100-1000000)");
 
 static char *event = "cpu-clock";
 module_param(event, charp, 0444);
-MODULE_PARM_DESC(event, "cpu-clock (default) or cycles");
+MODULE_PARM_DESC(event, "the event, as perf record -e takes it (default cpu-clock)");
 
-static ulong period_cycles = 1000000;
-module_param(period_cycles, ulong, 0444);
-MODULE_PARM_DESC(period_cycles, "event=cycles: sampling period in cycles (10000-10^10)");
+static ulong period = 1000000;
+module_param(period, ulong, 0444);
+MODULE_PARM_DESC(period, "other events: sampling period in events (1-10^10)");
 
 static unsigned int top = 10;
 module_param(top, uint, 0444);
@@ -82,6 +86,13 @@ struct sampler {
 };
 
 static struct task_struct *sampler_thread;
+
+/* The context request and PMC values pfmk_encode() made of `event`. */
+static struct pfarg_ctx ev_ctx;
+static struct pfarg_pmc ev_pmcs[PFMK_ENCODE_MAX_PMCS];
+static unsigned int ev_npmcs;
+static u64 ev_period;
+static bool ev_clock;
 
 static void account_ip(struct sampler *s, unsigned long ip)
 {
@@ -124,12 +135,8 @@ static int open_cpu(struct sampler *s, unsigned int cpu)
 {
 	static const pfm_uuid_t dfl_uuid = PFM_DFL_SMPL_UUID;
 	struct pfm_dfl_smpl_arg arg = { .buf_size = BUF_SIZE };
-	bool cycles = !strcmp(event, "cycles");
-	u64 period = cycles ? -(u64)period_cycles :
-			      -(u64)period_us * NSEC_PER_USEC;
-	struct pfarg_pmc pmc = { };
 	struct pfarg_pmd pmd = { };
-	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	struct pfarg_ctx ctx = ev_ctx;
 	struct pfarg_load load = { .load_pid = cpu };
 	void *buf;
 	int ret;
@@ -143,14 +150,12 @@ static int open_cpu(struct sampler *s, unsigned int cpu)
 	}
 	s->buf[cpu] = buf;
 
-	pmc.reg_value = cycles ? PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES) :
-				 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
-	pmd.reg_value = period;
-	pmd.reg_short_reset = period;
-	pmd.reg_long_reset = period;
+	pmd.reg_value = -ev_period;
+	pmd.reg_short_reset = -ev_period;
+	pmd.reg_long_reset = -ev_period;
 	/* Notify when the buffer is full (the format masks the context). */
 	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
-	ret = pfmk_write_pmcs(s->desc[cpu], &pmc, 1) ?:
+	ret = pfmk_write_pmcs(s->desc[cpu], ev_pmcs, ev_npmcs) ?:
 	      pfmk_write_pmds(s->desc[cpu], &pmd, 1) ?:
 	      pfmk_load_context(s->desc[cpu], &load) ?:
 	      pfmk_start(s->desc[cpu], NULL);
@@ -217,8 +222,8 @@ static void print_top(struct sampler *s)
 	}
 	sort(s->ips, n, sizeof(*s->ips), cmp_count, NULL);
 
-	pr_info("%llu samples, %u functions, %llu buffer restarts\n",
-		s->samples, n, s->restarts);
+	pr_info("%llu samples of %s, %u functions, %llu buffer restarts\n",
+		s->samples, event, n, s->restarts);
 	pr_info("%8s %6s  %s\n", "samples", "%", "function");
 	for (i = 0; i < n && i < top; i++) {
 		u64 pct = div64_u64(s->ips[i].count * 100ULL, s->samples ?: 1);
@@ -239,14 +244,16 @@ static int sampler_fn(void *data)
 	unsigned int cpu;
 	int ret;
 
+	pr_info("sampling %s every %llu %s\n", event, ev_period,
+		ev_clock ? "ns" : "events");
 	for_each_online_cpu(cpu) {
 		ret = open_cpu(s, cpu);
 		if (!ret)
 			continue;
 		s->errors++;
-		if (ret == -EOPNOTSUPP && !strcmp(event, "cycles"))
-			pr_warn("CPU %u: no core PMU for hardware events (%d)\n",
-				cpu, ret);
+		if (ret == -EOPNOTSUPP)
+			pr_warn("CPU %u: no PMU counts %s here (%d)\n", cpu,
+				event, ret);
 		else
 			pr_warn("CPU %u: cannot sample: %d\n", cpu, ret);
 	}
@@ -285,16 +292,46 @@ static int sampler_fn(void *data)
 	return 0;
 }
 
+/* A generic PMC value of cpu-clock or task-clock, any modifiers. */
+static bool is_clock(const struct pfarg_ctx *ctx, u64 pmc)
+{
+	const u64 m = PFMK_GEN_TYPE_MASK | PFMK_GEN_CONFIG_MASK;
+
+	return !ctx->ctx_pmu_name[0] &&
+	       ((pmc & m) == (PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) & m) ||
+		(pmc & m) == (PFMK_GEN_SW(PERF_COUNT_SW_TASK_CLOCK) & m));
+}
+
+/* `event` as PMC values of PMD 0, and its period. */
+static int encode_event(void)
+{
+	int ret;
+
+	ev_ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
+	ret = pfmk_encode(event, 0, &ev_ctx, ev_pmcs, ARRAY_SIZE(ev_pmcs),
+			  &ev_npmcs);
+	if (ret) {
+		pr_err("event \"%s\": %d\n", event, ret);
+		return ret;
+	}
+	ev_clock = is_clock(&ev_ctx, ev_pmcs[0].reg_value);
+	ev_period = ev_clock ? (u64)period_us * NSEC_PER_USEC : period;
+	return 0;
+}
+
 static int __init pfmk_example_init(void)
 {
 	struct sampler *s;
-	int ret = -ENOMEM;
+	int ret;
 
 	if (!seconds || seconds > 3600 || period_us < 100 ||
-	    period_us > 1000000 || period_cycles < 10000 ||
-	    period_cycles > 10000000000ULL ||
-	    (strcmp(event, "cpu-clock") && strcmp(event, "cycles")))
+	    period_us > 1000000 || !period || period > 10000000000ULL ||
+	    !event)
 		return -EINVAL;
+	ret = encode_event();
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	s = kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
@@ -324,6 +361,6 @@ static void __exit pfmk_example_exit(void)
 module_init(pfmk_example_init);
 module_exit(pfmk_example_exit);
 
-MODULE_DESCRIPTION("pfmk example: per-CPU cpu-clock or cycles sampling from a kernel thread");
+MODULE_DESCRIPTION("pfmk example: per-CPU sampling of any event from a kernel thread");
 MODULE_AUTHOR("The pfmk authors");
 MODULE_LICENSE("GPL");

@@ -4,7 +4,11 @@
 # pfmk_example_sets and pfmk_example_flightrec with seconds=3, then show
 # their output (the per-CPU count table, the top kernel functions by
 # cpu-clock samples, four event sets rotating every 10 ms, and the flight
-# recorder saying that Debian's kernel lacks the AUX patch).  Then, since
+# recorder saying that Debian's kernel lacks the AUX patch).  Events as
+# strings: the count example on msr/tsc/, sched:sched_switch,
+# context-switches and cpu-clock (two contexts per CPU: the msr PMU's
+# dynamic description, and generic), the sample example on the
+# sched:sched_switch tracepoint.  Then, since
 # QEMU TCG has no core PMU, it loads the emulated x86 core PMU running free
 # (test-modules/pfmk_emu_pmu.c, run_hz=1000) and runs the counting example
 # in hardware mode (cycles, instructions, IPC, LLC misses) and the sampling
@@ -34,20 +38,30 @@ rc=0
 PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-$(guest_accel demo)} PFMK_GUEST_STDOUT=${PFMK_DEMO_VERBOSE:-0} "$PFMK_ROOT/scripts/run-guest.sh" \
 	"/boot/vmlinuz-$rel" "$g/initramfs.cpio.gz" "$log" 240 || rc=$?
 
+# Each example step's command line, from the plan: "# insmod m.ko args".
+secs=${PFMK_EXAMPLE_SECONDS:-3}
+steps=()
+nexamples=0
+while read -r name runner m args; do
+	[[ $name == example:* ]] || continue
+	nexamples=$((nexamples + 1))
+	note="waiting for '$m: done'"
+	[[ $runner == busy_example ]] && note="on the EMULATED core PMU, under a load"
+	steps+=(-e "s|^PFMK-STEP-BEGIN $name\$|# insmod $m.ko seconds=$secs${args:+ $args}   ($note)|")
+done <"$g/root/plan.steps"
+
 echo
 echo "==== pfmk examples on Linux $rel ($(nproc) host cores, QEMU -smp 2, TCG) ===="
 sed -n '/PFMK-STEP-BEGIN insmod:pfmk$/,/PFMK-STEP-END rmmod:pfmk /p' "$log" |
 	grep -v -E 'taints kernel|module verification failed|PFMK-STEP-END .* rc=0$' |
-	sed -E -e 's/^PFMK-STEP-BEGIN insmod:(.*)$/# insmod \1.ko/' \
-		-e "s/^PFMK-STEP-BEGIN example:([a-z_]*)@(.*)\$/# insmod \\1.ko seconds=${PFMK_EXAMPLE_SECONDS:-3} (\\2, on the EMULATED core PMU, under a load)/" \
-		-e "s/^PFMK-STEP-BEGIN example:(.*)\$/# insmod \\1.ko seconds=${PFMK_EXAMPLE_SECONDS:-3}   (waiting for '\\1: done')/" \
+	sed -E "${steps[@]}" -e 's/^PFMK-STEP-BEGIN insmod:(.*)$/# insmod \1.ko/' \
 		-e 's/^PFMK-STEP-BEGIN emu-run:insmod$/# insmod pfmk_emu_pmu.ko run_hz=1000   (QEMU TCG has no core PMU: an EMULATED one, counting on a timer)/' \
 		-e 's/^PFMK-STEP-BEGIN emu-run:rmmod$/# rmmod pfmk_emu_pmu/' \
 		-e 's/^PFMK-STEP-BEGIN rmmod:([a-z_]*).*$/# rmmod \1/' \
 		-e 's/^PFMK-STEP-END (.*) rc=(.*)$/# FAILED: \1 rc=\2/'
 echo "===="
-# Six example runs (four, then two on the emulated PMU), each without error.
-if ((rc)) || [[ $(grep -c 'pfmk_example_[a-z]*: done errors=0' "$log") != 6 ]]; then
+# Every example run of the plan, each without error.
+if ((rc)) || [[ $(grep -c 'pfmk_example_[a-z]*: done errors=0' "$log") != "$nexamples" ]]; then
 	die "demo failed (qemu rc=$rc); full console log: $log"
 fi
 say "demo finished"

@@ -415,10 +415,30 @@ def example_problems(step, lines, mode):
                     abs(float(v[3]) - 0.75) > 0.75 * 0.06:
                 probs.append("CPU %s: cycles %d instructions %d IPC %s LLC %d: "
                              "not the emulated 4:3:1 under load" % (v[0], cyc, ins, v[3], llc))
-    elif mod == "pfmk_example_sample":
-        head = [x for x in out if re.match(r"^\d+ samples, \d+ functions, \d+ buffer restarts$", x)]
+    elif mod == "pfmk_example_count" and variant == "strings":
+        # events=: a column per event, headed by its string.  Where both
+        # are counted, sched:sched_switch and context-switches fire for
+        # the same switches, enabled and disabled one after the other in
+        # one context: within 2 + 2% of each other, as in pfmk_smoke.
+        head = [x.split() for x in out if re.match(r"^CPU\s+\S", x)]
         if not head:
-            probs.append("no 'N samples, N functions, N buffer restarts' line")
+            probs.append("no table header")
+            return probs
+        names = head[0][1:]
+        rows = table(r"^CPU\s+%s$" % r"\s+".join(re.escape(n) for n in names), len(names))
+        for v in rows:
+            c = dict(zip(names, (int(x) for x in v[1:])))
+            for n, val in c.items():
+                if not val:
+                    probs.append("CPU %s counted no %s" % (v[0], n))
+            tp, cs = c.get("sched:sched_switch"), c.get("context-switches")
+            if tp is not None and cs is not None and \
+                    (tp > cs + 2 + cs // 50 or cs > tp + 2 + tp // 50):
+                probs.append("CPU %s: sched:sched_switch %d, context-switches %d" % (v[0], tp, cs))
+    elif mod == "pfmk_example_sample":
+        head = [x for x in out if re.match(r"^\d+ samples of \S+, \d+ functions, \d+ buffer restarts$", x)]
+        if not head:
+            probs.append("no 'N samples of EVENT, N functions, N buffer restarts' line")
         elif _ints(head[0])[0] == 0:
             probs.append("no samples: %s" % head[0])
         if not any(re.match(r"^samples\s+%\s+function$", x) for x in out):
@@ -429,6 +449,12 @@ def example_problems(step, lines, mode):
             # System-wide sampling of a CPU that idles or runs dd: kernel
             # functions (the idle loop, the copy) are among the top ones.
             probs.append("no kernel function among the top samples")
+        elif variant == "tracepoint":
+            # A tracepoint's sample has the registers of its call site:
+            # sched_switch fires in the scheduler, nowhere else.
+            top = [x.split()[2] for x in out if re.match(r"^\d+\s+\d+%\s+\S+$", x)]
+            if not top or "schedule" not in top[0]:
+                probs.append("sched:sched_switch samples outside the scheduler: %s" % top[:3])
     elif mod == "pfmk_example_sets":
         rows = [x for x in out if re.match(r"^\d+\s+\d+\s+\d+\s+\d+%\s+\S+\s+\d+\s+\d+$", x)]
         sw = [x for x in out if re.match(r"^\d+ switches, switch latency", x)]

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_dyn_gone: a perf PMU that goes away under a
+ * dynamic description (a module of pfmk_dyn_kunit.ko).
+ *
+ * Each case registers a PMU of its own, allocated with kzalloc() as the
+ * drivers are that unregister a PMU without their module going (a device
+ * unbound: idxd, devres-managed platform PMUs), selects it by name with
+ * pfmk_encode(), then unregisters and frees it while the description and
+ * a context of it live.  Documentation/locking.rst says what pfmk does
+ * then: a load (or a write re-creating an event) fails with -EOPNOTSUPP,
+ * nothing is counted on a PMU registered later under that name or type,
+ * the context reads and closes as before; events of a context loaded at
+ * that moment are perf's to detach where it can (7.2), and the driver's
+ * business on kernels where it cannot (6.1, 6.12).  The debug kernels
+ * run the suite with KASAN: a use of the freed struct pmu, or of its
+ * name, by pfmk is a KASAN report, which fails the run.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <pfmk/compat.h>
+#include <pfmk/encode.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu_dyn.h>
+
+#include "pfmk_kunit.h"
+
+#define GONE_NAME	"pfmk_kunit_gone"
+
+/*
+ * The PMU, freed by the case: a counter adds its event's "step" at every
+ * update (->read, and ->stop with PERF_EF_UPDATE, as a driver folds its
+ * hardware count).
+ */
+struct gone_pmu {
+	struct pmu	pmu;
+	char		name[sizeof(GONE_NAME)];
+	atomic_t	inits;
+	bool		registered;
+};
+
+static struct gone_pmu *to_gone(struct pmu *pmu)
+{
+	return container_of(pmu, struct gone_pmu, pmu);
+}
+
+static int gone_event_init(struct perf_event *event)
+{
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	if (event->cpu < 0)
+		return -EINVAL;
+	atomic_inc(&to_gone(event->pmu)->inits);
+	return 0;
+}
+
+static void gone_read(struct perf_event *event)
+{
+	local64_add(event->attr.config & 0xff, &event->count);
+}
+
+static void gone_stop(struct perf_event *event, int flags)
+{
+	if (flags & PERF_EF_UPDATE)
+		gone_read(event);
+}
+
+static void gone_start(struct perf_event *event, int flags)
+{
+}
+
+static int gone_add(struct perf_event *event, int flags)
+{
+	return 0;
+}
+
+static void gone_del(struct perf_event *event, int flags)
+{
+	gone_stop(event, PERF_EF_UPDATE);
+}
+
+PMU_FORMAT_ATTR(step, "config:0-7");
+PMU_FORMAT_ATTR(flag, "config1:0");
+
+static struct attribute *gone_format_attrs[] = {
+	&format_attr_step.attr,
+	&format_attr_flag.attr,
+	NULL,
+};
+
+static const struct attribute_group gone_format_group = {
+	.name = "format",
+	.attrs = gone_format_attrs,
+};
+
+static const struct attribute_group *gone_groups[] = {
+	&gone_format_group,
+	NULL,
+};
+
+/* Per-test state: what to undo if the case ends early. */
+struct gone_priv {
+	struct completion	done;
+	void			*descs[2];
+	struct gone_pmu		*pmus[2];
+};
+
+static int gone_init(struct kunit *test)
+{
+	struct gone_priv *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return -ENOMEM;
+	init_completion(&p->done);
+	test->priv = p;
+	return 0;
+}
+
+static void gone_pmu_free(struct kunit *test, struct gone_pmu *g);
+
+/* Contexts first: a PMU is unregistered with no event of pfmk on it. */
+static void gone_exit(struct kunit *test)
+{
+	struct gone_priv *p = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p->descs); i++)
+		if (p->descs[i])
+			KUNIT_EXPECT_EQ(test, pfmk_close(p->descs[i]), 0);
+	for (i = 0; i < ARRAY_SIZE(p->pmus); i++)
+		if (p->pmus[i])
+			gone_pmu_free(test, p->pmus[i]);
+}
+
+/* A PMU of the case, allocated, not registered yet. */
+static struct gone_pmu *gone_pmu_alloc(struct kunit *test)
+{
+	struct gone_priv *p = test->priv;
+	struct gone_pmu *g;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p->pmus) && p->pmus[i]; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(p->pmus));
+	g = kzalloc_obj(*g, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	strscpy(g->name, GONE_NAME, sizeof(g->name));
+	g->pmu.module = THIS_MODULE;
+	g->pmu.task_ctx_nr = perf_invalid_context;
+	g->pmu.attr_groups = gone_groups;
+	g->pmu.event_init = gone_event_init;
+	g->pmu.add = gone_add;
+	g->pmu.del = gone_del;
+	g->pmu.start = gone_start;
+	g->pmu.stop = gone_stop;
+	g->pmu.read = gone_read;
+	p->pmus[i] = g;
+	return g;
+}
+
+static void gone_pmu_register(struct kunit *test, struct gone_pmu *g)
+{
+	KUNIT_ASSERT_EQ(test, perf_pmu_register(&g->pmu, g->name, -1), 0);
+	g->registered = true;
+}
+
+static struct gone_pmu *gone_pmu_new(struct kunit *test)
+{
+	struct gone_pmu *g = gone_pmu_alloc(test);
+
+	gone_pmu_register(test, g);
+	return g;
+}
+
+/* What an unbound driver does: unregister, then free at once. */
+static void gone_pmu_free(struct kunit *test, struct gone_pmu *g)
+{
+	struct gone_priv *p = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p->pmus); i++)
+		if (p->pmus[i] == g)
+			p->pmus[i] = NULL;
+	if (g->registered)
+		perf_pmu_unregister(&g->pmu);
+	kfree(g);
+}
+
+static void *gone_create(struct kunit *test, struct pfarg_ctx *req)
+{
+	struct gone_priv *p = test->priv;
+	void *desc = NULL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p->descs) && p->descs[i]; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(p->descs));
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(req, NULL, 0, &p->done,
+						  &desc, NULL), 0);
+	p->descs[i] = desc;
+	return desc;
+}
+
+static void gone_close(struct kunit *test, void *desc)
+{
+	struct gone_priv *p = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p->descs); i++)
+		if (p->descs[i] == desc)
+			p->descs[i] = NULL;
+	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
+}
+
+/* A context counting GONE_NAME/step=3,flag/ on PMD 0, written, unloaded. */
+static void *gone_context(struct kunit *test)
+{
+	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
+	struct pfarg_pmd pmd;
+	struct pfarg_ctx req;
+	unsigned int n;
+	void *desc;
+
+	pfmkt_ctx_req(&req, "", 0, false);
+	KUNIT_ASSERT_EQ(test, pfmk_encode(GONE_NAME "/step=3,flag/", 0, &req,
+					  pmcs, ARRAY_SIZE(pmcs), &n), 0);
+	KUNIT_ASSERT_STREQ(test, req.ctx_pmu_name, GONE_NAME);
+	desc = gone_create(test, &req);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, n), 0);
+	pfmkt_pmd_req(&pmd, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	return desc;
+}
+
+static int gone_load(void *desc)
+{
+	struct pfarg_load load;
+
+	pfmkt_load_req(&load, cpumask_last(cpu_online_mask), 0);
+	return pfmk_load_context(desc, &load);
+}
+
+static u64 gone_read_pmd(struct kunit *test, void *desc)
+{
+	struct pfarg_pmd pmd;
+
+	pfmkt_pmd_req(&pmd, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	return pmd.reg_value;
+}
+
+/* The name finds nothing once the PMU is gone. */
+static void gone_name_unknown(struct kunit *test)
+{
+	struct gone_priv *p = test->priv;
+	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
+	struct pfarg_ctx req;
+	void *desc = NULL;
+	unsigned int n;
+
+	pfmkt_ctx_req(&req, "", 0, false);
+	KUNIT_EXPECT_EQ(test, pfmk_encode(GONE_NAME "/step=1/", 0, &req, pmcs,
+					  ARRAY_SIZE(pmcs), &n), -ENOENT);
+	pfmkt_ctx_req(&req, GONE_NAME, 0, false);
+	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, &p->done,
+						  &desc, NULL), -ENOENT);
+}
+
+/*
+ * Gone between pfmk_write_pmcs() and pfmk_load_context(): the load fails
+ * with -EOPNOTSUPP (twice: the context stays unloaded), close releases the
+ * description and the module pin.
+ */
+static void gone_before_load(struct kunit *test)
+{
+	unsigned int cached = pfmk_dyn_count_cached();
+	int refs = module_refcount(THIS_MODULE);
+	struct gone_pmu *g = gone_pmu_new(test);
+	void *desc;
+
+	desc = gone_context(test);
+	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 1);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
+	gone_pmu_free(test, g);
+	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
+	gone_name_unknown(test);
+	gone_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
+}
+
+/*
+ * Gone after the context counted and was unloaded: its count reads as it
+ * was, a new load fails with -EOPNOTSUPP.
+ */
+static void gone_after_unload(struct kunit *test)
+{
+	struct gone_pmu *g = gone_pmu_new(test);
+	void *desc;
+	u64 v;
+
+	desc = gone_context(test);
+	KUNIT_ASSERT_EQ(test, gone_load(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	v = gone_read_pmd(test, desc);
+	KUNIT_EXPECT_GT(test, v, 0ULL);
+	KUNIT_EXPECT_EQ(test, v % 3, 0ULL);
+	gone_pmu_free(test, g);
+	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v);
+	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v);
+	gone_close(test, desc);
+}
+
+/*
+ * Another PMU registered under the name after the first went, perhaps
+ * with its type number: the old context's load fails (-EOPNOTSUPP), it
+ * counts nothing on the newcomer; a new context by the name gets a
+ * description of its own and counts on the newcomer.
+ */
+static void gone_newcomer_same_name(struct kunit *test)
+{
+	unsigned int cached = pfmk_dyn_count_cached();
+	struct gone_pmu *g1 = gone_pmu_new(test);
+	struct gone_pmu *g2 = gone_pmu_alloc(test);
+	int type1 = g1->pmu.type;
+	void *old, *new;
+
+	/* Both allocated at once: the newcomer is not at the old address. */
+	old = gone_context(test);
+	gone_pmu_free(test, g1);
+	gone_pmu_register(test, g2);
+	kunit_info(test, "type %d, then %d\n", type1, g2->pmu.type);
+	KUNIT_EXPECT_EQ(test, gone_load(old), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, old), 0ULL);
+
+	new = gone_context(test);
+	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 2);
+	KUNIT_ASSERT_EQ(test, gone_load(new), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&g2->inits), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(new, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(new), 0);
+	KUNIT_EXPECT_GT(test, gone_read_pmd(test, new), 0ULL);
+	gone_close(test, new);
+	gone_close(test, old);
+	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached);
+	gone_pmu_free(test, g2);
+}
+
+/*
+ * Gone while the context is loaded and started.  perf detaches the PMU's
+ * events at perf_pmu_unregister() from 6.15 on (probed in Kbuild:
+ * PFMK_HAVE_PMU_DETACH); before, a PMU must not be unregistered with
+ * events on it, pfmk's or any, and the case skips (the harness expects
+ * that skip on 6.1 and 6.12).  The count stops, the context stops,
+ * unloads and closes; a new load fails with -EOPNOTSUPP.
+ */
+static void gone_while_loaded(struct kunit *test)
+{
+#ifdef PFMK_HAVE_PMU_DETACH
+	struct gone_pmu *g = gone_pmu_new(test);
+	void *desc;
+	u64 v0, v1;
+
+	desc = gone_context(test);
+	KUNIT_ASSERT_EQ(test, gone_load(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	v0 = gone_read_pmd(test, desc);
+	gone_pmu_free(test, g);
+	v1 = gone_read_pmd(test, desc);
+	KUNIT_EXPECT_GE(test, v1, v0);
+	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v1);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v1);
+	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
+	gone_close(test, desc);
+#else
+	kunit_skip(test, "this kernel's perf cannot unregister a PMU with events");
+#endif
+}
+
+static struct kunit_case gone_cases[] = {
+	KUNIT_CASE(gone_before_load),
+	KUNIT_CASE(gone_after_unload),
+	KUNIT_CASE(gone_newcomer_same_name),
+	KUNIT_CASE(gone_while_loaded),
+	{}
+};
+
+static struct kunit_suite dyn_gone_suite = {
+	.name = "pfmk_dyn_gone",
+	.init = gone_init,
+	.exit = gone_exit,
+	.test_cases = gone_cases,
+};
+
+kunit_test_suites(&dyn_gone_suite);
