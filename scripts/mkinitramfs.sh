@@ -2,7 +2,11 @@
 # Create the guest initramfs (busybox + /init + modules + plan) for one kernel.
 # /init is scripts/guest-init.sh; this script writes the plan it runs.
 #
-# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir>
+# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir> [arm64]
+#
+# With "arm64" the plan is the arm64 guests' (Documentation/testing.rst,
+# "arm64"): the x86 emulator's steps and the benchmark are left out, the
+# real PMU's steps are in, and /bin/busybox is Debian's arm64 one.
 #
 # Writes <out-dir>/initramfs.cpio.gz and <out-dir>/plan.json (the list of
 # expected steps, used by scripts/results.py to detect missing ones).
@@ -19,7 +23,16 @@ id=${1:?usage}
 mode=${2:?usage}
 moddir=${3:?usage}
 out=${4:?usage}
-BUSYBOX=${PFMK_BUSYBOX:-/bin/busybox}
+arch=${5:-x86_64}
+case $arch in
+x86_64) BUSYBOX=${PFMK_BUSYBOX:-/bin/busybox} ;;
+arm64) BUSYBOX=${PFMK_BUSYBOX_ARM64:-$(arm64_busybox)} ;;
+*) die "$id: unknown architecture $arch" ;;
+esac
+# The manifest's kind of kernel (test-modules/manifest.json): stock or
+# debug on x86, arm64-stock or arm64-debug on arm64.
+kind=$mode
+[[ $arch == x86_64 ]] || kind=$arch-$mode
 [[ -x $BUSYBOX ]] || die "no static busybox at $BUSYBOX (package busybox-static)"
 
 root=$out/root
@@ -120,22 +133,31 @@ if [[ $mode != demo && $mode != bench ]]; then
 	step_rmmod pfmk_smoke
 	step_insmod pfmk_client2006 ktap
 	step_rmmod pfmk_client2006
-	# Hardware events on the emulated x86 core PMU (the guests have
-	# none), then unloaded: the other steps run without a core PMU.
-	step_insmod pfmk_emu_pmu rc
-	# The debug kernels carry the test-only perf_event_overflow() export:
-	# there the throttling case must run, not skip.
-	emu_args=()
-	[[ $mode == debug ]] && emu_args=(need_perf_overflow=1)
-	step_insmod pfmk_emu_smoke ktap "${emu_args[@]}"
-	step_rmmod pfmk_emu_smoke
-	step_rmmod pfmk_emu_pmu
+	if [[ $arch == x86_64 ]]; then
+		# Hardware events on the emulated x86 core PMU (the guests have
+		# none), then unloaded: the other steps run without a core PMU.
+		step_insmod pfmk_emu_pmu rc
+		# The debug kernels carry the test-only perf_event_overflow()
+		# export: there the throttling case must run, not skip.
+		emu_args=()
+		[[ $mode == debug ]] && emu_args=(need_perf_overflow=1)
+		step_insmod pfmk_emu_smoke ktap "${emu_args[@]}"
+		step_rmmod pfmk_emu_smoke
+		step_rmmod pfmk_emu_pmu
+	else
+		# The real PMU (QEMU's PMUv3, Linux's armv8_pmuv3 driver):
+		# exact counts of a known loop, sampling on cycles.
+		step_insmod pfmk_pmu_exact ktap
+		step_rmmod pfmk_pmu_exact
+	fi
 	# KAPI fuzzer (test-modules/pfmk_fuzz.c): 200k
 	# operations on the debug kernels, 100k on the stock ones.
 	# PFMK_FUZZ_STOCK=0 leaves it out on the stock kernels.
 	if [[ $mode == debug || ${PFMK_FUZZ_STOCK:-1} == 1 ]]; then
 		fuzz_ops=100000
 		if [[ $mode == debug ]]; then fuzz_ops=200000; fi
+		# arm64 guests run under icount, one vCPU at a time: fewer.
+		if [[ $arch == arm64 ]]; then fuzz_ops=${PFMK_FUZZ_OPS_ARM64:-20000}; fi
 		fuzz_seed=$(date +%s)
 		# The seed varies per run (printed in the KTAP); the module runs
 		# seed 1 as well, single-threaded.  The debug kernels have the AUX
@@ -175,8 +197,17 @@ if [[ $mode != bench ]]; then
 	step_example pfmk_example_flightrec	# pfmk AUX
 	step_rmmod pfmk_example_flightrec
 	# Hardware events: the counting and sampling examples on the emulated
-	# core PMU running free (run_hz), under a load (busy_example).
-	if have pfmk_emu_pmu; then
+	# core PMU running free (run_hz), under a load (busy_example); on
+	# arm64 on the real PMU, by name and generic.
+	if [[ $arch == arm64 ]]; then
+		EXAMPLE_RUNNER=busy_example step_example pfmk_example_count pmu \
+			events=cycles,instructions,armv8_pmuv3/cpu_cycles/,armv8_pmuv3/inst_retired/
+		add_step rmmod:pfmk_example_count@pmu rc
+		init_steps+=("rmmod:pfmk_example_count@pmu rmmod pfmk_example_count")
+		EXAMPLE_RUNNER=busy_example step_example pfmk_example_sample cycles event=cycles
+		add_step rmmod:pfmk_example_sample@cycles rc
+		init_steps+=("rmmod:pfmk_example_sample@cycles rmmod pfmk_example_sample")
+	elif have pfmk_emu_pmu; then
 		add_step emu-run:insmod rc
 		init_steps+=("emu-run:insmod insmod /modules/pfmk_emu_pmu.ko run_hz=1000")
 		EXAMPLE_RUNNER=busy_example step_example pfmk_example_count hw mode=hw
@@ -209,7 +240,7 @@ if [[ $mode == bench ]]; then
 	[[ $wl_rounds =~ ^[0-9]+$ ]] || die "PFMK_BENCH_WL_ROUNDS=$wl_rounds: not a number"
 	((10#$wl_rounds > 0)) || bench_wl=false
 fi
-if [[ $mode == stock || $mode == debug || $mode == bench ]]; then
+if [[ $arch == x86_64 && ($mode == stock || $mode == debug || $mode == bench) ]]; then
 	[[ $mode == bench ]] || bench_args=$bench_tiny
 	if have pfmk_bench; then
 		add_step bench:pfmk_bench bench
@@ -270,7 +301,7 @@ step_rmmod pfmk
 # example's "done" and unload them (dkms_load in scripts/guest-init.sh).
 step_dkms_load() {
 	local d=$PFMK_BUILD/dkms/$id m
-	[[ $mode == stock && -d $d ]] || return 0
+	[[ $mode == stock && $arch == x86_64 && -d $d ]] || return 0
 	for m in pfmk pfmk_example_count; do
 		if [[ ! -f $d/$m.ko ]]; then
 			missing+=("dkms:$m")
@@ -300,6 +331,7 @@ chmod +x "$root/init"
 {
 	echo "PLAN_ID=$id"
 	echo "PLAN_MODE=$mode"
+	echo "PLAN_ARCH=$arch"
 	echo "EXAMPLE_SECONDS=$example_seconds"
 	[[ -z $bench_env ]] || echo "$bench_env"
 } >"$root/plan.env"
@@ -307,7 +339,7 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 
 {
 	echo "{"
-	echo "  \"kernel\": \"$id\", \"mode\": \"$mode\","
+	echo "  \"kernel\": \"$id\", \"mode\": \"$mode\", \"arch\": \"$arch\", \"kind\": \"$kind\","
 	if ((${#missing[@]})); then
 		echo "  \"missing_modules\": [$(printf '"%s",' "${missing[@]}" | sed 's/,$//')],"
 	else
@@ -318,11 +350,17 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	# Debug kernels carry the AUX patch (scripts/lib.sh applied it) and the
 	# perf_event_overflow() export; Debian's kernels have neither.  Any
 	# other skip fails its row (scripts/results.py).
-	if [[ $mode == debug ]]; then
-		echo '  "expected_skips": {"pfmk_aux": ["aux_unsupported"], "pfmk_aux_smoke": ["aux_unsupported"]},'
-	else
-		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_emu_smoke": ["throttle_hw"]},'
-	fi
+	# On arm64 the msr PMU (x86's) does not exist: its cases skip.
+	case $kind in
+	debug)
+		echo '  "expected_skips": {"pfmk_aux": ["aux_unsupported"], "pfmk_aux_smoke": ["aux_unsupported"]},' ;;
+	arm64-debug)
+		echo '  "expected_skips": {"pfmk_aux": ["aux_unsupported"], "pfmk_aux_smoke": ["aux_unsupported"], "pfmk_smoke": ["encode_msr_tsc"], "pfmk_dyn": ["dyn_msr_tsc"]},' ;;
+	arm64-*)
+		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_smoke": ["encode_msr_tsc"]},' ;;
+	*)
+		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_emu_smoke": ["throttle_hw"]},' ;;
+	esac
 	echo "  \"steps\": ["
 	printf '    %s,\n' "${steps_json[@]}" | sed '$ s/,$//'
 	echo "  ]"

@@ -284,7 +284,9 @@ def suites(root, step, skips=None):
 
 
 def load_manifest(path):
-    """The checked-in manifest: {module: {"kinds": [...], "suites": {suite: [cases]}}}."""
+    """The checked-in manifest: {module: {"kinds": [...], "suites": {suite: [cases]},
+    optionally "suite_kinds": {suite: [...]}}}: a suite listed there runs on
+    those kinds only (e.g. the x86 register images' suite: not on arm64)."""
     try:
         with open(path) as f:
             return json.load(f)
@@ -308,8 +310,15 @@ def manifest_check(kernel, kind, manifest, ran, planned):
                             notes=["module %s is in the manifest but not in the plan" % mod]))
             continue
         got = ran.get(mod, {})
+        only = ent.get("suite_kinds", {})
         for suite, cases in sorted(ent["suites"].items()):
             have = got.get(suite)
+            if suite in only and kind not in only[suite]:
+                if have is not None:
+                    rows.append(row(kernel, "manifest:" + suite, failed=1,
+                                    notes=["suite %s of %s ran on a %s kernel, which the "
+                                           "manifest does not list for it" % (suite, mod, kind)]))
+                continue
             if have is None:
                 rows.append(row(kernel, "manifest:" + suite, failed=1,
                                 notes=["suite %s of %s did not run" % (suite, mod)]))
@@ -653,7 +662,8 @@ def parse(kernel, log, plan_file, qemu_rc):
         if manifest is None:
             rows.append(row(kernel, "manifest", failed=1, notes=["no %s" % MANIFEST]))
         else:
-            rows += manifest_check(kernel, plan["mode"], manifest, ran, planned)
+            rows += manifest_check(kernel, plan.get("kind", plan["mode"]), manifest, ran,
+                                   planned)
 
     reps = scan_reports(lines) + pfmk_warnings(lines)
     rep = row(kernel, "reports", passed=0 if reps else 1, failed=len(reps),
