@@ -86,6 +86,7 @@ bench:
 
 kernels:
 	@for s in $${PFMK_SERIES:-6.1 6.12 7.2}; do scripts/debug-kernel.sh $$s || exit 1; done
+	@for s in $${PFMK_ARM64_SERIES-6.12}; do scripts/debug-kernel.sh --arch arm64 $$s || exit 1; done
 
 help:
 	@echo 'pfmk make targets:'
@@ -104,7 +105,9 @@ help:
 	@echo '                  and QEMU runs on the Debian 6.1/6.12 kernels and on debug'
 	@echo '                  kernels (KASAN, lockdep, kmemleak, KUnit) built from'
 	@echo '                  linux-source 6.1, 6.12 and 7.2 (7.2 fetched from Debian'
-	@echo '                  unstable into the cache); prints a summary ending in'
+	@echo '                  unstable into the cache), then Debian arm64 6.1/6.12 kernels'
+	@echo '                  (fetched into the cache) and an arm64 debug kernel, modules'
+	@echo '                  cross-built, on QEMU'"'"'s PMUv3; prints a summary ending in'
 	@echo '                  "N passed, N failed, N skipped"'
 	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck, shellcheck,'
 	@echo '                  and the fixtures of the client rules (coccinelle/)'
@@ -117,4 +120,4 @@ help:
 	@echo '                  table and build/bench/summary.json'
 	@echo '  make kernels    build (or reuse) the cached debug kernels only'
 	@echo 'Caches: $${XDG_CACHE_HOME:-$$HOME/.cache}/pfmk; outputs and logs: build/'
-	@echo 'Knobs: PFMK_SERIES, PFMK_STOCK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_SKIP_INSTALL, PFMK_JOBS (see scripts/test.sh)'
+	@echo 'Knobs: PFMK_SERIES, PFMK_STOCK_SERIES, PFMK_ARM64_SERIES, PFMK_ARM64_STOCK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_SKIP_INSTALL, PFMK_JOBS (see scripts/test.sh)'
