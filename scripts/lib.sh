@@ -339,14 +339,14 @@ arm64_kernel() {
 	(
 		flock 8
 		arm64_lists
-		local rel meta dir tmp hdr kb host
+		local arel meta dir tmp hdr kb host
 		for meta in "linux-image-$series-arm64" linux-image-arm64; do
-			rel=$(apt_private "$PFMK_ARM64_STORE" apt-cache depends "$meta" 2>/dev/null |
+			arel=$(apt_private "$PFMK_ARM64_STORE" apt-cache depends "$meta" 2>/dev/null |
 				sed -n "s/^ *Depends: linux-image-\(${series}[.-][^ ]*-arm64\)\$/\1/p" | head -n1)
-			[[ -n $rel ]] && break
+			[[ -n $arel ]] && break
 		done
-		[[ -n $rel ]] || die "arm64: no Debian arm64 kernel of series $series in $a's lists"
-		dir=$PFMK_CACHE/arm64/$rel
+		[[ -n $arel ]] || die "arm64: no Debian arm64 kernel of series $series in $a's lists"
+		dir=$PFMK_CACHE/arm64/$arel
 		if [[ -f $dir/.pfmk-complete ]]; then
 			echo "$dir"
 			exit 0
@@ -354,24 +354,24 @@ arm64_kernel() {
 		host=$(dpkg --print-architecture)
 		mkdir -p "$PFMK_CACHE/arm64"
 		tmp=$(mktemp -d "$PFMK_CACHE/arm64/.x.XXXXXX")
-		arm64_unpack "linux-image-$rel" "$tmp" ./boot
-		arm64_unpack "linux-headers-$rel" "$tmp"
-		hdr=$(sed -n 's|^include /usr/src/\(linux-headers-[^/]*-common\)/Makefile$|\1|p' "$tmp/usr/src/linux-headers-$rel/Makefile")
-		[[ -n $hdr ]] || die "arm64: linux-headers-$rel: no -common include in its Makefile"
+		arm64_unpack "linux-image-$arel" "$tmp" ./boot
+		arm64_unpack "linux-headers-$arel" "$tmp"
+		hdr=$(sed -n 's|^include /usr/src/\(linux-headers-[^/]*-common\)/Makefile$|\1|p' "$tmp/usr/src/linux-headers-$arel/Makefile")
+		[[ -n $hdr ]] || die "arm64: linux-headers-$arel: no -common include in its Makefile"
 		arm64_unpack "$hdr" "$tmp"
-		kb=$(readlink "$tmp/usr/src/linux-headers-$rel/scripts")
+		kb=$(readlink "$tmp/usr/src/linux-headers-$arel/scripts")
 		kb=${kb#../../lib/}
 		kb=${kb%%/*}
-		[[ $kb == linux-kbuild-* ]] || die "arm64: linux-headers-$rel: scripts do not link to a linux-kbuild"
+		[[ $kb == linux-kbuild-* ]] || die "arm64: linux-headers-$arel: scripts do not link to a linux-kbuild"
 		arm64_unpack "$kb:$host" "$tmp"
 		# The headers are unpacked under $dir, not /usr/src.
-		sed -i "s|^include /usr/src/|include $dir/usr/src/|" "$tmp/usr/src/linux-headers-$rel/Makefile"
-		[[ -f $tmp/boot/vmlinuz-$rel && -f $tmp/usr/src/linux-headers-$rel/Module.symvers ]] ||
-			die "arm64: $rel: image or headers missing after unpacking"
+		sed -i "s|^include /usr/src/|include $dir/usr/src/|" "$tmp/usr/src/linux-headers-$arel/Makefile"
+		[[ -f $tmp/boot/vmlinuz-$arel && -f $tmp/usr/src/linux-headers-$arel/Module.symvers ]] ||
+			die "arm64: $arel: image or headers missing after unpacking"
 		touch "$tmp/.pfmk-complete"
 		rm -rf "$dir"
 		mv "$tmp" "$dir"
-		say "arm64: Debian $rel in $dir"
+		say "arm64: Debian $arel in $dir"
 		echo "$dir"
 	) 8>"$a/.lock"
 }

@@ -24,8 +24,8 @@
  *
  * Sampling: cycles, generic and by name (armv8_pmuv3/cpu_cycles/), at a
  * fixed period P over a loop of L instructions with interrupts on,
- * instructions recorded in each sample (pmx_sample()): L / P samples in
- * the loop at least (but the first), more when the CPU ran other work
+ * instructions recorded in each sample (pmx_sample()): about L / P
+ * samples in the loop, more elsewhere when the CPU ran other work
  * meanwhile, each of the loop's exactly a whole number of periods after
  * the others, but for the few an interrupt handler delayed; no period
  * missed, none throttled.  Both sample on the PMU's cycle counter (the
@@ -415,12 +415,13 @@ static void pmx_sample(struct pmx *p, const char * const *events)
 	pfmk_ktap_diag("%s: %llu samples in the loop, %llu exactly a period apart",
 		       p->name, in_loop, on_time);
 	/*
-	 * One sample per period of the loop's instructions at least (the
-	 * first may come before it); more when interrupts ran during the
-	 * loop, whose instructions count too.
+	 * About one sample per period of the loop's instructions: more when
+	 * interrupts ran during the loop, whose instructions count too; fewer
+	 * where overflows are NMIs (the debug kernel), which may land in
+	 * those interrupts' handlers instead (3 in 103 once).
 	 */
-	pmx_check_true(p, "samples in the loop >= loop / period - 1",
-		       in_loop + 1 >= want);
+	pmx_check_true(p, "samples in the loop >= loop / period * 0.9",
+		       in_loop * 10 >= want * 9);
 	pmx_check_true(p, "9 in 10 samples exactly on time",
 		       on_time * 10 >= in_loop * 9);
 	pmx_check(p, "close", 0, pfmk_close(desc));
