@@ -86,6 +86,7 @@ bench:
 
 kernels:
 	@for s in $${PFMK_SERIES:-6.1 6.12 7.2}; do scripts/debug-kernel.sh $$s || exit 1; done
+	@for s in $${PFMK_ARM64_SERIES-6.12}; do scripts/debug-kernel.sh --arch arm64 $$s || exit 1; done
 
 help:
 	@echo 'pfmk make targets:'
@@ -104,17 +105,20 @@ help:
 	@echo '                  and QEMU runs on the Debian 6.1/6.12 kernels and on debug'
 	@echo '                  kernels (KASAN, lockdep, kmemleak, KUnit) built from'
 	@echo '                  linux-source 6.1, 6.12 and 7.2 (7.2 fetched from Debian'
-	@echo '                  unstable into the cache); prints a summary ending in'
+	@echo '                  unstable into the cache), then Debian arm64 6.1/6.12 kernels'
+	@echo '                  (fetched into the cache) and an arm64 debug kernel, modules'
+	@echo '                  cross-built, on QEMU'"'"'s PMUv3; prints a summary ending in'
 	@echo '                  "N passed, N failed, N skipped"'
 	@echo '  make check      sparse, checkpatch --strict, kernel-doc -Wall, coccicheck, shellcheck,'
 	@echo '                  and the fixtures of the client rules (coccinelle/)'
 	@echo '  make htmldocs   Documentation/ through Sphinx and kernel-doc into'
 	@echo '                  build/htmldocs/index.html; zero warnings allowed'
-	@echo '  make demo       boot the Debian 6.1 kernel and run pfmk_example_count'
+	@echo '  make demo       boot the Debian 6.1 kernel and run the examples, then its'
+	@echo '                  arm64 build on QEMU'"'"'s PMUv3 (cycles, instructions, IPC)'
 	@echo '  make bench      benchmarks in the Debian 6.1 guest: pfmk vs the raw perf'
 	@echo '                  kernel API and vs perf record, timed, then counted in'
 	@echo '                  instructions (QEMU icount; PFMK_BENCH_ICOUNT=0 skips it);'
 	@echo '                  table and build/bench/summary.json'
 	@echo '  make kernels    build (or reuse) the cached debug kernels only'
 	@echo 'Caches: $${XDG_CACHE_HOME:-$$HOME/.cache}/pfmk; outputs and logs: build/'
-	@echo 'Knobs: PFMK_SERIES, PFMK_STOCK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_SKIP_INSTALL, PFMK_JOBS (see scripts/test.sh)'
+	@echo 'Knobs: PFMK_SERIES, PFMK_STOCK_SERIES, PFMK_ARM64_SERIES, PFMK_ARM64_STOCK_SERIES, PFMK_KERNELS, PFMK_SKIP_CHECK, PFMK_SKIP_DOCS, PFMK_SKIP_INSTALL, PFMK_JOBS (see scripts/test.sh)'

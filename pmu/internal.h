@@ -166,7 +166,7 @@ static inline void pfmk_pmds_dfl_on(const struct pfmk_pmu_desc *pmu,
 int pfmk_pmu_generic_init(void);
 void pfmk_pmu_generic_exit(void);
 
-/* pmu/pmu_x86.c: the native x86 descriptions */
+/* pmu/pmu_x86.c: the native x86 descriptions (pmu/pmu_x86_none.c off x86) */
 int pfmk_pmu_x86_init(void);
 void pfmk_pmu_x86_exit(void);
 bool pfmk_x86_fixed_pmd(unsigned int pmd);

@@ -29,11 +29,9 @@
 #include <pfmk/pmu.h>
 #include <pfmk/pmu_generic.h>
 #include <pfmk/x86.h>
-#ifdef CONFIG_X86
 #include <asm/cpufeature.h>
 #include <asm/perf_event.h>
 #include <asm/processor.h>
-#endif
 
 #include "internal.h"
 
@@ -369,7 +367,6 @@ void pfmk_x86_pmu_retract(const struct pfmk_x86_pmu_info *info)
 }
 EXPORT_SYMBOL_GPL(pfmk_x86_pmu_retract);
 
-#ifdef CONFIG_X86
 /* The CPU's own core PMU, as x86 perf found it; false if there is none. */
 static bool pfmk_x86_cpuid(struct pfmk_x86_pmu_info *info)
 {
@@ -402,12 +399,6 @@ static bool pfmk_x86_cpuid(struct pfmk_x86_pmu_info *info)
 	}
 	return pfmk_x86_info_ok(info);
 }
-#else
-static bool pfmk_x86_cpuid(struct pfmk_x86_pmu_info *info)
-{
-	return false;
-}
-#endif
 
 /**
  * pfmk_pmu_x86_init() - describe the CPU's x86 core PMU, if it has one

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Build the pfmk modules for one kernel, out of tree, with W=1 -Werror.
 #
-# usage: scripts/build-modules.sh <kernel-id> <kdir>
+# usage: scripts/build-modules.sh <kernel-id> <kdir> [arm64]
+#
+# With "arm64" the modules are cross-built (ARCH=arm64, CROSS_COMPILE=
+# $PFMK_CROSS_COMPILE_ARM64, default aarch64-linux-gnu-) against an arm64
+# kernel tree: Debian's arm64 headers or the arm64 debug kernel's build.
 #
 # The module sources are copied to build/modules/<kernel-id>/ so that several
 # kernels can be built from one source tree. The log goes to
@@ -12,7 +16,14 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 id=${1:?usage: build-modules.sh <kernel-id> <kdir>}
-kdir=${2:?usage: build-modules.sh <kernel-id> <kdir>}
+kdir=${2:?usage: build-modules.sh <kernel-id> <kdir> [arm64]}
+arch=${3:-}
+cross=()
+case $arch in
+'') ;;
+arm64) cross=(ARCH=arm64 CROSS_COMPILE="$PFMK_CROSS_COMPILE_ARM64") ;;
+*) die "$id: unknown architecture $arch" ;;
+esac
 dest=$PFMK_BUILD/modules/$id
 log=$PFMK_LOGS/modules-$id.log
 
@@ -23,9 +34,9 @@ mkdir -p "$dest"
 copy_module_sources "$dest"
 [[ -f $dest/Kbuild ]] || die "$id: no Kbuild in $PFMK_MODSRC"
 
-say "$id: building modules (W=1 -Werror) against $kdir"
+say "$id: building modules (W=1 -Werror${arch:+, $arch}) against $kdir"
 rc=0
-make -C "$kdir" M="$dest" W=1 KCFLAGS=-Werror -j"$PFMK_JOBS" modules >"$log" 2>&1 || rc=$?
+make -C "$kdir" M="$dest" "${cross[@]}" W=1 KCFLAGS=-Werror -j"$PFMK_JOBS" modules >"$log" 2>&1 || rc=$?
 # Warnings that do not fail the compiler still count (modpost, Kbuild).
 if grep -E -i '(^|[^a-z])warning:' "$log" >"$log.warnings"; then
 	say "$id: warnings in the module build:"

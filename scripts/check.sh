@@ -112,6 +112,18 @@ if [[ -f $dbg/.pfmk-complete ]]; then
 else
 	say "check: no cached debug-$STOCK_SERIES kernel: KUnit modules not sparse-checked (run make kernels)"
 fi
+# The sources only arm64 builds (Kbuild, test-modules/Kbuild): those
+# objects alone, against the cached arm64 debug kernel of the same series
+# (the rest is the same code the x86 passes checked).
+arm64_only=(pmu/pmu_x86_none.o test-modules/pfmk_pmu_exact.o test-modules/pfmk_kunit_nmi.o)
+adbg=$("$PFMK_ROOT/scripts/debug-kernel.sh" --key --arch arm64 "$STOCK_SERIES")
+if [[ -f $adbg/.pfmk-complete ]]; then
+	echo "==== sparse against the debug-arm64-$STOCK_SERIES kernel ($adbg/build): ${arm64_only[*]}" >>"$sparse_log"
+	make -C "$adbg/build" M="$work" ARCH=arm64 CROSS_COMPILE="$PFMK_CROSS_COMPILE_ARM64" C=2 \
+		-j"$PFMK_JOBS" "${arm64_only[@]}" >>"$sparse_log" 2>&1 || sparse_rc=$?
+else
+	say "check: no cached debug-arm64-$STOCK_SERIES kernel: arm64-only sources not sparse-checked (run make kernels)"
+fi
 # A kernel that finds sparse unusable builds without it and says so once.
 if grep -q 'specified, but .* is not available or not up to date' "$sparse_log"; then
 	echo "sparse did not run: the kernel rejected it, see $sparse_log" >>"$sparse_log.skipped"

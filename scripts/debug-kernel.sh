@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # Build (or reuse from the cache) a debug kernel from linux-source-<series>.
 #
-# usage: scripts/debug-kernel.sh <series>        e.g. 6.12
-#        scripts/debug-kernel.sh --key <series>  print the cache directory only
+# usage: scripts/debug-kernel.sh [--key] [--arch arm64] <series>   e.g. 6.12
+#   --key         print the cache directory only
+#   --arch arm64  cross-build for arm64 (QEMU's virt machine) with
+#                 aarch64-linux-gnu-gcc and scripts/kconfig/debug-arm64.config,
+#                 cached as debug-arm64-<series>; default: x86_64 and
+#                 scripts/kconfig/debug.config, cached as debug-<series>
 #
 # On success prints the cache directory, which contains:
-#   bzImage      the kernel image to boot
+#   bzImage      the kernel image to boot (x86_64), or
+#   Image        the same for arm64 (scripts/lib.sh: kernel_image_name)
 #   build/       the O= output directory, usable as KDIR for external modules
+#                (with ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- for arm64)
 #   config       the final .config
 #   build.log    the full build log
 #
-# Cache key: linux-source package version, sha256 of the config fragment
-# (scripts/kconfig/debug.config), sha256 of patches/linux-<series>/*, the
-# compiler version and the recipe version below.
+# Cache key: linux-source package version, sha256 of the config fragment,
+# sha256 of patches/linux-<series>/*, the compiler version and the recipe
+# version below.
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -20,14 +26,34 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 RECIPE_VERSION=1
-FRAGMENT=$PFMK_ROOT/scripts/kconfig/debug.config
 
 key_only=0
-if [[ ${1:-} == --key ]]; then
-	key_only=1
+arch=x86_64
+while (($#)); do
+	case $1 in
+	--key) key_only=1 ;;
+	--arch) arch=${2:?--arch needs x86_64 or arm64}; shift ;;
+	*) break ;;
+	esac
 	shift
-fi
-series=${1:?usage: debug-kernel.sh [--key] <series>}
+done
+series=${1:?usage: debug-kernel.sh [--key] [--arch arm64] <series>}
+case $arch in
+x86_64)
+	FRAGMENT=$PFMK_ROOT/scripts/kconfig/debug.config
+	name=debug-$series
+	cc=gcc
+	cross=()
+	;;
+arm64)
+	FRAGMENT=$PFMK_ROOT/scripts/kconfig/debug-arm64.config
+	name=debug-arm64-$series
+	cc=${PFMK_CROSS_COMPILE_ARM64}gcc
+	cross=(CROSS_COMPILE="$PFMK_CROSS_COMPILE_ARM64")
+	;;
+*) die "debug-kernel.sh: unknown architecture $arch (x86_64 or arm64)" ;;
+esac
+image=$(kernel_image_name "$arch")
 
 cache_dir() {
 	local v cfg
@@ -35,9 +61,9 @@ cache_dir() {
 	cfg=$({
 		cat "$FRAGMENT"
 		echo "recipe=$RECIPE_VERSION"
-		gcc --version | head -n1
+		"$cc" --version | head -n1
 	} | short_hash)
-	echo "$PFMK_CACHE/kernels/debug-$series/${v//[^A-Za-z0-9.+_-]/_}-c$cfg-p$(patches_hash "$series")"
+	echo "$PFMK_CACHE/kernels/$name/${v//[^A-Za-z0-9.+_-]/_}-c$cfg-p$(patches_hash "$series")"
 }
 
 dir=$(cache_dir)
@@ -54,7 +80,7 @@ if [[ -f $dir/.pfmk-complete ]]; then
 	# The O= directory refers to its source tree: make sure it still exists.
 	ensure_source_tree "$series" >/dev/null
 	ln -sfn "$(basename "$dir")" "$(dirname "$dir")/latest"
-	say "debug-$series: cached kernel $dir"
+	say "$name: cached kernel $dir"
 	echo "$dir"
 	exit 0
 fi
@@ -62,19 +88,19 @@ fi
 src=$(ensure_source_tree "$series")
 obj=$dir/build
 log=$dir/build.log
-rm -rf "$obj" "$dir/bzImage" "$dir/config"
+rm -rf "$obj" "${dir:?}/$image" "$dir/config"
 mkdir -p "$obj"
 : >"$log"
-kmake() { make -C "$src" O="$obj" ARCH=x86_64 "$@"; }
+kmake() { make -C "$src" O="$obj" ARCH="$arch" "${cross[@]}" "$@"; }
 
-say "debug-$series: configuring (tinyconfig + $(basename "$FRAGMENT"))"
+say "$name: configuring (tinyconfig + $(basename "$FRAGMENT"))"
 {
 	kmake tinyconfig
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$FRAGMENT")
 	kmake olddefconfig
 } >>"$log" 2>&1 || {
 	show_log_tail "$log"
-	die "debug-$series: configuration failed"
+	die "$name: configuration failed"
 }
 
 # Verify that every requested option really ended up in .config.
@@ -100,7 +126,7 @@ verify_config() {
 		got=$(sed -n "s/^$sym=//p" "$cfg")
 		[[ -n $got ]] || got=n
 		if [[ $got != "$want" ]]; then
-			say "debug-$series: config $sym: requested '$want', got '$got'"
+			say "$name: config $sym: requested '$want', got '$got'"
 			bad=1
 		fi
 	done <"$FRAGMENT"
@@ -110,18 +136,18 @@ verify_config() {
 		min=${BASH_REMATCH[2]}
 		val=$(sed -n "s/^$sym=//p" "$cfg")
 		if [[ -z $val || $val -lt $min ]]; then
-			say "debug-$series: config $sym=$val, need >= $min"
+			say "$name: config $sym=$val, need >= $min"
 			bad=1
 		fi
 	done < <(sed -n 's/^# pfmk-min:[[:space:]]*//p' "$FRAGMENT" | tr ' ' '\n')
 	return "$bad"
 }
-verify_config || die "debug-$series: the config fragment did not apply; see $obj/.config"
+verify_config || die "$name: the config fragment did not apply; see $obj/.config"
 cp "$obj/.config" "$dir/config"
 
-say "debug-$series: building bzImage + modules with -j$PFMK_JOBS (log: $log)"
+say "$name: building $image + modules with -j$PFMK_JOBS (log: $log)"
 start=$SECONDS
-kmake -j"$PFMK_JOBS" bzImage modules >>"$log" 2>&1 &
+kmake -j"$PFMK_JOBS" "$image" modules >>"$log" 2>&1 &
 pid=$!
 while kill -0 "$pid" 2>/dev/null; do
 	for _ in $(seq 60); do
@@ -129,16 +155,16 @@ while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 	done
 	kill -0 "$pid" 2>/dev/null || break
-	say "debug-$series: still building ($((SECONDS - start))s, $(grep -c '^  CC' "$log" || true) files compiled)"
+	say "$name: still building ($((SECONDS - start))s, $(grep -c '^  CC' "$log" || true) files compiled)"
 done
 if ! wait "$pid"; then
 	show_log_tail "$log"
-	die "debug-$series: kernel build failed"
+	die "$name: kernel build failed"
 fi
-cp "$obj/arch/x86/boot/bzImage" "$dir/bzImage"
-[[ -f $obj/Module.symvers ]] || die "debug-$series: no Module.symvers"
+cp "$obj/arch/${arch/x86_64/x86}/boot/$image" "$dir/$image"
+[[ -f $obj/Module.symvers ]] || die "$name: no Module.symvers"
 touch "$dir/.pfmk-complete"
-say "debug-$series: built in $((SECONDS - start))s"
+say "$name: built in $((SECONDS - start))s"
 prune_cache "$(dirname "$dir")" '*' "$dir"
 ln -sfn "$(basename "$dir")" "$(dirname "$dir")/latest"
 echo "$dir"

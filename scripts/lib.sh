@@ -44,7 +44,32 @@ PFMK_PACKAGES=(
 	sparse coccinelle busybox-static cpio gzip bc flex bison
 	libelf-dev libssl-dev kmod xz-utils python3 perl gcc make patch git
 	linux-perf python3-sphinx dkms
+	qemu-system-arm gcc-aarch64-linux-gnu
 )
+
+# arm64 (scripts/arm64.sh): modules and the arm64 debug kernel are
+# cross-built with this prefix; the guests run in qemu-system-aarch64.
+PFMK_CROSS_COMPILE_ARM64=${PFMK_CROSS_COMPILE_ARM64:-aarch64-linux-gnu-}
+export PFMK_CROSS_COMPILE_ARM64
+
+# kernel_image_arch <image>: arm64 for an arm64 Image (its header's magic
+# "ARM\x64" at offset 56), x86_64 otherwise.
+kernel_image_arch() {
+	if [[ $(od -An -tx4 -j56 -N4 "$1" 2>/dev/null | tr -d ' ') == 644d5241 ]]; then
+		echo arm64
+	else
+		echo x86_64
+	fi
+}
+
+# kernel_image_name <arch>: the boot image make builds (and QEMU's
+# -kernel takes) for x86_64 or arm64.
+kernel_image_name() {
+	case $1 in
+	arm64) echo Image ;;
+	*) echo bzImage ;;
+	esac
+}
 
 # guest_accel <mode>: the QEMU accelerator for a guest of that kind (the
 # default of PFMK_QEMU_ACCEL in test.sh and demo.sh).  Stock kernels run
@@ -183,6 +208,13 @@ apt_private() {
 	# As root, apt drops to _apt for downloads, which cannot write into
 	# root's cache: download as root (what apt falls back to anyway).
 	[[ $(id -u) -ne 0 ]] || o+=(-o APT::Sandbox::User=root)
+	# A store's own options (e.g. its architectures), one a line.
+	if [[ -f $a/options ]]; then
+		local opt
+		while IFS= read -r opt; do
+			[[ -n $opt ]] && o+=(-o "$opt")
+		done <"$a/options"
+	fi
 	"$prog" "${o[@]}" "$@"
 }
 
@@ -234,6 +266,130 @@ fetch_source() {
 		find "$a/debs" -name "${pkg}_*.deb" ! -name "${deb##*/}" -delete
 		say "$pkg: $ver in $a/src"
 	) 8>"$a/.lock" || exit 1
+}
+
+# arm64 (Documentation/testing.rst, "arm64"): Debian bookworm's arm64
+# kernel images and headers for the debian-arm64-<series> rows, the
+# linux-kbuild (of this machine's architecture) their headers' scripts
+# and tools link to, and busybox-static for the guests' /init.  Fetched
+# like linux-source-7.2: apt-get download through a private sources list
+# and state in $PFMK_CACHE/apt-bookworm-arm64 (its "options" file sets
+# the architectures), never dpkg --add-architecture, never the machine's
+# apt sources or dpkg database; nothing is installed.  Each package is
+# unpacked with dpkg-deb -x into $PFMK_CACHE/arm64/.
+PFMK_ARM64_STORE=bookworm-arm64
+PFMK_ARM64_MIRROR=${PFMK_ARM64_MIRROR:-http://deb.debian.org}
+
+# arm64_lists: the private store's package lists, refreshed once every
+# PFMK_APT_REFRESH seconds (the cached ones when the mirror cannot be
+# reached).  Caller holds the store's lock.
+arm64_lists() {
+	local a=$PFMK_CACHE/apt-$PFMK_ARM64_STORE host age s k=/usr/share/keyrings/debian-archive-keyring.gpg
+	host=$(dpkg --print-architecture)
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/debs"
+	[[ -f $k ]] || die "arm64: no $k; install debian-archive-keyring"
+	for s in bookworm bookworm-updates; do
+		echo "deb [arch=arm64,$host signed-by=$k] $PFMK_ARM64_MIRROR/debian $s main"
+	done >"$a/sources.list"
+	echo "deb [arch=arm64,$host signed-by=$k] $PFMK_ARM64_MIRROR/debian-security bookworm-security main" >>"$a/sources.list"
+	printf '%s\n' APT::Architecture=arm64 APT::Architectures::=arm64 "APT::Architectures::=$host" >"$a/options"
+	age=$(($(date +%s) - $(stat -c %Y "$a/lists/.updated" 2>/dev/null || echo 0)))
+	if ((age > PFMK_APT_REFRESH)); then
+		say "arm64: apt-get update of Debian bookworm arm64 (private lists: $a)"
+		if apt_private "$PFMK_ARM64_STORE" apt-get -q update >"$a/update.log" 2>&1; then
+			touch "$a/lists/.updated"
+		else
+			say "arm64: apt-get update failed (see $a/update.log); using what is cached"
+		fi
+	fi
+}
+
+# arm64_unpack <package[:arch]> <dest> [path...]: download the candidate
+# version of a package into the store (once) and unpack it (or only
+# @path...) into @dest.  Caller holds the store's lock.
+arm64_unpack() {
+	local pkg=$1 dest=$2 a=$PFMK_CACHE/apt-$PFMK_ARM64_STORE ver deb
+	shift 2
+	ver=$(apt_private "$PFMK_ARM64_STORE" apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	[[ -n $ver && $ver != '(none)' ]] || die "arm64: $pkg not in the lists of $a (log: $a/update.log)"
+	deb=$(find "$a/debs" -name "${pkg%%:*}_${ver//:/%3a}_*.deb" -print -quit)
+	if [[ -z $deb ]]; then
+		say "arm64: downloading $pkg $ver"
+		(cd "$a/debs" && apt_private "$PFMK_ARM64_STORE" apt-get -q download "$pkg=$ver") >"$a/download.log" 2>&1 ||
+			die "arm64: apt-get download $pkg=$ver failed; see $a/download.log"
+		deb=$(find "$a/debs" -name "${pkg%%:*}_${ver//:/%3a}_*.deb" -print -quit)
+	fi
+	mkdir -p "$dest"
+	if (($#)); then
+		dpkg-deb --fsys-tarfile "$deb" | tar -C "$dest" -x "$@"
+	else
+		dpkg-deb -x "$deb" "$dest"
+	fi
+}
+
+# arm64_kernel <series>: make sure $PFMK_CACHE/arm64/<release>/ holds
+# Debian's arm64 kernel of a series (the release its metapackage,
+# linux-image-arm64 or linux-image-<series>-arm64, depends on): the image
+# (boot/vmlinuz-<release>), the headers (usr/src/linux-headers-<release>,
+# their Makefile pointed at the cached -common headers) and the kbuild
+# they link to; prints that directory.  Serialized by the store's lock.
+arm64_kernel() {
+	local series=$1 a=$PFMK_CACHE/apt-$PFMK_ARM64_STORE
+	mkdir -p "$a"
+	(
+		flock 8
+		arm64_lists
+		local arel meta dir tmp hdr kb host
+		for meta in "linux-image-$series-arm64" linux-image-arm64; do
+			arel=$(apt_private "$PFMK_ARM64_STORE" apt-cache depends "$meta" 2>/dev/null |
+				sed -n "s/^ *Depends: linux-image-\(${series}[.-][^ ]*-arm64\)\$/\1/p" | head -n1)
+			[[ -n $arel ]] && break
+		done
+		[[ -n $arel ]] || die "arm64: no Debian arm64 kernel of series $series in $a's lists"
+		dir=$PFMK_CACHE/arm64/$arel
+		if [[ -f $dir/.pfmk-complete ]]; then
+			echo "$dir"
+			exit 0
+		fi
+		host=$(dpkg --print-architecture)
+		mkdir -p "$PFMK_CACHE/arm64"
+		tmp=$(mktemp -d "$PFMK_CACHE/arm64/.x.XXXXXX")
+		arm64_unpack "linux-image-$arel" "$tmp" ./boot
+		arm64_unpack "linux-headers-$arel" "$tmp"
+		hdr=$(sed -n 's|^include /usr/src/\(linux-headers-[^/]*-common\)/Makefile$|\1|p' "$tmp/usr/src/linux-headers-$arel/Makefile")
+		[[ -n $hdr ]] || die "arm64: linux-headers-$arel: no -common include in its Makefile"
+		arm64_unpack "$hdr" "$tmp"
+		kb=$(readlink "$tmp/usr/src/linux-headers-$arel/scripts")
+		kb=${kb#../../lib/}
+		kb=${kb%%/*}
+		[[ $kb == linux-kbuild-* ]] || die "arm64: linux-headers-$arel: scripts do not link to a linux-kbuild"
+		arm64_unpack "$kb:$host" "$tmp"
+		# The headers are unpacked under $dir, not /usr/src.
+		sed -i "s|^include /usr/src/|include $dir/usr/src/|" "$tmp/usr/src/linux-headers-$arel/Makefile"
+		[[ -f $tmp/boot/vmlinuz-$arel && -f $tmp/usr/src/linux-headers-$arel/Module.symvers ]] ||
+			die "arm64: $arel: image or headers missing after unpacking"
+		touch "$tmp/.pfmk-complete"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+		say "arm64: Debian $arel in $dir"
+		echo "$dir"
+	) 8>"$a/.lock"
+}
+
+# arm64_busybox: the path of an arm64 static busybox (Debian's
+# busybox-static:arm64, unpacked into the cache once).
+arm64_busybox() {
+	local a=$PFMK_CACHE/apt-$PFMK_ARM64_STORE d=$PFMK_CACHE/arm64/busybox
+	mkdir -p "$a"
+	(
+		flock 8
+		if [[ ! -x $d/bin/busybox ]]; then
+			arm64_lists
+			rm -rf "$d"
+			arm64_unpack busybox-static "$d" ./bin/busybox
+		fi
+		echo "$d/bin/busybox"
+	) 8>"$a/.lock"
 }
 
 # source_tarball <series>: the linux-source-<series> tarball (fetched

@@ -29,10 +29,12 @@ COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
 def kbuild_modules(kbuild_text):
-    """{module: [object basenames]} from "<module>-y := a.o b.o \\" lines."""
+    """{module: [object basenames]} from "<module>-y := a.o b.o \\" lines,
+    and "<module>-$(CONFIG_X86) += ..." ones (objects of some architectures:
+    their suites are listed in the manifest's "suite_kinds")."""
     text = kbuild_text.replace("\\\n", " ")
     mods = {}
-    for m in re.finditer(r"^(\w+)-y\s*:?\+?=\s*(.*)$", text, re.M):
+    for m in re.finditer(r"^(\w+)-(?:y|\$\(CONFIG_\w+\))\s*:?\+?=\s*(.*)$", text, re.M):
         mods.setdefault(m.group(1), []).extend(
             o[:-2] for o in m.group(2).split() if o.endswith(".o"))
     return mods

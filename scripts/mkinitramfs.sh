@@ -2,7 +2,14 @@
 # Create the guest initramfs (busybox + /init + modules + plan) for one kernel.
 # /init is scripts/guest-init.sh; this script writes the plan it runs.
 #
-# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir>
+# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir> [arm64 [exact]]
+#
+# With "arm64" the plan is the arm64 guests' (Documentation/testing.rst,
+# "arm64"): the x86 emulator's steps and the benchmark are left out, and
+# /bin/busybox is Debian's arm64 one.  With "arm64 exact" it is the plan
+# of the second arm64 guest, which runs in QEMU's instruction-count mode
+# on one vCPU: the real PMU's exact counts and samples, the examples on it
+# and, in debug mode, the overflow NMI's suite.
 #
 # Writes <out-dir>/initramfs.cpio.gz and <out-dir>/plan.json (the list of
 # expected steps, used by scripts/results.py to detect missing ones).
@@ -19,7 +26,18 @@ id=${1:?usage}
 mode=${2:?usage}
 moddir=${3:?usage}
 out=${4:?usage}
-BUSYBOX=${PFMK_BUSYBOX:-/bin/busybox}
+arch=${5:-x86_64}
+plan=${6:-main}
+case $arch in
+x86_64) BUSYBOX=${PFMK_BUSYBOX:-/bin/busybox} ;;
+arm64) BUSYBOX=${PFMK_BUSYBOX_ARM64:-$(arm64_busybox)} ;;
+*) die "$id: unknown architecture $arch" ;;
+esac
+# The manifest's kind of kernel (test-modules/manifest.json): stock or
+# debug on x86, arm64-stock or arm64-debug on arm64.
+kind=$mode
+[[ $arch == x86_64 ]] || kind=$arch-$mode
+[[ $plan == main ]] || kind+=-icount
 [[ -x $BUSYBOX ]] || die "no static busybox at $BUSYBOX (package busybox-static)"
 
 root=$out/root
@@ -84,6 +102,8 @@ step_example() { # module [variant [args...]]
 	fi
 }
 
+# The plan of a main guest (every kind; its steps are not indented).
+main_plan() {
 # kmemleak: boot-time leaks are reported and forgotten before the first
 # insmod, so that a leak in any module's init is caught.
 if [[ $mode == debug ]]; then
@@ -96,7 +116,8 @@ step_insmod pfmk_test_aux_pmu rc	# pfmk AUX: the synthetic AUX PMU
 case $mode in
 debug)
 	kunits=()
-	while IFS= read -r ko; do kunits+=("$(basename "$ko" .ko)"); done < <(find "$moddir" -name '*_kunit.ko' | sort)
+	# pfmk_nmi_kunit runs in the exact plan (below).
+	while IFS= read -r ko; do kunits+=("$(basename "$ko" .ko)"); done < <(find "$moddir" -name '*_kunit.ko' ! -name pfmk_nmi_kunit.ko | sort)
 	if ((${#kunits[@]} == 0)); then
 		missing+=("*_kunit")
 		add_step "kunit:*_kunit" ktap missing
@@ -120,22 +141,29 @@ if [[ $mode != demo && $mode != bench ]]; then
 	step_rmmod pfmk_smoke
 	step_insmod pfmk_client2006 ktap
 	step_rmmod pfmk_client2006
-	# Hardware events on the emulated x86 core PMU (the guests have
-	# none), then unloaded: the other steps run without a core PMU.
-	step_insmod pfmk_emu_pmu rc
-	# The debug kernels carry the test-only perf_event_overflow() export:
-	# there the throttling case must run, not skip.
-	emu_args=()
-	[[ $mode == debug ]] && emu_args=(need_perf_overflow=1)
-	step_insmod pfmk_emu_smoke ktap "${emu_args[@]}"
-	step_rmmod pfmk_emu_smoke
-	step_rmmod pfmk_emu_pmu
+	if [[ $arch == x86_64 ]]; then
+		# Hardware events on the emulated x86 core PMU (the guests have
+		# none), then unloaded: the other steps run without a core PMU.
+		step_insmod pfmk_emu_pmu rc
+		# The debug kernels carry the test-only perf_event_overflow()
+		# export: there the throttling case must run, not skip.
+		emu_args=()
+		[[ $mode == debug ]] && emu_args=(need_perf_overflow=1)
+		step_insmod pfmk_emu_smoke ktap "${emu_args[@]}"
+		step_rmmod pfmk_emu_smoke
+		step_rmmod pfmk_emu_pmu
+	fi
 	# KAPI fuzzer (test-modules/pfmk_fuzz.c): 200k
-	# operations on the debug kernels, 100k on the stock ones.
+	# operations on the x86 debug kernels, 100k on the others.
 	# PFMK_FUZZ_STOCK=0 leaves it out on the stock kernels.
 	if [[ $mode == debug || ${PFMK_FUZZ_STOCK:-1} == 1 ]]; then
 		fuzz_ops=100000
 		if [[ $mode == debug ]]; then fuzz_ops=200000; fi
+		# The arm64 debug kernel runs it at half the x86 ones' rate
+		# (about 550 ops/s under load): 100k there.  With 20k, the
+		# overflow floor (60 per 100k) failed one run in two: 2, 4, 79
+		# overflows in three runs, 818 and 1099 in two of 100k.
+		if [[ $arch == arm64 ]]; then fuzz_ops=100000; fi
 		fuzz_seed=$(date +%s)
 		# The seed varies per run (printed in the KTAP); the module runs
 		# seed 1 as well, single-threaded.  The debug kernels have the AUX
@@ -162,10 +190,13 @@ fi
 if [[ $mode != bench ]]; then
 	step_example pfmk_example_count
 	step_rmmod pfmk_example_count
-	# Events as strings (pfmk_encode()): the msr PMU by name in a context
-	# of its own, a tracepoint among generic events in another.
+	# Events as strings (pfmk_encode()): a PMU by name in a context of
+	# its own (x86's msr PMU; arm64's armv8_pmuv3 driver), a tracepoint
+	# among generic events in another.
 	if have pfmk_example_count; then
-		step_example pfmk_example_count strings events=msr/tsc/,sched:sched_switch,context-switches,cpu-clock
+		by_name=msr/tsc/
+		[[ $arch == arm64 ]] && by_name=armv8_pmuv3/cpu_cycles/
+		step_example pfmk_example_count strings events=$by_name,sched:sched_switch,context-switches,cpu-clock
 		add_step rmmod:pfmk_example_count@strings rc
 		init_steps+=("rmmod:pfmk_example_count@strings rmmod pfmk_example_count")
 	fi
@@ -182,8 +213,11 @@ if [[ $mode != bench ]]; then
 	step_example pfmk_example_flightrec	# pfmk AUX
 	step_rmmod pfmk_example_flightrec
 	# Hardware events: the counting and sampling examples on the emulated
-	# core PMU running free (run_hz), under a load (busy_example).
-	if have pfmk_emu_pmu; then
+	# core PMU running free (run_hz), under a load (busy_example); on
+	# arm64 the real PMU's run in the exact plan.
+	if [[ $arch == arm64 ]]; then
+		:
+	elif have pfmk_emu_pmu; then
 		add_step emu-run:insmod rc
 		init_steps+=("emu-run:insmod insmod /modules/pfmk_emu_pmu.ko run_hz=1000")
 		EXAMPLE_RUNNER=busy_example step_example pfmk_example_count hw mode=hw
@@ -216,7 +250,7 @@ if [[ $mode == bench ]]; then
 	[[ $wl_rounds =~ ^[0-9]+$ ]] || die "PFMK_BENCH_WL_ROUNDS=$wl_rounds: not a number"
 	((10#$wl_rounds > 0)) || bench_wl=false
 fi
-if [[ $mode == stock || $mode == debug || $mode == bench ]]; then
+if [[ $arch == x86_64 && ($mode == stock || $mode == debug || $mode == bench) ]]; then
 	[[ $mode == bench ]] || bench_args=$bench_tiny
 	if have pfmk_bench; then
 		add_step bench:pfmk_bench bench
@@ -277,7 +311,7 @@ step_rmmod pfmk
 # example's "done" and unload them (dkms_load in scripts/guest-init.sh).
 step_dkms_load() {
 	local d=$PFMK_BUILD/dkms/$id m
-	[[ $mode == stock && -d $d ]] || return 0
+	[[ $mode == stock && $arch == x86_64 && -d $d ]] || return 0
 	for m in pfmk pfmk_example_count; do
 		if [[ ! -f $d/$m.ko ]]; then
 			missing+=("dkms:$m")
@@ -299,7 +333,60 @@ if [[ $mode == debug ]]; then
 	init_steps+=("lockdep-alive lockdep_alive")
 fi
 
+}
+
+# The plan of an arm64 guest in instruction-count mode, one vCPU: the real
+# PMU's exact counts and samples (test-modules/pfmk_pmu_exact.c), the
+# counting and sampling examples on it, and on the debug kernel the
+# overflow NMI's KUnit suite (test-modules/pfmk_kunit_nmi.c); in demo
+# mode (make demo) the examples alone.  Lean: every instruction of this
+# guest runs on one vCPU, so no kmemleak scans (seconds of guest time
+# each; the debug kernel's main plan has them), and the examples by
+# name are pfmk_pmu_exact's.
+exact_plan() {
+	step_insmod pfmk rc
+	if [[ $mode != demo ]]; then
+		step_insmod pfmk_pmu_exact ktap
+		step_rmmod pfmk_pmu_exact
+	fi
+	if [[ $mode == debug ]]; then
+		step_insmod pfmk_nmi_kunit ktap
+		step_rmmod pfmk_nmi_kunit
+	fi
+	# Cycles and instructions, generic and by name, under a load.
+	EXAMPLE_RUNNER=busy_example step_example pfmk_example_count pmu events=cycles,instructions
+	step_rmmod_as pfmk_example_count pmu
+	EXAMPLE_RUNNER=busy_example step_example pfmk_example_sample cycles event=cycles
+	step_rmmod_as pfmk_example_sample cycles
+	add_step pfmk-idle rc
+	init_steps+=("pfmk-idle pfmk_idle")
+	step_rmmod pfmk
+	if [[ $mode == debug ]]; then
+		add_step lockdep-alive rc
+		init_steps+=("lockdep-alive lockdep_alive")
+	fi
+}
+# rmmod of an example's variant: rmmod:<module>@<variant>.
+step_rmmod_as() { # module variant
+	if [[ -n $(find_ko "$1") ]]; then
+		add_step "rmmod:$1@$2" rc
+		init_steps+=("rmmod:$1@$2 rmmod $1")
+	fi
+}
+
+bench_env=""
+case $plan in
+main) main_plan ;;
+exact)
+	[[ $arch == arm64 ]] || die "$id: the exact plan is arm64's"
+	exact_plan
+	;;
+*) die "$id: unknown plan $plan" ;;
+esac
+
+# The exact plan's examples count instructions under icount: 1 s each.
 example_seconds=${PFMK_EXAMPLE_SECONDS:-3}
+[[ $plan == main ]] || example_seconds=${PFMK_EXAMPLE_SECONDS:-1}
 # /init is scripts/guest-init.sh, the same for every plan; what differs
 # is data: /plan.env (variables) and /plan.steps (one step a line).
 cp "$PFMK_ROOT/scripts/guest-init.sh" "$root/init"
@@ -314,7 +401,7 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 
 {
 	echo "{"
-	echo "  \"kernel\": \"$id\", \"mode\": \"$mode\","
+	echo "  \"kernel\": \"$id\", \"mode\": \"$mode\", \"arch\": \"$arch\", \"kind\": \"$kind\","
 	if ((${#missing[@]})); then
 		echo "  \"missing_modules\": [$(printf '"%s",' "${missing[@]}" | sed 's/,$//')],"
 	else
@@ -327,16 +414,22 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	# other skip fails its row (scripts/results.py).
 	# perf detaches a PMU's events at its unregistration from 6.15 on:
 	# before, pfmk_dyn_gone's gone_while_loaded has nothing to test.
-	if [[ $mode == debug ]]; then
-		gone=""
-		series=${id##*-}
-		if [[ $(printf '%s\n' "$series" 6.15 | sort -V | head -1) != 6.15 ]]; then
-			gone=', "pfmk_dyn_gone": ["gone_while_loaded"]'
-		fi
-		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"]$gone},"
-	else
-		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_emu_smoke": ["throttle_hw"]},'
+	# On arm64 the msr PMU (x86's) does not exist: its cases skip.
+	gone=""
+	series=${id##*-}
+	if [[ $(printf '%s\n' "$series" 6.15 | sort -V | head -1) != 6.15 ]]; then
+		gone=', "pfmk_dyn_gone": ["gone_while_loaded"]'
 	fi
+	case $kind in
+	debug)
+		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"]$gone}," ;;
+	arm64-debug)
+		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_smoke\": [\"encode_msr_tsc\"], \"pfmk_dyn\": [\"dyn_msr_tsc\"]$gone}," ;;
+	arm64-*)
+		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_smoke": ["encode_msr_tsc"]},' ;;
+	*)
+		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_emu_smoke": ["throttle_hw"]},' ;;
+	esac
 	echo "  \"steps\": ["
 	printf '    %s,\n' "${steps_json[@]}" | sed '$ s/,$//'
 	echo "  ]"

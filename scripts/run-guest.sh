@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boot a kernel + initramfs in QEMU (TCG) and save the serial console log.
 #
-# usage: scripts/run-guest.sh <bzImage> <initramfs> <log> [stall-seconds]
+# usage: scripts/run-guest.sh <bzImage|Image> <initramfs> <log> [stall-seconds]
 #
 # The watchdog: a guest is killed when it stops making progress, not at a
 # fixed total.  Progress is a step beginning or ending (PFMK-STEP-BEGIN /
@@ -14,7 +14,8 @@
 # PFMK_GUEST_CAP (default 5400 s, CI's budget) bounds a guest that keeps
 # progressing forever; it is a last resort, not a timeout for slow hosts.
 # PFMK_WATCH_POLL (default 5 s) is how often the log is read;
-# PFMK_QEMU_BIN replaces qemu-system-x86_64 (the harness's own tests,
+# PFMK_QEMU_BIN replaces qemu-system-x86_64, or qemu-system-aarch64 for an
+# arm64 Image (the architecture is read from the image; the harness's own tests,
 # scripts/test-harness.sh, run the watchdog against a scripted fake).
 #
 # PFMK_GUEST_STDOUT=1 also streams the console to stdout (make demo);
@@ -24,7 +25,8 @@
 # guest_accel's choice (scripts/lib.sh).
 # PFMK_GUEST_ICOUNT=1 runs the guest in QEMU's instruction-count mode, one
 # vCPU, whatever PFMK_QEMU_ACCEL says: make bench's instruction-count pass
-# (Documentation/performance.rst).
+# (Documentation/performance.rst) and the arm64 guests' exact rows
+# (Documentation/testing.rst, "arm64").
 # Exit status: 0 if QEMU exited by itself, 124 if the watchdog killed it,
 # QEMU's otherwise.
 set -euo pipefail
@@ -39,14 +41,20 @@ log=${3:?usage}
 stall=${4:-600}
 cap=${PFMK_GUEST_CAP:-5400}
 poll=${PFMK_WATCH_POLL:-5}
-qemu_bin=${PFMK_QEMU_BIN:-qemu-system-x86_64}
 [[ -r $kernel ]] || die "cannot read $kernel (Debian installs /boot/vmlinuz-* mode 0600: run as root)"
-command -v "$qemu_bin" >/dev/null || die "$qemu_bin not found (package qemu-system-x86)"
+arch=$(kernel_image_arch "$kernel")
+if [[ $arch == arm64 ]]; then
+	qemu_bin=${PFMK_QEMU_BIN:-qemu-system-aarch64}
+	command -v "$qemu_bin" >/dev/null || die "$qemu_bin not found (package qemu-system-arm)"
+else
+	qemu_bin=${PFMK_QEMU_BIN:-qemu-system-x86_64}
+	command -v "$qemu_bin" >/dev/null || die "$qemu_bin not found (package qemu-system-x86)"
+fi
 
 # No oops=panic: after an oops the plan goes on so that every report and
 # every later step shows up; hangs are caught by the watchdog below.
 # panic=-1 reboots (i.e. exits QEMU, -no-reboot) at once on a panic.
-cmdline="console=ttyS0 printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
+cmdline="printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
 icount=${PFMK_GUEST_ICOUNT:-0}
 # Under TCG the guest's TSC is the host's.  Its calibration against the
 # PIT races the host's load: a debug-7.2 guest on a busy host took 507 MHz
@@ -60,10 +68,18 @@ icount=${PFMK_GUEST_ICOUNT:-0}
 # 1 GHz, once per instruction); the host's rate would be wrong, and the
 # guest's own calibration against the PIT finds the right one whatever
 # the host's load.
-if [[ $icount == 1 ]]; then
-	:
+if [[ $arch == arm64 ]]; then
+	# The PL011 of QEMU's virt machine; PMU overflows as pseudo-NMIs
+	# where the kernel has CONFIG_ARM64_PSEUDO_NMI (Debian's do not, and
+	# ignore it).  The arm64 timer is the architected counter, fixed-rate
+	# and not calibrated: nothing like the TSC's tsc_early_khz.
+	cmdline="console=ttyAMA0 $cmdline irqchip.gicv3_pseudo_nmi=1"
+elif [[ $icount == 1 ]]; then
+	cmdline="console=ttyS0 $cmdline"
 elif khz=$(host_tsc_khz); then
-	cmdline+=" tsc_early_khz=$khz"
+	cmdline="console=ttyS0 $cmdline tsc_early_khz=$khz"
+else
+	cmdline="console=ttyS0 $cmdline"
 fi
 cmdline+=" ${PFMK_GUEST_CMDLINE:-}"
 
@@ -86,7 +102,20 @@ if [[ $icount == 1 ]]; then
 	smp=1
 	icount_args=(-icount "shift=0,sleep=off" -rtc "base=2026-01-01T00:00:00,clock=vm")
 fi
-qemu=("$qemu_bin" -accel "$accel" "${icount_args[@]}" -smp "$smp" -m 1G -nographic -no-reboot
+# arm64: QEMU's virt machine with a GICv3 (pseudo-NMIs need one) and the
+# "max" CPU, whose PMUv3 Linux drives with its armv8_pmuv3 driver; its
+# default QARMA5 pointer authentication is about 3 times slower under TCG
+# than pauth-impdef.  In icount mode (above; the exact rows) the PMU also
+# counts instructions retired (event 0x08), which it does not otherwise,
+# and its cycle counter advances once per instruction: counts of a known
+# loop are exact.  Two vCPUs under icount are not used: QEMU 7.2 hung
+# arm64 guests whose two vCPUs both ran busy loops for a few seconds
+# (Documentation/testing.rst, "Known problems").
+machine=()
+if [[ $arch == arm64 ]]; then
+	machine=(-M "virt,gic-version=3" -cpu "max,pauth-impdef=on")
+fi
+qemu=("$qemu_bin" "${machine[@]}" -accel "$accel" "${icount_args[@]}" -smp "$smp" -m 1G -nographic -no-reboot
 	-nodefaults -serial stdio -monitor none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" -pidfile "$log.pid")
 

@@ -9,7 +9,8 @@
 # checks its verdict: a guest slower in total than the limit but making
 # progress is left alone; a guest whose step stops making progress is
 # killed, whether it hangs silent or keeps printing, and the log says
-# which step ran, for how long, and whether the console still moved.
+# which step ran, for how long, and whether the console still moved; an
+# arm64 image gets the arm64 machine and the same watchdog.
 # With a results directory, writes one row per case there
 # (harness-watchdog.json); exits non-zero if a case failed.
 set -euo pipefail
@@ -28,6 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 # scenario named by FAKE_GUEST (each mark as guest-init.sh prints it).
 cat >"$tmp/fake-qemu" <<'EOF'
 #!/usr/bin/env bash
+echo "FAKE-ARGS: $*"
 while (($#)); do
 	[[ $1 == -pidfile ]] && echo $$ >"$2"
 	shift
@@ -57,15 +59,18 @@ chmod +x "$tmp/fake-qemu"
 passed=0 failed=0
 rows=()
 # args: case expected-rc pattern-expected-in-log pattern-not-expected
+#       [kernel-image [scenario [second-pattern-expected]]]
 check() {
-	local name=$1 want=$2 pat=$3 nopat=$4 rc=0 log=$tmp/$1.log why=""
-	local t=$SECONDS
-	FAKE_GUEST=$name PFMK_QEMU_BIN=$tmp/fake-qemu PFMK_WATCH_POLL=1 PFMK_QEMU_ACCEL=tcg \
-		"$S/run-guest.sh" /dev/null /dev/null "$log" "$STALL" >/dev/null 2>&1 || rc=$?
+	local name=$1 want=$2 pat=$3 nopat=$4 image=${5:-/dev/null} rc=0 log=$tmp/$1.log why=""
+	local scenario=${6:-$1} pat2=${7:-} t=$SECONDS
+	FAKE_GUEST=$scenario PFMK_QEMU_BIN=$tmp/fake-qemu PFMK_WATCH_POLL=1 PFMK_QEMU_ACCEL=tcg \
+		"$S/run-guest.sh" "$image" /dev/null "$log" "$STALL" >/dev/null 2>&1 || rc=$?
 	if ((rc != want)); then
 		why="rc=$rc, expected $want"
 	elif [[ -n $pat ]] && ! grep -qE "$pat" "$log"; then
 		why="no line matching '$pat' in the log"
+	elif [[ -n $pat2 ]] && ! grep -qE -e "$pat2" "$log"; then
+		why="no line matching '$pat2' in the log"
 	elif [[ -n $nopat ]] && grep -qE "$nopat" "$log"; then
 		why="a line matching '$nopat' in the log"
 	fi
@@ -86,6 +91,11 @@ check ktap 0 'PFMK-PLAN-DONE' 'QEMU killed'
 check silent 124 "QEMU killed: no step began or ended for [0-9]+s \\(stall limit ${STALL}s\\); step tracepoints had run [0-9]+s; the console was silent" ''
 check printing 124 'QEMU killed: .*step fuzz had run [0-9]+s; the console was still printing' ''
 check boot 124 'QEMU killed: .*step booting had run' ''
+# An arm64 Image (its header's magic at offset 56): QEMU's virt machine,
+# killed by the same watchdog when it hangs.
+printf 'ARM\x64' | dd of="$tmp/Image" bs=1 seek=56 conv=notrunc status=none
+check arm64 124 "QEMU killed: no step began or ended for [0-9]+s \\(stall limit ${STALL}s\\); step tracepoints had run" '' \
+	"$tmp/Image" silent '^FAKE-ARGS: -M virt,gic-version=3 -cpu max,pauth-impdef=on .*console=ttyAMA0'
 
 if [[ -n $out ]]; then
 	for ((i = 0; i < ${#rows[@]}; i += 4)); do

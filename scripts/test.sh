@@ -17,13 +17,21 @@
 #     make modules_install, make headers_install and a client built
 #     against the kit, all in scratch trees); the stock guests then also
 #     load the DKMS-built pfmk.ko and an example (build/dkms/<kernel-id>/);
+#  1b. arm64 (Documentation/testing.rst, "arm64"): debian-arm64-<series>,
+#     Debian's arm64 kernels of PFMK_ARM64_STOCK_SERIES (default "6.1
+#     6.12", fetched into the cache), and debug-arm64-<series>, debug
+#     kernels cross-built for PFMK_ARM64_SERIES (default "6.12"): modules
+#     cross-built, then two guests each on QEMU's PMUv3, the main plan on
+#     two vCPUs and the exact plan in instruction-count mode (rows of
+#     kernel "<id>/icount");
 #  2. the kernel patch series (scripts/check-patches.sh) and the HTML
 #     documentation (scripts/htmldocs.sh: Sphinx + kernel-doc, zero
 #     warnings), one test case each;
 #  3. static checks (scripts/check.sh), one test case per tool;
 #  4. summary table; the last line is "N passed, N failed, N skipped".
 #
-# Environment: PFMK_SERIES, PFMK_STOCK_SERIES, PFMK_KERNELS (subset of
+# Environment: PFMK_SERIES, PFMK_STOCK_SERIES, PFMK_ARM64_STOCK_SERIES,
+# PFMK_ARM64_SERIES (empty: no such rows), PFMK_KERNELS (subset of
 # kernel ids to run, e.g. "debian-6.1 debug-7.2"; the install checks run for
 # the selected debian-<series>), PFMK_SKIP_CHECK=1 (no static checks),
 # PFMK_SKIP_DOCS=1 (no documentation build; PFMK_SKIP_CHECK does not skip it),
@@ -41,6 +49,8 @@ source "$(dirname "$0")/lib.sh"
 
 SERIES=$PFMK_SERIES
 STOCK=$(stock_series)
+ARM64_STOCK=${PFMK_ARM64_STOCK_SERIES-6.1 6.12}
+ARM64_DEBUG=${PFMK_ARM64_SERIES-6.12}
 STALL=${PFMK_GUEST_STALL:-600}
 RESULTS=$PFMK_BUILD/results
 S=$PFMK_ROOT/scripts
@@ -73,11 +83,13 @@ run_sub() {
 	return 0
 }
 
-# Build the modules, boot, parse. args: id mode kdir kernel-image
+# Build the modules, boot, parse. args: id mode kdir kernel-image [arm64]
+# An arm64 kernel gets a second guest, in instruction-count mode on one
+# vCPU, for the exact plan (rows of kernel "<id>/icount").
 run_kernel() {
-	local id=$1 mode=$2 kdir=$3 image=$4 t rc
+	local id=$1 mode=$2 kdir=$3 image=$4 arch=${5:-} t rc
 	t=$SECONDS
-	if "$S/build-modules.sh" "$id" "$kdir"; then
+	if "$S/build-modules.sh" "$id" "$kdir" "$arch"; then
 		result_row "$id-0build" "$id" "module build W=1 -Werror" 1 0 0 0
 	else
 		local notes
@@ -85,19 +97,45 @@ run_kernel() {
 		result_row "$id-0build" "$id" "module build W=1 -Werror" 0 1 0 0 \
 			"see $PFMK_LOGS/modules-$id.log" "${notes[@]}"
 	fi
-	local g=$PFMK_BUILD/guest/$id
+	[[ $arch != arm64 ]] || dkms_list_check "$id" "$kdir"
+	run_guest "$id" "$id" "$mode" "$image" 1run main "$arch"
+	[[ $arch != arm64 ]] || PFMK_GUEST_ICOUNT=1 run_guest "$id/icount" "$id" "$mode" "$image" 2exact exact arm64
+	timings+=("$id: $((SECONDS - t))s")
+}
+
+# dkms.conf lists, for an arm64 kernel (dkms's $arch is aarch64), exactly
+# the modules Kbuild built for it (scripts/install-test.sh checks the x86
+# kernels' lists with dkms itself).  args: id kdir
+dkms_list_check() {
+	local want got
+	want=$(arch=aarch64 kernel_source_dir=$2 dkms_tree=/nonexistent bash -c \
+		'. "$1/dkms.conf" && printf "%s\n" "${BUILT_MODULE_NAME[@]}"' _ "$PFMK_MODSRC" |
+		LC_ALL=C sort | tr '\n' ' ')
+	got=$(find "$PFMK_BUILD/modules/$1" -name '*.ko' -printf '%f\n' | sed 's/\.ko$//' |
+		LC_ALL=C sort | tr '\n' ' ')
+	if [[ $want == "$got" ]]; then
+		result_row "$1-0dkms" "$1" "dkms.conf module list (aarch64)" 1 0 0 0
+	else
+		result_row "$1-0dkms" "$1" "dkms.conf module list (aarch64)" 0 1 0 0 \
+			"dkms.conf lists {${want% }}" "Kbuild built {${got% }}"
+	fi
+}
+
+# One guest: initramfs, boot, parse.
+# args: label id mode kernel-image result-suffix plan [arch]
+run_guest() {
+	local label=$1 id=$2 mode=$3 image=$4 suffix=$5 plan=$6 arch=${7:-x86_64}
+	local g=$PFMK_BUILD/guest/${label/\//-} log=$PFMK_LOGS/${label/\//-}.log tb=$SECONDS rc=0
 	mkdir -p "$g"
-	"$S/mkinitramfs.sh" "$id" "$mode" "$PFMK_BUILD/modules/$id" "$g"
-	say "$id: booting $(basename "$image") in QEMU (TCG, killed after ${STALL}s without progress, log: $PFMK_LOGS/$id.log)"
-	local tb=$SECONDS
-	rc=0
+	"$S/mkinitramfs.sh" "$id" "$mode" "$PFMK_BUILD/modules/$id" "$g" "$arch" "$plan"
+	say "$label: booting $(basename "$image") in QEMU (TCG, killed after ${STALL}s without progress, log: $log)"
 	# QEMU accelerator per kind of kernel: guest_accel in lib.sh.
 	PFMK_QEMU_ACCEL=${PFMK_QEMU_ACCEL:-$(guest_accel "$mode")} \
-		"$S/run-guest.sh" "$image" "$g/initramfs.cpio.gz" "$PFMK_LOGS/$id.log" "$STALL" || rc=$?
-	say "$id: guest finished in $((SECONDS - tb))s (qemu rc=$rc)"
-	python3 "$S/results.py" parse "$id" "$PFMK_LOGS/$id.log" "$g/plan.json" "$rc" "$RESULTS/$id-1run.json" ||
-		say "$id: guest tests reported failures"
-	timings+=("$id: $((SECONDS - t))s (boot $((SECONDS - tb))s)")
+		"$S/run-guest.sh" "$image" "$g/initramfs.cpio.gz" "$log" "$STALL" || rc=$?
+	say "$label: guest finished in $((SECONDS - tb))s (qemu rc=$rc)"
+	python3 "$S/results.py" parse "$label" "$log" "$g/plan.json" "$rc" "$RESULTS/$id-$suffix.json" ||
+		say "$label: guest tests reported failures"
+	timings+=("$label boot: $((SECONDS - tb))s")
 }
 
 # The harness's own tests first (scripts/test-harness.sh): the guests'
@@ -136,6 +174,32 @@ for series in $SERIES; do
 	else
 		result_row "$id-0build" "$id" "debug kernel build" 0 1 0 0 \
 			"see $("$S/debug-kernel.sh" --key "$series")/build.log"
+	fi
+done
+
+# arm64 (Documentation/testing.rst, "arm64"): Debian's arm64 kernels of
+# PFMK_ARM64_STOCK_SERIES (fetched into the cache, scripts/lib.sh
+# arm64_kernel) and the arm64 debug kernels of PFMK_ARM64_SERIES, on
+# QEMU's emulated PMUv3 and Linux's armv8_pmuv3 driver.
+for series in $ARM64_STOCK; do
+	id=debian-arm64-$series
+	wanted "$id" || continue
+	if dir=$(arm64_kernel "$series") && rel=$(basename "$dir"); then
+		run_kernel "$id" stock "$dir/usr/src/linux-headers-$rel" "$dir/boot/vmlinuz-$rel" arm64
+	else
+		result_row "$id-0build" "$id" "kernel" 0 1 0 0 "Debian's arm64 $series kernel could not be fetched (scripts/lib.sh arm64_kernel)"
+	fi
+done
+for series in $ARM64_DEBUG; do
+	id=debug-arm64-$series
+	wanted "$id" || continue
+	t=$SECONDS
+	if dir=$("$S/debug-kernel.sh" --arch arm64 "$series"); then
+		timings+=("$id kernel (build or cache): $((SECONDS - t))s")
+		run_kernel "$id" debug "$dir/build" "$dir/Image" arm64
+	else
+		result_row "$id-0build" "$id" "debug kernel build" 0 1 0 0 \
+			"see $("$S/debug-kernel.sh" --key --arch arm64 "$series")/build.log"
 	fi
 done
 

@@ -143,6 +143,12 @@ static struct kunit_suite fx_suite = {
             "obj-m += a_kunit.o\na_kunit-y := x.o \\\n\t\ty.o\nb-y := z.o\n")
         self.assertEqual(mods, {"a_kunit": ["x", "y"], "b": ["z"]})
 
+    def test_kbuild_arch_objects(self):
+        # An object of some architectures only (the x86 images' suite).
+        mods = manifest_sources.kbuild_modules(
+            "a_kunit-y := x.o\na_kunit-$(CONFIG_X86) += y.o\n")
+        self.assertEqual(mods, {"a_kunit": ["x", "y"]})
+
     def test_differences(self):
         src = {"pfmk_fx_kunit": {"pfmk_fx": ["fx_a", "fx_new"], "pfmk_fy": ["y"]}}
         man = {"pfmk_fx_kunit": {"suites": {"pfmk_fx": ["fx_a", "fx_old"],
@@ -169,6 +175,50 @@ static struct kunit_suite fx_suite = {
         src = manifest_sources.kunit_modules(testdir)
         self.assertGreater(sum(len(c) for s in src.values() for c in s.values()), 100)
         self.assertEqual(manifest_sources.compare(man, src), [])
+
+
+class ManifestKinds(unittest.TestCase):
+    MAN = {"m_kunit": {"kinds": ["debug", "arm64-debug"],
+                       "suites": {"s_all": ["a"], "s_x86": ["b"]},
+                       "suite_kinds": {"s_x86": ["debug"]}}}
+
+    def check(self, kind, ran):
+        return {r["suite"]: r for r in results.manifest_check("k", kind, self.MAN, ran,
+                                                              {"m_kunit"})}
+
+    def test_suite_of_some_kinds_not_required_elsewhere(self):
+        self.assertEqual(self.check("arm64-debug", {"m_kunit": {"s_all": ["a"]}}), {})
+
+    def test_suite_of_some_kinds_required_there(self):
+        got = self.check("debug", {"m_kunit": {"s_all": ["a"]}})
+        self.assertIn("suite s_x86 of m_kunit did not run", got["manifest:s_x86"]["notes"])
+
+    def test_suite_of_some_kinds_ran_elsewhere_fails(self):
+        got = self.check("arm64-debug", {"m_kunit": {"s_all": ["a"], "s_x86": ["b"]}})
+        self.assertEqual(got["manifest:s_x86"]["failed"], 1)
+
+    def test_module_of_other_kinds_not_planned(self):
+        self.assertEqual(self.check("arm64-stock-icount", {}), {})
+
+
+class Examples(unittest.TestCase):
+    def problems(self, variant, rows):
+        lines = ["pfmk_example_count: 2 events, PMU description \"generic\"",
+                 "pfmk_example_count: CPU                cycles         instructions"]
+        lines += ["pfmk_example_count: %d %20d %20d" % r for r in rows]
+        lines.append("pfmk_example_count: done errors=0")
+        return results.example_problems("example:pfmk_example_count@" + variant, lines,
+                                        "stock")
+
+    def test_arm64_cycles_equal_instructions(self):
+        self.assertEqual(self.problems("pmu", [(0, 1034494963, 1034493749)]), [])
+
+    def test_arm64_cycles_not_instructions(self):
+        got = self.problems("pmu", [(0, 1034494963, 934493749)])
+        self.assertTrue(any("not equal within 0.1%" in p for p in got), got)
+
+    def test_arm64_no_count(self):
+        self.assertTrue(self.problems("pmu", [(0, 0, 0)]))
 
 
 if __name__ == "__main__":

@@ -192,7 +192,6 @@ void pfmkt_online(struct kunit *test, int cpu);
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,
 		      u64 cycle);
 
-extern struct kunit_suite pfmk_x86_suite;
 extern struct kunit_suite pfmk_test_pmu_suite;
 extern struct kunit_suite pfmk_api_args_suite;
 extern struct kunit_suite pfmk_state_suite;

@@ -2019,8 +2019,12 @@ static int __no_sanitize_address clock_spinner_fn(void *data)
 	local_bh_disable();
 	end = jiffies + SPIN_MAX;
 	WRITE_ONCE(s->spinning, true);
+	/*
+	 * Not cpu_relax(): arm64's is plain inline, which GCC does not inline
+	 * into this unsanitized function, and the ip would name it instead.
+	 */
 	while (!READ_ONCE(s->stop) && time_before(jiffies, end))
-		cpu_relax();
+		barrier();
 	s->gave_up = !READ_ONCE(s->stop);
 	local_bh_enable();
 	complete(&s->done);

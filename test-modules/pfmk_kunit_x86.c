@@ -308,9 +308,15 @@ static struct kunit_case pfmk_x86_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_x86_suite = {
+static struct kunit_suite pfmk_x86_suite = {
 	.name = "pfmk_x86",
 	.init = pfmkt_init,
 	.exit = x86t_exit,
 	.test_cases = pfmk_x86_cases,
 };
+
+/*
+ * Registered here, not in pfmk_kunit_main.c's list: this file is part of
+ * pfmk_kunit.ko on x86 only (test-modules/Kbuild).
+ */
+kunit_test_suite(pfmk_x86_suite);

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite: overflows of a real PMU driver delivered as NMIs.
+ *
+ * arm64 only (test-modules/Kbuild), planned by the harness on the arm64
+ * debug kernel alone (CONFIG_ARM64_PSEUDO_NMI, booted with
+ * irqchip.gicv3_pseudo_nmi=1), in its guest in QEMU's instruction-count
+ * mode on one vCPU (Documentation/testing.rst, "arm64"): Linux's
+ * armv8_pmuv3 driver then takes the PMU's overflow interrupt as a
+ * pseudo-NMI, and pfmk's overflow path runs in NMI context, which no
+ * other kernel pfmk is tested on gives it from a real driver.
+ *
+ * A sampling format of the suite's own records, for every overflow, what
+ * the core handed it and the context it ran in (in_nmi(),
+ * irqs_disabled()); the default format's entries are checked against the
+ * known loop the samples interrupt, as pfmk_pmu_exact does on the stock
+ * kernels, where interrupts may delay an overflow: here none may.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/kallsyms.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <pfmk/encode.h>
+#include <pfmk/ns.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
+#include <pfmk/smpl.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+
+/* Sampling period and loop length, in cycles = instructions (icount). */
+#define NMIT_PERIOD	1000000ULL
+#define NMIT_INSNS	(50 * NMIT_PERIOD)
+#define NMIT_WANT	(NMIT_INSNS / NMIT_PERIOD)
+#define NMIT_MAX	128
+
+/* Two instructions an iteration; @n >= 1. */
+static noinline void nmit_loop(u64 n)
+{
+	asm volatile("1:	subs	%0, %0, #1\n"
+		     "	b.ne	1b\n"
+		     : "+r" (n) : : "cc");
+}
+
+/* The loop with interrupts off: only an NMI can interrupt it. */
+static noinline void nmit_loop_irqs_off(u64 n)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	nmit_loop(n);
+	local_irq_restore(flags);
+}
+
+static bool nmit_ip_in_loop(u64 ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(sym, ip);
+	return !strncmp(sym, "nmit_loop", 9) &&
+	       (sym[9] == '\0' || sym[9] == ' ');
+}
+
+/* ---- a format of the suite's own: the handler's context ----------- */
+
+/**
+ * struct nmit_rec - one overflow, as the suite's format saw it
+ * @in_nmi: in_nmi() in the handler.
+ * @irqs_off: irqs_disabled() in the handler.
+ * @cpu: the CPU it ran on.
+ * @ovfl_cpu: pfmk_ovfl_arg.cpu.
+ * @ip: pfmk_ovfl_arg.ip.
+ */
+struct nmit_rec {
+	u8	in_nmi;
+	u8	irqs_off;
+	u16	cpu;
+	u16	ovfl_cpu;
+	u64	ip;
+};
+
+/**
+ * struct nmit_buf - the suite's format's buffer
+ * @count: records written (published with release).
+ * @rec: the records.
+ */
+struct nmit_buf {
+	u64		count;
+	struct nmit_rec	rec[NMIT_MAX];
+};
+
+/**
+ * struct nmit_priv - the format's private state of a context
+ * @n: records written, the writer's copy.
+ */
+struct nmit_priv {
+	u64	n;
+};
+
+static ssize_t nmit_fmt_size(const void *arg, unsigned int npmds)
+{
+	return sizeof(struct nmit_buf);
+}
+
+static void nmit_fmt_init(void *buf, void *priv, size_t size, const void *arg,
+			  unsigned int npmds)
+{
+}
+
+static int nmit_fmt_handler(void *buf, void *priv, struct pfmk_ovfl_arg *arg)
+{
+	struct nmit_priv *p = priv;
+	struct nmit_buf *b = buf;
+	struct nmit_rec *r;
+
+	arg->ovfl_ctrl = PFM_OVFL_CTRL_RESET;
+	if (p->n >= NMIT_MAX)
+		return -ENOBUFS;
+	r = &b->rec[p->n];
+	r->in_nmi = !!in_nmi();
+	r->irqs_off = irqs_disabled();
+	r->cpu = raw_smp_processor_id();
+	r->ovfl_cpu = arg->cpu;
+	r->ip = arg->ip;
+	/* The record is complete before the reader sees the count. */
+	smp_store_release(&b->count, ++p->n);
+	return 0;
+}
+
+static void nmit_fmt_restart(void *buf, void *priv)
+{
+}
+
+static struct pfmk_smpl_fmt nmit_fmt = {
+	.name		= "pfmk_kunit_nmi",
+	.uuid		= { 0x70, 0x66, 0x6d, 0x6b, 0x2d, 0x6b, 0x75, 0x6e,
+			    0x69, 0x74, 0x2d, 0x6e, 0x6d, 0x69, 0x00, 0x01 },
+	.owner		= THIS_MODULE,
+	.arg_size	= sizeof(u64),
+	.priv_size	= sizeof(struct nmit_priv),
+	.get_size	= nmit_fmt_size,
+	.init		= nmit_fmt_init,
+	.handler	= nmit_fmt_handler,
+	.restart	= nmit_fmt_restart,
+};
+
+/* ---- set-up ------------------------------------------------------- */
+
+/**
+ * struct nmit_state - per-test state, in test->priv
+ * @done: the completion of the test's context.
+ * @desc: the test's context, closed by nmit_exit() if the test did not.
+ * @cpu: the CPU it counts on, which the test thread runs on.
+ */
+struct nmit_state {
+	struct completion	done;
+	void			*desc;
+	int			cpu;
+};
+
+static int nmit_init(struct kunit *test)
+{
+	struct nmit_state *st;
+
+	st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	init_completion(&st->done);
+	st->cpu = cpumask_last(cpu_online_mask);
+	test->priv = st;
+	return 0;
+}
+
+static void nmit_exit(struct kunit *test)
+{
+	struct nmit_state *st = test->priv;
+
+	if (st->desc)
+		KUNIT_EXPECT_EQ(test, pfmk_close(st->desc), 0);
+	st->desc = NULL;
+}
+
+/*
+ * The test thread (KUnit's, one per case) runs on the context's CPU from
+ * now on.
+ */
+static void nmit_pin(struct kunit *test)
+{
+	struct nmit_state *st = test->priv;
+
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(st->cpu)),
+			0);
+	KUNIT_ASSERT_EQ(test, (int)raw_smp_processor_id(), st->cpu);
+}
+
+/*
+ * A started context on the test's CPU whose PMD 0 samples @event every
+ * NMIT_PERIOD events, recording PMD 1 (instructions, generic or by name
+ * with @event) in each sample, with the format @uuid and argument @arg.
+ * Returns the buffer.
+ */
+static void *nmit_open(struct kunit *test, const char *event,
+		       const pfm_uuid_t uuid, void *arg, size_t arg_size,
+		       u32 pmd_flags)
+{
+	const char *events[2] = { event, "instructions" };
+	struct pfarg_pmc pmcs[2 * PFMK_ENCODE_MAX_PMCS];
+	struct nmit_state *st = test->priv;
+	struct pfarg_load load;
+	struct pfarg_pmd pmd[2];
+	struct pfarg_ctx req;
+	unsigned int n;
+	void *buf = NULL;
+
+	if (strchr(event, '/'))
+		events[1] = "armv8_pmuv3/inst_retired/";
+	pfmkt_ctx_req(&req, "", 0, false);
+	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(pfm_uuid_t));
+	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, events, 2, pmcs,
+						  ARRAY_SIZE(pmcs), &n), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, arg, arg_size,
+						  &st->done, &st->desc, &buf),
+			0);
+	pfmkt_pmd_req(&pmd[0], 0, 0, -NMIT_PERIOD);
+	pmd[0].reg_flags = pmd_flags;
+	pmd[0].reg_short_reset = -NMIT_PERIOD;
+	pmd[0].reg_long_reset = -NMIT_PERIOD;
+	pmd[0].reg_smpl_pmds[0] = BIT_ULL(1);
+	pfmkt_pmd_req(&pmd[1], 0, 1, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(st->desc, pmcs, n), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(st->desc, pmd, 2), 0);
+	pfmkt_load_req(&load, st->cpu, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(st->desc, &load), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(st->desc, NULL), 0);
+	return buf;
+}
+
+static void nmit_close(struct kunit *test)
+{
+	struct nmit_state *st = test->priv;
+	void *desc = st->desc;
+
+	st->desc = NULL;
+	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
+}
+
+/* Generic cycles and the PMU's own event by name (pfmk_encode()). */
+static const char * const nmit_events[] = {
+	"cycles", "armv8_pmuv3/cpu_cycles/",
+};
+
+static void nmit_event_desc(const char * const *ev, char *desc)
+{
+	strscpy(desc, *ev, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(nmit_event, nmit_events, nmit_event_desc);
+
+/* ---- the cases ----------------------------------------------------- */
+
+/*
+ * The suite's format over NMIT_INSNS instructions of the loop, with
+ * interrupts on (@irqs_off false) or off: every overflow ran the format's
+ * handler in NMI, interrupts off, on the context's CPU, and, with
+ * interrupts off around the loop, inside it: an overflow delivered as an
+ * interrupt could not have come before the loop ended.
+ */
+static void nmit_run_own(struct kunit *test, const char *event, bool irqs_off)
+{
+	struct nmit_state *st = test->priv;
+	struct pfmk_ctx_stats stats;
+	struct nmit_buf *b;
+	u64 arg = 0, i, n, in_loop = 0;
+
+	KUNIT_ASSERT_EQ(test, pfmk_smpl_fmt_register(&nmit_fmt), 0);
+	nmit_pin(test);
+	b = nmit_open(test, event, nmit_fmt.uuid, &arg, sizeof(arg), 0);
+	if (irqs_off)
+		nmit_loop_irqs_off(NMIT_INSNS / 2);
+	else
+		nmit_loop(NMIT_INSNS / 2);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(st->desc, &stats), 0);
+	/* Pairs with the handler's release. */
+	n = smp_load_acquire(&b->count);
+	kunit_info(test, "%s: %llu overflows, loop with interrupts %s\n", event,
+		   n, irqs_off ? "off" : "on");
+	kunit_info(test, "%llu by the core's count, %llu missed periods\n",
+		   stats.ovfl_count, stats.ovfl_missed);
+	KUNIT_EXPECT_EQ(test, stats.ovfl_missed, 0ULL);
+	for (i = 0; i < n && i < NMIT_MAX; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, b->rec[i].in_nmi,
+				      "overflow %llu not in NMI", i);
+		KUNIT_EXPECT_TRUE(test, b->rec[i].irqs_off);
+		KUNIT_EXPECT_EQ(test, (int)b->rec[i].cpu, st->cpu);
+		KUNIT_EXPECT_EQ(test, (int)b->rec[i].ovfl_cpu, st->cpu);
+		in_loop += nmit_ip_in_loop(b->rec[i].ip);
+	}
+	/*
+	 * One overflow per period of the loop's instructions at least (the
+	 * first may come before it), more when the CPU ran other code during
+	 * the loop (interrupt handlers, these NMIs themselves): it counts too.
+	 * With interrupts off, all of the loop's periods end inside it; with
+	 * interrupts on, NMIs may also land in the handlers of interrupts
+	 * taken meanwhile (a few in a hundred on the debug kernel).
+	 */
+	KUNIT_EXPECT_GE(test, n + 1, NMIT_WANT);
+	if (irqs_off)
+		KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
+	else
+		KUNIT_EXPECT_GE(test, in_loop * 10, n * 8);
+	nmit_close(test);
+	pfmk_smpl_fmt_unregister(&nmit_fmt);
+}
+
+/* The overflow handler runs in NMI context, from the real driver. */
+static void nmi_overflow_handler(struct kunit *test)
+{
+	nmit_run_own(test, *(const char * const *)test->param_value, false);
+}
+
+/* Overflows arrive, as NMIs, inside a loop with interrupts off. */
+static void nmi_overflow_irqs_off(struct kunit *test)
+{
+	nmit_run_own(test, *(const char * const *)test->param_value, true);
+}
+
+/*
+ * The default format over the loop with interrupts off: a sample every
+ * period of the loop's instructions (and some in the start and stop
+ * paths around it), each of the loop's exactly one period of instructions
+ * after the one before (the recorded instructions, less a period per
+ * sample, never vary): no overflow waits for interrupts to be enabled,
+ * none is missed.
+ */
+static void nmi_smpl_dfl_exact(struct kunit *test)
+{
+	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
+	const char *event = *(const char * const *)test->param_value;
+	struct nmit_state *st = test->priv;
+	struct pfm_dfl_smpl_arg arg;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfmk_ctx_stats stats;
+	struct {
+		struct pfm_dfl_smpl_entry	e;
+		u64				pmd1;
+	} *ent;
+	u64 i, n, base = 0, in_loop = 0;
+	bool first = true;
+
+	/* QEMU counts every vCPU's instructions in each CPU's counter. */
+	if (num_online_cpus() != 1)
+		kunit_skip(test, "exact distances need one CPU online");
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = sizeof(*hdr) + NMIT_MAX * sizeof(*ent);
+	nmit_pin(test);
+	hdr = nmit_open(test, event, dfl, &arg, sizeof(arg), 0);
+	nmit_loop_irqs_off(NMIT_INSNS / 2);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(st->desc, &stats), 0);
+	/* Pairs with the format's release store of hdr_count. */
+	n = smp_load_acquire(&hdr->hdr_count);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	KUNIT_EXPECT_EQ(test, stats.ovfl_missed, 0ULL);
+	KUNIT_EXPECT_EQ(test, stats.throttled, 0ULL);
+	ent = (void *)(hdr + 1);
+	for (i = 0; i < n && i < NMIT_MAX; i++) {
+		if (!nmit_ip_in_loop(ent[i].e.ip))
+			continue;
+		in_loop++;
+		if (first)
+			base = ent[i].pmd1 - i * NMIT_PERIOD;
+		first = false;
+		KUNIT_EXPECT_EQ_MSG(test, ent[i].pmd1 - i * NMIT_PERIOD, base,
+				    "sample %llu late or early", i);
+		KUNIT_EXPECT_EQ(test, (int)ent[i].e.cpu, st->cpu);
+	}
+	KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
+	nmit_close(test);
+}
+
+/*
+ * Notification from NMI: a default-format buffer with room for 4
+ * samples and PFM_REGFL_OVFL_NOTIFY fills inside the loop; the context
+ * masks, the completion (queued from NMI through irq_work) and the
+ * overflow message arrive, and after pfmk_restart() it samples again.
+ */
+static void nmi_smpl_notify(struct kunit *test)
+{
+	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
+	struct nmit_state *st = test->priv;
+	struct pfm_dfl_smpl_arg arg;
+	struct pfm_dfl_smpl_hdr *hdr;
+	union pfm_msg msg;
+
+	/*
+	 * Full when less than the largest entry of the generic description
+	 * (a value for each of its PMDs) is left: after the fourth.
+	 */
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = sizeof(*hdr) + sizeof(struct pfm_dfl_smpl_entry) +
+		       PFMK_GENERIC_NUM_PMCS * sizeof(u64) +
+		       3 * (sizeof(struct pfm_dfl_smpl_entry) + sizeof(u64));
+	nmit_pin(test);
+	hdr = nmit_open(test, "cycles", dfl, &arg, sizeof(arg),
+			PFM_REGFL_OVFL_NOTIFY);
+	nmit_loop(NMIT_INSNS / 2);
+	KUNIT_ASSERT_NE_MSG(test,
+			    wait_for_completion_timeout(&st->done, 10 * HZ),
+			    0UL, "no notification within 10 s");
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(st->desc),
+			PFM_CTX_MASKED | PFMK_STATE_STARTED);
+	/* Pairs with the format's release store of hdr_count (and below). */
+	KUNIT_EXPECT_EQ(test, smp_load_acquire(&hdr->hdr_count), 4ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_read(st->desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
+	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(st->desc), 0);
+	/* Emptied by the restart. */
+	KUNIT_EXPECT_EQ(test, smp_load_acquire(&hdr->hdr_count), 0ULL);
+	nmit_loop(NMIT_INSNS / 4);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
+	/* Sampling again. */
+	KUNIT_EXPECT_GE(test, smp_load_acquire(&hdr->hdr_count), 1ULL);
+	nmit_close(test);
+}
+
+static struct kunit_case pfmk_nmi_cases[] = {
+	KUNIT_CASE_PARAM(nmi_overflow_handler, nmit_event_gen_params),
+	KUNIT_CASE_PARAM(nmi_overflow_irqs_off, nmit_event_gen_params),
+	KUNIT_CASE_PARAM(nmi_smpl_dfl_exact, nmit_event_gen_params),
+	KUNIT_CASE(nmi_smpl_notify),
+	{}
+};
+
+static struct kunit_suite pfmk_nmi_suite = {
+	.name = "pfmk_nmi",
+	.init = nmit_init,
+	.exit = nmit_exit,
+	.test_cases = pfmk_nmi_cases,
+};
+
+kunit_test_suite(pfmk_nmi_suite);
+
+PFMK_IMPORT_NS();
+MODULE_DESCRIPTION("pfmk KUnit tests: PMU overflows as NMIs (arm64)");
+MODULE_LICENSE("GPL");
