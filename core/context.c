@@ -31,6 +31,7 @@
 #include <linux/string.h>
 #include <linux/wait_bit.h>
 
+#include "glue.h"
 #include "internal.h"
 #include "trace.h"
 
@@ -228,11 +229,11 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		return -ENOMEM;
 	/*
 	 * 2006 clients passed a static completion they never initialised
-	 * (SystemTap's runtime did): all zero, its wait list has no head,
-	 * and complete() would follow a NULL pointer.  Nobody can be
-	 * waiting on such a completion, so initialising it is safe.
+	 * (SystemTap's runtime did): complete() would follow a NULL pointer.
+	 * Nobody can be waiting on an all-zero one, nor have completed it,
+	 * so initialising it is safe (core/glue.h).
 	 */
-	if (!READ_ONCE(c->wait.task_list.next))
+	if (pfmk_completion_blank(c))
 		init_completion(c);
 
 	pmu = pfmk_pmu_get(req->ctx_pmu_name[0] ? req->ctx_pmu_name : NULL);
@@ -566,9 +567,7 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 			pmd->value = val;
 			pmd->last_reset_val = val;
 			pfmk_ctx_write_end(ctx);
-			if (pmd->event && is_sampling_event(pmd->event))
-				perf_event_period(pmd->event,
-						  pfmk_pmd_period(val));
+			pfmk_perf_set_period(pmd, val);
 		}
 	}
 	if (ctx->fmt)

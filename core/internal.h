@@ -861,6 +861,7 @@ void pfmk_perf_destroy(struct perf_event *event);
 int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
 		    u64 pmc, const u64 *pmcs, int gone);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
+void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
 int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
@@ -898,53 +899,6 @@ static inline void pfmk_set_write_pmc(struct pfmk_set *set, unsigned int num,
 	lockdep_assert_held(&set->pmds[num].ctx->mutex);
 	set->pmcs[num] = val;
 	__set_bit(num, set->pmcs_written);
-}
-
-/*
- * The overflow path's view of a perf event, NMI-safe and inline: with the
- * functions of core/perf.c, the only code that knows perf's fields.
- */
-
-/* perf marks a throttled event with hw.interrupts = MAX_INTERRUPTS (~0). */
-static inline bool pfmk_perf_throttled(const struct perf_event *event)
-{
-	return event->hw.interrupts == ~0ULL;
-}
-
-/* The count perf passed the overflow handler of @event. */
-static inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
-{
-	return local64_read(&event->count);
-}
-
-/* Count of an event, brought up to date when it counts on this CPU. */
-static inline u64 pfmk_perf_count_nmi(struct perf_event *event)
-{
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id())
-		event->pmu->read(event);
-	return local64_read(&event->count);
-}
-
-/*
- * The next sample period of @event, set from the overflow path as perf's
- * own frequency mode does: hrtimer-based events and pfmk_test use it for
- * the next period at once, PMUs that reload before calling the handler
- * (x86 PMCs, software events) from the overflow after.  Counting events
- * have no period.
- */
-static inline void pfmk_perf_set_period_nmi(struct perf_event *event,
-					    u64 period)
-{
-	if (event && is_sampling_event(event))
-		WRITE_ONCE(event->hw.sample_period, period);
-}
-
-/* The same for the event that overflowed: a sampling event, by definition. */
-static inline void pfmk_perf_set_period_ovfl(struct perf_event *event,
-					     u64 period)
-{
-	WRITE_ONCE(event->hw.sample_period, period);
 }
 
 #endif /* _PFMK_INTERNAL_H */

@@ -55,6 +55,7 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 
+#include "glue.h"
 #include "internal.h"
 #include "trace.h"
 
@@ -382,7 +383,7 @@ static noinline void pfmk_ovfl_trace(struct pfmk_ctx *ctx, struct pfmk_set *set,
 void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
-	struct pfmk_pmd *pmd = event->overflow_handler_context;
+	struct pfmk_pmd *pmd = pfmk_perf_handler_ctx(event);
 	struct pfmk_ctx *ctx = pmd->ctx;
 	struct pfmk_set *set = pmd->set;
 	bool notify = false, kick = false, full = false, masked = false;
