@@ -15,7 +15,9 @@
  * illegal in the current state fails with the errno the table in
  * Documentation/state-machine.rst gives; the state is then unchanged.
  *
- * All functions here expect ctx->mutex held (the kapi/ layer takes it).
+ * The pfmk_ctx_*() calls on a context expect ctx->mutex held (the kapi/
+ * layer takes it) and assert it; creation, the context caches and
+ * pfmk_ctx_free() run before a context can be locked, or after.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -325,13 +327,17 @@ err_open:
  * @msg: the message, copied.
  *
  * A full queue drops the message (counted in msgs_dropped); the owner is
- * woken either way.
+ * woken either way.  The overflow path queues its messages through
+ * ctx->irq_work instead (pfmk_ovfl_work()).
  *
- * Context: process context or hard-irq, not NMI.
+ * Context: process context; ctx->mutex held.
  */
 void pfmk_ctx_notify(struct pfmk_ctx *ctx, const union pfm_msg *msg)
 {
-	bool queued = pfmk_msgq_push(&ctx->msgq, msg);
+	bool queued;
+
+	lockdep_assert_held(&ctx->mutex);
+	queued = pfmk_msgq_push(&ctx->msgq, msg);
 
 	trace_pfmk_msg(pfmk_desc_of(ctx), msg->type, queued);
 	complete(ctx->completion);
@@ -642,7 +648,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	if (ctx->state != PFM_CTX_UNLOADED)
 		pfmk_ctx_unload(ctx);
 	pfmk_trace_state(ctx, PFMK_TR_CLOSE);
-	/* Order ->dead before ->readers; pairs with pfmk_ctx_read_msg(). */
+	/* Order ->dead before ->readers; pairs with pfmk_msgq_read(). */
 	smp_mb();
 	/*
 	 * The completion may be shared: complete() wakes its oldest waiter,

@@ -4,10 +4,16 @@
  * It includes pmu/internal.h, the layer below; pmu/ never includes this.
  * Client modules use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
  *
- * Naming: pfmk_ctx_*() act on a context and expect its mutex held (the
- * kapi/ layer takes it); pfmk_perf_*() are the perf glue (core/perf.c);
- * pfmk_desc_*() manage descriptors (handles); pfmk_aux_*() the AUX set-up
- * of a context (core/aux.c); pfmk_msgq_*() the message queue.
+ * Naming: pfmk_ctx_*() act on a context whose mutex the caller holds (the
+ * kapi/ layer takes it), and assert it with lockdep_assert_held().  The
+ * exceptions are named here: the life cycle, which runs before a context
+ * can be locked or after nothing can lock it any more (pfmk_ctx_create(),
+ * pfmk_ctx_free(), pfmk_ctx_cache_init() and pfmk_ctx_cache_exit()), and
+ * the lock itself (pfmk_ctx_lock(), pfmk_ctx_put(), pfmk_ctx_is()).
+ * pfmk_perf_*() are the perf glue (core/perf.c, and core/glue.h for the
+ * overflow path); pfmk_desc_*() manage descriptors (handles);
+ * pfmk_aux_*() the AUX set-up of a context (core/aux.c); pfmk_msgq_*()
+ * the message queue, under its own lock.
  *
  * The lock order and lifetimes are the DOC: block below.
  *
@@ -155,6 +161,9 @@
  * @ctx: the context, for the overflow handler.
  * @set: the set the PMD belongs to.
  * @event: perf event counting for this PMD while loaded, else NULL.
+ *	Written under ctx->mutex, in a ctx->state_seq write section, and
+ *	read under RCU by the lockless read (perf frees events after a
+ *	grace period): through pfmk_pmd_event() and its kin only.
  *
  * The PMD's current value is @value + (count of @event - @perf_base).
  * While the event can overflow, the overflow handler changes @value,
@@ -184,7 +193,7 @@ struct pfmk_pmd {
 	u16			num;
 	struct pfmk_ctx		*ctx;
 	struct pfmk_set		*set;
-	struct perf_event	*event;
+	struct perf_event __rcu	*event;
 };
 
 /**
@@ -447,6 +456,68 @@ struct pfmk_ctx {
 	/* set 0's registers, as the fixed group */
 	u64				set0_regs[];
 };
+
+/**
+ * pfmk_pmd_event() - a PMD's perf event, for its context's lock holder
+ * @pmd: the PMD.
+ *
+ * Context: ctx->mutex held.
+ * Return: the event, or NULL.
+ */
+static inline struct perf_event *pfmk_pmd_event(const struct pfmk_pmd *pmd)
+{
+	return rcu_dereference_protected(pmd->event,
+					 lockdep_is_held(&pmd->ctx->mutex));
+}
+
+/**
+ * pfmk_pmd_event_ovfl() - a PMD's perf event, for the overflow path
+ * @pmd: a PMD of the set whose event overflowed.
+ *
+ * Lockless by design, not under RCU: process context replaces a PMD's
+ * event only while the context's events are disabled, so never under a
+ * running handler (DOC: Lock order).
+ *
+ * Context: an overflow handler of the context (NMI, hard-irq, or a
+ * software event's task with preemption off).
+ * Return: the event, or NULL.
+ */
+static __always_inline struct perf_event *
+pfmk_pmd_event_ovfl(const struct pfmk_pmd *pmd)
+{
+	return rcu_dereference_raw(pmd->event);
+}
+
+/**
+ * pfmk_pmd_event_rcu() - a PMD's perf event, for the lockless read
+ * @pmd: a PMD found under RCU.
+ *
+ * With interrupts off, as the lockless read runs (here or in an IPI), the
+ * CPU is in an RCU read-side section, which keeps the event allocated;
+ * the caller's retry on ctx->state_seq catches a change of it.
+ *
+ * Context: interrupts off, or within rcu_read_lock().
+ * Return: the event, or NULL.
+ */
+static inline struct perf_event *pfmk_pmd_event_rcu(const struct pfmk_pmd *pmd)
+{
+	return rcu_dereference_check(pmd->event, rcu_read_lock_any_held());
+}
+
+/**
+ * pfmk_pmd_set_event() - publish a PMD's new perf event
+ * @pmd: the PMD.
+ * @event: the event, or NULL.
+ *
+ * Context: ctx->mutex held, inside pfmk_ctx_write_begin() and
+ * pfmk_ctx_write_end().
+ */
+static inline void pfmk_pmd_set_event(struct pfmk_pmd *pmd,
+				      struct perf_event *event)
+{
+	lockdep_assert_held(&pmd->ctx->mutex);
+	rcu_assign_pointer(pmd->event, event);
+}
 
 /**
  * pfmk_ctx_sync_handlers() - wait for overflow handlers the disable missed
@@ -832,8 +903,8 @@ void pfmk_msgq_init(struct pfmk_msgq *q);
 bool pfmk_msgq_push(struct pfmk_msgq *q, const union pfm_msg *msg);
 bool pfmk_msgq_pop(struct pfmk_msgq *q, union pfm_msg *msg);
 void pfmk_msgq_flush(struct pfmk_msgq *q);
-ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
-			  int noblock);
+ssize_t pfmk_msgq_read(struct pfmk_ctx *ctx, union pfm_msg *msg,
+		       int noblock);
 
 /* core/aux.c: AUX set-ups of contexts (<pfmk/aux.h>) */
 int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,

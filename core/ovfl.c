@@ -137,7 +137,7 @@ static __always_inline void __pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 	if (plain || ovfl)
 		pfmk_perf_set_period_ovfl(ovfl, period);
 	else
-		pfmk_perf_set_period_nmi(pmd->event, period);
+		pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), period);
 }
 
 static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
@@ -157,12 +157,14 @@ static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
 
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *other = &set->pmds[j];
+		struct perf_event *event;
 
 		/* A PMD waiting for its long reset is left alone. */
 		if (other == pmd || other->reset_pending)
 			continue;
-		pfmk_pmd_short_reset(ctx, other, other->event ?
-				     pfmk_perf_count_nmi(other->event) : 0, 0,
+		event = pfmk_pmd_event_ovfl(other);
+		pfmk_pmd_short_reset(ctx, other,
+				     event ? pfmk_perf_count_nmi(event) : 0, 0,
 				     NULL);
 	}
 }
@@ -186,14 +188,15 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *p = &set->pmds[j];
-		u64 c;
+		struct perf_event *event = pfmk_pmd_event_ovfl(p);
 
-		if (p == pmd)
-			c = count;
+		if (!event)
+			ctx->smpl_vals[n++] = p->value;
+		else if (p == pmd)
+			ctx->smpl_vals[n++] = pfmk_pmd_value_at(p, count);
 		else
-			c = p->event ? pfmk_perf_count_nmi(p->event) : 0;
-		ctx->smpl_vals[n++] = p->event ? pfmk_pmd_value_at(p, c) :
-						 p->value;
+			ctx->smpl_vals[n++] =
+				pfmk_pmd_value_at(p, pfmk_perf_count_nmi(event));
 	}
 	return n;
 }
@@ -294,7 +297,7 @@ static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
 static void pfmk_pmd_saturate(struct pfmk_pmd *pmd)
 {
 	pmd->reset_pending = true;
-	pfmk_perf_set_period_nmi(pmd->event, S64_MAX);
+	pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), S64_MAX);
 }
 
 /*

@@ -204,18 +204,19 @@ void pfmk_perf_destroy(struct perf_event *event)
  */
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
 {
+	struct perf_event *event = pfmk_pmd_event(pmd);
 	seqcount_t *seq = &pmd->ctx->ovfl_seq;
 	u64 count, val, en = 0, run = 0;
 	unsigned int start;
 
 	*enabled = pmd->time_enabled;
 	*running = pmd->time_running;
-	if (!pmd->event)
+	if (!event)
 		return pmd->value;
 
 	do {
 		start = raw_read_seqcount_begin(seq);
-		count = perf_event_read_value(pmd->event, &en, &run);
+		count = perf_event_read_value(event, &en, &run);
 		val = pmd->value + (count - pmd->perf_base);
 	} while (read_seqcount_retry(seq, start));
 	*enabled += en;
@@ -257,7 +258,7 @@ int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
 		if (start & 1)
 			return -EAGAIN;
 		*val = pmd->value;
-		event = READ_ONCE(pmd->event);
+		event = pfmk_pmd_event_rcu(pmd);
 		if (event) {
 			if (pfmk_perf_count_here(event, &count))
 				return -EREMOTE;
@@ -275,11 +276,12 @@ int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
  */
 void pfmk_perf_sync(struct pfmk_pmd *pmd)
 {
+	struct perf_event *event = pfmk_pmd_event(pmd);
 	u64 count, en, run;
 
-	if (!pmd->event)
+	if (!event)
 		return;
-	count = perf_event_read_value(pmd->event, &en, &run);
+	count = perf_event_read_value(event, &en, &run);
 	pfmk_ctx_write_begin(pmd->ctx);
 	pmd->value += count - pmd->perf_base;
 	pmd->perf_base = count;
@@ -299,7 +301,7 @@ void pfmk_perf_sync(struct pfmk_pmd *pmd)
  */
 void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val)
 {
-	struct perf_event *event = pmd->event;
+	struct perf_event *event = pfmk_pmd_event(pmd);
 
 	lockdep_assert_held(&pmd->ctx->mutex);
 	if (event && is_sampling_event(event))
@@ -316,7 +318,7 @@ void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val)
  */
 void pfmk_perf_release(struct pfmk_pmd *pmd)
 {
-	struct perf_event *event = pmd->event;
+	struct perf_event *event = pfmk_pmd_event(pmd);
 	u64 count = 0, en = 0, run = 0;
 	bool fold = !pmd->ctx->dead;
 
@@ -328,7 +330,7 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 	if (fold)
 		pmd->value += count - pmd->perf_base;
 	pmd->perf_base = 0;
-	pmd->event = NULL;
+	pfmk_pmd_set_event(pmd, NULL);
 	pfmk_ctx_write_end(pmd->ctx);
 	pmd->time_enabled += en;
 	pmd->time_running += run;
@@ -394,7 +396,7 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		if (!event)
 			continue;
 		pfmk_ctx_write_begin(set->pmds[i].ctx);
-		set->pmds[i].event = event;
+		pfmk_pmd_set_event(&set->pmds[i], event);
 		set->pmds[i].perf_base = 0;
 		pfmk_ctx_write_end(set->pmds[i].ctx);
 		pfmk_set_event_added(set, i);
@@ -432,9 +434,12 @@ void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
 	unsigned int i, n = min(nregs, set->ev_span);
 
 	lockdep_assert_held(&set->pmds[0].ctx->mutex);
-	for (i = 0; i < n; i++)
-		if (set->pmds[i].event)
-			perf_event_enable(set->pmds[i].event);
+	for (i = 0; i < n; i++) {
+		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
+
+		if (event)
+			perf_event_enable(event);
+	}
 }
 
 /**
@@ -449,7 +454,10 @@ void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs)
 	unsigned int i, n = min(nregs, set->ev_span);
 
 	lockdep_assert_held(&set->pmds[0].ctx->mutex);
-	for (i = 0; i < n; i++)
-		if (set->pmds[i].event)
-			perf_event_disable(set->pmds[i].event);
+	for (i = 0; i < n; i++) {
+		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
+
+		if (event)
+			perf_event_disable(event);
+	}
 }
