@@ -804,6 +804,8 @@ void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
  * @cur: offset of the next entry (hdr_cur_offs).
  * @count: entries in the buffer (hdr_count).
  * @overflows: times the buffer was full (hdr_overflows).
+ * @throttled: entries of throttled overflows
+ *	(hdr_reserved[PFMK_DFL_HDR_THROTTLED]).
  */
 struct pfmk_dfl_priv {
 	size_t	buf_size;
@@ -812,6 +814,7 @@ struct pfmk_dfl_priv {
 	size_t	cur;
 	u64	count;
 	u64	overflows;
+	u64	throttled;
 };
 
 /**
@@ -849,7 +852,7 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
 {
 	ent->pid = arg->pid;
 	ent->ovfl_pmd = arg->ovfl_pmd;
-	ent->reserved = 0;
+	ent->reserved = arg->throttled ? PFMK_DFL_ENT_THROTTLED : 0;
 	ent->last_reset_val = arg->last_reset_val;
 	ent->ip = arg->ip;
 	ent->tstamp = arg->tstamp;
@@ -863,10 +866,12 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
  * @buf: the sampling buffer.
  * @priv: the format's private state.
  * @size: size of the entry, checked by pfmk_dfl_room().
+ * @throttled: the entry is of a throttled overflow (pfmk_ovfl_arg).
  *
- * hdr_cur_offs first, hdr_count last with a release store (pairs with the
- * reader's smp_load_acquire()).  As perfmon2 2.2, the buffer is full when
- * no further entry of the largest size fits after this one.
+ * hdr_cur_offs and the count of throttled entries first, hdr_count last
+ * with a release store (pairs with the reader's smp_load_acquire()).  As
+ * perfmon2 2.2, the buffer is full when no further entry of the largest
+ * size fits after this one.
  *
  * Context: the overflow path (NMI, hard-irq, or a software event's task
  * with interrupts on), owning the context (ctx->ovfl_busy).
@@ -874,13 +879,16 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
  */
 static __always_inline u32 pfmk_dfl_commit(void *buf,
 					   struct pfmk_dfl_priv *priv,
-					   size_t size)
+					   size_t size, bool throttled)
 {
 	struct pfm_dfl_smpl_hdr *hdr = buf;
 	size_t cur = priv->cur + size;
 
 	priv->cur = cur;
 	WRITE_ONCE(hdr->hdr_cur_offs, cur);
+	if (unlikely(throttled))
+		WRITE_ONCE(hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED],
+			   ++priv->throttled);
 	/* Publish the entry: pairs with the reader's smp_load_acquire(). */
 	smp_store_release(&hdr->hdr_count, ++priv->count);
 	if (cur + priv->max_entry > priv->buf_size) {
