@@ -19,6 +19,7 @@
 
 #include <linux/compiler.h>
 #include <linux/completion.h>
+#include <linux/container_of.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -26,7 +27,7 @@
 
 /* @member of struct @type has type @t: the build breaks if it changes. */
 #define pfmk_glue_field(type, member, t) \
-	static_assert(__same_type(((struct type *)NULL)->member, t))
+	static_assert(__same_type(typeof_member(struct type, member), t))
 
 pfmk_glue_field(perf_event, overflow_handler_context, void *);
 pfmk_glue_field(perf_event, count, local64_t);

@@ -250,21 +250,22 @@ int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
 	seqcount_t *seq = &pmd->ctx->ovfl_seq;
 	struct perf_event *event;
 	unsigned int start;
-	u64 count;
+	u64 count, v;
 
 	lockdep_assert_irqs_disabled();
 	do {
 		start = raw_read_seqcount(seq);
 		if (start & 1)
 			return -EAGAIN;
-		*val = pmd->value;
+		v = pmd->value;
 		event = pfmk_pmd_event_rcu(pmd);
 		if (event) {
 			if (pfmk_perf_count_here(event, &count))
 				return -EREMOTE;
-			*val += count - pmd->perf_base;
+			v += count - pmd->perf_base;
 		}
 	} while (read_seqcount_retry(seq, start));
+	*val = v;
 	return 0;
 }
 
