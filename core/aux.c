@@ -61,7 +61,7 @@ int pfmk_aux_load(struct pfmk_ctx *ctx)
 	if (!aux)
 		return 0;
 	/* The AUX PMD is a PMD of set 0: it captures while set 0 is active. */
-	event = ctx->set0.pmds[aux->pmd].event;
+	event = pfmk_pmd_event(&ctx->set0.pmds[aux->pmd]);
 	if (!event)
 		return -EINVAL;
 	ret = pfmk_aux_buf_attach(&aux->buf, event);

@@ -15,7 +15,9 @@
  * illegal in the current state fails with the errno the table in
  * Documentation/state-machine.rst gives; the state is then unchanged.
  *
- * All functions here expect ctx->mutex held (the kapi/ layer takes it).
+ * The pfmk_ctx_*() calls on a context expect ctx->mutex held (the kapi/
+ * layer takes it) and assert it; creation, the context caches and
+ * pfmk_ctx_free() run before a context can be locked, or after.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -31,6 +33,7 @@
 #include <linux/string.h>
 #include <linux/wait_bit.h>
 
+#include "glue.h"
 #include "internal.h"
 #include "trace.h"
 
@@ -228,11 +231,11 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		return -ENOMEM;
 	/*
 	 * 2006 clients passed a static completion they never initialised
-	 * (SystemTap's runtime did): all zero, its wait list has no head,
-	 * and complete() would follow a NULL pointer.  Nobody can be
-	 * waiting on such a completion, so initialising it is safe.
+	 * (SystemTap's runtime did): complete() would follow a NULL pointer.
+	 * Nobody can be waiting on an all-zero one, nor have completed it,
+	 * so initialising it is safe (core/glue.h).
 	 */
-	if (!READ_ONCE(c->wait.task_list.next))
+	if (pfmk_completion_blank(c))
 		init_completion(c);
 
 	pmu = pfmk_pmu_get(req->ctx_pmu_name[0] ? req->ctx_pmu_name : NULL);
@@ -324,13 +327,17 @@ err_open:
  * @msg: the message, copied.
  *
  * A full queue drops the message (counted in msgs_dropped); the owner is
- * woken either way.
+ * woken either way.  The overflow path queues its messages through
+ * ctx->irq_work instead (pfmk_ovfl_work()).
  *
- * Context: process context or hard-irq, not NMI.
+ * Context: process context; ctx->mutex held.
  */
 void pfmk_ctx_notify(struct pfmk_ctx *ctx, const union pfm_msg *msg)
 {
-	bool queued = pfmk_msgq_push(&ctx->msgq, msg);
+	bool queued;
+
+	lockdep_assert_held(&ctx->mutex);
+	queued = pfmk_msgq_push(&ctx->msgq, msg);
 
 	trace_pfmk_msg(pfmk_desc_of(ctx), msg->type, queued);
 	complete(ctx->completion);
@@ -566,9 +573,7 @@ int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 			pmd->value = val;
 			pmd->last_reset_val = val;
 			pfmk_ctx_write_end(ctx);
-			if (pmd->event && is_sampling_event(pmd->event))
-				perf_event_period(pmd->event,
-						  pfmk_pmd_period(val));
+			pfmk_perf_set_period(pmd, val);
 		}
 	}
 	if (ctx->fmt)
@@ -643,7 +648,7 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	if (ctx->state != PFM_CTX_UNLOADED)
 		pfmk_ctx_unload(ctx);
 	pfmk_trace_state(ctx, PFMK_TR_CLOSE);
-	/* Order ->dead before ->readers; pairs with pfmk_ctx_read_msg(). */
+	/* Order ->dead before ->readers; pairs with pfmk_msgq_read(). */
 	smp_mb();
 	/*
 	 * The completion may be shared: complete() wakes its oldest waiter,

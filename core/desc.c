@@ -477,6 +477,7 @@ void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx)
  */
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	if (ctx->lock_ref) {
 		mutex_unlock(&ctx->mutex);
 		pfmk_ctx_put(ctx);

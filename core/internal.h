@@ -4,10 +4,16 @@
  * It includes pmu/internal.h, the layer below; pmu/ never includes this.
  * Client modules use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
  *
- * Naming: pfmk_ctx_*() act on a context and expect its mutex held (the
- * kapi/ layer takes it); pfmk_perf_*() are the perf glue (core/perf.c);
- * pfmk_desc_*() manage descriptors (handles); pfmk_aux_*() the AUX set-up
- * of a context (core/aux.c); pfmk_msgq_*() the message queue.
+ * Naming: pfmk_ctx_*() act on a context whose mutex the caller holds (the
+ * kapi/ layer takes it), and assert it with lockdep_assert_held().  The
+ * exceptions are named here: the life cycle, which runs before a context
+ * can be locked or after nothing can lock it any more (pfmk_ctx_create(),
+ * pfmk_ctx_free(), pfmk_ctx_cache_init() and pfmk_ctx_cache_exit()), and
+ * the lock itself (pfmk_ctx_lock(), pfmk_ctx_put(), pfmk_ctx_is()).
+ * pfmk_perf_*() are the perf glue (core/perf.c, and core/glue.h for the
+ * overflow path); pfmk_desc_*() manage descriptors (handles);
+ * pfmk_aux_*() the AUX set-up of a context (core/aux.c); pfmk_msgq_*()
+ * the message queue, under its own lock.
  *
  * The lock order and lifetimes are the DOC: block below.
  *
@@ -155,6 +161,9 @@
  * @ctx: the context, for the overflow handler.
  * @set: the set the PMD belongs to.
  * @event: perf event counting for this PMD while loaded, else NULL.
+ *	Written under ctx->mutex, in a ctx->state_seq write section, and
+ *	read under RCU by the lockless read (perf frees events after a
+ *	grace period): through pfmk_pmd_event() and its kin only.
  *
  * The PMD's current value is @value + (count of @event - @perf_base).
  * While the event can overflow, the overflow handler changes @value,
@@ -184,7 +193,7 @@ struct pfmk_pmd {
 	u16			num;
 	struct pfmk_ctx		*ctx;
 	struct pfmk_set		*set;
-	struct perf_event	*event;
+	struct perf_event __rcu	*event;
 };
 
 /**
@@ -447,6 +456,68 @@ struct pfmk_ctx {
 	/* set 0's registers, as the fixed group */
 	u64				set0_regs[];
 };
+
+/**
+ * pfmk_pmd_event() - a PMD's perf event, for its context's lock holder
+ * @pmd: the PMD.
+ *
+ * Context: ctx->mutex held.
+ * Return: the event, or NULL.
+ */
+static inline struct perf_event *pfmk_pmd_event(const struct pfmk_pmd *pmd)
+{
+	return rcu_dereference_protected(pmd->event,
+					 lockdep_is_held(&pmd->ctx->mutex));
+}
+
+/**
+ * pfmk_pmd_event_ovfl() - a PMD's perf event, for the overflow path
+ * @pmd: a PMD of the set whose event overflowed.
+ *
+ * Lockless by design, not under RCU: process context replaces a PMD's
+ * event only while the context's events are disabled, so never under a
+ * running handler (DOC: Lock order).
+ *
+ * Context: an overflow handler of the context (NMI, hard-irq, or a
+ * software event's task with preemption off).
+ * Return: the event, or NULL.
+ */
+static __always_inline struct perf_event *
+pfmk_pmd_event_ovfl(const struct pfmk_pmd *pmd)
+{
+	return rcu_dereference_raw(pmd->event);
+}
+
+/**
+ * pfmk_pmd_event_rcu() - a PMD's perf event, for the lockless read
+ * @pmd: a PMD found under RCU.
+ *
+ * With interrupts off, as the lockless read runs (here or in an IPI), the
+ * CPU is in an RCU read-side section, which keeps the event allocated;
+ * the caller's retry on ctx->state_seq catches a change of it.
+ *
+ * Context: interrupts off, or within rcu_read_lock().
+ * Return: the event, or NULL.
+ */
+static inline struct perf_event *pfmk_pmd_event_rcu(const struct pfmk_pmd *pmd)
+{
+	return rcu_dereference_check(pmd->event, rcu_read_lock_any_held());
+}
+
+/**
+ * pfmk_pmd_set_event() - publish a PMD's new perf event
+ * @pmd: the PMD.
+ * @event: the event, or NULL.
+ *
+ * Context: ctx->mutex held, inside pfmk_ctx_write_begin() and
+ * pfmk_ctx_write_end().
+ */
+static inline void pfmk_pmd_set_event(struct pfmk_pmd *pmd,
+				      struct perf_event *event)
+{
+	lockdep_assert_held(&pmd->ctx->mutex);
+	rcu_assign_pointer(pmd->event, event);
+}
 
 /**
  * pfmk_ctx_sync_handlers() - wait for overflow handlers the disable missed
@@ -733,6 +804,8 @@ void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
  * @cur: offset of the next entry (hdr_cur_offs).
  * @count: entries in the buffer (hdr_count).
  * @overflows: times the buffer was full (hdr_overflows).
+ * @throttled: entries of throttled overflows
+ *	(hdr_reserved[PFMK_DFL_HDR_THROTTLED]).
  */
 struct pfmk_dfl_priv {
 	size_t	buf_size;
@@ -741,6 +814,7 @@ struct pfmk_dfl_priv {
 	size_t	cur;
 	u64	count;
 	u64	overflows;
+	u64	throttled;
 };
 
 /**
@@ -778,7 +852,7 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
 {
 	ent->pid = arg->pid;
 	ent->ovfl_pmd = arg->ovfl_pmd;
-	ent->reserved = 0;
+	ent->reserved = arg->throttled ? PFMK_DFL_ENT_THROTTLED : 0;
 	ent->last_reset_val = arg->last_reset_val;
 	ent->ip = arg->ip;
 	ent->tstamp = arg->tstamp;
@@ -792,10 +866,12 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
  * @buf: the sampling buffer.
  * @priv: the format's private state.
  * @size: size of the entry, checked by pfmk_dfl_room().
+ * @throttled: the entry is of a throttled overflow (pfmk_ovfl_arg).
  *
- * hdr_cur_offs first, hdr_count last with a release store (pairs with the
- * reader's smp_load_acquire()).  As perfmon2 2.2, the buffer is full when
- * no further entry of the largest size fits after this one.
+ * hdr_cur_offs and the count of throttled entries first, hdr_count last
+ * with a release store (pairs with the reader's smp_load_acquire()).  As
+ * perfmon2 2.2, the buffer is full when no further entry of the largest
+ * size fits after this one.
  *
  * Context: the overflow path (NMI, hard-irq, or a software event's task
  * with interrupts on), owning the context (ctx->ovfl_busy).
@@ -803,13 +879,16 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
  */
 static __always_inline u32 pfmk_dfl_commit(void *buf,
 					   struct pfmk_dfl_priv *priv,
-					   size_t size)
+					   size_t size, bool throttled)
 {
 	struct pfm_dfl_smpl_hdr *hdr = buf;
 	size_t cur = priv->cur + size;
 
 	priv->cur = cur;
 	WRITE_ONCE(hdr->hdr_cur_offs, cur);
+	if (unlikely(throttled))
+		WRITE_ONCE(hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED],
+			   ++priv->throttled);
 	/* Publish the entry: pairs with the reader's smp_load_acquire(). */
 	smp_store_release(&hdr->hdr_count, ++priv->count);
 	if (cur + priv->max_entry > priv->buf_size) {
@@ -832,8 +911,8 @@ void pfmk_msgq_init(struct pfmk_msgq *q);
 bool pfmk_msgq_push(struct pfmk_msgq *q, const union pfm_msg *msg);
 bool pfmk_msgq_pop(struct pfmk_msgq *q, union pfm_msg *msg);
 void pfmk_msgq_flush(struct pfmk_msgq *q);
-ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
-			  int noblock);
+ssize_t pfmk_msgq_read(struct pfmk_ctx *ctx, union pfm_msg *msg,
+		       int noblock);
 
 /* core/aux.c: AUX set-ups of contexts (<pfmk/aux.h>) */
 int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
@@ -861,6 +940,7 @@ void pfmk_perf_destroy(struct perf_event *event);
 int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
 		    u64 pmc, const u64 *pmcs, int gone);
 void pfmk_perf_sync(struct pfmk_pmd *pmd);
+void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
 int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
@@ -898,53 +978,6 @@ static inline void pfmk_set_write_pmc(struct pfmk_set *set, unsigned int num,
 	lockdep_assert_held(&set->pmds[num].ctx->mutex);
 	set->pmcs[num] = val;
 	__set_bit(num, set->pmcs_written);
-}
-
-/*
- * The overflow path's view of a perf event, NMI-safe and inline: with the
- * functions of core/perf.c, the only code that knows perf's fields.
- */
-
-/* perf marks a throttled event with hw.interrupts = MAX_INTERRUPTS (~0). */
-static inline bool pfmk_perf_throttled(const struct perf_event *event)
-{
-	return event->hw.interrupts == ~0ULL;
-}
-
-/* The count perf passed the overflow handler of @event. */
-static inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
-{
-	return local64_read(&event->count);
-}
-
-/* Count of an event, brought up to date when it counts on this CPU. */
-static inline u64 pfmk_perf_count_nmi(struct perf_event *event)
-{
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id())
-		event->pmu->read(event);
-	return local64_read(&event->count);
-}
-
-/*
- * The next sample period of @event, set from the overflow path as perf's
- * own frequency mode does: hrtimer-based events and pfmk_test use it for
- * the next period at once, PMUs that reload before calling the handler
- * (x86 PMCs, software events) from the overflow after.  Counting events
- * have no period.
- */
-static inline void pfmk_perf_set_period_nmi(struct perf_event *event,
-					    u64 period)
-{
-	if (event && is_sampling_event(event))
-		WRITE_ONCE(event->hw.sample_period, period);
-}
-
-/* The same for the event that overflowed: a sampling event, by definition. */
-static inline void pfmk_perf_set_period_ovfl(struct perf_event *event,
-					     u64 period)
-{
-	WRITE_ONCE(event->hw.sample_period, period);
 }
 
 #endif /* _PFMK_INTERNAL_H */

@@ -96,9 +96,11 @@ void pfmk_msgq_flush(struct pfmk_msgq *q)
 }
 
 /**
- * pfmk_ctx_read_msg() - pfmk_read() on a referenced, unlocked context
+ * pfmk_msgq_read() - pfmk_read() on a referenced, unlocked context
  * @ctx: the context; the caller holds a reference but not ctx->mutex,
- *	so that pfmk_close() can run while this waits.
+ *	so that pfmk_close() can run while this waits: it takes only the
+ *	queue's lock, and orders itself against the close through
+ *	ctx->readers and ctx->dead.
  * @msg: output: the message.
  * @noblock: do not wait.
  *
@@ -107,8 +109,8 @@ void pfmk_msgq_flush(struct pfmk_msgq *q)
  * @noblock and the queue is empty, -ERESTARTSYS on a signal, -EBADF if the
  * context was closed.
  */
-ssize_t pfmk_ctx_read_msg(struct pfmk_ctx *ctx, union pfm_msg *msg,
-			  int noblock)
+ssize_t pfmk_msgq_read(struct pfmk_ctx *ctx, union pfm_msg *msg,
+		       int noblock)
 {
 	int ret;
 

@@ -55,6 +55,7 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 
+#include "glue.h"
 #include "internal.h"
 #include "trace.h"
 
@@ -136,7 +137,7 @@ static __always_inline void __pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 	if (plain || ovfl)
 		pfmk_perf_set_period_ovfl(ovfl, period);
 	else
-		pfmk_perf_set_period_nmi(pmd->event, period);
+		pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), period);
 }
 
 static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
@@ -156,12 +157,14 @@ static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
 
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *other = &set->pmds[j];
+		struct perf_event *event;
 
 		/* A PMD waiting for its long reset is left alone. */
 		if (other == pmd || other->reset_pending)
 			continue;
-		pfmk_pmd_short_reset(ctx, other, other->event ?
-				     pfmk_perf_count_nmi(other->event) : 0, 0,
+		event = pfmk_pmd_event_ovfl(other);
+		pfmk_pmd_short_reset(ctx, other,
+				     event ? pfmk_perf_count_nmi(event) : 0, 0,
 				     NULL);
 	}
 }
@@ -185,14 +188,15 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 
 	for_each_set_bit(j, mask, PFM_MAX_PMDS) {
 		struct pfmk_pmd *p = &set->pmds[j];
-		u64 c;
+		struct perf_event *event = pfmk_pmd_event_ovfl(p);
 
-		if (p == pmd)
-			c = count;
+		if (!event)
+			ctx->smpl_vals[n++] = p->value;
+		else if (p == pmd)
+			ctx->smpl_vals[n++] = pfmk_pmd_value_at(p, count);
 		else
-			c = p->event ? pfmk_perf_count_nmi(p->event) : 0;
-		ctx->smpl_vals[n++] = p->event ? pfmk_pmd_value_at(p, c) :
-						 p->value;
+			ctx->smpl_vals[n++] =
+				pfmk_pmd_value_at(p, pfmk_perf_count_nmi(event));
 	}
 	return n;
 }
@@ -208,13 +212,15 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 						struct pfmk_set *set,
 						struct pfmk_pmd *pmd,
-						struct pt_regs *regs, u64 now)
+						struct pt_regs *regs, u64 now,
+						bool throttled)
 {
 	struct pfmk_dfl_priv *priv = ctx->smpl_priv;
 	struct pfm_dfl_smpl_entry *ent;
 	struct pfmk_ovfl_arg arg = {
 		.ovfl_pmd = pmd->num,
 		.active_set = set->id,
+		.throttled = throttled,
 		.last_reset_val = pmd->last_reset_val,
 	};
 
@@ -229,14 +235,15 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 	ent = ctx->smpl_buf + priv->cur;
 	pfmk_dfl_entry_fill(ent, &arg);
 	ctx->stats.smpl_count++;
-	return pfmk_dfl_commit(ctx->smpl_buf, priv, sizeof(*ent));
+	return pfmk_dfl_commit(ctx->smpl_buf, priv, sizeof(*ent), throttled);
 }
 
 /* Record a sample through the format's ->handler(); returns its answer. */
 static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 					 struct pfmk_set *set,
 					 struct pfmk_pmd *pmd, u64 count,
-					 struct pt_regs *regs, u64 now)
+					 struct pt_regs *regs, u64 now,
+					 bool throttled)
 {
 	struct pfmk_ovfl_arg arg = { };
 	unsigned int n = 0;
@@ -251,6 +258,7 @@ static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 	arg.tgid = task_tgid_nr(current);
 	arg.ip = regs ? instruction_pointer(regs) : 0;
 	arg.tstamp = now;
+	arg.throttled = throttled;
 	arg.last_reset_val = pmd->last_reset_val;
 	arg.eventid = pmd->eventid;
 	arg.nr_smpl_pmds = n;
@@ -273,16 +281,19 @@ static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
 					    struct pfmk_set *set,
 					    struct pfmk_pmd *pmd, u64 count,
-					    struct pt_regs *regs, u64 now)
+					    struct pt_regs *regs, u64 now,
+					    bool throttled)
 {
 	u32 ctrl;
 
 	if (likely(ctx->smpl_plain) && !pmd->has_smpl_pmds) {
-		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now);
+		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now,
+					    throttled);
 		if (likely(ctrl))
 			return ctrl;
 	}
-	return pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs, now);
+	return pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs, now,
+				    throttled);
 }
 
 /*
@@ -293,7 +304,7 @@ static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
 static void pfmk_pmd_saturate(struct pfmk_pmd *pmd)
 {
 	pmd->reset_pending = true;
-	pfmk_perf_set_period_nmi(pmd->event, S64_MAX);
+	pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), S64_MAX);
 }
 
 /*
@@ -382,15 +393,17 @@ static noinline void pfmk_ovfl_trace(struct pfmk_ctx *ctx, struct pfmk_set *set,
 void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
-	struct pfmk_pmd *pmd = event->overflow_handler_context;
+	struct pfmk_pmd *pmd = pfmk_perf_handler_ctx(event);
 	struct pfmk_ctx *ctx = pmd->ctx;
 	struct pfmk_set *set = pmd->set;
 	bool notify = false, kick = false, full = false, masked = false;
-	bool must_switch, has_notify;
+	bool must_switch, has_notify, throttled;
 	u64 count, past, now = 0;
 	u32 ctrl;
 
-	if (pfmk_perf_throttled(event))
+	/* Counted even when nested or masked: no entry then tells it. */
+	throttled = pfmk_perf_throttled(event);
+	if (unlikely(throttled))
 		atomic64_inc(&ctx->throttled);
 	/* A handler this one interrupted, on this CPU, owns the context. */
 	if (local_cmpxchg(&ctx->ovfl_busy, 0, 1)) {
@@ -399,12 +412,12 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	}
 
 	/*
-	 * The sample's time, read first: no other value is live across
-	 * the call, so none is saved and reloaded around it.  A masked
-	 * overflow records nothing and wastes the read, but it is rare:
-	 * masking saturates the PMD that overflowed, so only the set's
-	 * other sampling PMDs can still interrupt, and testing ->masked
-	 * here would cost every sample 4 instructions.
+	 * The sample's time, read first: no other value but @throttled is
+	 * live across the call, so none other is saved and reloaded around
+	 * it.  A masked overflow records nothing and wastes the read, but
+	 * it is rare: masking saturates the PMD that overflowed, so only
+	 * the set's other sampling PMDs can still interrupt, and testing
+	 * ->masked here would cost every sample 4 instructions.
 	 */
 	if (ctx->fmt)
 		now = local_clock();
@@ -444,7 +457,8 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	 */
 	if (likely(ctx->smpl_plain && pmd->ovfl_plain) &&
 	    !(set->flags & PFM_SETFL_OVFL_SWITCH)) {
-		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now);
+		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now,
+					    throttled);
 		if (likely(ctrl == PFM_OVFL_CTRL_RESET)) {
 			/* No random part (ovfl_plain); @event overflowed. */
 			__pfmk_pmd_short_reset(ctx, pmd, count, past, event,
@@ -454,7 +468,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		/* Full: after this entry, or before it (the format records). */
 		if (!ctrl)
 			ctrl = pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs,
-						    now);
+						    now, throttled);
 		must_switch = false;
 		has_notify = pmd->flags & PFM_REGFL_OVFL_NOTIFY;
 		goto decide;
@@ -465,7 +479,8 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		      pmd->ovfl_switch_left && !--pmd->ovfl_switch_left;
 	has_notify = pmd->flags & PFM_REGFL_OVFL_NOTIFY;
 	if (ctx->fmt) {
-		ctrl = pfmk_ovfl_record(ctx, set, pmd, count, regs, now);
+		ctrl = pfmk_ovfl_record(ctx, set, pmd, count, regs, now,
+					throttled);
 	} else {
 		/* 2.2 without a format: saturate and mask, notify if asked. */
 		ctrl = PFM_OVFL_CTRL_NOTIFY;

@@ -11,9 +11,13 @@
  * pinned: when perf must multiplex, pfmk_read_pmds_time() tells.  A
  * sampling PMD (see core/ovfl.c) gets sample_period = 2^64 - value and
  * pfmk_ovfl_handler(); while it runs, the handler moves value and
- * perf_base, and readers retry on ctx->ovfl_seq.  Every function here may
- * sleep (perf_event_enable() and friends take the perf context mutex) and
- * runs under the owning context's mutex.
+ * perf_base, and readers retry on ctx->ovfl_seq.  Every function here but
+ * pfmk_perf_value_here() (the lockless read) may sleep
+ * (perf_event_enable() and friends take the perf context mutex); those
+ * that act on a context's PMDs run under its mutex.
+ *
+ * perf's exported calls only: what pfmk reads or writes of perf's own
+ * structures is in core/glue.h.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -24,6 +28,7 @@
 #include <linux/string.h>
 #include <linux/perf_event.h>
 
+#include "glue.h"
 #include "internal.h"
 
 /*
@@ -116,7 +121,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	 * lists (event_init() sets event->cpu): a context counts on its own
 	 * CPU, so such an event is refused rather than counted elsewhere.
 	 */
-	if (event->cpu != cpu) {
+	if (pfmk_perf_event_cpu(event) != cpu) {
 		pfmk_perf_destroy(event);
 		return ERR_PTR(-EXDEV);
 	}
@@ -199,18 +204,19 @@ void pfmk_perf_destroy(struct perf_event *event)
  */
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
 {
+	struct perf_event *event = pfmk_pmd_event(pmd);
 	seqcount_t *seq = &pmd->ctx->ovfl_seq;
 	u64 count, val, en = 0, run = 0;
 	unsigned int start;
 
 	*enabled = pmd->time_enabled;
 	*running = pmd->time_running;
-	if (!pmd->event)
+	if (!event)
 		return pmd->value;
 
 	do {
 		start = raw_read_seqcount_begin(seq);
-		count = perf_event_read_value(pmd->event, &en, &run);
+		count = perf_event_read_value(event, &en, &run);
 		val = pmd->value + (count - pmd->perf_base);
 	} while (read_seqcount_retry(seq, start));
 	*enabled += en;
@@ -223,15 +229,12 @@ u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
  * @pmd: the PMD, found under RCU by the lockless read path.
  * @val: output: the 64-bit virtual value.
  *
- * What perf_event_read_local() does, which perf does not export: an
- * event counting on this CPU is brought up to date by its PMU's ->read();
- * an event not counting has a stable count, read from any CPU.  An event
- * counting on another CPU cannot be read here.  With interrupts off, an
- * event counting here cannot be scheduled out nor released (perf removes
- * a CPU event by an IPI to its CPU), and perf frees events after an RCU
- * grace period, so an event the caller still sees stays readable; a
- * change of @pmd's event, value or base is caught by the caller's retry
- * on ctx->state_seq, an overflow handler's by the retry on ovfl_seq here.
+ * The event is read on this CPU if it counts here or not at all
+ * (pfmk_perf_count_here()); an event counting on another CPU cannot be
+ * read here.  perf frees events after an RCU grace period, so an event
+ * the caller still sees stays readable; a change of @pmd's event, value
+ * or base is caught by the caller's retry on ctx->state_seq, an overflow
+ * handler's by the retry on ovfl_seq here.
  *
  * An overflow handler found inside its ovfl_seq section is not waited for:
  * software events (page faults, ...) call it with interrupts on, so this
@@ -247,28 +250,22 @@ int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
 	seqcount_t *seq = &pmd->ctx->ovfl_seq;
 	struct perf_event *event;
 	unsigned int start;
-	u64 count;
-	int oncpu;
+	u64 count, v;
 
 	lockdep_assert_irqs_disabled();
 	do {
 		start = raw_read_seqcount(seq);
 		if (start & 1)
 			return -EAGAIN;
-		count = 0;
-		event = READ_ONCE(pmd->event);
+		v = pmd->value;
+		event = pfmk_pmd_event_rcu(pmd);
 		if (event) {
-			oncpu = READ_ONCE(event->oncpu);
-			if (oncpu == smp_processor_id())
-				event->pmu->read(event);
-			else if (oncpu != -1)
+			if (pfmk_perf_count_here(event, &count))
 				return -EREMOTE;
-			count = local64_read(&event->count) +
-				atomic64_read(&event->child_count) -
-				pmd->perf_base;
+			v += count - pmd->perf_base;
 		}
-		*val = pmd->value + count;
 	} while (read_seqcount_retry(seq, start));
+	*val = v;
 	return 0;
 }
 
@@ -280,15 +277,36 @@ int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val)
  */
 void pfmk_perf_sync(struct pfmk_pmd *pmd)
 {
+	struct perf_event *event = pfmk_pmd_event(pmd);
 	u64 count, en, run;
 
-	if (!pmd->event)
+	if (!event)
 		return;
-	count = perf_event_read_value(pmd->event, &en, &run);
+	count = perf_event_read_value(event, &en, &run);
 	pfmk_ctx_write_begin(pmd->ctx);
 	pmd->value += count - pmd->perf_base;
 	pmd->perf_base = count;
 	pfmk_ctx_write_end(pmd->ctx);
+}
+
+/**
+ * pfmk_perf_set_period() - give a sampling PMD's event a new period
+ * @pmd: the PMD, of a context whose events cannot overflow now (stopped,
+ *	or disabled by pfmk_restart()).
+ * @val: the PMD's new value; the event's period becomes its distance to
+ *	the wrap.
+ *
+ * Counting PMDs (no event, or an event without a period) are left alone.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val)
+{
+	struct perf_event *event = pfmk_pmd_event(pmd);
+
+	lockdep_assert_held(&pmd->ctx->mutex);
+	if (event && is_sampling_event(event))
+		perf_event_period(event, pfmk_pmd_period(val));
 }
 
 /**
@@ -301,7 +319,7 @@ void pfmk_perf_sync(struct pfmk_pmd *pmd)
  */
 void pfmk_perf_release(struct pfmk_pmd *pmd)
 {
-	struct perf_event *event = pmd->event;
+	struct perf_event *event = pfmk_pmd_event(pmd);
 	u64 count = 0, en = 0, run = 0;
 	bool fold = !pmd->ctx->dead;
 
@@ -313,7 +331,7 @@ void pfmk_perf_release(struct pfmk_pmd *pmd)
 	if (fold)
 		pmd->value += count - pmd->perf_base;
 	pmd->perf_base = 0;
-	pmd->event = NULL;
+	pfmk_pmd_set_event(pmd, NULL);
 	pfmk_ctx_write_end(pmd->ctx);
 	pmd->time_enabled += en;
 	pmd->time_running += run;
@@ -379,7 +397,7 @@ int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		if (!event)
 			continue;
 		pfmk_ctx_write_begin(set->pmds[i].ctx);
-		set->pmds[i].event = event;
+		pfmk_pmd_set_event(&set->pmds[i], event);
 		set->pmds[i].perf_base = 0;
 		pfmk_ctx_write_end(set->pmds[i].ctx);
 		pfmk_set_event_added(set, i);
@@ -417,9 +435,12 @@ void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
 	unsigned int i, n = min(nregs, set->ev_span);
 
 	lockdep_assert_held(&set->pmds[0].ctx->mutex);
-	for (i = 0; i < n; i++)
-		if (set->pmds[i].event)
-			perf_event_enable(set->pmds[i].event);
+	for (i = 0; i < n; i++) {
+		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
+
+		if (event)
+			perf_event_enable(event);
+	}
 }
 
 /**
@@ -434,7 +455,10 @@ void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs)
 	unsigned int i, n = min(nregs, set->ev_span);
 
 	lockdep_assert_held(&set->pmds[0].ctx->mutex);
-	for (i = 0; i < n; i++)
-		if (set->pmds[i].event)
-			perf_event_disable(set->pmds[i].event);
+	for (i = 0; i < n; i++) {
+		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
+
+		if (event)
+			perf_event_disable(event);
+	}
 }

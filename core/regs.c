@@ -6,7 +6,12 @@
  * one bad entry changes nothing, and the bad entry's reg_flags carries a
  * PFM_REG_RETFL_* error flag, as in perfmon2.
  *
- * All functions here expect ctx->mutex held.
+ * The pfmk_ctx_*() calls and their helpers expect ctx->mutex held, and
+ * assert it.  The lockless read, pfmk_read_pmds_lockless() and the
+ * passes it runs (pfmk_read_pmds_pass()), takes no lock: it looks the
+ * descriptor up under RCU, pins the context with ctx->read_passes and
+ * retries on ctx->state_seq (Documentation/locking.rst, "The lockless
+ * read path").
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -130,6 +135,7 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 	struct pfmk_set *set;
 	int i, ret = 0;
 
+	lockdep_assert_held(&ctx->mutex);
 	events = kcalloc(count, sizeof(*events), GFP_KERNEL);
 	if (!events)
 		return -ENOMEM;
@@ -163,7 +169,7 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		pfmk_aux_rebind(ctx, set, pmd->num, events[i]);
 		pfmk_perf_release(pmd);
 		pfmk_ctx_write_begin(ctx);
-		pmd->event = events[i];
+		pfmk_pmd_set_event(pmd, events[i]);
 		pmd->perf_base = 0;
 		pfmk_ctx_write_end(ctx);
 		if (events[i])
@@ -319,6 +325,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 	struct pfmk_pmd cfg;
 	int i, ret;
 
+	lockdep_assert_held(&ctx->mutex);
 	events = kcalloc(count, sizeof(*events), GFP_KERNEL);
 	if (!events)
 		return -ENOMEM;
@@ -327,7 +334,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		struct pfmk_set *set = pfmk_set_find(ctx, req[i].reg_set);
 		struct pfmk_pmd *pmd = &set->pmds[req[i].reg_num];
 
-		if (!pmd->event)
+		if (!pfmk_pmd_event(pmd))
 			continue;
 		cfg = *pmd;
 		pfmk_pmd_apply(&cfg, &req[i]);
@@ -358,7 +365,7 @@ static int pfmk_write_pmds_loaded(struct pfmk_ctx *ctx, struct pfarg_pmd *req,
 		}
 		pfmk_ctx_write_begin(ctx);
 		if (events[i]) {
-			pmd->event = events[i];
+			pfmk_pmd_set_event(pmd, events[i]);
 			pmd->perf_base = 0;
 		}
 		pfmk_pmd_apply(pmd, &req[i]);

@@ -163,7 +163,7 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 		pfmk_dfl_aux(arg, (u64 *)(ent + 1) + arg->nr_smpl_pmds,
 			     priv->aux_bytes);
 
-	arg->ovfl_ctrl = pfmk_dfl_commit(buf, priv, size);
+	arg->ovfl_ctrl = pfmk_dfl_commit(buf, priv, size, arg->throttled);
 	return 0;
 }
 

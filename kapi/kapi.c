@@ -572,7 +572,7 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 	} else {
 		/* Messages of hotplug events that came before this call. */
 		pfmk_hotplug_sync_unlocked(ctx);
-		ret = pfmk_ctx_read_msg(ctx, msg, noblock);
+		ret = pfmk_msgq_read(ctx, msg, noblock);
 	}
 	pfmk_ctx_put(ctx);
 	return ret;

@@ -618,9 +618,9 @@ static int emu_sample_rate(int *rate, bool write)
  * (kernels exporting perf_event_overflow()).  With the sample rate set to
  * 4 * HZ, perf's max_samples_per_tick is 4 and it throttles at the 4th
  * interrupt of a tick: a burst of 20 overflows in one tick gives 4
- * samples, the 4th seen by pfmk as throttled, and the PMU stops the
- * event; at a later tick of this CPU perf starts it again and it samples
- * on.
+ * samples, the 4th seen by pfmk as throttled (its entry marked, the
+ * header counting it), and the PMU stops the event; at a later tick of
+ * this CPU perf starts it again and it samples on, unmarked.
  */
 static bool emu_throttle(const char *t)
 {
@@ -636,6 +636,7 @@ static bool emu_throttle(const char *t)
 	struct pfarg_pmd pmd;
 	void *desc = NULL, *buf = NULL;
 	int cpu, rate, old_rate;
+	struct pfm_dfl_smpl_entry *ent;
 	u64 nmis, thr, n;
 	unsigned long end;
 
@@ -689,6 +690,13 @@ static bool emu_throttle(const char *t)
 	emu_check(t, "pfmk saw it throttled", 1, st.throttled);
 	emu_check(t, "overflows", per_tick, st.ovfl_count);
 	emu_check(t, "nested", 0, st.ovfl_nested);
+	ent = (void *)(hdr + 1);
+	for (n = 0; n < per_tick; n++)
+		emu_check(t, "entry marked throttled",
+			  n == per_tick - 1 ? PFMK_DFL_ENT_THROTTLED : 0,
+			  ent[n].reserved);
+	emu_check(t, "header counts it", 1,
+		  hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED]);
 
 	/* Busy on this CPU until one of its ticks has started it again. */
 	end = jiffies + 2 * HZ;
@@ -701,6 +709,7 @@ static bool emu_throttle(const char *t)
 	emu_check(t, "samples again after a tick", per_tick + 1, n);
 	emu_check(t, "stats", 0, pfmk_get_stats(desc, &st));
 	emu_check(t, "throttled once", 1, st.throttled);
+	emu_check(t, "next entry not marked", 0, ent[per_tick].reserved);
 out:
 	emu_check(t, "close", 0, pfmk_close(desc));
 restore:

@@ -43,6 +43,11 @@
  * @tgid: thread group id of the interrupted task.
  * @ip: interrupted instruction pointer.
  * @tstamp: local_clock() at the overflow.
+ * @throttled: pfmk: perf throttled the PMD's event at this overflow (it
+ *	had raised too many interrupts in one tick): the event is stopped
+ *	until a later tick starts it again, and the overflows it would
+ *	have raised meanwhile are lost.  The default format records it as
+ *	PFMK_DFL_ENT_THROTTLED.
  * @last_reset_val: value the PMD was reset to before this overflow.
  * @eventid: reg_smpl_eventid of the PMD.
  * @nr_smpl_pmds: number of values in @smpl_pmds_val.
@@ -61,6 +66,7 @@ struct pfmk_ovfl_arg {
 	u16		ovfl_pmd;
 	u16		active_set;
 	u16		cpu;
+	bool		throttled;
 	u32		pid;
 	u32		tgid;
 	u64		ip;

@@ -19,6 +19,14 @@
  * pfmk_restart() empties the buffer, which only happens at the owner's
  * request.  Read hdr_overflows after hdr_count.
  *
+ * pfmk: where perf throttled the PMD's event at an overflow (perfmon2 had
+ * no throttling), the entry of that overflow carries
+ * PFMK_DFL_ENT_THROTTLED in its reserved field, and
+ * hdr_reserved[PFMK_DFL_HDR_THROTTLED] counts such entries: the event was
+ * stopped after it, and the overflows it would have raised until perf
+ * started it again (a later tick) are missing.  2006 clients, which
+ * ignore both fields, read the buffer as before.
+ *
  * Copyright (C) 2026 The pfmk authors
  */
 #ifndef _PFMK_SMPL_DFL_H
@@ -58,7 +66,11 @@ struct pfm_dfl_smpl_arg {
  *	the buffer is full when less than this is left.
  * @hdr_version: PFM_DFL_SMPL_VERSION.
  * @hdr_buf_flags: buf_flags of the sampling argument.
- * @hdr_reserved: reserved; pfmk: [0] is the AUX snippet bytes per entry.
+ * @hdr_reserved: reserved; pfmk: [0] is the AUX snippet bytes per entry,
+ *	[PFMK_DFL_HDR_THROTTLED] the entries recorded with
+ *	PFMK_DFL_ENT_THROTTLED since the context was created (written
+ *	before hdr_count publishes the entry; pfmk_restart() keeps it, as
+ *	hdr_overflows).
  */
 struct pfm_dfl_smpl_hdr {
 	__u64	hdr_count;
@@ -75,7 +87,7 @@ struct pfm_dfl_smpl_hdr {
  * struct pfm_dfl_smpl_entry - fixed part of a sample
  * @pid: thread id of the interrupted task (0 for idle).
  * @ovfl_pmd: the PMD that overflowed.
- * @reserved: reserved, 0.
+ * @reserved: reserved in perfmon2, 0; pfmk: PFMK_DFL_ENT_* flags.
  * @last_reset_val: value the PMD was last reset to before this overflow.
  * @ip: interrupted instruction pointer.
  * @tstamp: local_clock() at the overflow, in ns.
@@ -94,6 +106,12 @@ struct pfm_dfl_smpl_entry {
 	__u16	set;
 	__u32	tgid;
 };
+
+/* pfmk: flags in pfm_dfl_smpl_entry.reserved. */
+#define PFMK_DFL_ENT_THROTTLED	0x1	/* perf throttled the event here */
+
+/* pfmk: index in pfm_dfl_smpl_hdr.hdr_reserved of the throttled entries. */
+#define PFMK_DFL_HDR_THROTTLED	1
 
 #define PFM_DFL_SMPL_VERSION_MAJ	1U
 #define PFM_DFL_SMPL_VERSION_MIN	0U

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfmk glue: everything pfmk uses of another subsystem beyond what it
+ * exports, in one place.
+ *
+ * Each accessor says why no exported function serves.  What each relies
+ * on is checked: the types of the fields by the static_assert()s below,
+ * which break the build if a kernel changes them, and their meaning by
+ * the test cases named with each accessor, which fail if a kernel changes
+ * it.  The rest of the perf glue, core/perf.c, uses perf's exported calls
+ * only.  Included by core/perf.c, core/ovfl.c and core/context.c, not by
+ * internal.h: no other file of pfmk looks into perf's or the scheduler's
+ * structures.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#ifndef _PFMK_GLUE_H
+#define _PFMK_GLUE_H
+
+#include <linux/compiler.h>
+#include <linux/completion.h>
+#include <linux/container_of.h>
+#include <linux/perf_event.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+/* @member of struct @type has type @t: the build breaks if it changes. */
+#define pfmk_glue_field(type, member, t) \
+	static_assert(__same_type(typeof_member(struct type, member), t))
+
+pfmk_glue_field(perf_event, overflow_handler_context, void *);
+pfmk_glue_field(perf_event, count, local64_t);
+pfmk_glue_field(perf_event, child_count, atomic64_t);
+pfmk_glue_field(perf_event, state, enum perf_event_state);
+pfmk_glue_field(perf_event, oncpu, int);
+pfmk_glue_field(perf_event, cpu, int);
+pfmk_glue_field(hw_perf_event, interrupts, u64);
+pfmk_glue_field(hw_perf_event, sample_period, u64);
+pfmk_glue_field(pmu, read, void (*)(struct perf_event *));
+
+/*
+ * perf's throttling mark, hw.interrupts = MAX_INTERRUPTS: a define
+ * private to kernel/events/core.c, (~0ULL) from 6.1 to 7.2.
+ */
+#define PFMK_PERF_MAX_INTERRUPTS	(~0ULL)
+
+/**
+ * pfmk_perf_handler_ctx() - the context an overflow handler was given
+ * @event: the event whose handler runs.
+ *
+ * perf passes its overflow handler the event, not the context given to
+ * perf_event_create_kernel_counter(), and has no function returning it
+ * (in-tree users, such as KVM's PMU, read the field too).  Every pfmk
+ * sampling test fails if it changes: the handler finds its PMD here.
+ *
+ * Context: the overflow handler of @event.
+ * Return: the overflow handler's context of @event.
+ */
+static __always_inline void *pfmk_perf_handler_ctx(struct perf_event *event)
+{
+	return event->overflow_handler_context;
+}
+
+/**
+ * pfmk_perf_throttled() - did perf throttle an event at this overflow?
+ * @event: the event whose handler runs.
+ *
+ * perf tells throttling only in the event's ring buffer
+ * (PERF_RECORD_THROTTLE), which a kernel counter has none of, and by
+ * marking the event with hw.interrupts = MAX_INTERRUPTS before it calls
+ * the handler; the PMU then stops the event until a later tick
+ * unthrottles it.  The pfmk_throttle KUnit suite
+ * (test-modules/pfmk_kunit_throttle.c) fails if the mark changes: it has
+ * perf throttle an event and checks that pfmk saw it.
+ *
+ * Context: the overflow handler of @event.
+ * Return: true if perf throttled @event at the overflow being handled.
+ */
+static __always_inline bool pfmk_perf_throttled(const struct perf_event *event)
+{
+	return READ_ONCE(event->hw.interrupts) == PFMK_PERF_MAX_INTERRUPTS;
+}
+
+/**
+ * pfmk_perf_count_ovfl() - the count of an event at its overflow
+ * @event: the event whose handler runs.
+ *
+ * perf brought the count up to date before it called the handler; its
+ * readers, perf_event_read_value() (a mutex) and perf_event_read_local()
+ * (not exported), cannot serve in NMI.  The sampling suites on the test
+ * PMU (exact entries and values) fail if the count changes meaning.
+ *
+ * Context: the overflow handler of @event.
+ * Return: the count of @event.
+ */
+static __always_inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
+{
+	return local64_read(&event->count);
+}
+
+/**
+ * pfmk_perf_count_nmi() - the count of another event of the context
+ * @event: an event counting on this CPU, or stopped.
+ *
+ * What perf_event_read_local() does, which perf does not export: an
+ * active event on this CPU is brought up to date by its PMU's ->read(),
+ * which PMUs make NMI-safe for this very use (perf's own sample
+ * read-out).  The reg_smpl_pmds and reg_reset_pmds cases of the sampling
+ * suites on the test PMU fail if this changes.
+ *
+ * Context: an overflow handler on @event's CPU (NMI, hard-irq, or a
+ * software event's task with preemption off).
+ * Return: the count of @event.
+ */
+static __always_inline u64 pfmk_perf_count_nmi(struct perf_event *event)
+{
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE &&
+	    READ_ONCE(event->oncpu) == smp_processor_id())
+		event->pmu->read(event);
+	return local64_read(&event->count);
+}
+
+/**
+ * pfmk_perf_count_here() - the count of an event, read without sleeping
+ * @event: the event, kept allocated by the caller's RCU read-side section.
+ * @count: output: its count, children included.
+ *
+ * The lockless read's version of perf_event_read_local() (not exported):
+ * an event counting on this CPU is brought up to date by its PMU's
+ * ->read(); an event not counting (oncpu -1) has a stable count, read
+ * from any CPU; one counting elsewhere cannot be read here.  With
+ * interrupts off, an event counting here can neither be scheduled out
+ * nor released (perf removes a CPU event by an IPI to its CPU).  The
+ * pfmk_lockless suite (exact values read against close, unload, hotplug
+ * and set switches) fails if this changes.
+ *
+ * Context: interrupts off, within an RCU read-side section.
+ * Return: 0 with *@count set, -EREMOTE if @event counts on another CPU.
+ */
+static inline int pfmk_perf_count_here(struct perf_event *event, u64 *count)
+{
+	int oncpu = READ_ONCE(event->oncpu);
+
+	if (oncpu == smp_processor_id())
+		event->pmu->read(event);
+	else if (oncpu != -1)
+		return -EREMOTE;
+	*count = local64_read(&event->count) +
+		 atomic64_read(&event->child_count);
+	return 0;
+}
+
+/**
+ * pfmk_perf_set_period_ovfl() - the next sample period of an event
+ * @event: the event whose handler runs: a sampling event.
+ * @period: the period.
+ *
+ * perf_event_period() takes the event context's mutex: from the overflow
+ * path the period is set as perf's own frequency mode sets it
+ * (perf_adjust_period()).  hrtimer-based events and the test PMU use it
+ * for the next period at once, PMUs that reload before calling the
+ * handler (x86 PMCs, software events) from the overflow after.  The
+ * exact reset and random-period cases of the sampling suites fail if
+ * this changes.
+ *
+ * Context: the overflow handler of @event.
+ */
+static __always_inline void pfmk_perf_set_period_ovfl(struct perf_event *event,
+						      u64 period)
+{
+	WRITE_ONCE(event->hw.sample_period, period);
+}
+
+/**
+ * pfmk_perf_set_period_nmi() - the next sample period of another event
+ * @event: an event of the context, or NULL.
+ * @period: the period.
+ *
+ * As pfmk_perf_set_period_ovfl(), for an event of the same context and
+ * CPU; counting events have no period and are left alone.
+ *
+ * Context: an overflow handler on @event's CPU.
+ */
+static __always_inline void pfmk_perf_set_period_nmi(struct perf_event *event,
+						     u64 period)
+{
+	if (event && is_sampling_event(event))
+		pfmk_perf_set_period_ovfl(event, period);
+}
+
+/**
+ * pfmk_perf_event_cpu() - the CPU an event counts on
+ * @event: an event pfmk created on a CPU.
+ *
+ * An uncore-style PMU's event_init() moves an event to the CPU its
+ * cpumask lists; perf has no function that tells.  The pfmk_dyn case of
+ * a PMU moving its events (-EXDEV) fails if this changes.
+ *
+ * Context: any context.
+ * Return: the CPU @event counts on.
+ */
+static inline int pfmk_perf_event_cpu(const struct perf_event *event)
+{
+	return READ_ONCE(event->cpu);
+}
+
+/**
+ * pfmk_completion_blank() - is a completion all zero bytes?
+ * @c: a completion a client passed to pfmk_create_context().
+ *
+ * 2006 clients passed a static completion they never initialised
+ * (SystemTap's runtime did): complete() on it would follow a NULL wait
+ * list.  No exported function tells whether a completion was
+ * initialised, and the fields that would tell are the scheduler's.  This
+ * looks at no field: a completion that has a waiter (a list entry) or a
+ * count of completions is never all zero, so init_completion() on an
+ * all-zero one loses nothing, whatever the layout; an initialised
+ * completion is not all zero either (its empty wait list points to
+ * itself).  The pfmk_glue KUnit suite (test-modules/pfmk_kunit_glue.c)
+ * fails if a completion's waiter or count is lost at create.
+ *
+ * Context: any context.
+ * Return: true if @c is all zero bytes (never initialised).
+ */
+static inline bool pfmk_completion_blank(const struct completion *c)
+{
+	return !memchr_inv(c, 0, sizeof(*c));
+}
+
+#endif /* _PFMK_GLUE_H */
