@@ -2,10 +2,7 @@
 /*
  * pfmk KUnit suites: edge cases that no other suite covers.
  *
- * pfmk_edge: unload and writes of a masked context, a masked context
- * started again without a restart, two PMDs overflowing on one tick,
- * PFM_FL_OVFL_NO_MSG with a full buffer, the pid, tgid and ip of
- * sampling entries, sampling across event sets, PMU description names,
+ * pfmk_edge: sampling across event sets, PMU description names,
  * the module pin a context holds on its description, and PMCs left at a
  * default value that counts, or programmed through another PMC.
  *
@@ -39,14 +36,8 @@
 #define EDGE_HDR	sizeof(struct pfm_dfl_smpl_hdr)
 #define EDGE_ENTRY	sizeof(struct pfm_dfl_smpl_entry)
 #define EDGE_BUF	4096ULL
-#define EDGE_TIMEOUT	(10 * HZ)
 #define EDGE_STARTED	(PFM_CTX_LOADED | PFMK_STATE_STARTED)
-#define EDGE_MASKED	(PFM_CTX_MASKED | PFMK_STATE_STARTED)
 #define EDGE_OFFLINE	PFMK_STATE_OFFLINE
-
-/* Sampling period and long reset of the notifying PMD. */
-#define EDGE_P		5ULL
-#define EDGE_L		12ULL
 
 /* A PMU description of this module, for the registry cases. */
 #define EDGE_PMU_NAME	"pfmk_kt_edge"
@@ -216,265 +207,7 @@ static u64 edge_entry_val(const struct pfm_dfl_smpl_entry *ent)
 	return *(const u64 *)(ent + 1);
 }
 
-/*
- * No format: PMD0 (step 1) samples every EDGE_P ticks with OVFL_NOTIFY,
- * PMD1 (step 1) counts.  EDGE_P ticks mask the context; returns it
- * masked and, if @stop, stopped.
- */
-static void *edge_masked(struct kunit *test, int cpu, bool stop)
-{
-	void *desc = edge_create(test, 0, 0, NULL);
-
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
-	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_L,
-			   PFM_REGFL_OVFL_NOTIFY, 0, 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, EDGE_P);
-	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	pfmkt_wait_notify(test);
-	if (stop) {
-		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-		KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
-	}
-	return desc;
-}
-
 /* pfmk_edge */
-
-/* Unloading a masked context unmasks it; loaded again, it counts. */
-static void edge_unload_masked(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *desc = edge_masked(test, cpu, false);
-
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P);
-
-	pfmkt_load(test, desc, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
-	pfmk_test_pmu_tick(cpu, 3);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P + 3);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 3ULL);
-}
-
-/*
- * write_pmcs on a masked, stopped context: accepted (the context is
- * loaded and stopped), the context stays masked, the new PMC counts after
- * restart and start.
- */
-static void edge_masked_stopped_write_pmcs(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *desc = edge_masked(test, cpu, true);
-
-	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(4));
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 2);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), EDGE_P + 2 * 4);
-}
-
-/*
- * write_pmds on a masked, stopped context: accepted, the context stays
- * masked, and the written PMD drops its pending long reset (perfmon2
- * 2.2 clears the PMD's pending overflow): restart keeps the new value
- * (-3, not the long reset -7), whose period then applies.
- */
-static void edge_masked_stopped_write_pmds(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *desc = edge_masked(test, cpu, true);
-
-	edge_write_sampler(test, desc, 0, 0, 3, 7, PFM_REGFL_OVFL_NOTIFY, 0, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -3ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 2);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-}
-
-/*
- * start on a masked, stopped context: accepted, and the context stays
- * masked (perfmon2 2.2: "MASKED: nop"): the notifying PMD saturates,
- * nothing more is notified, other PMDs count; restart unmasks.
- */
-static void edge_masked_stopped_start(struct kunit *test)
-{
-	struct pfmk_ctx_stats st;
-	int cpu = pfmkt_cpu();
-	void *desc = edge_masked(test, cpu, true);
-
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	pfmk_test_pmu_tick(cpu, 2 * EDGE_P);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 2 * EDGE_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 3 * EDGE_P);
-	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
-	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -EDGE_L);
-}
-
-/* Two PMDs whose periods end on the same tick: both are recorded. */
-static void edge_same_tick_two_pmds(struct kunit *test)
-{
-	const struct pfm_dfl_smpl_entry *e0, *e1;
-	struct pfmk_ctx_stats st;
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = edge_create(test, 0, EDGE_BUF, &buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
-	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_P, 0, 0, 0);
-	edge_write_sampler(test, desc, 0, 1, EDGE_P, EDGE_P, 0, 0, 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, EDGE_P);
-
-	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 2ULL);
-	e0 = edge_entry(buf, 0, 0);
-	e1 = edge_entry(buf, 1, 0);
-	KUNIT_EXPECT_EQ(test, BIT(e0->ovfl_pmd) | BIT(e1->ovfl_pmd), 3UL);
-	KUNIT_EXPECT_EQ(test, e0->last_reset_val, -EDGE_P);
-	KUNIT_EXPECT_EQ(test, e1->last_reset_val, -EDGE_P);
-	KUNIT_EXPECT_EQ(test, e0->cpu, (u16)cpu);
-	KUNIT_EXPECT_EQ(test, e1->cpu, (u16)cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2ULL);
-	KUNIT_EXPECT_EQ(test, st.smpl_count, 2ULL);
-	KUNIT_EXPECT_EQ(test, st.ovfl_nested, 0ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -EDGE_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), -EDGE_P);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
-}
-
-/*
- * PFM_FL_OVFL_NO_MSG and a buffer that one entry fills: the context
- * masks and the completion fires, no message is queued, restart empties
- * the buffer and recording resumes from the long reset.
- */
-static void edge_no_msg_full_buffer(struct kunit *test)
-{
-	struct pfmk_ctx_stats st;
-	int cpu = pfmkt_cpu();
-	union pfm_msg msg;
-	void *desc, *buf;
-
-	desc = edge_create(test, PFM_FL_OVFL_NO_MSG,
-			   EDGE_HDR + EDGE_ENTRY + 8 * PFMK_TEST_NUM_PMCS, &buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_L,
-			   PFM_REGFL_OVFL_NOTIFY, 0, 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, EDGE_P);
-
-	KUNIT_EXPECT_EQ(test, edge_hdr_count(buf), 1ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	pfmkt_wait_notify(test);
-	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
-			(ssize_t)-EAGAIN);
-	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
-	KUNIT_EXPECT_EQ(test, st.notify_count, 1ULL);
-	KUNIT_EXPECT_EQ(test, st.msgs_dropped, 0ULL);
-
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_STARTED);
-	KUNIT_EXPECT_EQ(test, edge_hdr_count(buf), 0ULL);
-	pfmk_test_pmu_tick(cpu, EDGE_L);
-	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 1ULL);
-	KUNIT_EXPECT_EQ(test, edge_entry(buf, 0, 0)->last_reset_val, -EDGE_L);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), EDGE_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
-			(ssize_t)-EAGAIN);
-}
-
-/**
- * struct edge_ticker - a kernel thread that ticks its own CPU once
- * @cpu: the CPU it is bound to.
- * @ticks: ticks to give.
- * @done: completed after the tick.
- */
-struct edge_ticker {
-	int			cpu;
-	u64			ticks;
-	struct completion	done;
-};
-
-static int edge_ticker_fn(void *data)
-{
-	struct edge_ticker *t = data;
-
-	pfmk_test_pmu_tick(t->cpu, t->ticks);
-	complete(&t->done);
-	return pfmkt_kthread_park();
-}
-
-#ifdef CONFIG_X86_64
-#define EDGE_KERNEL_START	((u64)__START_KERNEL_map)
-#else
-#define EDGE_KERNEL_START	((u64)PAGE_OFFSET)
-#endif
-
-/*
- * Entries record the task the overflow interrupted: a kernel thread
- * bound to the CPU ticks it, so it is the interrupted task; the ip is a
- * kernel text address.
- */
-static void edge_entry_pid_tgid_ip(struct kunit *test)
-{
-	const struct pfm_dfl_smpl_entry *ent;
-	struct edge_ticker t;
-	struct task_struct *k;
-	pid_t pid, tgid;
-	void *desc, *buf;
-
-	t.cpu = pfmkt_cpu();
-	t.ticks = EDGE_P;
-	init_completion(&t.done);
-	desc = edge_create(test, 0, EDGE_BUF, &buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	edge_write_sampler(test, desc, 0, 0, EDGE_P, EDGE_P, 0, 0, 0);
-	pfmkt_load(test, desc, t.cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-
-	k = kthread_create(edge_ticker_fn, &t, "pfmk_edge_tick");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
-	kthread_bind(k, t.cpu);
-	pid = task_pid_nr(k);
-	tgid = task_tgid_nr(k);
-	wake_up_process(k);
-	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t.done,
-							  EDGE_TIMEOUT), 0UL);
-	kthread_stop(k);
-
-	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 1ULL);
-	ent = edge_entry(buf, 0, 0);
-	KUNIT_EXPECT_NE(test, pid, task_pid_nr(current));
-	KUNIT_EXPECT_EQ(test, (pid_t)ent->pid, pid);
-	KUNIT_EXPECT_EQ(test, (pid_t)ent->tgid, tgid);
-	KUNIT_EXPECT_EQ(test, ent->cpu, (u16)t.cpu);
-	KUNIT_EXPECT_GE_MSG(test, ent->ip, EDGE_KERNEL_START,
-			    "ip %#llx is not a kernel text address", ent->ip);
-}
 
 static void edge_expect_entry(struct kunit *test, void *buf, unsigned int i,
 			      u16 set, u16 pmd, u64 period, u64 val)
@@ -719,13 +452,6 @@ static void edge_pmu_loaded_write_follows(struct kunit *test)
 }
 
 static struct kunit_case pfmk_edge_cases[] = {
-	KUNIT_CASE(edge_unload_masked),
-	KUNIT_CASE(edge_masked_stopped_write_pmcs),
-	KUNIT_CASE(edge_masked_stopped_write_pmds),
-	KUNIT_CASE(edge_masked_stopped_start),
-	KUNIT_CASE(edge_same_tick_two_pmds),
-	KUNIT_CASE(edge_no_msg_full_buffer),
-	KUNIT_CASE(edge_entry_pid_tgid_ip),
 	KUNIT_CASE(edge_smpl_sets),
 	KUNIT_CASE(edge_smpl_sets_plain),
 	KUNIT_CASE(edge_pmu_duplicate_name),

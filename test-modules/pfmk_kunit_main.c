@@ -567,12 +567,10 @@ void pfmkt_wait_notify(struct kunit *test)
 
 kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
 		  &pfmk_state_suite, &pfmk_count_suite, &pfmk_multi_suite,
-		  &pfmk_race_suite, &pfmk_smpl_args_suite,
-		  &pfmk_smpl_exact_suite, &pfmk_smpl_notify_suite,
+		  &pfmk_race_suite,
 		  &pfmk_limits_suite, &pfmk_hotplug_suite,
 		  &pfmk_sets_args_suite, &pfmk_sets_switch_suite,
-		  &pfmk_sets_time_suite,
-		  &pfmk_smpl_cpuclock_suite, &pfmk_x86_suite,
+		  &pfmk_sets_time_suite, &pfmk_x86_suite,
 		  &pfmk_edge_suite, &pfmk_edge_hotplug_suite);
 
 PFMK_IMPORT_NS();
