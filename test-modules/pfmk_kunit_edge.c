@@ -2,15 +2,15 @@
 /*
  * pfmk KUnit suites: edge cases that no other suite covers.
  *
- * pfmk_edge: sampling across event sets, PMU description names,
- * the module pin a context holds on its description, and PMCs left at a
- * default value that counts, or programmed through another PMC.
+ * pfmk_edge: PMU description names, the module pin a context holds on
+ * its description, and PMCs left at a default value that counts, or
+ * programmed through another PMC.
  *
  * pfmk_edge_hotplug: stop and start while the context's CPU is away, and
  * a re-arm that fails on the max_events limit.
  *
  * Every case runs on the deterministic test PMU (pfmk_test_pmu_tick()),
- * so counts, entries and states are exact.
+ * so counts and states are exact.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -28,14 +28,10 @@
 #include <linux/string.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu.h>
-#include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
 
-#define EDGE_HDR	sizeof(struct pfm_dfl_smpl_hdr)
-#define EDGE_ENTRY	sizeof(struct pfm_dfl_smpl_entry)
-#define EDGE_BUF	4096ULL
 #define EDGE_STARTED	(PFM_CTX_LOADED | PFMK_STATE_STARTED)
 #define EDGE_OFFLINE	PFMK_STATE_OFFLINE
 
@@ -145,176 +141,7 @@ static void edge_exit(struct kunit *test)
 			0);
 }
 
-/* A context on the test PMU, with the default format if @buf_size. */
-static void *edge_create(struct kunit *test, u32 flags, u64 buf_size,
-			 void **buf)
-{
-	struct pfm_dfl_smpl_arg arg;
-	struct pfarg_ctx req;
-	void *desc = NULL;
-
-	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, flags, buf_size);
-	memset(&arg, 0, sizeof(arg));
-	arg.buf_size = buf_size;
-	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req,
-						   buf_size ? &arg : NULL,
-						   buf_size ? sizeof(arg) : 0,
-						   &desc, buf), 0);
-	KUNIT_ASSERT_NOT_NULL(test, desc);
-	return desc;
-}
-
-/*
- * PMD @reg of set @set samples every @period events (short reset alike),
- * long reset -@lperiod, with @flags, recording the PMDs in @smpl_pmds, and
- * switching sets after @switch_cnt overflows (0: never).
- */
-static void edge_write_sampler(struct kunit *test, void *desc, u16 set,
-			       u16 reg, u64 period, u64 lperiod, u32 flags,
-			       u64 smpl_pmds, u64 switch_cnt)
-{
-	struct pfarg_pmd pmd;
-
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	pmd.reg_set = set;
-	pmd.reg_flags = flags;
-	pmd.reg_value = -period;
-	pmd.reg_short_reset = -period;
-	pmd.reg_long_reset = -lperiod;
-	pmd.reg_smpl_pmds[0] = smpl_pmds;
-	pmd.reg_ovfl_switch_cnt = switch_cnt;
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-}
-
-static u64 edge_hdr_count(void *buf)
-{
-	struct pfm_dfl_smpl_hdr *hdr = buf;
-
-	/* Pairs with the handler's release: the entries are complete. */
-	return smp_load_acquire(&hdr->hdr_count);
-}
-
-/* Entry @i of a buffer whose entries carry @nvals values each. */
-static const struct pfm_dfl_smpl_entry *edge_entry(void *buf, unsigned int i,
-						   unsigned int nvals)
-{
-	return buf + EDGE_HDR + i * (EDGE_ENTRY + nvals * sizeof(u64));
-}
-
-static u64 edge_entry_val(const struct pfm_dfl_smpl_entry *ent)
-{
-	return *(const u64 *)(ent + 1);
-}
-
 /* pfmk_edge */
-
-static void edge_expect_entry(struct kunit *test, void *buf, unsigned int i,
-			      u16 set, u16 pmd, u64 period, u64 val)
-{
-	const struct pfm_dfl_smpl_entry *ent = edge_entry(buf, i, 1);
-
-	KUNIT_EXPECT_EQ_MSG(test, ent->set, set, "entry %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, pmd, "entry %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -period, "entry %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, edge_entry_val(ent), val, "entry %u", i);
-}
-
-/* A sampling context with sets 0 and 1, both switching on overflows. */
-static void *edge_create_switching(struct kunit *test, void **buf)
-{
-	struct pfarg_setdesc d[2];
-	void *desc;
-
-	desc = edge_create(test, 0, EDGE_BUF, buf);
-	memset(d, 0, sizeof(d));
-	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
-	d[1].set_id = 1;
-	d[1].set_flags = PFM_SETFL_OVFL_SWITCH;
-	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
-	return desc;
-}
-
-/*
- * Sampling in two sets switching on overflow: set 0 samples PMD0 every
- * 10 ticks (records PMD1, step 1) and switches after 1 overflow; set 1
- * samples PMD2 every 4 ticks (records PMD3, step 3) and switches after
- * 2.  Entries carry their set and PMD; each set counts only its ticks.
- */
-static void edge_smpl_sets(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = edge_create_switching(test, &buf);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 3, PFMK_TEST_PMC(3));
-	edge_write_sampler(test, desc, 0, 0, 10, 10, 0, BIT_ULL(1), 1);
-	edge_write_sampler(test, desc, 1, 2, 4, 4, 0, BIT_ULL(3), 2);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
-			      "no switch to set 1");
-	pfmk_test_pmu_tick(cpu, 4);
-	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
-			      "no switch back to set 0");
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-
-	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 3ULL);
-	edge_expect_entry(test, buf, 0, 0, 0, 10, 10);
-	edge_expect_entry(test, buf, 1, 1, 2, 4, 3 * 4);
-	edge_expect_entry(test, buf, 2, 1, 2, 4, 3 * 8);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 3), 3 * 8ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 2), -4ULL);
-}
-
-/*
- * The same with entries of the default format's common part only (no
- * reg_smpl_pmds: the overflow path writes them in place): set 0 samples
- * PMD0 every 10 ticks and switches after 2 overflows, set 1 samples PMD2
- * every 4 ticks and switches after 1.  Each overflow records its entry
- * and counts towards its set's switch.
- */
-static void edge_smpl_sets_plain(struct kunit *test)
-{
-	static const u16 want_set[] = { 0, 0, 1 }, want_pmd[] = { 0, 0, 2 };
-	const struct pfm_dfl_smpl_entry *ent;
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-	unsigned int i;
-
-	desc = edge_create_switching(test, &buf);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
-	edge_write_sampler(test, desc, 0, 0, 10, 10, 0, 0, 2);
-	edge_write_sampler(test, desc, 1, 2, 4, 4, 0, 0, 1);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-
-	pfmk_test_pmu_tick(cpu, 10);
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
-			      "no switch to set 1");
-	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
-			      "no switch back to set 0");
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-
-	KUNIT_ASSERT_EQ(test, edge_hdr_count(buf), 3ULL);
-	for (i = 0; i < ARRAY_SIZE(want_set); i++) {
-		ent = edge_entry(buf, i, 0);
-		KUNIT_EXPECT_EQ_MSG(test, ent->set, want_set[i], "entry %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, want_pmd[i],
-				    "entry %u", i);
-	}
-}
 
 /* A second description of a registered name: -EEXIST, as documented. */
 static void edge_pmu_duplicate_name(struct kunit *test)
@@ -452,8 +279,6 @@ static void edge_pmu_loaded_write_follows(struct kunit *test)
 }
 
 static struct kunit_case pfmk_edge_cases[] = {
-	KUNIT_CASE(edge_smpl_sets),
-	KUNIT_CASE(edge_smpl_sets_plain),
 	KUNIT_CASE(edge_pmu_duplicate_name),
 	KUNIT_CASE(edge_pmu_pinned),
 	KUNIT_CASE(edge_pmu_default_on),

@@ -5,8 +5,9 @@
  * pfmk_sets_args: every invalid set description or deletion gets its
  * documented errno and return flag and changes nothing.
  * pfmk_sets_switch: switching on overflow on the deterministic test PMU,
- * with exact switch counts and per-set values over many switches, and a
- * switch that comes due while MASKED waiting for pfmk_restart().
+ * with exact switch counts and per-set values over many switches, a
+ * switch that comes due while MASKED waiting for pfmk_restart(), and
+ * sampling entries of the set whose PMD overflowed.
  * pfmk_sets_time: switching on timeout with cpu-clock, runs and durations
  * against the timeout.
  *
@@ -21,6 +22,7 @@
 #include <linux/string.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
+#include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
@@ -572,6 +574,133 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/*
+ * A sampling context (default format) with sets 0 and 1, both switching
+ * on overflows.
+ */
+static void *sets_create_smpl(struct kunit *test, void **buf)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, buf);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
+					  0), 0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, PFM_SETFL_OVFL_SWITCH, 0,
+					  0), 0);
+	return desc;
+}
+
+/*
+ * PMD @reg of set @set samples every @period ticks, records the PMDs in
+ * @smpl_pmds and switches sets after @switch_cnt overflows.
+ */
+static void sets_write_sampler(struct kunit *test, void *desc, u16 set,
+			       u16 reg, u64 period, u64 smpl_pmds,
+			       u64 switch_cnt)
+{
+	const struct pfmkt_pmd p = {
+		.set = set,
+		.value = -period,
+		.short_reset = -period,
+		.long_reset = -period,
+		.smpl_pmds = smpl_pmds,
+		.switch_cnt = switch_cnt,
+	};
+
+	pfmkt_write_smpl_pmd(test, desc, reg, &p);
+}
+
+/* Entry @i (one value) is of @set and @pmd, reset to -@period, with @val. */
+static void sets_expect_entry(struct kunit *test, void *buf, unsigned int i,
+			      u16 set, u16 pmd, u64 period, u64 val)
+{
+	const struct pfm_dfl_smpl_entry *ent = pfmkt_entry(buf, i, 1);
+
+	KUNIT_EXPECT_EQ_MSG(test, ent->set, set, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, pmd, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -period, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, pfmkt_entry_vals(ent)[0], val, "entry %u", i);
+}
+
+/*
+ * Sampling in two sets switching on overflow: set 0 samples PMD0 every
+ * 10 ticks (records PMD1, step 1) and switches after 1 overflow; set 1
+ * samples PMD2 every 4 ticks (records PMD3, step 3) and switches after
+ * 2.  Entries carry their set and PMD; each set counts only its ticks.
+ */
+static void sets_smpl_entries(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = sets_create_smpl(test, &buf);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 3, PFMK_TEST_PMC(3));
+	sets_write_sampler(test, desc, 0, 0, 10, BIT_ULL(1), 1);
+	sets_write_sampler(test, desc, 1, 2, 4, BIT_ULL(3), 2);
+	pfmkt_load_start(test, desc, cpu);
+
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "no switch to set 1");
+	pfmk_test_pmu_tick(cpu, 4);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
+			      "no switch back to set 0");
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	sets_expect_entry(test, buf, 0, 0, 0, 10, 10);
+	sets_expect_entry(test, buf, 1, 1, 2, 4, 3 * 4);
+	sets_expect_entry(test, buf, 2, 1, 2, 4, 3 * 8);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 3), 3 * 8ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 2), -4ULL);
+}
+
+/*
+ * The same with entries of the default format's common part only (no
+ * reg_smpl_pmds: the overflow path writes them in place): set 0 samples
+ * PMD0 every 10 ticks and switches after 2 overflows, set 1 samples PMD2
+ * every 4 ticks and switches after 1.  Each overflow records its entry
+ * and counts towards its set's switch.
+ */
+static void sets_smpl_entries_plain(struct kunit *test)
+{
+	static const u16 want_set[] = { 0, 0, 1 }, want_pmd[] = { 0, 0, 2 };
+	const struct pfm_dfl_smpl_entry *ent;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+	unsigned int i;
+
+	desc = sets_create_smpl(test, &buf);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
+	sets_write_sampler(test, desc, 0, 0, 10, 0, 2);
+	sets_write_sampler(test, desc, 1, 2, 4, 0, 1);
+	pfmkt_load_start(test, desc, cpu);
+
+	pfmk_test_pmu_tick(cpu, 10);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "no switch to set 1");
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
+			      "no switch back to set 0");
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	for (i = 0; i < ARRAY_SIZE(want_set); i++) {
+		ent = pfmkt_entry(buf, i, 0);
+		KUNIT_EXPECT_EQ_MSG(test, ent->set, want_set[i], "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, want_pmd[i],
+				    "entry %u", i);
+	}
+}
+
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
 	KUNIT_CASE(sets_expl_next_order),
@@ -580,6 +709,8 @@ static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE(sets_stop_drops_switch),
 	KUNIT_CASE(sets_redescribe_reloads_switch_cnt),
 	KUNIT_CASE(sets_stop_cancels_timeout),
+	KUNIT_CASE(sets_smpl_entries),
+	KUNIT_CASE(sets_smpl_entries_plain),
 	{}
 };
 
