@@ -292,7 +292,5 @@ extern struct kunit_suite pfmk_hotplug_suite;
 extern struct kunit_suite pfmk_sets_args_suite;
 extern struct kunit_suite pfmk_sets_switch_suite;
 extern struct kunit_suite pfmk_sets_time_suite;
-extern struct kunit_suite pfmk_edge_suite;
-extern struct kunit_suite pfmk_edge_hotplug_suite;
 
 #endif /* _PFMK_KUNIT_H */

@@ -570,8 +570,7 @@ kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
 		  &pfmk_race_suite,
 		  &pfmk_limits_suite, &pfmk_hotplug_suite,
 		  &pfmk_sets_args_suite, &pfmk_sets_switch_suite,
-		  &pfmk_sets_time_suite, &pfmk_x86_suite,
-		  &pfmk_edge_suite, &pfmk_edge_hotplug_suite);
+		  &pfmk_sets_time_suite, &pfmk_x86_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk KAPI KUnit tests");
