@@ -280,17 +280,4 @@ void pfmkt_online(struct kunit *test, int cpu);
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,
 		      u64 cycle);
 
-extern struct kunit_suite pfmk_x86_suite;
-extern struct kunit_suite pfmk_test_pmu_suite;
-extern struct kunit_suite pfmk_api_args_suite;
-extern struct kunit_suite pfmk_state_suite;
-extern struct kunit_suite pfmk_count_suite;
-extern struct kunit_suite pfmk_multi_suite;
-extern struct kunit_suite pfmk_race_suite;
-extern struct kunit_suite pfmk_limits_suite;
-extern struct kunit_suite pfmk_hotplug_suite;
-extern struct kunit_suite pfmk_sets_args_suite;
-extern struct kunit_suite pfmk_sets_switch_suite;
-extern struct kunit_suite pfmk_sets_time_suite;
-
 #endif /* _PFMK_KUNIT_H */

@@ -835,9 +835,11 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_api_args_suite = {
+static struct kunit_suite pfmk_api_args_suite = {
 	.name = "pfmk_api_args",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_api_args_cases,
 };
+
+kunit_test_suites(&pfmk_api_args_suite);

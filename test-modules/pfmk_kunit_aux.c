@@ -842,7 +842,7 @@ static struct kunit_suite pfmk_aux_suite = {
 	.test_cases = pfmk_aux_cases,
 };
 
-kunit_test_suite(pfmk_aux_suite);
+kunit_test_suites(&pfmk_aux_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk AUX KUnit suite");

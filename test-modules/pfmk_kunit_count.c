@@ -462,7 +462,7 @@ static struct kunit_case pfmk_count_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_count_suite = {
+static struct kunit_suite pfmk_count_suite = {
 	.name = "pfmk_count",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
@@ -595,9 +595,11 @@ static struct kunit_case pfmk_multi_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_multi_suite = {
+static struct kunit_suite pfmk_multi_suite = {
 	.name = "pfmk_multi",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_multi_cases,
 };
+
+kunit_test_suites(&pfmk_count_suite, &pfmk_multi_suite);

@@ -13,9 +13,6 @@
  * an unused PMD reads exactly what was written; a set's PMD never shows
  * another set's value.  KASAN and lockdep report the rest.
  *
- * The suite registers itself (kunit_test_suites() below): the files of
- * pfmk_kunit.ko may each add suites to the module's section.
- *
  * Copyright (C) 2026 The pfmk authors
  */
 #include <kunit/test.h>

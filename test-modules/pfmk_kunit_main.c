@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk KUnit suites: shared helpers and the suite list of pfmk_kunit.ko.
+ * pfmk KUnit suites: the helpers shared by the files of pfmk_kunit.ko.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -564,13 +564,6 @@ void pfmkt_wait_notify(struct kunit *test)
 							      10 * HZ),
 			    0UL, "no completion within %d s", 10);
 }
-
-kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
-		  &pfmk_state_suite, &pfmk_count_suite, &pfmk_multi_suite,
-		  &pfmk_race_suite,
-		  &pfmk_limits_suite, &pfmk_hotplug_suite,
-		  &pfmk_sets_args_suite, &pfmk_sets_switch_suite,
-		  &pfmk_sets_time_suite, &pfmk_x86_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk KAPI KUnit tests");

@@ -388,7 +388,9 @@ static struct kunit_case pfmk_test_pmu_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_test_pmu_suite = {
+static struct kunit_suite pfmk_test_pmu_suite = {
 	.name = "pfmk_test_pmu",
 	.test_cases = pfmk_test_pmu_cases,
 };
+
+kunit_test_suites(&pfmk_test_pmu_suite);

@@ -648,9 +648,11 @@ static struct kunit_case pfmk_race_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_race_suite = {
+static struct kunit_suite pfmk_race_suite = {
 	.name = "pfmk_race",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_race_cases,
 };
+
+kunit_test_suites(&pfmk_race_suite);

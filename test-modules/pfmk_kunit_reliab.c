@@ -325,7 +325,7 @@ static struct kunit_case pfmk_limits_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_limits_suite = {
+static struct kunit_suite pfmk_limits_suite = {
 	.name = "pfmk_limits",
 	.init = pfmk_limits_init,
 	.exit = pfmk_limits_exit,
@@ -963,9 +963,11 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_hotplug_suite = {
+static struct kunit_suite pfmk_hotplug_suite = {
 	.name = "pfmk_hotplug",
 	.init = hotplug_init,
 	.exit = hotplug_exit,
 	.test_cases = pfmk_hotplug_cases,
 };
+
+kunit_test_suites(&pfmk_limits_suite, &pfmk_hotplug_suite);

@@ -233,7 +233,7 @@ static struct kunit_case pfmk_sets_args_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_sets_args_suite = {
+static struct kunit_suite pfmk_sets_args_suite = {
 	.name = "pfmk_sets_args",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
@@ -714,7 +714,7 @@ static struct kunit_case pfmk_sets_switch_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_sets_switch_suite = {
+static struct kunit_suite pfmk_sets_switch_suite = {
 	.name = "pfmk_sets_switch",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
@@ -806,9 +806,12 @@ static struct kunit_case pfmk_sets_time_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_sets_time_suite = {
+static struct kunit_suite pfmk_sets_time_suite = {
 	.name = "pfmk_sets_time",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_sets_time_cases,
 };
+
+kunit_test_suites(&pfmk_sets_args_suite, &pfmk_sets_switch_suite,
+		  &pfmk_sets_time_suite);

@@ -334,9 +334,11 @@ static struct kunit_case pfmk_state_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_state_suite = {
+static struct kunit_suite pfmk_state_suite = {
 	.name = "pfmk_state",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_state_cases,
 };
+
+kunit_test_suites(&pfmk_state_suite);

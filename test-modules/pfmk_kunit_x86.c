@@ -308,9 +308,11 @@ static struct kunit_case pfmk_x86_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_x86_suite = {
+static struct kunit_suite pfmk_x86_suite = {
 	.name = "pfmk_x86",
 	.init = pfmkt_init,
 	.exit = x86t_exit,
 	.test_cases = pfmk_x86_cases,
 };
+
+kunit_test_suites(&pfmk_x86_suite);
