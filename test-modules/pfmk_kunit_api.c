@@ -149,8 +149,7 @@ static void api_closed_descriptors(struct kunit *test)
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
@@ -662,8 +661,7 @@ static void api_vector_atomic(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
 
 	/* Neither vector was applied: no event counts, PMDs are 0. */
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);

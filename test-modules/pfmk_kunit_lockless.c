@@ -269,8 +269,7 @@ static void *ll_create_started(struct kunit *test, int cpu, u64 base)
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmd(test, desc, 0, base);
 	pfmkt_write_pmd(test, desc, 1, LL_EXACT);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	return desc;
 }
 
@@ -486,8 +485,7 @@ static void lockless_read_vs_set_switch(struct kunit *test)
 			ll_entry(r[i], s, 1, LL_EXACT_VAL, ll_set_exact(s));
 		}
 	}
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	ll_readers_start(test, r, t);
 
 	for (i = 0; i < 2000 && time_before(jiffies, end); i++) {

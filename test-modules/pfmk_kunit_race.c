@@ -125,8 +125,7 @@ static void *race_create_started(struct kunit *test, int cpu)
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmd(test, desc, 0, RACE_VALUE);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	return desc;
 }
 

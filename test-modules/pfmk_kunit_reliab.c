@@ -411,8 +411,7 @@ static void hotplug_count_preserved(struct kunit *test)
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(3));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 100);
 	before = pfmkt_gstats(test);
 
@@ -468,8 +467,7 @@ static void hotplug_sampling_phase(struct kunit *test)
 	pmd.reg_short_reset = -10ULL;
 	pmd.reg_long_reset = -10ULL;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	for (i = 0; i < 35; i++)
 		pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -5ULL);
@@ -525,8 +523,7 @@ static void hotplug_sets_suspended(struct kunit *test)
 	pmc[1].reg_set = 1;
 	pmc[1].reg_value = PFMK_TEST_PMC(1);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	msleep(20);
 
 	pfmkt_offline(test, cpu);
@@ -587,8 +584,7 @@ static void hotplug_switch_kept(struct kunit *test)
 	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
 	pmd.reg_ovfl_switch_cnt = 1;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 4);
 	pfmkt_wait_notify(test);

@@ -267,8 +267,7 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	pfmkt_write_set_pmc(test, desc, 1, 1, PFMK_TEST_PMC(2));
 	sets_write_sampling(test, desc, 0, 0, 20, 1, 0);
 	sets_write_sampling(test, desc, 1, 0, 5, 1, 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	for (k = 1; k <= SETS_CYCLES; k++) {
 		for (i = 0; i < 20; i++)
@@ -331,8 +330,7 @@ static void sets_expl_next_order(struct kunit *test)
 		pfmkt_write_set_pmc(test, desc, s, 0, PFMK_TEST_PMC(1));
 		sets_write_sampling(test, desc, s, 0, 10, 1, 0);
 	}
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		pfmk_test_pmu_tick(cpu, 10);
@@ -362,8 +360,7 @@ static void sets_masked_switch_waits(struct kunit *test)
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampling(test, desc, 0, 0, 10, 1, PFM_REGFL_OVFL_NOTIFY);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
@@ -413,8 +410,7 @@ static void sets_masked_no_switch_race(struct kunit *test)
 		sets_write_sampling(test, desc, id, 0, 1, 0,
 				    PFM_REGFL_OVFL_NOTIFY);
 	}
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	for (round = 0; round < 200; round++) {
 		/* A tick in a switch's gap overflows nothing: tick again. */
@@ -483,8 +479,7 @@ static void sets_stop_drops_switch(struct kunit *test)
 	u64 switches;
 
 	for (round = 0; round < 50; round++) {
-		pfmkt_load(test, desc, cpu);
-		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		pfmkt_load_start(test, desc, cpu);
 		pfmk_test_pmu_tick(cpu, 2);
 		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 		KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
@@ -523,8 +518,7 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 	void *desc = sets_switch_at_second_tick(test);
 	int cpu = pfmkt_cpu();
 
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_ASSERT_TRUE(test, pfmkt_wait_set_runs(desc, 1, 1));
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
@@ -533,8 +527,7 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
 	pfmkt_close(test, desc);
@@ -557,8 +550,7 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 
