@@ -718,6 +718,33 @@ static struct kunit_suite pfmk_sets_switch_suite = {
 #define SETS_NR		3
 
 /*
+ * Set @id ran, and was active for its runs times its timeout plus the
+ * switch latency (@per_run), within 25 %; its cpu-clock counted that.
+ */
+static struct pfarg_setinfo sets_time_expect_set(struct kunit *test,
+						 void *desc, u16 id,
+						 const struct pfmk_ctx_stats *st,
+						 u64 per_run)
+{
+	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
+	struct pfarg_setinfo info = sets_info(test, desc, id);
+	u64 act = info.set_act_duration, trimmed, count;
+
+	trimmed = act > st->switch_lat_max ? act - st->switch_lat_max : 0;
+	count = pfmkt_read_set_pmd(test, desc, id, 0);
+	KUNIT_ASSERT_GT(test, info.set_runs, 0);
+	kunit_info(test, "set %u: %llu runs, %llu us active, mean %llu us, cpu-clock %llu us\n",
+		   id, info.set_runs, act / 1000,
+		   div64_u64(act, info.set_runs) / 1000, count / 1000);
+	KUNIT_EXPECT_EQ(test, info.set_timeout, SETS_TIMEOUT_US);
+	KUNIT_EXPECT_GE(test, act, info.set_runs * timeout_ns * 3 / 4);
+	KUNIT_EXPECT_LE(test, trimmed, info.set_runs * per_run * 5 / 4);
+	KUNIT_EXPECT_GE(test, count, trimmed * 3 / 4);
+	KUNIT_EXPECT_LE(test, count, act * 5 / 4);
+	return info;
+}
+
+/*
  * Three sets switching every 50 ms, each counting cpu-clock, for 1.5 s.
  * A set's run lasts its timeout plus the switch latency (the timer's
  * expiry to the switch work, reported by the context's stats), which is
@@ -735,7 +762,7 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, "");
 	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
-	struct pfarg_setinfo info[SETS_NR];
+	struct pfarg_setinfo info;
 	struct pfmk_ctx_stats st;
 	u64 runs = 0, total = 0, per_run;
 	struct pfarg_load load;
@@ -767,23 +794,9 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 				div64_u64(st.switch_lat_total, st.set_switches) : 0);
 
 	for (id = 0; id < SETS_NR; id++) {
-		u64 act, trimmed, count;
-
-		info[id] = sets_info(test, desc, id);
-		act = info[id].set_act_duration;
-		trimmed = act > st.switch_lat_max ? act - st.switch_lat_max : 0;
-		count = pfmkt_read_set_pmd(test, desc, id, 0);
-		KUNIT_ASSERT_GT(test, info[id].set_runs, 0);
-		kunit_info(test, "set %u: %llu runs, %llu us active, mean %llu us, cpu-clock %llu us\n",
-			   id, info[id].set_runs, act / 1000,
-			   div64_u64(act, info[id].set_runs) / 1000, count / 1000);
-		KUNIT_EXPECT_EQ(test, info[id].set_timeout, SETS_TIMEOUT_US);
-		KUNIT_EXPECT_GE(test, act, info[id].set_runs * timeout_ns * 3 / 4);
-		KUNIT_EXPECT_LE(test, trimmed, info[id].set_runs * per_run * 5 / 4);
-		KUNIT_EXPECT_GE(test, count, trimmed * 3 / 4);
-		KUNIT_EXPECT_LE(test, count, act * 5 / 4);
-		runs += info[id].set_runs;
-		total += act;
+		info = sets_time_expect_set(test, desc, id, &st, per_run);
+		runs += info.set_runs;
+		total += info.set_act_duration;
 	}
 	KUNIT_EXPECT_EQ(test, st.set_switches, runs - 1);
 	KUNIT_EXPECT_GE(test, total, (u64)SETS_RUN_MS * NSEC_PER_MSEC * 3 / 4);
