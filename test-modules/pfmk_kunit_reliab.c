@@ -723,6 +723,25 @@ static int hp_race_load(struct kunit *test, int cpu, void **desc)
 	return ret ? ret : pfmk_start(*desc, NULL);
 }
 
+/* Each context of @kept is started and counts, CPU back; then closed. */
+static void hp_race_expect_counting(struct kunit *test, int cpu, void **kept)
+{
+	unsigned int i;
+	u64 before;
+
+	for (i = 0; i < HP_RACE_CTXS; i++) {
+		if (!kept[i])
+			continue;
+		before = pfmkt_read_pmd(test, kept[i], 0);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(kept[i]),
+				PFM_CTX_LOADED | PFMK_STATE_STARTED);
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, kept[i], 0),
+				    before + 1, "context in slot %u", i);
+		pfmkt_close(test, kept[i]);
+	}
+}
+
 /*
  * Loads and closes racing with the CPU going and coming: each load either
  * fails with -ENODEV or ends with a context whose events count once the
@@ -735,7 +754,7 @@ static int hp_race_load(struct kunit *test, int cpu, void **desc)
  */
 static void hotplug_load_vs_offline(struct kunit *test)
 {
-	unsigned int n = 0, nodev = 0, slot, i;
+	unsigned int n = 0, nodev = 0, slot;
 	struct pfmkt_priv *priv = test->priv;
 	int cpu = pfmkt_hp_cpu(test);
 	struct task_struct *t;
@@ -781,19 +800,7 @@ static void hotplug_load_vs_offline(struct kunit *test)
 	kunit_info(test, "%u loads, %u refused on an offline CPU\n", n, nodev);
 	/* The race was run: some loads met the CPU away. */
 	KUNIT_EXPECT_GT(test, nodev, 0U);
-	for (i = 0; i < HP_RACE_CTXS; i++) {
-		u64 before;
-
-		if (!kept[i])
-			continue;
-		before = pfmkt_read_pmd(test, kept[i], 0);
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(kept[i]),
-				PFM_CTX_LOADED | PFMK_STATE_STARTED);
-		pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, kept[i], 0),
-				    before + 1, "context in slot %u", i);
-		pfmkt_close(test, kept[i]);
-	}
+	hp_race_expect_counting(test, cpu, kept);
 }
 
 /* max_events as the hotplug suite found it, restored by hotplug_exit(). */
