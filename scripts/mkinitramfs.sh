@@ -153,7 +153,7 @@ if [[ $mode != demo && $mode != bench ]]; then
 		step_rmmod pfmk_emu_smoke
 		step_rmmod pfmk_emu_pmu
 	fi
-	# KAPI fuzzer (test-modules/pfmk_fuzz.c): 200k
+	# KAPI fuzzer (test-modules/pfmk_fuzz_*.c): 200k
 	# operations on the x86 debug kernels, 100k on the others.
 	# PFMK_FUZZ_STOCK=0 leaves it out on the stock kernels.
 	if [[ $mode == debug || ${PFMK_FUZZ_STOCK:-1} == 1 ]]; then

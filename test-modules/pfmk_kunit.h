@@ -32,6 +32,14 @@
 #define KUNIT_CASE_SLOW(test_name)	KUNIT_CASE(test_name)
 #endif
 
+/* States of a started context, running and masked. */
+#define PFMKT_STARTED	(PFM_CTX_LOADED | PFMK_STATE_STARTED)
+#define PFMKT_MASKED	(PFM_CTX_MASKED | PFMK_STATE_STARTED)
+
+/* The default format's header and the common part of its entries. */
+#define PFMKT_HDR	sizeof(struct pfm_dfl_smpl_hdr)
+#define PFMKT_ENTRY	sizeof(struct pfm_dfl_smpl_entry)
+
 /**
  * struct pfmkt_priv - per-test state, in test->priv
  * @done: the completion every context of the test is created with.
@@ -164,6 +172,73 @@ static inline int pfmkt_encode_events(struct pfarg_ctx *req,
 	return 0;
 }
 
+/**
+ * struct pfmkt_pmd - every field of a PMD write a sampling test sets
+ * @set: reg_set.
+ * @value: reg_value.
+ * @short_reset: reg_short_reset.
+ * @long_reset: reg_long_reset.
+ * @flags: reg_flags.
+ * @smpl_pmds: reg_smpl_pmds[0].
+ * @reset_pmds: reg_reset_pmds[0].
+ * @mask: reg_random_mask.
+ * @seed: reg_random_seed.
+ * @eventid: reg_smpl_eventid.
+ * @switch_cnt: reg_ovfl_switch_cnt.
+ */
+struct pfmkt_pmd {
+	u16	set;
+	u64	value;
+	u64	short_reset;
+	u64	long_reset;
+	u32	flags;
+	u64	smpl_pmds;
+	u64	reset_pmds;
+	u64	mask;
+	u32	seed;
+	u64	eventid;
+	u64	switch_cnt;
+};
+
+/**
+ * pfmkt_hdr_count() - hdr_count of a default-format buffer
+ * @buf: the buffer.
+ *
+ * Return: the number of complete entries.
+ */
+static inline u64 pfmkt_hdr_count(void *buf)
+{
+	struct pfm_dfl_smpl_hdr *hdr = buf;
+
+	/* Pairs with the handler's release: the entries are complete. */
+	return smp_load_acquire(&hdr->hdr_count);
+}
+
+/**
+ * pfmkt_entry() - entry @i of a default-format buffer
+ * @buf: the buffer.
+ * @i: the entry's index.
+ * @nvals: the values each entry carries (bits in reg_smpl_pmds).
+ *
+ * Return: the entry.
+ */
+static inline const struct pfm_dfl_smpl_entry *
+pfmkt_entry(void *buf, unsigned int i, unsigned int nvals)
+{
+	return buf + PFMKT_HDR + i * (PFMKT_ENTRY + nvals * sizeof(u64));
+}
+
+/**
+ * pfmkt_entry_vals() - the PMD values an entry carries
+ * @ent: the entry.
+ *
+ * Return: its values, lowest PMD first.
+ */
+static inline const u64 *pfmkt_entry_vals(const struct pfm_dfl_smpl_entry *ent)
+{
+	return (const u64 *)(ent + 1);
+}
+
 int pfmkt_init(struct kunit *test);
 void pfmkt_exit(struct kunit *test);
 
@@ -179,6 +254,19 @@ void pfmkt_write_pmd(struct kunit *test, void *desc, u16 reg, u64 value);
 u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg);
 int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
+void pfmkt_load_start(struct kunit *test, void *desc, int cpu);
+void *pfmkt_create_dfl(struct kunit *test, const char *pmu, u32 flags,
+		       u64 buf_size, void **buf);
+void pfmkt_write_smpl_pmd(struct kunit *test, void *desc, u16 reg,
+			  const struct pfmkt_pmd *p);
+void pfmkt_write_sampler(struct kunit *test, void *desc, u16 reg, u64 period,
+			 u32 flags, u64 smpl_pmds);
+void pfmkt_stats(struct kunit *test, void *desc, struct pfmk_ctx_stats *st);
+void pfmkt_expect_stats(struct kunit *test, void *desc,
+			const struct pfmk_ctx_stats *want);
+void pfmkt_expect_no_msg(struct kunit *test, void *desc);
+void pfmkt_expect_ovfl_msg(struct kunit *test, void *desc, unsigned int pmd,
+			   int cpu);
 int pfmkt_cpu(void);
 void pfmkt_write_set_pmc(struct kunit *test, void *desc, u16 set, u16 reg,
 			 u64 value);
@@ -191,23 +279,5 @@ void pfmkt_offline(struct kunit *test, int cpu);
 void pfmkt_online(struct kunit *test, int cpu);
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,
 		      u64 cycle);
-
-extern struct kunit_suite pfmk_test_pmu_suite;
-extern struct kunit_suite pfmk_api_args_suite;
-extern struct kunit_suite pfmk_state_suite;
-extern struct kunit_suite pfmk_count_suite;
-extern struct kunit_suite pfmk_multi_suite;
-extern struct kunit_suite pfmk_race_suite;
-extern struct kunit_suite pfmk_smpl_args_suite;
-extern struct kunit_suite pfmk_smpl_exact_suite;
-extern struct kunit_suite pfmk_smpl_notify_suite;
-extern struct kunit_suite pfmk_smpl_cpuclock_suite;
-extern struct kunit_suite pfmk_limits_suite;
-extern struct kunit_suite pfmk_hotplug_suite;
-extern struct kunit_suite pfmk_sets_args_suite;
-extern struct kunit_suite pfmk_sets_switch_suite;
-extern struct kunit_suite pfmk_sets_time_suite;
-extern struct kunit_suite pfmk_edge_suite;
-extern struct kunit_suite pfmk_edge_hotplug_suite;
 
 #endif /* _PFMK_KUNIT_H */

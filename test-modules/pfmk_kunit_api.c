@@ -149,8 +149,7 @@ static void api_closed_descriptors(struct kunit *test)
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
@@ -225,77 +224,97 @@ static void api_create_args(struct kunit *test)
 	api_expect_create(test, &req, -ENOENT, "name with a trailing blank");
 }
 
-/* What a successful creation returns, and which description it selects. */
+/**
+ * struct api_pmu - a PMU description and its register count
+ * @name: the name a request gives ("" for generic).
+ * @nregs: its PMCs and PMDs.
+ */
+struct api_pmu {
+	const char	*name;
+	unsigned int	nregs;
+};
+
+static const struct api_pmu api_pmus[] = {
+	{ "", PFMK_GENERIC_NUM_PMCS },
+	{ PFMK_GENERIC_NAME, PFMK_GENERIC_NUM_PMCS },
+	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS },
+};
+
+static void api_pmu_desc(const struct api_pmu *p, char *desc)
+{
+	strscpy(desc, p->name[0] ? p->name : "generic (\"\")",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(api_pmu, api_pmus, api_pmu_desc);
+
+/*
+ * A creation that succeeds: a descriptor, ctx_fd -1, no buffer, the
+ * context unloaded; closed, the descriptor is dead.
+ */
 static void api_create_success(struct kunit *test)
 {
-	static const struct {
-		const char	*name;
-		unsigned int	nregs;
-	} pmus[] = {
-		{ "", PFMK_GENERIC_NUM_PMCS },
-		{ PFMK_GENERIC_NAME, PFMK_GENERIC_NUM_PMCS },
-		{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS },
-	};
+	const struct api_pmu *p = test->param_value;
 	struct pfmkt_priv *priv = test->priv;
-	struct pfarg_setinfo info;
-	struct pfarg_pmc pmc;
 	struct pfarg_ctx req;
-	unsigned int i, w;
-	void *desc, *buf;
+	void *desc = NULL, *buf;
 
-	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
-		pfmkt_ctx_req(&req, pmus[i].name, 0, false);
-		req.ctx_flags |= PFM_FL_OVFL_NO_MSG;
-		req.ctx_fd = 1234;
-		req.ctx_smpl_buf_size = 99;
-		desc = NULL;
-		buf = &req;
-		KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0,
-							  &priv->done, &desc,
-							  &buf), 0);
-		KUNIT_EXPECT_NOT_NULL(test, desc);
-		KUNIT_EXPECT_EQ(test, req.ctx_fd, -1);
-		KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 0ULL);
-		KUNIT_EXPECT_NULL(test, buf);
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-		KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
+	pfmkt_ctx_req(&req, p->name, 0, false);
+	req.ctx_flags |= PFM_FL_OVFL_NO_MSG;
+	req.ctx_fd = 1234;
+	req.ctx_smpl_buf_size = 99;
+	buf = &req;
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &priv->done,
+						  &desc, &buf), 0);
+	KUNIT_EXPECT_NOT_NULL(test, desc);
+	KUNIT_EXPECT_EQ(test, req.ctx_fd, -1);
+	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 0ULL);
+	KUNIT_EXPECT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
+}
+
+/* A new context has the description's registers: last valid, next not. */
+static void api_create_regs(struct kunit *test)
+{
+	const struct api_pmu *p = test->param_value;
+	struct pfarg_pmc pmc;
+	void *desc;
+
+	desc = pfmkt_create(test, p->name);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	pfmkt_pmc_req(&pmc, 0, p->nregs - 1, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+	pfmkt_pmc_req(&pmc, 0, p->nregs, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
+}
+
+/* Set 0 of a new context: its PMCs and PMDs available, never run. */
+static void api_create_set_info(struct kunit *test)
+{
+	const struct api_pmu *p = test->param_value;
+	struct pfarg_setinfo info;
+	unsigned int w;
+	void *desc;
+	u64 bits;
+
+	desc = pfmkt_create(test, p->name);
+	memset(&info, 0, sizeof(info));
+	KUNIT_ASSERT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
+	for (w = 0; w < PFM_PMC_BV; w++) {
+		bits = 0;
+		if (p->nregs >= (w + 1) * 64)
+			bits = ~0ULL;
+		else if (p->nregs > w * 64)
+			bits = BIT_ULL(p->nregs - w * 64) - 1;
+		KUNIT_EXPECT_EQ_MSG(test, info.set_avail_pmcs[w], bits,
+				    "word %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, info.set_avail_pmds[w], bits,
+				    "word %u", w);
 	}
-
-	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
-		desc = pfmkt_create(test, pmus[i].name);
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-
-		/* The description's register count: last valid, first not. */
-		memset(&pmc, 0, sizeof(pmc));
-		pmc.reg_num = pmus[i].nregs - 1;
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), 0,
-				    "pmu '%s'", pmus[i].name);
-		pmc.reg_num = pmus[i].nregs;
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1),
-				    -EINVAL, "pmu '%s'", pmus[i].name);
-
-		memset(&info, 0, sizeof(info));
-		KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
-		for (w = 0; w < PFM_PMC_BV; w++) {
-			unsigned int nregs = pmus[i].nregs;
-			u64 bits = 0;
-
-			if (nregs >= (w + 1) * 64)
-				bits = ~0ULL;
-			else if (nregs > w * 64)
-				bits = BIT_ULL(nregs - w * 64) - 1;
-			KUNIT_EXPECT_EQ_MSG(test, info.set_avail_pmcs[w], bits,
-					    "pmu '%s' word %u", pmus[i].name,
-					    w);
-			KUNIT_EXPECT_EQ_MSG(test, info.set_avail_pmds[w], bits,
-					    "pmu '%s' word %u", pmus[i].name,
-					    w);
-		}
-		KUNIT_EXPECT_EQ(test, info.set_runs, 0ULL);
-		KUNIT_EXPECT_EQ(test, info.set_act_duration, 0ULL);
-		pfmkt_close(test, desc);
-	}
+	KUNIT_EXPECT_EQ(test, info.set_runs, 0ULL);
+	KUNIT_EXPECT_EQ(test, info.set_act_duration, 0ULL);
 }
 
 enum api_op {
@@ -378,69 +397,74 @@ static void api_vector_counts(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* Out-of-range register numbers: -EINVAL and NOTAVAIL on that entry. */
+/**
+ * struct api_bad_reg - a register number out of a description's range
+ * @pmu: the description.
+ * @nregs: its register count.
+ * @reg: the number.
+ */
+struct api_bad_reg {
+	const char	*pmu;
+	u16		nregs;
+	u16		reg;
+};
+
+static const struct api_bad_reg api_bad_regs[] = {
+	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, PFMK_TEST_NUM_PMCS },
+	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, 0xffff },
+	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, PFM_MAX_PMCS },
+	{ "", PFMK_GENERIC_NUM_PMCS, PFMK_GENERIC_NUM_PMCS },
+	{ "", PFMK_GENERIC_NUM_PMCS, 0xffff },
+	{ "", PFMK_GENERIC_NUM_PMCS, PFM_MAX_PMCS },
+};
+
+static void api_bad_reg_desc(const struct api_bad_reg *b, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s register %u",
+		 b->pmu[0] ? b->pmu : "generic", b->reg);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_reg, api_bad_regs, api_bad_reg_desc);
+
+/*
+ * A register out of range in the middle of a vector: -EINVAL, the entry
+ * flagged NOTAVAIL, the entries before it not flagged, nothing written.
+ */
 static void api_reg_num_range(struct kunit *test)
 {
-	static const struct {
-		const char	*name;
-		u16		nregs;
-	} pmus[] = {
-		{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS },
-		{ "", PFMK_GENERIC_NUM_PMCS },
-	};
+	const struct api_bad_reg *b = test->param_value;
 	struct pfmk_pmd_time time[3];
 	struct pfarg_pmc pmc[3];
 	struct pfarg_pmd pmd[3];
-	u16 bad[] = { 0, 0xffff, PFM_MAX_PMCS };
-	unsigned int p, b;
 	void *desc;
 
-	for (p = 0; p < ARRAY_SIZE(pmus); p++) {
-		desc = pfmkt_create(test, pmus[p].name);
-		bad[0] = pmus[p].nregs;
-		for (b = 0; b < ARRAY_SIZE(bad); b++) {
-			memset(pmc, 0, sizeof(pmc));
-			pmc[0].reg_num = 0;
-			pmc[1].reg_num = bad[b];
-			pmc[2].reg_num = 1;
-			KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3),
-					-EINVAL);
-			KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags &
-					  PFM_REG_RETFL_NOTAVAIL);
-			KUNIT_EXPECT_FALSE(test,
-					   PFM_REG_HAS_ERROR(pmc[0].reg_flags));
+	desc = pfmkt_create(test, b->pmu);
+	pfmkt_pmc_req(&pmc[0], 0, 0, 0);
+	pfmkt_pmc_req(&pmc[1], 0, b->reg, 0);
+	pfmkt_pmc_req(&pmc[2], 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
 
-			memset(pmd, 0, sizeof(pmd));
-			pmd[0].reg_num = 0;
-			pmd[0].reg_value = 42;
-			pmd[1].reg_num = bad[b];
-			pmd[2].reg_num = 1;
-			KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3),
-					-EINVAL);
-			KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags &
-					  PFM_REG_RETFL_NOTAVAIL);
-			KUNIT_EXPECT_FALSE(test,
-					   PFM_REG_HAS_ERROR(pmd[0].reg_flags));
+	pfmkt_pmd_req(&pmd[0], 0, 0, 42);
+	pfmkt_pmd_req(&pmd[1], 0, b->reg, 0);
+	pfmkt_pmd_req(&pmd[2], 0, 1, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[0].reg_flags));
 
-			memset(pmd, 0, sizeof(pmd));
-			pmd[1].reg_num = bad[b];
-			KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 3),
-					-EINVAL);
-			KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags &
-					  PFM_REG_RETFL_NOTAVAIL);
+	memset(pmd, 0, sizeof(pmd));
+	pmd[1].reg_num = b->reg;
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 3), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
 
-			memset(pmd, 0, sizeof(pmd));
-			pmd[2].reg_num = bad[b];
-			KUNIT_EXPECT_EQ(test,
-					pfmk_read_pmds_time(desc, pmd, time, 3),
-					-EINVAL);
-			KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags &
-					  PFM_REG_RETFL_NOTAVAIL);
-		}
-		/* Nothing was written: PMD 0 is still 0. */
-		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-		pfmkt_close(test, desc);
-	}
+	memset(pmd, 0, sizeof(pmd));
+	pmd[2].reg_num = b->reg;
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, time, 3),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+	/* Nothing was written: PMD 0 is still 0. */
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 }
 
 /* reg_set other than 0: -EINVAL and NOSET (no event sets yet). */
@@ -483,59 +507,66 @@ static void api_reg_set(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* Input reg_flags: known ones accepted, unknown ones rejected. */
+static const u32 api_bad_flags[] = { 0x8, 0x100, 0x8000 };
+
+static void api_bad_flags_desc(const u32 *flags, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "flags %#x", *flags);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_flags, api_bad_flags, api_bad_flags_desc);
+
+/*
+ * Unknown register flags: writes refuse them (-EINVAL, the entry flagged
+ * EINVAL, nothing written); reads ignore input flags, as perfmon2 2.2
+ * did: a request from the stack may hold anything there.
+ */
 static void api_reg_flags(struct kunit *test)
 {
+	const u32 flags = *(const u32 *)test->param_value;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u32 bad_flags[] = { 0x8, 0x100, 0x8000 };
 	struct pfmk_pmd_time time;
 	struct pfarg_pmc pmc;
 	struct pfarg_pmd pmd;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(bad_flags); i++) {
-		memset(&pmc, 0, sizeof(pmc));
-		pmc.reg_flags = bad_flags[i];
-		pmc.reg_value = PFMK_TEST_PMC(1);
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1),
-				    -EINVAL, "PMC flags 0x%x", bad_flags[i]);
-		KUNIT_EXPECT_TRUE(test, pmc.reg_flags & PFM_REG_RETFL_EINVAL);
+	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_PMC(1));
+	pmc.reg_flags = flags;
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmc.reg_flags & PFM_REG_RETFL_EINVAL);
 
-		memset(&pmd, 0, sizeof(pmd));
-		pmd.reg_flags = bad_flags[i];
-		pmd.reg_value = 3;
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, &pmd, 1),
-				    -EINVAL, "PMD flags 0x%x", bad_flags[i]);
-		KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
+	pfmkt_pmd_req(&pmd, 0, 0, 3);
+	pmd.reg_flags = flags;
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
 
-		/*
-		 * Reads ignore input flags, as perfmon2 2.2 did: a request
-		 * from the stack may hold anything there.
-		 */
-		memset(&pmd, 0, sizeof(pmd));
-		pmd.reg_flags = bad_flags[i] | PFM_REG_RETFL_EINVAL;
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds(desc, &pmd, 1),
-				    0, "read_pmds flags 0x%x", bad_flags[i]);
-		KUNIT_EXPECT_EQ(test, pmd.reg_flags, bad_flags[i]);
-		memset(&pmd, 0, sizeof(pmd));
-		pmd.reg_flags = bad_flags[i];
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds_time(desc, &pmd, &time,
-							      1),
-				    0, "read_pmds_time flags 0x%x",
-				    bad_flags[i]);
-		KUNIT_EXPECT_EQ(test, pmd.reg_flags, bad_flags[i]);
-	}
+	pfmkt_pmd_req(&pmd, 0, 0, 0);
+	pmd.reg_flags = flags | PFM_REG_RETFL_EINVAL;
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_flags, flags);
+	pfmkt_pmd_req(&pmd, 0, 0, 0);
+	pmd.reg_flags = flags;
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, &pmd, &time, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_flags, flags);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+}
 
-	memset(&pmc, 0, sizeof(pmc));
+/*
+ * The flags perfmon2 defines are accepted: PFM_REGFL_NO_EMUL64 on a PMC,
+ * PFM_REGFL_OVFL_NOTIFY on a PMD, which a read then goes through with.
+ */
+static void api_reg_flags_valid(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+
+	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_PMC(1));
 	pmc.reg_flags = PFM_REGFL_NO_EMUL64;
-	pmc.reg_value = PFMK_TEST_PMC(1);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc.reg_flags));
 
-	memset(&pmd, 0, sizeof(pmd));
+	pfmkt_pmd_req(&pmd, 0, 0, 3);
 	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
-	pmd.reg_value = 3;
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd.reg_flags));
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
@@ -543,7 +574,6 @@ static void api_reg_flags(struct kunit *test)
 	/* Reading through the vector just written, flags and all. */
 	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, 3ULL);
-	pfmkt_close(test, desc);
 }
 
 static void api_expect_bad_pmc(struct kunit *test, void *desc, u64 value)
@@ -631,7 +661,25 @@ static void api_pmc_values(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* One bad entry: nothing of the vector is applied; a retry succeeds. */
+/*
+ * PMC vector: PMC0 step 1, PMC1 step 2, PMC2 @pmc2; PMD vector: PMD0 111,
+ * PMD1 222, PMD @pmd2_reg 333.
+ */
+static void api_vectors(struct pfarg_pmc *pmc, struct pfarg_pmd *pmd,
+			u64 pmc2, u16 pmd2_reg)
+{
+	pfmkt_pmc_req(&pmc[0], 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_pmc_req(&pmc[1], 0, 1, PFMK_TEST_PMC(2));
+	pfmkt_pmc_req(&pmc[2], 0, 2, pmc2);
+	pfmkt_pmd_req(&pmd[0], 0, 0, 111);
+	pfmkt_pmd_req(&pmd[1], 0, 1, 222);
+	pfmkt_pmd_req(&pmd[2], 0, pmd2_reg, 333);
+}
+
+/*
+ * A vector with a bad last entry is refused whole: neither the PMCs nor
+ * the PMDs before it are applied, no event counts, the PMDs read 0.
+ */
 static void api_vector_atomic(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
@@ -640,42 +688,39 @@ static void api_vector_atomic(struct kunit *test)
 	void *desc;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	memset(pmc, 0, sizeof(pmc));
-	pmc[0].reg_num = 0;
-	pmc[0].reg_value = PFMK_TEST_PMC(1);
-	pmc[1].reg_num = 1;
-	pmc[1].reg_value = PFMK_TEST_PMC(2);
-	pmc[2].reg_num = 2;
-	pmc[2].reg_value = PFMK_TEST_PMC(0);
+	api_vectors(pmc, pmd, PFMK_TEST_PMC(0), PFMK_TEST_NUM_PMCS);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[1].reg_flags));
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_num = 0;
-	pmd[0].reg_value = 111;
-	pmd[1].reg_num = 1;
-	pmd[1].reg_value = 222;
-	pmd[2].reg_num = PFMK_TEST_NUM_PMCS;
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
 
-	/* Neither vector was applied: no event counts, PMDs are 0. */
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+}
 
-	/* Fixed, the same vectors go through; error flags are cleared. */
-	pmc[2].reg_value = PFMK_TEST_PMC(3);
+/*
+ * Fixed, the same vectors go through on a loaded context and their error
+ * flags are cleared; a bad vector then leaves the events as they are.
+ */
+static void api_vector_atomic_loaded(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_load(test, desc, cpu);
+	api_vectors(pmc, pmd, PFMK_TEST_PMC(3), 2);
+	pmc[2].reg_flags = PFM_REG_RETFL_EINVAL;
+	pmd[2].reg_flags = PFM_REG_RETFL_NOTAVAIL;
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[2].reg_flags));
-	pmd[2].reg_num = 2;
-	pmd[2].reg_value = 333;
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[2].reg_flags));
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
@@ -684,9 +729,8 @@ static void api_vector_atomic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 121ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 242ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 363ULL);
-
-	/* Loaded and stopped: a bad vector leaves the events as they are. */
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
 	pmc[0].reg_value = PFMK_TEST_PMC(100);
 	pmc[1].reg_value = 0;
 	pmc[2].reg_value = PFMK_TEST_PMC(1) | BIT_ULL(20);
@@ -698,7 +742,6 @@ static void api_vector_atomic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 122ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 244ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 366ULL);
-	pfmkt_close(test, desc);
 }
 
 /* pfmk_load_context() argument checks; the context stays unloaded. */
@@ -821,13 +864,17 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE(api_forged_descriptors),
 	KUNIT_CASE(api_closed_descriptors),
 	KUNIT_CASE(api_create_args),
-	KUNIT_CASE(api_create_success),
+	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),
+	KUNIT_CASE_PARAM(api_create_regs, api_pmu_gen_params),
+	KUNIT_CASE_PARAM(api_create_set_info, api_pmu_gen_params),
 	KUNIT_CASE(api_vector_counts),
-	KUNIT_CASE(api_reg_num_range),
+	KUNIT_CASE_PARAM(api_reg_num_range, api_bad_reg_gen_params),
 	KUNIT_CASE(api_reg_set),
-	KUNIT_CASE(api_reg_flags),
+	KUNIT_CASE_PARAM(api_reg_flags, api_bad_flags_gen_params),
+	KUNIT_CASE(api_reg_flags_valid),
 	KUNIT_CASE(api_pmc_values),
 	KUNIT_CASE(api_vector_atomic),
+	KUNIT_CASE(api_vector_atomic_loaded),
 	KUNIT_CASE(api_load_args),
 	KUNIT_CASE(api_start_args),
 	KUNIT_CASE(api_read_args),
@@ -835,9 +882,11 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_api_args_suite = {
+static struct kunit_suite pfmk_api_args_suite = {
 	.name = "pfmk_api_args",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_api_args_cases,
 };
+
+kunit_test_suites(&pfmk_api_args_suite);

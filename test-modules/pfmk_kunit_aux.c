@@ -543,47 +543,63 @@ static void auxt_expect_snippet(struct kunit *test, void *buf, u64 i,
 	auxt_expect_recs(test, sn + 1, snip / AUXT_REC, end - snip / AUXT_REC);
 }
 
+#define AUXT_REWRITE_PERIOD	8ULL
+#define AUXT_REWRITE_SNIP	128ULL
+
 /*
  * The AUX PMD of a loaded, stopped context rewritten through write_pmcs
- * and then write_pmds: each write gives the PMD a new event, which must
- * take the AUX buffer over (a new one: the stream restarts at 0).  Copy,
- * sampling with snippets, unload and close then use the new event only;
- * before the fix they used the freed old one (KASAN: slab-use-after-free
- * in perf_kernel_aux_rb).
+ * or write_pmds: each write gives the PMD a new event, which must take
+ * the AUX buffer over (a new one: the stream restarts at 0).  Copy,
+ * sampling with snippets, unload and close then use the new event only,
+ * never the freed old one (KASAN would report its AUX buffer).
+ *
+ * A context whose PMD0 samples the synthetic AUX PMU every
+ * AUXT_REWRITE_PERIOD records, with AUXT_REWRITE_SNIP-byte snippets:
+ * loaded, started, five records written (no overflow), stopped.
+ * @pmc, @pmd: output: the requests it was programmed with.
+ *
+ * Return: its buffer.
  */
-static void aux_rewrite_loaded(struct kunit *test)
+static void *auxt_rewrite_setup(struct kunit *test, struct pfarg_pmc *pmc,
+				struct pfarg_pmd *pmd)
 {
-	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10, .reserved1 = 128 };
-	const u64 period = 8, snip = 128;
+	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10,
+					.reserved1 = AUXT_REWRITE_SNIP };
+	const u64 period = AUXT_REWRITE_PERIOD;
 	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd = {
-		.reg_num = 0,
-		.reg_value = -period,
-		.reg_short_reset = -period,
-		.reg_long_reset = -period,
-	};
-	struct pfarg_pmc pmc = {
-		.reg_num = 0,
-		.reg_value = PFMK_TEST_AUX_PMC(1, 0),
-	};
-	struct pfarg_load load = { };
-	struct pfm_dfl_smpl_hdr *hdr;
-	struct pfmk_aux_info info;
 	void *buf = NULL;
 
 	auxt_need_patch(test);
 	auxt_create(test, &arg, sizeof(arg), &buf);
-	hdr = buf;
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
+	*pmc = (struct pfarg_pmc){ .reg_value = PFMK_TEST_AUX_PMC(1, 0) };
+	*pmd = (struct pfarg_pmd){ .reg_value = -period,
+				   .reg_short_reset = -period,
+				   .reg_long_reset = -period };
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, pmc, 1), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, pmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE, 0), 0);
-	load.load_pid = t->cpu;
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc, &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
+	auxt_load_start(test);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 5), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	return buf;
+}
 
-	/* write_pmcs on the loaded, stopped context: a new event. */
+/*
+ * write_pmcs on the loaded, stopped context makes a new event: the trace
+ * of the old one is dropped, the new one samples with its snippets.
+ */
+static void aux_rewrite_loaded(struct kunit *test)
+{
+	const u64 period = AUXT_REWRITE_PERIOD;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+	void *buf;
+
+	buf = auxt_rewrite_setup(test, &pmc, &pmd);
+	hdr = buf;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
@@ -593,10 +609,23 @@ static void aux_rewrite_loaded(struct kunit *test)
 	auxt_expect_recs(test, t->buf, 2 * period, 0);
 	/* Pairs with the format's release store of hdr_count. */
 	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 2ULL);
-	auxt_expect_snippet(test, buf, 0, snip, period);
-	auxt_expect_snippet(test, buf, 1, snip, 2 * period);
+	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
+	auxt_expect_snippet(test, buf, 1, AUXT_REWRITE_SNIP, 2 * period);
+}
 
-	/* write_pmds: another new event, the same. */
+/* write_pmds on the loaded, stopped context: another new event, the same. */
+static void aux_rewrite_loaded_pmds(struct kunit *test)
+{
+	const u64 period = AUXT_REWRITE_PERIOD;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+	void *buf;
+
+	buf = auxt_rewrite_setup(test, &pmc, &pmd);
+	hdr = buf;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
@@ -604,14 +633,23 @@ static void aux_rewrite_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
 	auxt_expect_recs(test, t->buf, period, 0);
 	/* Pairs with the format's release store of hdr_count. */
-	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 3ULL);
-	auxt_expect_snippet(test, buf, 2, snip, period);
-
-	/* Disabling the AUX PMD's PMC while loaded is refused. */
+	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 1ULL);
+	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+}
+
+/* Disabling the AUX PMD's PMC while loaded is refused, the trace kept. */
+static void aux_rewrite_loaded_disable(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+
+	auxt_rewrite_setup(test, &pmc, &pmd);
 	pmc.reg_value = 0;
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), -EBUSY);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 5ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(t->desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
 	t->desc = NULL;
@@ -826,6 +864,8 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets),
 	KUNIT_CASE(aux_rewrite_loaded),
+	KUNIT_CASE(aux_rewrite_loaded_pmds),
+	KUNIT_CASE(aux_rewrite_loaded_disable),
 	KUNIT_CASE(aux_close_capturing),
 	KUNIT_CASE(aux_hotplug),
 	KUNIT_CASE_PARAM(aux_stop_then_copy, auxt_mode_gen_params),
@@ -842,7 +882,7 @@ static struct kunit_suite pfmk_aux_suite = {
 	.test_cases = pfmk_aux_cases,
 };
 
-kunit_test_suite(pfmk_aux_suite);
+kunit_test_suites(&pfmk_aux_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk AUX KUnit suite");

@@ -231,10 +231,8 @@ static void count_read_vectors_generic(struct kunit *test)
 					    ((u64)all[i] << 48) |
 					    (all[i] * 0x1111ULL),
 					    "PMD %u", all[i]);
-		if (!pass) {
-			pfmkt_load(test, desc, pfmkt_cpu());
-			KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-		}
+		if (!pass)
+			pfmkt_load_start(test, desc, pfmkt_cpu());
 	}
 	pfmkt_close(test, desc);
 }
@@ -249,8 +247,7 @@ static void count_disabled_pmd(struct kunit *test)
 	pfmkt_write_pmc(test, desc, 1, 0xffff);
 	pfmkt_write_pmd(test, desc, 1, 77);
 	pfmkt_write_pmd(test, desc, 6, ~0ULL);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmk_test_pmu_tick(cpu, 9);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 9ULL);
@@ -336,8 +333,7 @@ static void count_read_pmds_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a[0].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[0].time_running, 0ULL);
 
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	usleep_range(2000, 3000);
 	pfmk_test_pmu_tick(cpu, 4);
 	count_read_time(test, desc, pmd, a);
@@ -368,8 +364,7 @@ static void count_read_pmds_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	usleep_range(2000, 3000);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_GE(test, b[0].time_enabled,
@@ -462,7 +457,7 @@ static struct kunit_case pfmk_count_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_count_suite = {
+static struct kunit_suite pfmk_count_suite = {
 	.name = "pfmk_count",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
@@ -475,8 +470,7 @@ static void *multi_create(struct kunit *test, int cpu, u64 step, u64 init)
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(step));
 	pfmkt_write_pmd(test, desc, 0, init);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	return desc;
 }
 
@@ -595,9 +589,11 @@ static struct kunit_case pfmk_multi_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_multi_suite = {
+static struct kunit_suite pfmk_multi_suite = {
 	.name = "pfmk_multi",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_multi_cases,
 };
+
+kunit_test_suites(&pfmk_count_suite, &pfmk_multi_suite);

@@ -13,9 +13,6 @@
  * an unused PMD reads exactly what was written; a set's PMD never shows
  * another set's value.  KASAN and lockdep report the rest.
  *
- * The suite registers itself (kunit_test_suites() below): the files of
- * pfmk_kunit.ko may each add suites to the module's section.
- *
  * Copyright (C) 2026 The pfmk authors
  */
 #include <kunit/test.h>
@@ -272,8 +269,7 @@ static void *ll_create_started(struct kunit *test, int cpu, u64 base)
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmd(test, desc, 0, base);
 	pfmkt_write_pmd(test, desc, 1, LL_EXACT);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	return desc;
 }
 
@@ -446,21 +442,15 @@ static u64 ll_set_exact(unsigned int s)
 }
 
 /*
- * Sets switching on their timeout (the shortest) while every set's PMDs
- * are read in one vector: each set keeps its own values, counting ones
- * never go back, unused ones read exactly what was written.
+ * A context with LL_NR_SETS sets switching on the shortest timeout, each
+ * with PMD0 counting from ll_set_base() and PMD1 unused at
+ * ll_set_exact().
  */
-static void lockless_read_vs_set_switch(struct kunit *test)
+static void *ll_create_switching(struct kunit *test)
 {
-	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
 	struct pfarg_setdesc sd[LL_NR_SETS];
-	unsigned long end = jiffies + LL_BUDGET;
-	struct pfmk_ctx_stats stats;
-	struct task_struct *t[2];
-	struct ll_reader *r[2];
 	struct pfarg_pmd pmd;
-	u64 ticks = 0, sum = 0, v;
-	unsigned int s, i;
+	unsigned int s;
 	void *desc;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
@@ -473,14 +463,48 @@ static void lockless_read_vs_set_switch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, sd, LL_NR_SETS), 0);
 	for (s = 0; s < LL_NR_SETS; s++) {
 		pfmkt_write_set_pmc(test, desc, s, 0, PFMK_TEST_PMC(1));
-		memset(&pmd, 0, sizeof(pmd));
-		pmd.reg_set = s;
-		pmd.reg_value = ll_set_base(s);
+		pfmkt_pmd_req(&pmd, s, 0, ll_set_base(s));
 		KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-		pmd.reg_num = 1;
-		pmd.reg_value = ll_set_exact(s);
+		pfmkt_pmd_req(&pmd, s, 1, ll_set_exact(s));
 		KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
 	}
+	return desc;
+}
+
+/* Ticks landed on the active set, none while a switch was under way. */
+static void ll_expect_sets(struct kunit *test, void *desc, u64 ticks)
+{
+	unsigned int s;
+	u64 sum = 0, v;
+
+	for (s = 0; s < LL_NR_SETS; s++) {
+		v = pfmkt_read_set_pmd(test, desc, s, 0);
+		KUNIT_EXPECT_GE(test, v, ll_set_base(s));
+		KUNIT_EXPECT_LE(test, v, ll_set_base(s) + ticks);
+		sum += v - ll_set_base(s);
+		KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, s, 1),
+				ll_set_exact(s));
+	}
+	KUNIT_EXPECT_LE(test, sum, ticks);
+}
+
+/*
+ * Sets switching on their timeout (the shortest) while every set's PMDs
+ * are read in one vector: each set keeps its own values, counting ones
+ * never go back, unused ones read exactly what was written.
+ */
+static void lockless_read_vs_set_switch(struct kunit *test)
+{
+	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	unsigned long end = jiffies + LL_BUDGET;
+	struct pfmk_ctx_stats stats;
+	struct task_struct *t[2];
+	struct ll_reader *r[2];
+	unsigned int s, i;
+	u64 ticks = 0;
+	void *desc;
+
+	desc = ll_create_switching(test);
 	r[0] = ll_reader_alloc(test, desc, cpu);
 	r[1] = ll_reader_alloc(test, desc, other);
 	for (i = 0; i < 2; i++) {
@@ -489,8 +513,7 @@ static void lockless_read_vs_set_switch(struct kunit *test)
 			ll_entry(r[i], s, 1, LL_EXACT_VAL, ll_set_exact(s));
 		}
 	}
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	ll_readers_start(test, r, t);
 
 	for (i = 0; i < 2000 && time_before(jiffies, end); i++) {
@@ -508,16 +531,7 @@ static void lockless_read_vs_set_switch(struct kunit *test)
 	KUNIT_EXPECT_GE(test, stats.set_switches, 3ULL);
 	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
 	KUNIT_EXPECT_GT(test, r[1]->nr_ok, 0UL);
-	/* Ticks land on the active set, none while a switch is under way. */
-	for (s = 0; s < LL_NR_SETS; s++) {
-		v = pfmkt_read_set_pmd(test, desc, s, 0);
-		KUNIT_EXPECT_GE(test, v, ll_set_base(s));
-		KUNIT_EXPECT_LE(test, v, ll_set_base(s) + ticks);
-		sum += v - ll_set_base(s);
-		KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, s, 1),
-				ll_set_exact(s));
-	}
-	KUNIT_EXPECT_LE(test, sum, ticks);
+	ll_expect_sets(test, desc, ticks);
 	pfmkt_close(test, desc);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk KUnit suites: shared helpers and the suite list of pfmk_kunit.ko.
+ * pfmk KUnit suites: the helpers shared by the files of pfmk_kunit.ko.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -13,6 +13,7 @@
 #include <linux/err.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/stddef.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
 #include <pfmk/ns.h>
@@ -277,6 +278,208 @@ void pfmkt_load(struct kunit *test, void *desc, int cpu)
 }
 
 /**
+ * pfmkt_load_start() - load a context on a CPU and start it, or abort
+ * @test: the test.
+ * @desc: the context, unloaded.
+ * @cpu: an online CPU.
+ *
+ * The context must then be loaded and started: a test that wants the
+ * errno of either call makes it itself.
+ */
+void pfmkt_load_start(struct kunit *test, void *desc, int cpu)
+{
+	pfmkt_load(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/**
+ * pfmkt_create_dfl() - create a context with the default format, or abort
+ * @test: the test.
+ * @pmu: name of the PMU description ("" for generic).
+ * @flags: PFM_FL_* flags besides PFM_FL_SYSTEM_WIDE.
+ * @buf_size: size of the sampling buffer; 0 for no format at all.
+ * @buf: output, may be NULL: the buffer, NULL if none.
+ *
+ * Return: the descriptor, tracked.
+ */
+void *pfmkt_create_dfl(struct kunit *test, const char *pmu, u32 flags,
+		       u64 buf_size, void **buf)
+{
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_ctx req;
+	void *desc = NULL, *local;
+
+	if (!buf)
+		buf = &local;
+	*buf = NULL;
+	pfmkt_ctx_req(&req, pmu, flags, buf_size);
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = buf_size;
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req,
+						   buf_size ? &arg : NULL,
+						   buf_size ? sizeof(arg) : 0,
+						   &desc, buf), 0);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	if (buf_size) {
+		KUNIT_ASSERT_NOT_NULL(test, *buf);
+		KUNIT_ASSERT_EQ(test, req.ctx_smpl_buf_size, buf_size);
+	}
+	return desc;
+}
+
+/**
+ * pfmkt_write_smpl_pmd() - write one PMD with its sampling fields, or abort
+ * @test: the test.
+ * @desc: the context.
+ * @reg: PMD number.
+ * @p: the fields; those not named are 0.
+ */
+void pfmkt_write_smpl_pmd(struct kunit *test, void *desc, u16 reg,
+			  const struct pfmkt_pmd *p)
+{
+	struct pfarg_pmd pmd;
+
+	pfmkt_pmd_req(&pmd, p->set, reg, p->value);
+	pmd.reg_flags = p->flags;
+	pmd.reg_short_reset = p->short_reset;
+	pmd.reg_long_reset = p->long_reset;
+	pmd.reg_smpl_pmds[0] = p->smpl_pmds;
+	pmd.reg_reset_pmds[0] = p->reset_pmds;
+	pmd.reg_random_mask = p->mask;
+	pmd.reg_random_seed = p->seed;
+	pmd.reg_smpl_eventid = p->eventid;
+	pmd.reg_ovfl_switch_cnt = p->switch_cnt;
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+}
+
+/**
+ * pfmkt_write_sampler() - a PMD of set 0 that samples every @period events
+ * @test: the test.
+ * @desc: the context.
+ * @reg: PMD number.
+ * @period: the period, for the value and both resets.
+ * @flags: reg_flags.
+ * @smpl_pmds: reg_smpl_pmds[0].
+ */
+void pfmkt_write_sampler(struct kunit *test, void *desc, u16 reg, u64 period,
+			 u32 flags, u64 smpl_pmds)
+{
+	struct pfmkt_pmd p = {
+		.value = -period,
+		.short_reset = -period,
+		.long_reset = -period,
+		.flags = flags,
+		.smpl_pmds = smpl_pmds,
+	};
+
+	pfmkt_write_smpl_pmd(test, desc, reg, &p);
+}
+
+/**
+ * pfmkt_stats() - pfmk_get_stats(), or abort the test
+ * @test: the test.
+ * @desc: the context.
+ * @st: output, poisoned first so that a field left unwritten shows.
+ */
+void pfmkt_stats(struct kunit *test, void *desc, struct pfmk_ctx_stats *st)
+{
+	memset(st, 0x5a, sizeof(*st));
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, st), 0);
+}
+
+#define PFMKT_STAT(f)	{ #f, offsetof(struct pfmk_ctx_stats, f) }
+
+/*
+ * The fields pfmkt_expect_stats() compares: every count, and the reserved
+ * words, which must read 0.  Not switch_lat_max and switch_lat_total,
+ * which are times.
+ */
+static const struct {
+	const char	*name;
+	size_t		off;
+} pfmkt_stat_fields[] = {
+	PFMKT_STAT(ovfl_count),
+	PFMKT_STAT(smpl_count),
+	PFMKT_STAT(ovfl_masked),
+	PFMKT_STAT(ovfl_nested),
+	PFMKT_STAT(throttled),
+	PFMKT_STAT(ovfl_missed),
+	PFMKT_STAT(notify_count),
+	PFMKT_STAT(msgs_dropped),
+	PFMKT_STAT(restarts),
+	PFMKT_STAT(set_switches),
+	PFMKT_STAT(reserved[0]),
+	PFMKT_STAT(reserved[1]),
+	PFMKT_STAT(reserved[2]),
+	PFMKT_STAT(reserved[3]),
+};
+
+/**
+ * pfmkt_expect_stats() - a context's statistics are exactly @want
+ * @test: the test.
+ * @desc: the context.
+ * @want: the expected counts; a field not named in it must be 0.
+ *
+ * One expectation per field, which a failure names.
+ */
+void pfmkt_expect_stats(struct kunit *test, void *desc,
+			const struct pfmk_ctx_stats *want)
+{
+	struct pfmk_ctx_stats st;
+	unsigned int i;
+	u64 got, exp;
+
+	pfmkt_stats(test, desc, &st);
+	for (i = 0; i < ARRAY_SIZE(pfmkt_stat_fields); i++) {
+		got = *(u64 *)((char *)&st + pfmkt_stat_fields[i].off);
+		exp = *(u64 *)((char *)want + pfmkt_stat_fields[i].off);
+		KUNIT_EXPECT_EQ_MSG(test, got, exp, "stats.%s",
+				    pfmkt_stat_fields[i].name);
+	}
+}
+
+/**
+ * pfmkt_expect_no_msg() - the context has no message queued
+ * @test: the test.
+ * @desc: the context.
+ */
+void pfmkt_expect_no_msg(struct kunit *test, void *desc)
+{
+	union pfm_msg msg;
+
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+}
+
+/**
+ * pfmkt_expect_ovfl_msg() - take the next message: an overflow of one PMD
+ * @test: the test.
+ * @desc: the context.
+ * @pmd: the PMD its msg_ovfl_pmds must name, alone.
+ * @cpu: the CPU it must name.
+ *
+ * The message must be there (non-blocking read) and name set 0.
+ */
+void pfmkt_expect_ovfl_msg(struct kunit *test, void *desc, unsigned int pmd,
+			   int cpu)
+{
+	union pfm_msg msg;
+	unsigned int i;
+
+	memset(&msg, 0x5a, sizeof(msg));
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_EXPECT_EQ(test, msg.type, (u32)PFM_MSG_OVFL);
+	for (i = 0; i < PFM_HW_PMD_BV; i++)
+		KUNIT_EXPECT_EQ_MSG(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[i],
+				    i == pmd / 64 ? BIT_ULL(pmd % 64) : 0,
+				    "msg_ovfl_pmds[%u]", i);
+	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_active_set, (u16)0);
+}
+
+/**
  * pfmkt_cpu() - the CPU single-CPU tests load their contexts on
  *
  * The highest online CPU: on SMP it is usually not the CPU the test
@@ -361,16 +564,6 @@ void pfmkt_wait_notify(struct kunit *test)
 							      10 * HZ),
 			    0UL, "no completion within %d s", 10);
 }
-
-kunit_test_suites(&pfmk_test_pmu_suite, &pfmk_api_args_suite,
-		  &pfmk_state_suite, &pfmk_count_suite, &pfmk_multi_suite,
-		  &pfmk_race_suite, &pfmk_smpl_args_suite,
-		  &pfmk_smpl_exact_suite, &pfmk_smpl_notify_suite,
-		  &pfmk_limits_suite, &pfmk_hotplug_suite,
-		  &pfmk_sets_args_suite, &pfmk_sets_switch_suite,
-		  &pfmk_sets_time_suite,
-		  &pfmk_smpl_cpuclock_suite,
-		  &pfmk_edge_suite, &pfmk_edge_hotplug_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk KAPI KUnit tests");

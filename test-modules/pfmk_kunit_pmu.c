@@ -198,23 +198,40 @@ static void tpmu_tick_other_cpu(struct kunit *test)
 	perf_event_release_kernel(event);
 }
 
-/* A sampling event overflows at each multiple of its period. */
+/* The handler ran in its context, on its CPU, with its period. */
+static void tpmu_expect_clean(struct kunit *test, struct tpmu_ovfl *o)
+{
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_context), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_cpu), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_period), 0);
+}
+
+/* A sampling event counting @step per tick, period @period, on @cpu. */
+static struct perf_event *tpmu_sampler(struct kunit *test, int cpu, u64 step,
+				       u64 period, struct tpmu_ovfl **o)
+{
+	struct perf_event_attr attr;
+
+	*o = kunit_kzalloc(test, sizeof(**o), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *o);
+	memset(&attr, 0, sizeof(attr));
+	attr.config = step;
+	attr.sample_period = period;
+	return tpmu_create(&attr, cpu, *o);
+}
+
+/*
+ * STEP 3, period 10: overflow k at the first count >= 10 * k; stopped,
+ * the event neither counts nor overflows.
+ */
 static void tpmu_sampling_overflows(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
-	struct perf_event_attr attr;
 	struct perf_event *event;
 	struct tpmu_ovfl *o;
 	unsigned int k;
 
-	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, o);
-
-	/* STEP 3, period 10: overflow k at the first count >= 10 * k. */
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 3;
-	attr.sample_period = 10;
-	event = tpmu_create(&attr, cpu, o);
+	event = tpmu_sampler(test, cpu, 3, 10, &o);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 0);
@@ -228,46 +245,43 @@ static void tpmu_sampling_overflows(struct kunit *test)
 				    3 * DIV_ROUND_UP(10ULL * k, 3),
 				    "count at overflow %u", k);
 
-	/* Stopped: neither counts nor overflows. */
 	perf_event_disable(event);
 	pfmk_test_pmu_tick(cpu, 100);
 	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 30);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 300ULL);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_context), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_cpu), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_period), 0);
+	tpmu_expect_clean(test, o);
 	perf_event_release_kernel(event);
+}
 
-	/*
-	 * STEP 25, period 10: one handler call per tick however many periods
-	 * it went through; the excess carries modulo the period, so the
-	 * overflows stay on the grid of multiples of 10:
-	 *   tick 1: count 25, left 10 - 25 = -15, next 10 - 15 % 10 = 5;
-	 *   tick 2: count 50, left  5 - 25 = -20, next 10 - 20 % 10 = 10;
-	 *   tick 3: count 75, left 10 - 25 = -15, next 5.
-	 */
-	memset(o, 0, sizeof(*o));
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 25;
-	attr.sample_period = 10;
-	event = tpmu_create(&attr, cpu, o);
+/*
+ * STEP 25, period 10: one handler call per tick however many periods
+ * it went through; the excess carries modulo the period, so the
+ * overflows stay on the grid of multiples of 10:
+ *   tick 1: count 25, left 10 - 25 = -15, next 10 - 15 % 10 = 5;
+ *   tick 2: count 50, left  5 - 25 = -20, next 10 - 20 % 10 = 10;
+ *   tick 3: count 75, left 10 - 25 = -15, next 5.
+ */
+static void tpmu_sampling_one_call_per_tick(struct kunit *test)
+{
+	static const s64 left[] = { 5, 10, 5 };
+	int cpu = pfmkt_cpu();
+	struct perf_event *event;
+	struct tpmu_ovfl *o;
+	unsigned int k;
+
+	event = tpmu_sampler(test, cpu, 25, 10, &o);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 1);
-	KUNIT_EXPECT_EQ(test, o->count[0], 25ULL);
-	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 5LL);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 2);
-	KUNIT_EXPECT_EQ(test, o->count[1], 50ULL);
-	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 10LL);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 3);
-	KUNIT_EXPECT_EQ(test, o->count[2], 75ULL);
-	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 5LL);
+	for (k = 1; k <= ARRAY_SIZE(left); k++) {
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&o->nr), k, "tick %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, o->count[k - 1], 25ULL * k,
+				    "tick %u", k);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    local64_read(&event->hw.period_left),
+				    left[k - 1], "tick %u", k);
+	}
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 75ULL);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_context), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_cpu), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&o->bad_period), 0);
+	tpmu_expect_clean(test, o);
 	perf_event_release_kernel(event);
 }
 
@@ -299,6 +313,43 @@ static void tpmu_sampling_period_carries(struct kunit *test)
 }
 
 /*
+ * Three events of one CPU: A (step 1, period 10), B (step 4, period 6),
+ * C (step 5, counting).  A sees B, added before it; B sees C, added
+ * after it.  False, and none left, if one cannot be created.
+ */
+static bool tpmu_create_three(int cpu, struct perf_event **ev,
+			      struct tpmu_ovfl *oa, struct tpmu_ovfl *ob)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 4;
+	attr.sample_period = 6;
+	ev[1] = tpmu_create(&attr, cpu, ob);
+	if (IS_ERR(ev[1]))
+		return false;
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 1;
+	attr.sample_period = 10;
+	ev[0] = tpmu_create(&attr, cpu, oa);
+	if (IS_ERR(ev[0]))
+		goto out_b;
+	memset(&attr, 0, sizeof(attr));
+	attr.config = 5;
+	ev[2] = tpmu_create(&attr, cpu, NULL);
+	if (IS_ERR(ev[2]))
+		goto out_a;
+	oa->peer = ev[1];
+	ob->peer = ev[2];
+	return true;
+out_a:
+	perf_event_release_kernel(ev[0]);
+out_b:
+	perf_event_release_kernel(ev[1]);
+	return false;
+}
+
+/*
  * All started events advance together, in chunks that end at the next
  * overflow: a handler sees the other events at the same tick, whether
  * they were added before or after its event.  A: STEP 1, period 10,
@@ -310,8 +361,7 @@ static void tpmu_sampling_period_carries(struct kunit *test)
 static void tpmu_ticks_together(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
-	struct perf_event_attr attr;
-	struct perf_event *a, *b, *c;
+	struct perf_event *ev[3];
 	struct tpmu_ovfl *oa, *ob;
 	unsigned int k;
 	u64 t;
@@ -320,37 +370,13 @@ static void tpmu_ticks_together(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, oa);
 	ob = kunit_kzalloc(test, sizeof(*ob), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ob);
-
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 4;
-	attr.sample_period = 6;
-	b = tpmu_create(&attr, cpu, ob);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 1;
-	attr.sample_period = 10;
-	a = tpmu_create(&attr, cpu, oa);
-	if (IS_ERR(a))
-		perf_event_release_kernel(b);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 5;
-	c = tpmu_create(&attr, cpu, NULL);
-	if (IS_ERR(c)) {
-		perf_event_release_kernel(a);
-		perf_event_release_kernel(b);
-	}
-	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	KUNIT_ASSERT_TRUE(test, tpmu_create_three(cpu, ev, oa, ob));
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
-	/* A sees B, added before it; B sees C, added after it. */
-	oa->peer = b;
-	ob->peer = c;
 
 	pfmk_test_pmu_tick(cpu, 30);
-	KUNIT_EXPECT_EQ(test, tpmu_value(a), 30ULL);
-	KUNIT_EXPECT_EQ(test, tpmu_value(b), 120ULL);
-	KUNIT_EXPECT_EQ(test, tpmu_value(c), 150ULL);
-
+	KUNIT_EXPECT_EQ(test, tpmu_value(ev[0]), 30ULL);
+	KUNIT_EXPECT_EQ(test, tpmu_value(ev[1]), 120ULL);
+	KUNIT_EXPECT_EQ(test, tpmu_value(ev[2]), 150ULL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oa->nr), 3);
 	for (k = 1; k <= 3; k++) {
 		KUNIT_EXPECT_EQ_MSG(test, oa->count[k - 1], 10ULL * k,
@@ -358,7 +384,6 @@ static void tpmu_ticks_together(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, oa->peer_count[k - 1], 40ULL * k,
 				    "A: B at overflow %u", k);
 	}
-
 	KUNIT_EXPECT_EQ(test, atomic_read(&ob->nr), 20);
 	for (k = 1; k <= TPMU_NR_RECORD; k++) {
 		t = DIV_ROUND_UP(3ULL * k, 2);
@@ -367,14 +392,12 @@ static void tpmu_ticks_together(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ob->peer_count[k - 1], 5 * t,
 				    "B: C at overflow %u", k);
 	}
-
 	KUNIT_EXPECT_EQ(test, atomic_read(&oa->bad_context), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&oa->bad_period), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ob->bad_context), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ob->bad_period), 0);
-	perf_event_release_kernel(c);
-	perf_event_release_kernel(a);
-	perf_event_release_kernel(b);
+	for (k = 0; k < 3; k++)
+		perf_event_release_kernel(ev[k]);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 }
 
@@ -383,12 +406,15 @@ static struct kunit_case pfmk_test_pmu_cases[] = {
 	KUNIT_CASE(tpmu_counts_exact),
 	KUNIT_CASE(tpmu_tick_other_cpu),
 	KUNIT_CASE(tpmu_sampling_overflows),
+	KUNIT_CASE(tpmu_sampling_one_call_per_tick),
 	KUNIT_CASE(tpmu_sampling_period_carries),
 	KUNIT_CASE(tpmu_ticks_together),
 	{}
 };
 
-struct kunit_suite pfmk_test_pmu_suite = {
+static struct kunit_suite pfmk_test_pmu_suite = {
 	.name = "pfmk_test_pmu",
 	.test_cases = pfmk_test_pmu_cases,
 };
+
+kunit_test_suites(&pfmk_test_pmu_suite);

@@ -125,8 +125,7 @@ static void *race_create_started(struct kunit *test, int cpu)
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmd(test, desc, 0, RACE_VALUE);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	return desc;
 }
 
@@ -490,6 +489,9 @@ struct race_call {
 
 enum { RACE_LOAD, RACE_CLOSE, RACE_STATE, RACE_NR_CALLS };
 
+/* How far race_queue_behind_load() got. */
+enum { RACE_NONE, RACE_CLOSING, RACE_QUEUED, RACE_STUCK };
+
 /* What race_close_vs_waiting_call() shares with its threads. */
 struct race_wait {
 	struct pfmk_test_hold hold;
@@ -559,52 +561,37 @@ static bool race_call_finish(struct race_call *c)
 }
 
 /*
- * A call that finds the context's mutex busy sleeps on it with a
- * reference of its own (pfmk_ctx_lock()).  When a close queued before it
- * gets the mutex first, the call returns -EBADF once it gets it, and
- * drops its reference: no context stays alive, nothing leaks.
+ * The load holds the context's mutex, blocked in the test PMU's
+ * pmc_to_attr(); then the close, then a call, queue on the mutex, in
+ * that order.  Releases the load whatever happened.
+ *
+ * Return: RACE_QUEUED if all three got there, RACE_CLOSING if the close
+ * was started, RACE_NONE if not, RACE_STUCK if a call never returned.
  */
-static void race_close_vs_waiting_call(struct kunit *test)
+static int race_queue_behind_load(struct kunit *test, struct race_wait *w,
+				  void *desc)
 {
-	struct pfmk_global_stats g0, g;
-	struct race_call *load, *close, *state;
-	bool closing = false, queued = false, finished = true;
-	struct race_wait *w;
-	int i;
-	void *desc;
+	int i, got = RACE_NONE;
+	bool finished = true;
 
-	/* Not kunit memory: a call that never returns keeps using it. */
-	w = kzalloc_obj(*w, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, w);
-	load = &w->call[RACE_LOAD];
-	close = &w->call[RACE_CLOSE];
-	state = &w->call[RACE_STATE];
-	init_completion(&w->hold.entered);
-	init_completion(&w->hold.release);
-	KUNIT_EXPECT_EQ(test, pfmk_get_global_stats(&g0), 0);
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-
-	/* The load holds the mutex, blocked in the test PMU's pmc_to_attr(). */
 	pfmk_test_pmu_hold_next_load(&w->hold);
-	if (!race_call_start(load, desc, RACE_LOAD) ||
+	if (!race_call_start(&w->call[RACE_LOAD], desc, RACE_LOAD) ||
 	    !wait_for_completion_timeout(&w->hold.entered, RACE_TIMEOUT)) {
 		KUNIT_FAIL(test, "the load did not reach the test PMU");
 		goto out;
 	}
-	/* Then the close, then a call, queue on the mutex, in that order. */
-	if (!race_call_start(close, desc, RACE_CLOSE)) {
+	if (!race_call_start(&w->call[RACE_CLOSE], desc, RACE_CLOSE)) {
 		KUNIT_FAIL(test, "no thread for the close");
 		goto out;
 	}
-	closing = true;
-	if (!race_call_sleeps(close) ||
-	    !race_call_start(state, desc, RACE_STATE) ||
-	    !race_call_sleeps(state)) {
+	got = RACE_CLOSING;
+	if (!race_call_sleeps(&w->call[RACE_CLOSE]) ||
+	    !race_call_start(&w->call[RACE_STATE], desc, RACE_STATE) ||
+	    !race_call_sleeps(&w->call[RACE_STATE])) {
 		KUNIT_FAIL(test, "the close and the call did not both wait");
 		goto out;
 	}
-	queued = true;
+	got = RACE_QUEUED;
 out:
 	/* Disarm, if the load never took the hold, and let it go on. */
 	pfmk_test_pmu_hold_next_load(NULL);
@@ -613,18 +600,46 @@ out:
 		finished &= race_call_finish(&w->call[i]);
 	if (!finished) {
 		KUNIT_FAIL(test, "a call never returned");
-		return;		/* leaks @w and the context, on purpose */
+		return RACE_STUCK;
 	}
-	if (!closing) {
+	return got;
+}
+
+/*
+ * A call that finds the context's mutex busy sleeps on it with a
+ * reference of its own (pfmk_ctx_lock()).  When a close queued before it
+ * gets the mutex first, the call returns -EBADF once it gets it, and
+ * drops its reference: no context stays alive, nothing leaks.
+ */
+static void race_close_vs_waiting_call(struct kunit *test)
+{
+	struct pfmk_global_stats g0, g;
+	struct race_wait *w;
+	void *desc;
+	int got;
+
+	/* Not kunit memory: a call that never returns keeps using it. */
+	w = kzalloc_obj(*w, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	init_completion(&w->hold.entered);
+	init_completion(&w->hold.release);
+	KUNIT_EXPECT_EQ(test, pfmk_get_global_stats(&g0), 0);
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+
+	got = race_queue_behind_load(test, w, desc);
+	if (got == RACE_STUCK)
+		return;		/* leaks @w and the context, on purpose */
+	if (got == RACE_NONE) {
 		pfmkt_close(test, desc);
 		kfree(w);
 		return;
 	}
 	pfmkt_forget(test, desc);
-	if (queued) {
-		KUNIT_EXPECT_EQ(test, load->ret, 0L);
-		KUNIT_EXPECT_EQ(test, close->ret, 0L);
-		KUNIT_EXPECT_EQ(test, state->ret, (long)-EBADF);
+	if (got == RACE_QUEUED) {
+		KUNIT_EXPECT_EQ(test, w->call[RACE_LOAD].ret, 0L);
+		KUNIT_EXPECT_EQ(test, w->call[RACE_CLOSE].ret, 0L);
+		KUNIT_EXPECT_EQ(test, w->call[RACE_STATE].ret, (long)-EBADF);
 	}
 	kfree(w);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
@@ -648,9 +663,11 @@ static struct kunit_case pfmk_race_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_race_suite = {
+static struct kunit_suite pfmk_race_suite = {
 	.name = "pfmk_race",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_race_cases,
 };
+
+kunit_test_suites(&pfmk_race_suite);

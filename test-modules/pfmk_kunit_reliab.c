@@ -10,7 +10,8 @@
  *
  * pfmk_hotplug: one offline/online cycle of a CPU at a time, with exact
  * expectations: PMD values and sampling phase preserved, state and
- * messages, writes, unload and close while the CPU is away.
+ * messages, writes, unload and close while the CPU is away; stop and
+ * start while it is away; a re-arm that fails on the max_events limit.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -324,7 +325,7 @@ static struct kunit_case pfmk_limits_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_limits_suite = {
+static struct kunit_suite pfmk_limits_suite = {
 	.name = "pfmk_limits",
 	.init = pfmk_limits_init,
 	.exit = pfmk_limits_exit,
@@ -410,8 +411,7 @@ static void hotplug_count_preserved(struct kunit *test)
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(3));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 100);
 	before = pfmkt_gstats(test);
 
@@ -467,8 +467,7 @@ static void hotplug_sampling_phase(struct kunit *test)
 	pmd.reg_short_reset = -10ULL;
 	pmd.reg_long_reset = -10ULL;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	for (i = 0; i < 35; i++)
 		pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -5ULL);
@@ -524,8 +523,7 @@ static void hotplug_sets_suspended(struct kunit *test)
 	pmc[1].reg_set = 1;
 	pmc[1].reg_value = PFMK_TEST_PMC(1);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	msleep(20);
 
 	pfmkt_offline(test, cpu);
@@ -586,8 +584,7 @@ static void hotplug_switch_kept(struct kunit *test)
 	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
 	pmd.reg_ovfl_switch_cnt = 1;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 4);
 	pfmkt_wait_notify(test);
@@ -726,6 +723,25 @@ static int hp_race_load(struct kunit *test, int cpu, void **desc)
 	return ret ? ret : pfmk_start(*desc, NULL);
 }
 
+/* Each context of @kept is started and counts, CPU back; then closed. */
+static void hp_race_expect_counting(struct kunit *test, int cpu, void **kept)
+{
+	unsigned int i;
+	u64 before;
+
+	for (i = 0; i < HP_RACE_CTXS; i++) {
+		if (!kept[i])
+			continue;
+		before = pfmkt_read_pmd(test, kept[i], 0);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(kept[i]),
+				PFM_CTX_LOADED | PFMK_STATE_STARTED);
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, kept[i], 0),
+				    before + 1, "context in slot %u", i);
+		pfmkt_close(test, kept[i]);
+	}
+}
+
 /*
  * Loads and closes racing with the CPU going and coming: each load either
  * fails with -ENODEV or ends with a context whose events count once the
@@ -738,7 +754,7 @@ static int hp_race_load(struct kunit *test, int cpu, void **desc)
  */
 static void hotplug_load_vs_offline(struct kunit *test)
 {
-	unsigned int n = 0, nodev = 0, slot, i;
+	unsigned int n = 0, nodev = 0, slot;
 	struct pfmkt_priv *priv = test->priv;
 	int cpu = pfmkt_hp_cpu(test);
 	struct task_struct *t;
@@ -784,19 +800,156 @@ static void hotplug_load_vs_offline(struct kunit *test)
 	kunit_info(test, "%u loads, %u refused on an offline CPU\n", n, nodev);
 	/* The race was run: some loads met the CPU away. */
 	KUNIT_EXPECT_GT(test, nodev, 0U);
-	for (i = 0; i < HP_RACE_CTXS; i++) {
-		u64 before;
+	hp_race_expect_counting(test, cpu, kept);
+}
 
-		if (!kept[i])
-			continue;
-		before = pfmkt_read_pmd(test, kept[i], 0);
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(kept[i]),
-				PFM_CTX_LOADED | PFMK_STATE_STARTED);
-		pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, kept[i], 0),
-				    before + 1, "context in slot %u", i);
-		pfmkt_close(test, kept[i]);
-	}
+/* max_events as the hotplug suite found it, restored by hotplug_exit(). */
+static char hotplug_saved_max_events[24];
+
+static int hotplug_init(struct kunit *test)
+{
+	int ret;
+
+	ret = pfmkt_param_io("max_events", hotplug_saved_max_events,
+			     sizeof(hotplug_saved_max_events), false);
+	if (ret)
+		return ret;
+	return pfmkt_init(test);
+}
+
+static void hotplug_exit(struct kunit *test)
+{
+	pfmkt_exit(test);
+	KUNIT_EXPECT_EQ(test, pfmkt_param_io("max_events",
+					     hotplug_saved_max_events, 0, true),
+			0);
+}
+
+/*
+ * stop while the CPU is away only records not to count: the context
+ * comes back loaded and stopped, its events not re-armed.
+ */
+static void hotplug_stop_offline(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 10);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFMKT_STARTED | PFMK_STATE_OFFLINE);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_OFFLINE);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), -EALREADY);
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+}
+
+/*
+ * start while the CPU is away only records to count: the context comes
+ * back started, counting.
+ */
+static void hotplug_start_offline(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 10);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFMKT_STARTED | PFMK_STATE_OFFLINE);
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -EALREADY);
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
+}
+
+/*
+ * A context counting on two events of @cpu, which goes offline and comes
+ * back with max_events leaving room for one of them: the re-arm fails.
+ * @before: output: the global counters before the CPU came back.
+ */
+static void *hotplug_rearm_over_limit(struct kunit *test, int cpu,
+				      struct pfmk_global_stats *before)
+{
+	char limit[24];
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 10);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFMKT_STARTED | PFMK_STATE_OFFLINE);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	*before = pfmkt_gstats(test);
+	snprintf(limit, sizeof(limit), "%llu", before->events + 1);
+	KUNIT_ASSERT_EQ(test, pfmkt_param_io("max_events", limit, 0, true), 0);
+	pfmkt_online(test, cpu);
+	return desc;
+}
+
+/*
+ * A re-arm over max_events fails: the context stays loaded and offline,
+ * rearm_failed counts it, no event is left behind, no ONLINE message is
+ * sent and nothing counts.
+ */
+static void hotplug_rearm_failed(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	int cpu = pfmkt_hp_cpu(test);
+	union pfm_msg msg;
+	void *desc;
+
+	desc = hotplug_rearm_over_limit(test, cpu, &before);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFMKT_STARTED | PFMK_STATE_OFFLINE);
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_GT(test, after.rearm_failed, before.rearm_failed);
+	KUNIT_EXPECT_EQ(test, after.events, before.events);
+	KUNIT_EXPECT_EQ(test, after.cpu_online, before.cpu_online);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EAGAIN);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+}
+
+/*
+ * With the limit back, the next call on the context re-arms it: started,
+ * the ONLINE message sent, both events counting.
+ */
+static void hotplug_rearm_retried(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
+
+	desc = hotplug_rearm_over_limit(test, cpu, &before);
+	KUNIT_ASSERT_EQ(test, pfmkt_param_io("max_events",
+					     hotplug_saved_max_events, 0, true),
+			0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 15ULL);
 }
 
 static struct kunit_case pfmk_hotplug_cases[] = {
@@ -806,12 +959,18 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_calls_while_offline),
 	KUNIT_CASE(hotplug_switch_kept),
 	KUNIT_CASE_SLOW(hotplug_load_vs_offline),
+	KUNIT_CASE(hotplug_stop_offline),
+	KUNIT_CASE(hotplug_start_offline),
+	KUNIT_CASE(hotplug_rearm_failed),
+	KUNIT_CASE(hotplug_rearm_retried),
 	{}
 };
 
-struct kunit_suite pfmk_hotplug_suite = {
+static struct kunit_suite pfmk_hotplug_suite = {
 	.name = "pfmk_hotplug",
-	.init = pfmkt_init,
-	.exit = pfmkt_exit,
+	.init = hotplug_init,
+	.exit = hotplug_exit,
 	.test_cases = pfmk_hotplug_cases,
 };
+
+kunit_test_suites(&pfmk_limits_suite, &pfmk_hotplug_suite);

@@ -5,8 +5,9 @@
  * pfmk_sets_args: every invalid set description or deletion gets its
  * documented errno and return flag and changes nothing.
  * pfmk_sets_switch: switching on overflow on the deterministic test PMU,
- * with exact switch counts and per-set values over many switches, and a
- * switch that comes due while MASKED waiting for pfmk_restart().
+ * with exact switch counts and per-set values over many switches, a
+ * switch that comes due while MASKED waiting for pfmk_restart(), and
+ * sampling entries of the set whose PMD overflowed.
  * pfmk_sets_time: switching on timeout with cpu-clock, runs and durations
  * against the timeout.
  *
@@ -21,6 +22,7 @@
 #include <linux/string.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
+#include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
@@ -231,7 +233,7 @@ static struct kunit_case pfmk_sets_args_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_sets_args_suite = {
+static struct kunit_suite pfmk_sets_args_suite = {
 	.name = "pfmk_sets_args",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
@@ -265,8 +267,7 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	pfmkt_write_set_pmc(test, desc, 1, 1, PFMK_TEST_PMC(2));
 	sets_write_sampling(test, desc, 0, 0, 20, 1, 0);
 	sets_write_sampling(test, desc, 1, 0, 5, 1, 0);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	for (k = 1; k <= SETS_CYCLES; k++) {
 		for (i = 0; i < 20; i++)
@@ -329,8 +330,7 @@ static void sets_expl_next_order(struct kunit *test)
 		pfmkt_write_set_pmc(test, desc, s, 0, PFMK_TEST_PMC(1));
 		sets_write_sampling(test, desc, s, 0, 10, 1, 0);
 	}
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		pfmk_test_pmu_tick(cpu, 10);
@@ -360,8 +360,7 @@ static void sets_masked_switch_waits(struct kunit *test)
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampling(test, desc, 0, 0, 10, 1, PFM_REGFL_OVFL_NOTIFY);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
@@ -411,8 +410,7 @@ static void sets_masked_no_switch_race(struct kunit *test)
 		sets_write_sampling(test, desc, id, 0, 1, 0,
 				    PFM_REGFL_OVFL_NOTIFY);
 	}
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 
 	for (round = 0; round < 200; round++) {
 		/* A tick in a switch's gap overflows nothing: tick again. */
@@ -481,8 +479,7 @@ static void sets_stop_drops_switch(struct kunit *test)
 	u64 switches;
 
 	for (round = 0; round < 50; round++) {
-		pfmkt_load(test, desc, cpu);
-		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		pfmkt_load_start(test, desc, cpu);
 		pfmk_test_pmu_tick(cpu, 2);
 		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 		KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
@@ -521,8 +518,7 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 	void *desc = sets_switch_at_second_tick(test);
 	int cpu = pfmkt_cpu();
 
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_ASSERT_TRUE(test, pfmkt_wait_set_runs(desc, 1, 1));
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
@@ -531,8 +527,7 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
 	pfmkt_close(test, desc);
@@ -555,8 +550,7 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 
@@ -572,6 +566,133 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/*
+ * A sampling context (default format) with sets 0 and 1, both switching
+ * on overflows.
+ */
+static void *sets_create_smpl(struct kunit *test, void **buf)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, buf);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
+					  0), 0);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, PFM_SETFL_OVFL_SWITCH, 0,
+					  0), 0);
+	return desc;
+}
+
+/*
+ * PMD @reg of set @set samples every @period ticks, records the PMDs in
+ * @smpl_pmds and switches sets after @switch_cnt overflows.
+ */
+static void sets_write_sampler(struct kunit *test, void *desc, u16 set,
+			       u16 reg, u64 period, u64 smpl_pmds,
+			       u64 switch_cnt)
+{
+	const struct pfmkt_pmd p = {
+		.set = set,
+		.value = -period,
+		.short_reset = -period,
+		.long_reset = -period,
+		.smpl_pmds = smpl_pmds,
+		.switch_cnt = switch_cnt,
+	};
+
+	pfmkt_write_smpl_pmd(test, desc, reg, &p);
+}
+
+/* Entry @i (one value) is of @set and @pmd, reset to -@period, with @val. */
+static void sets_expect_entry(struct kunit *test, void *buf, unsigned int i,
+			      u16 set, u16 pmd, u64 period, u64 val)
+{
+	const struct pfm_dfl_smpl_entry *ent = pfmkt_entry(buf, i, 1);
+
+	KUNIT_EXPECT_EQ_MSG(test, ent->set, set, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, pmd, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -period, "entry %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, pfmkt_entry_vals(ent)[0], val, "entry %u", i);
+}
+
+/*
+ * Sampling in two sets switching on overflow: set 0 samples PMD0 every
+ * 10 ticks (records PMD1, step 1) and switches after 1 overflow; set 1
+ * samples PMD2 every 4 ticks (records PMD3, step 3) and switches after
+ * 2.  Entries carry their set and PMD; each set counts only its ticks.
+ */
+static void sets_smpl_entries(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = sets_create_smpl(test, &buf);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 3, PFMK_TEST_PMC(3));
+	sets_write_sampler(test, desc, 0, 0, 10, BIT_ULL(1), 1);
+	sets_write_sampler(test, desc, 1, 2, 4, BIT_ULL(3), 2);
+	pfmkt_load_start(test, desc, cpu);
+
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "no switch to set 1");
+	pfmk_test_pmu_tick(cpu, 4);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
+			      "no switch back to set 0");
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	sets_expect_entry(test, buf, 0, 0, 0, 10, 10);
+	sets_expect_entry(test, buf, 1, 1, 2, 4, 3 * 4);
+	sets_expect_entry(test, buf, 2, 1, 2, 4, 3 * 8);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 3), 3 * 8ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 2), -4ULL);
+}
+
+/*
+ * The same with entries of the default format's common part only (no
+ * reg_smpl_pmds: the overflow path writes them in place): set 0 samples
+ * PMD0 every 10 ticks and switches after 2 overflows, set 1 samples PMD2
+ * every 4 ticks and switches after 1.  Each overflow records its entry
+ * and counts towards its set's switch.
+ */
+static void sets_smpl_entries_plain(struct kunit *test)
+{
+	static const u16 want_set[] = { 0, 0, 1 }, want_pmd[] = { 0, 0, 2 };
+	const struct pfm_dfl_smpl_entry *ent;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+	unsigned int i;
+
+	desc = sets_create_smpl(test, &buf);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
+	sets_write_sampler(test, desc, 0, 0, 10, 0, 2);
+	sets_write_sampler(test, desc, 1, 2, 4, 0, 1);
+	pfmkt_load_start(test, desc, cpu);
+
+	pfmk_test_pmu_tick(cpu, 10);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "no switch to set 1");
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
+			      "no switch back to set 0");
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	for (i = 0; i < ARRAY_SIZE(want_set); i++) {
+		ent = pfmkt_entry(buf, i, 0);
+		KUNIT_EXPECT_EQ_MSG(test, ent->set, want_set[i], "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, want_pmd[i],
+				    "entry %u", i);
+	}
+}
+
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
 	KUNIT_CASE(sets_expl_next_order),
@@ -580,10 +701,12 @@ static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE(sets_stop_drops_switch),
 	KUNIT_CASE(sets_redescribe_reloads_switch_cnt),
 	KUNIT_CASE(sets_stop_cancels_timeout),
+	KUNIT_CASE(sets_smpl_entries),
+	KUNIT_CASE(sets_smpl_entries_plain),
 	{}
 };
 
-struct kunit_suite pfmk_sets_switch_suite = {
+static struct kunit_suite pfmk_sets_switch_suite = {
 	.name = "pfmk_sets_switch",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
@@ -593,6 +716,33 @@ struct kunit_suite pfmk_sets_switch_suite = {
 #define SETS_TIMEOUT_US	50000
 #define SETS_RUN_MS	1500
 #define SETS_NR		3
+
+/*
+ * Set @id ran, and was active for its runs times its timeout plus the
+ * switch latency (@per_run), within 25 %; its cpu-clock counted that.
+ */
+static struct pfarg_setinfo sets_time_expect_set(struct kunit *test,
+						 void *desc, u16 id,
+						 const struct pfmk_ctx_stats *st,
+						 u64 per_run)
+{
+	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
+	struct pfarg_setinfo info = sets_info(test, desc, id);
+	u64 act = info.set_act_duration, trimmed, count;
+
+	trimmed = act > st->switch_lat_max ? act - st->switch_lat_max : 0;
+	count = pfmkt_read_set_pmd(test, desc, id, 0);
+	KUNIT_ASSERT_GT(test, info.set_runs, 0);
+	kunit_info(test, "set %u: %llu runs, %llu us active, mean %llu us, cpu-clock %llu us\n",
+		   id, info.set_runs, act / 1000,
+		   div64_u64(act, info.set_runs) / 1000, count / 1000);
+	KUNIT_EXPECT_EQ(test, info.set_timeout, SETS_TIMEOUT_US);
+	KUNIT_EXPECT_GE(test, act, info.set_runs * timeout_ns * 3 / 4);
+	KUNIT_EXPECT_LE(test, trimmed, info.set_runs * per_run * 5 / 4);
+	KUNIT_EXPECT_GE(test, count, trimmed * 3 / 4);
+	KUNIT_EXPECT_LE(test, count, act * 5 / 4);
+	return info;
+}
 
 /*
  * Three sets switching every 50 ms, each counting cpu-clock, for 1.5 s.
@@ -612,7 +762,7 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, "");
 	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
-	struct pfarg_setinfo info[SETS_NR];
+	struct pfarg_setinfo info;
 	struct pfmk_ctx_stats st;
 	u64 runs = 0, total = 0, per_run;
 	struct pfarg_load load;
@@ -644,23 +794,9 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 				div64_u64(st.switch_lat_total, st.set_switches) : 0);
 
 	for (id = 0; id < SETS_NR; id++) {
-		u64 act, trimmed, count;
-
-		info[id] = sets_info(test, desc, id);
-		act = info[id].set_act_duration;
-		trimmed = act > st.switch_lat_max ? act - st.switch_lat_max : 0;
-		count = pfmkt_read_set_pmd(test, desc, id, 0);
-		KUNIT_ASSERT_GT(test, info[id].set_runs, 0);
-		kunit_info(test, "set %u: %llu runs, %llu us active, mean %llu us, cpu-clock %llu us\n",
-			   id, info[id].set_runs, act / 1000,
-			   div64_u64(act, info[id].set_runs) / 1000, count / 1000);
-		KUNIT_EXPECT_EQ(test, info[id].set_timeout, SETS_TIMEOUT_US);
-		KUNIT_EXPECT_GE(test, act, info[id].set_runs * timeout_ns * 3 / 4);
-		KUNIT_EXPECT_LE(test, trimmed, info[id].set_runs * per_run * 5 / 4);
-		KUNIT_EXPECT_GE(test, count, trimmed * 3 / 4);
-		KUNIT_EXPECT_LE(test, count, act * 5 / 4);
-		runs += info[id].set_runs;
-		total += act;
+		info = sets_time_expect_set(test, desc, id, &st, per_run);
+		runs += info.set_runs;
+		total += info.set_act_duration;
 	}
 	KUNIT_EXPECT_EQ(test, st.set_switches, runs - 1);
 	KUNIT_EXPECT_GE(test, total, (u64)SETS_RUN_MS * NSEC_PER_MSEC * 3 / 4);
@@ -675,9 +811,12 @@ static struct kunit_case pfmk_sets_time_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_sets_time_suite = {
+static struct kunit_suite pfmk_sets_time_suite = {
 	.name = "pfmk_sets_time",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_sets_time_cases,
 };
+
+kunit_test_suites(&pfmk_sets_args_suite, &pfmk_sets_switch_suite,
+		  &pfmk_sets_time_suite);

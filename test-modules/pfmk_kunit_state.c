@@ -123,8 +123,7 @@ static void state_loaded_started(struct kunit *test)
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(3));
 	pfmkt_write_pmd(test, desc, 0, 1000);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), STATE_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 
@@ -170,8 +169,7 @@ static void state_close_any_state(struct kunit *test)
 	pfmkt_write_pmc(test, c, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, c, 7, PFMK_TEST_PMC(1));
 	pfmkt_load(test, b, cpu);
-	pfmkt_load(test, c, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(c, NULL), 0);
+	pfmkt_load_start(test, c, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
 
 	pfmkt_close(test, c);
@@ -190,8 +188,7 @@ static void state_write_pmds_loaded(struct kunit *test)
 	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 50);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 100ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
@@ -218,8 +215,7 @@ static void state_write_pmcs_loaded(struct kunit *test)
 	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 
@@ -251,8 +247,7 @@ static void state_reload_continues(struct kunit *test)
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(4));
 	pfmkt_write_pmd(test, desc, 0, 1ULL << 40);
-	pfmkt_load(test, desc, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 25);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
@@ -334,9 +329,11 @@ static struct kunit_case pfmk_state_cases[] = {
 	{}
 };
 
-struct kunit_suite pfmk_state_suite = {
+static struct kunit_suite pfmk_state_suite = {
 	.name = "pfmk_state",
 	.init = pfmkt_init,
 	.exit = pfmkt_exit,
 	.test_cases = pfmk_state_cases,
 };
+
+kunit_test_suites(&pfmk_state_suite);

@@ -315,8 +315,4 @@ static struct kunit_suite pfmk_x86_suite = {
 	.test_cases = pfmk_x86_cases,
 };
 
-/*
- * Registered here, not in pfmk_kunit_main.c's list: this file is part of
- * pfmk_kunit.ko on x86 only (test-modules/Kbuild).
- */
-kunit_test_suite(pfmk_x86_suite);
+kunit_test_suites(&pfmk_x86_suite);

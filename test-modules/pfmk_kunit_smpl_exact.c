@@ -1,0 +1,987 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_smpl_exact: exact overflows, samples, resets and
+ * random periods on the deterministic test PMU (Documentation/sampling.rst).
+ *
+ * The test PMU advances all started events of a CPU together, in chunks
+ * that end where the next sampling event's period runs out: at an
+ * overflow, every other PMD has counted the same ticks.  It calls the
+ * handler once per tick that ends a period and carries the excess modulo
+ * the period; pfmk's short reset carries it too (the PMD keeps what it
+ * counted past zero, modulo the new period, and whole periods in it are
+ * ovfl_missed), so overflows stay on the grid of the period.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+/* PMD0 (step 1) samples every EXACT_P ticks; EXACT_K ticks are given. */
+#define EXACT_P		5ULL
+#define EXACT_K		23U
+#define EXACT_N		(EXACT_K / EXACT_P)
+#define EXACT_STEP1	3ULL
+#define EXACT_BUF	4096ULL
+/* An entry with one sampled PMD. */
+#define EXACT_ENTRY	(PFMKT_ENTRY + 8)
+
+/* Park-Miller modulus, 2^31 - 1. */
+#define SMPL_PM_MOD	0x7fffffffU
+
+/*
+ * PMC0 step 1 samples every EXACT_P ticks and records PMD1, which counts
+ * with step 3.
+ */
+static void *exact_setup(struct kunit *test, int cpu, void **buf)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(EXACT_STEP1));
+	pfmkt_write_sampler(test, desc, 0, EXACT_P, 0, BIT_ULL(1));
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* exact_setup(), then EXACT_K ticks: EXACT_N overflows. */
+static void *exact_run(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = exact_setup(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, EXACT_K);
+	return desc;
+}
+
+static void smpl_clock_fn(void *t)
+{
+	*(u64 *)t = local_clock();
+}
+
+/* local_clock() of @cpu, the clock of its entries' tstamp, read there. */
+static u64 smpl_clock_on(int cpu)
+{
+	u64 t = 0;
+
+	smp_call_function_single(cpu, smpl_clock_fn, &t, 1);
+	return t;
+}
+
+/* Nothing is recorded before the first period ends. */
+static void smpl_exact_none_before_period(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *buf;
+
+	exact_setup(test, cpu, &buf);
+	pfmk_test_pmu_tick(cpu, EXACT_P - 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, ((struct pfm_dfl_smpl_hdr *)buf)->hdr_cur_offs,
+			(u64)PFMKT_HDR);
+}
+
+/* One entry per period, each with its PMD, CPU, set and sampled value. */
+static void smpl_exact_entries(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *buf;
+
+	exact_run(test, cpu, &buf);
+	hdr = buf;
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), (u64)EXACT_N);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs,
+			PFMKT_HDR + EXACT_ENTRY * EXACT_N);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	for (i = 0; i < EXACT_N; i++) {
+		ent = pfmkt_entry(buf, i, 1);
+		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, (u16)0, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->reserved, (u16)0, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -EXACT_P,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->set, (u16)0, "entry %u", i);
+		/* Overflow i at tick P * (i + 1), which PMD1 has had. */
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_entry_vals(ent)[0],
+				    EXACT_STEP1 * EXACT_P * (i + 1),
+				    "PMD1 in entry %u", i);
+	}
+	/* Nothing beyond the last entry. */
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, EXACT_N, 1)->tstamp, 0ULL);
+}
+
+/* Entries are stamped on their CPU's clock, in overflow order. */
+static void smpl_exact_entry_tstamp(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	int cpu = pfmkt_cpu();
+	u64 tstamp = 0, t0, t1;
+	unsigned int i;
+	void *buf;
+
+	exact_setup(test, cpu, &buf);
+	t0 = smpl_clock_on(cpu);
+	pfmk_test_pmu_tick(cpu, EXACT_K);
+	t1 = smpl_clock_on(cpu);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), (u64)EXACT_N);
+	for (i = 0; i < EXACT_N; i++) {
+		ent = pfmkt_entry(buf, i, 1);
+		KUNIT_EXPECT_GE_MSG(test, ent->tstamp, max(tstamp, t0),
+				    "entry %u", i);
+		KUNIT_EXPECT_LE_MSG(test, ent->tstamp, t1, "entry %u", i);
+		tstamp = ent->tstamp;
+	}
+}
+
+/* After the overflows: the sampling PMD is short-reset, the other counts. */
+static void smpl_exact_pmds_after(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_run(test, cpu, &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-EXACT_P + EXACT_K % EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
+			EXACT_STEP1 * EXACT_K);
+}
+
+/* Every overflow is sampled, none notified, none missed: no message. */
+static void smpl_exact_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = {
+		.ovfl_count = EXACT_N,
+		.smpl_count = EXACT_N,
+	};
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_run(test, cpu, &buf);
+	pfmkt_expect_stats(test, desc, &want);
+	pfmkt_expect_no_msg(test, desc);
+}
+
+/* Stopped, a context records nothing and its PMDs do not move. */
+static void smpl_exact_stop_freezes(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_run(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)EXACT_N);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-EXACT_P + EXACT_K % EXACT_P);
+}
+
+/* Started again, the period continues where it was stopped. */
+static void smpl_exact_restart_continues(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_run(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, EXACT_P - 1 - EXACT_K % EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)EXACT_N);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)EXACT_N + 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -EXACT_P);
+}
+
+/*
+ * The header is output only: a client that scribbles over the size, the
+ * write offset, the minimum space and the count makes the handler
+ * neither write outside the buffer (KASAN) nor skip or misplace an entry.
+ */
+static void smpl_exact_scribble(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *buf;
+
+	exact_setup(test, cpu, &buf);
+	hdr = buf;
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+
+	WRITE_ONCE(hdr->hdr_buf_size, U64_MAX >> 1);
+	WRITE_ONCE(hdr->hdr_cur_offs, EXACT_BUF - 8);
+	WRITE_ONCE(hdr->hdr_min_buf_space, 0);
+	WRITE_ONCE(hdr->hdr_count, 1000);
+	pfmk_test_pmu_tick(cpu, EXACT_K - EXACT_P);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)EXACT_N);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs,
+			PFMKT_HDR + EXACT_ENTRY * EXACT_N);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	for (i = 0; i < EXACT_N; i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pfmkt_entry_vals(pfmkt_entry(buf, i, 1))[0],
+				    EXACT_STEP1 * EXACT_P * (i + 1),
+				    "PMD1 in entry %u", i);
+}
+
+/* A huge write offset and a size of 0: still the private bounds. */
+static void smpl_exact_scribble_offset(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_setup(test, cpu, &buf);
+	hdr = buf;
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+
+	WRITE_ONCE(hdr->hdr_cur_offs, U64_MAX - 16);
+	WRITE_ONCE(hdr->hdr_buf_size, 0);
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 2 * EXACT_ENTRY);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/*
+ * The overflowing PMD in its own reg_smpl_pmds, between two others: the
+ * values come lowest PMD first, and the overflowing PMD's is 0.
+ */
+static void smpl_exact_self(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	hdr = buf;
+	pfmkt_write_pmc(test, desc, 3, PFMK_TEST_PMC(1));
+	pfmkt_write_pmd(test, desc, 2, 777);
+	pfmkt_write_pmd(test, desc, 5, 1ULL << 40);
+	/* PMD 2 and 5 have no event: their written value is recorded. */
+	pfmkt_write_sampler(test, desc, 3, EXACT_P, 0,
+			    BIT_ULL(5) | BIT_ULL(3) | BIT_ULL(2));
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P + 1);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 3 * (40ULL + 24));
+	for (i = 0; i < 3; i++) {
+		ent = pfmkt_entry(buf, i, 3);
+		KUNIT_EXPECT_EQ(test, ent->ovfl_pmd, (u16)3);
+		KUNIT_EXPECT_EQ(test, ent->last_reset_val, -EXACT_P);
+		KUNIT_EXPECT_EQ(test, pfmkt_entry_vals(ent)[0], 777ULL);
+		KUNIT_EXPECT_EQ(test, pfmkt_entry_vals(ent)[1], 0ULL);
+		KUNIT_EXPECT_EQ(test, pfmkt_entry_vals(ent)[2], 1ULL << 40);
+	}
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), -EXACT_P + 1);
+}
+
+/* PMD0 counts @step per tick and samples itself every @period. */
+static void *exact_step_setup(struct kunit *test, int cpu, u64 step,
+			      u64 period, void **buf)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(step));
+	pfmkt_write_sampler(test, desc, 0, period, 0, BIT_ULL(0));
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* Each entry records a reset of -@period and a sampled value of @past. */
+static void exact_expect_past(struct kunit *test, void *buf, u64 period,
+			      const u64 *past, unsigned int n)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		ent = pfmkt_entry(buf, i, 1);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -period,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_entry_vals(ent)[0], past[i],
+				    "entry %u", i);
+	}
+}
+
+/* Tick @cpu @ticks times: then @count entries and PMD0 at @pmd0. */
+static void exact_tick_expect(struct kunit *test, void *desc, void *buf,
+			      int cpu, u64 ticks, u64 count, u64 pmd0)
+{
+	pfmk_test_pmu_tick(cpu, ticks);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), count);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), pmd0);
+}
+
+/*
+ * STEP 4, period 10: the PMD and the test PMU both carry the overshoot,
+ * so overflows come where the count crosses a multiple of 10 (counts 12,
+ * 20, 32, 40, 52, 60: ticks 3, 5, 8, 10, 13, 15).  At count 12 the PMD
+ * is 2 past zero: the sample shows 2, the reset leaves -10 + 2 % 10 =
+ * -8, and the next overflow is 2 ticks later at count 20, exactly 0 past
+ * zero (sample 0, PMD -10).  No period is skipped: ovfl_missed stays 0.
+ */
+static void smpl_exact_step_carry(struct kunit *test)
+{
+	static const u64 past[] = { 2, 0, 2, 0, 2, 0 };
+	const struct pfmk_ctx_stats want = { .ovfl_count = 6, .smpl_count = 6 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_step_setup(test, cpu, 4, 10, &buf);
+	exact_tick_expect(test, desc, buf, cpu, 2, 0, -10ULL + 8);
+	exact_tick_expect(test, desc, buf, cpu, 1, 1, -10ULL + 2);
+	exact_tick_expect(test, desc, buf, cpu, 1, 1, -10ULL + 6);
+	exact_tick_expect(test, desc, buf, cpu, 1, 2, -10ULL);
+	/* Ticks 6..14 in one call: overflows at ticks 8, 10 and 13. */
+	exact_tick_expect(test, desc, buf, cpu, 9, 5, -10ULL + 6);
+	exact_tick_expect(test, desc, buf, cpu, 1, 6, -10ULL);
+	exact_expect_past(test, buf, 10, past, ARRAY_SIZE(past));
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 6, 1)->tstamp, 0ULL);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/*
+ * STEP 25, period 10: one overflow per tick, which went through 2 or 3
+ * periods.  Tick 1: count 25, the PMD 15 past zero: 1 period missed,
+ * reset to -10 + 5.  Tick 2: count 50, PMD -5 + 25 = 20 past zero: 2
+ * missed, reset to -10.  Ticks 3 and 4 repeat this.  Samples + missed
+ * periods = 4 + 6 = 10 = 100 / 10, the periods elapsed.
+ */
+static void smpl_exact_step_missed(struct kunit *test)
+{
+	static const u64 past[] = { 15, 20, 15, 20 };
+	struct pfmk_ctx_stats want = { .ovfl_count = 1, .smpl_count = 1,
+				       .ovfl_missed = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_step_setup(test, cpu, 25, 10, &buf);
+	exact_tick_expect(test, desc, buf, cpu, 1, 1, -10ULL + 5);
+	pfmkt_expect_stats(test, desc, &want);
+	exact_tick_expect(test, desc, buf, cpu, 1, 2, -10ULL);
+	want.ovfl_count = 2;
+	want.smpl_count = 2;
+	want.ovfl_missed = 3;
+	pfmkt_expect_stats(test, desc, &want);
+	exact_tick_expect(test, desc, buf, cpu, 2, 4, -10ULL);
+	exact_expect_past(test, buf, 10, past, ARRAY_SIZE(past));
+	want.ovfl_count = 4;
+	want.smpl_count = 4;
+	want.ovfl_missed = 6;
+	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_EXPECT_EQ(test, want.smpl_count + want.ovfl_missed, 100ULL / 10);
+}
+
+/*
+ * No format, no notification, PMD0 samples every 7 ticks, PMD1 counts:
+ * 50 ticks given.
+ */
+static void *exact_no_format(struct kunit *test, int cpu)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_sampler(test, desc, 0, 7, 0, BIT_ULL(1));
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 6);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	pfmk_test_pmu_tick(cpu, 44);
+	return desc;
+}
+
+/*
+ * Sampling without a format and without notification, as perfmon2 2.2:
+ * the first overflow masks the context and leaves the PMD unreset
+ * (saturation); nothing is notified.  A PMD with value 0 only counts.
+ */
+static void smpl_exact_no_format(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1 };
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = exact_no_format(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	/* Not reset: it ran on from its wrap at tick 7. */
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 50ULL - 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 50ULL);
+	pfmkt_expect_stats(test, desc, &want);
+	pfmkt_expect_no_msg(test, desc);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+}
+
+/* pfmk_restart() of it reloads the long reset; it masks again. */
+static void smpl_exact_no_format_restart(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 2, .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = exact_no_format(test, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -7ULL);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+#define RESET_V0	5ULL
+#define RESET_R0	1000ULL
+#define RESET_V2	0x100000000ULL
+#define RESET_R2	77ULL
+
+/*
+ * PMD1 samples every EXACT_P ticks and resets PMD0 and PMD2 (counting,
+ * written RESET_V*, short resets RESET_R*) to their short reset values
+ * at each overflow, after recording them.
+ */
+static void *exact_reset_setup(struct kunit *test, int cpu, void **buf)
+{
+	const struct pfmkt_pmd p0 = {
+		.value = RESET_V0,
+		.short_reset = RESET_R0,
+		.long_reset = 2 * RESET_R0,
+	};
+	const struct pfmkt_pmd p1 = {
+		.value = -EXACT_P,
+		.short_reset = -EXACT_P,
+		.long_reset = -EXACT_P,
+		.reset_pmds = BIT_ULL(0) | BIT_ULL(2),
+		.smpl_pmds = BIT_ULL(0) | BIT_ULL(2),
+	};
+	const struct pfmkt_pmd p2 = {
+		.value = RESET_V2,
+		.short_reset = RESET_R2,
+		.long_reset = 2 * RESET_R2,
+	};
+	void *desc;
+	u16 i;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
+	for (i = 0; i < 3; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p0);
+	pfmkt_write_smpl_pmd(test, desc, 1, &p1);
+	pfmkt_write_smpl_pmd(test, desc, 2, &p2);
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/*
+ * reg_reset_pmds: the reset PMDs have had the overflow's tick when it
+ * resets them: after k >= P ticks they hold their reset value + k % P.
+ */
+static void smpl_exact_reset_pmds(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	unsigned int k;
+	void *desc, *buf;
+
+	desc = exact_reset_setup(test, cpu, &buf);
+	for (k = 1; k <= 3 * EXACT_P + 2; k++) {
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
+				    k < EXACT_P ? RESET_V0 + k :
+				    RESET_R0 + k % EXACT_P,
+				    "PMD0 after %u ticks", k);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 2),
+				    k < EXACT_P ? RESET_V2 + k :
+				    RESET_R2 + k % EXACT_P,
+				    "PMD2 after %u ticks", k);
+	}
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -EXACT_P + 2);
+}
+
+/*
+ * The entries record the reset PMDs before their reset: each the value P
+ * ticks after the previous reset (the first after the written value).
+ */
+static void smpl_exact_reset_pmds_recorded(struct kunit *test)
+{
+	const u64 *val;
+	int cpu = pfmkt_cpu();
+	unsigned int k;
+	void *buf;
+
+	exact_reset_setup(test, cpu, &buf);
+	pfmk_test_pmu_tick(cpu, 3 * EXACT_P + 2);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	val = pfmkt_entry_vals(pfmkt_entry(buf, 0, 2));
+	KUNIT_EXPECT_EQ(test, val[0], RESET_V0 + EXACT_P);
+	KUNIT_EXPECT_EQ(test, val[1], RESET_V2 + EXACT_P);
+	for (k = 1; k < 3; k++) {
+		val = pfmkt_entry_vals(pfmkt_entry(buf, k, 2));
+		KUNIT_EXPECT_EQ_MSG(test, val[0], RESET_R0 + EXACT_P,
+				    "entry %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, val[1], RESET_R2 + EXACT_P,
+				    "entry %u", k);
+	}
+	for (k = 0; k < 3; k++)
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_entry(buf, k, 2)->ovfl_pmd,
+				    (u16)1, "entry %u", k);
+}
+
+#define MASK_V2		100ULL
+#define MASK_R2		1000ULL
+#define MASK_L2		5000ULL
+
+/*
+ * No format: PMD0 (period 7, long reset 70) and PMD1 (period 11, long
+ * reset 110) both reset PMD2 (counting); 7 ticks given: PMD0's overflow
+ * masks the context.
+ */
+static void *exact_reset_mask_setup(struct kunit *test, int cpu)
+{
+	const struct pfmkt_pmd p0 = {
+		.value = -7ULL,
+		.short_reset = -7ULL,
+		.long_reset = -70ULL,
+		.reset_pmds = BIT_ULL(2),
+	};
+	const struct pfmkt_pmd p1 = {
+		.value = -11ULL,
+		.short_reset = -11ULL,
+		.long_reset = -110ULL,
+		.reset_pmds = BIT_ULL(2),
+	};
+	const struct pfmkt_pmd p2 = {
+		.value = MASK_V2,
+		.short_reset = MASK_R2,
+		.long_reset = MASK_L2,
+	};
+	void *desc;
+	u16 i;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
+	for (i = 0; i < 3; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p0);
+	pfmkt_write_smpl_pmd(test, desc, 1, &p1);
+	pfmkt_write_smpl_pmd(test, desc, 2, &p2);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 7);
+	return desc;
+}
+
+/*
+ * An overflow that masks leaves its PMD and its reg_reset_pmds unreset
+ * until pfmk_restart(): PMD0 runs on from its wrap, PMD2 counts on.
+ */
+static void smpl_exact_reset_pmds_mask(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = exact_reset_mask_setup(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_V2 + 7);
+}
+
+/*
+ * PMD1 overflows while masked: it reloads its own short reset, but PMD2,
+ * waiting for its long reset, is left alone.
+ */
+static void smpl_exact_reset_pmds_masked_ovfl(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 2,
+					     .ovfl_masked = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = exact_reset_mask_setup(test, cpu);
+	pfmk_test_pmu_tick(cpu, 4);
+	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_V2 + 11);
+}
+
+/* pfmk_restart() gives the masking PMD and its reset PMDs their long reset. */
+static void smpl_exact_reset_pmds_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = exact_reset_mask_setup(test, cpu);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -70ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_L2);
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_L2 + 3);
+}
+
+/* The reference Park-Miller generator of Documentation/sampling.rst. */
+static u32 smpl_pm_next(u32 *state)
+{
+	u32 s, rem;
+
+	s = *state % SMPL_PM_MOD;
+	if (!s)
+		s = 1;
+	div_u64_rem((u64)16807 * s, SMPL_PM_MOD, &rem);
+	*state = rem;
+	return rem;
+}
+
+static u64 smpl_pm_draw(u32 *state, u64 mask)
+{
+	u64 x = smpl_pm_next(state);
+
+	if (mask >> 31)
+		x |= (u64)smpl_pm_next(state) << 31;
+	return x & mask;
+}
+
+#define RANDOM_P	20ULL
+#define RANDOM_N	10U
+
+/**
+ * struct exact_random - a seed and a mask of PFM_REGFL_RANDOM
+ * @seed: reg_random_seed.
+ * @mask: reg_random_mask.
+ */
+struct exact_random {
+	u32	seed;
+	u64	mask;
+};
+
+static const struct exact_random exact_randoms[] = {
+	{ 12345, 0xf },
+	{ 1, 0x1f },
+	/* 2^31 - 1 % (2^31 - 1) is 0, which the generator turns into 1. */
+	{ SMPL_PM_MOD, 0x1f },
+	{ 0, 0x7 },
+	{ 0xdeadbeef, 0x3c },
+};
+
+static void exact_random_desc(const struct exact_random *r, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "seed %u mask %#llx", r->seed,
+		 r->mask);
+}
+
+KUNIT_ARRAY_PARAM(exact_random, exact_randoms, exact_random_desc);
+
+/* A context whose PMD0 (step 1) samples with PFM_REGFL_RANDOM. */
+static void *exact_random_setup(struct kunit *test, int cpu, u32 seed,
+				u64 mask, void **buf)
+{
+	const struct pfmkt_pmd p = {
+		.value = -RANDOM_P,
+		.short_reset = -RANDOM_P,
+		.long_reset = -RANDOM_P,
+		.flags = PFM_REGFL_RANDOM,
+		.mask = mask,
+		.seed = seed,
+	};
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* Overflow i comes gap_i ticks after overflow i - 1, reset by draw i. */
+static void exact_random_ticks(struct kunit *test, void *desc, void *buf,
+			       int cpu, const u64 *add)
+{
+	u64 gap = RANDOM_P;
+	unsigned int i;
+
+	for (i = 0; i < RANDOM_N; i++) {
+		pfmk_test_pmu_tick(cpu, gap - 1);
+		KUNIT_ASSERT_EQ_MSG(test, pfmkt_hdr_count(buf), (u64)i,
+				    "overflow %u came early", i);
+		pfmk_test_pmu_tick(cpu, 1);
+		KUNIT_ASSERT_EQ_MSG(test, pfmkt_hdr_count(buf), (u64)i + 1,
+				    "no overflow %u after %llu ticks", i, gap);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
+				    -RANDOM_P - add[i], "reset %u", i);
+		gap = RANDOM_P + add[i];
+	}
+}
+
+/* PFM_REGFL_RANDOM: reproducible periods within the mask. */
+static void smpl_exact_random(struct kunit *test)
+{
+	const struct exact_random *r = test->param_value;
+	const struct pfm_dfl_smpl_entry *ent;
+	u64 add[RANDOM_N], expected;
+	int cpu = pfmkt_cpu();
+	u32 state = r->seed;
+	bool varies = false;
+	unsigned int i;
+	void *desc, *buf;
+
+	for (i = 0; i < RANDOM_N; i++) {
+		add[i] = smpl_pm_draw(&state, r->mask);
+		if (i && add[i] != add[0])
+			varies = true;
+	}
+	KUNIT_ASSERT_TRUE(test, varies);
+
+	desc = exact_random_setup(test, cpu, r->seed, r->mask, &buf);
+	exact_random_ticks(test, desc, buf, cpu, add);
+	for (i = 0; i < RANDOM_N; i++) {
+		expected = i ? -RANDOM_P - add[i - 1] : -RANDOM_P;
+		ent = pfmkt_entry(buf, i, 0);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, expected,
+				    "entry %u", i);
+		KUNIT_EXPECT_GE(test, -ent->last_reset_val, RANDOM_P);
+		KUNIT_EXPECT_LE(test, -ent->last_reset_val, RANDOM_P + r->mask);
+	}
+}
+
+/* A random mask wider than 31 bits draws twice per reset. */
+static void smpl_exact_random_wide(struct kunit *test)
+{
+	const u64 mask = (3ULL << 32) | 0x7;
+	struct pfarg_pmd pmd;
+	int cpu = pfmkt_cpu();
+	u32 state = 4242;
+	void *desc, *buf;
+	u64 add;
+
+	/* Seed 4242 draws bits above 31: a single draw would not. */
+	add = smpl_pm_draw(&state, mask);
+	KUNIT_ASSERT_EQ(test, add, 0x300000006ULL);
+	desc = exact_random_setup(test, cpu, 4242, mask, &buf);
+	pfmk_test_pmu_tick(cpu, RANDOM_P + 3);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+
+	memset(&pmd, 0, sizeof(pmd));
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, pmd.reg_last_reset_val, -RANDOM_P - add);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, -RANDOM_P - add + 3);
+}
+
+/* PMD0 samples every 10 ticks; 7 ticks, then stopped. */
+static void *exact_stopped_at_7(struct kunit *test, int cpu, void **buf)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_sampler(test, desc, 0, 10, 0, 0);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 7);
+	return desc;
+}
+
+/*
+ * write_pmds on a loaded, stopped context: the new value decides when the
+ * next overflow comes, then the new short reset.
+ */
+static void smpl_exact_write_loaded(struct kunit *test)
+{
+	const struct pfmkt_pmd p = {
+		.value = -4ULL,
+		.short_reset = -6ULL,
+		.long_reset = -6ULL,
+	};
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_stopped_at_7(test, cpu, &buf);
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -4ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val, -4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -6ULL);
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 1, 0)->last_reset_val, -6ULL);
+}
+
+/* Written to a counting value on a loaded context: it no longer samples. */
+static void smpl_exact_write_loaded_counting(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_stopped_at_7(test, cpu, &buf);
+	pfmkt_write_pmd(test, desc, 0, 100);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 30);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 130ULL);
+}
+
+/* Two PMDs whose periods end on the same tick: both are recorded. */
+static void smpl_exact_same_tick_two_pmds(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 2, .smpl_count = 2 };
+	const struct pfm_dfl_smpl_entry *e0, *e1;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_sampler(test, desc, 0, EXACT_P, 0, 0);
+	pfmkt_write_sampler(test, desc, 1, EXACT_P, 0, 0);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, EXACT_P);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
+	e0 = pfmkt_entry(buf, 0, 0);
+	e1 = pfmkt_entry(buf, 1, 0);
+	KUNIT_EXPECT_EQ(test, BIT(e0->ovfl_pmd) | BIT(e1->ovfl_pmd), 3UL);
+	KUNIT_EXPECT_EQ(test, e0->last_reset_val, -EXACT_P);
+	KUNIT_EXPECT_EQ(test, e1->last_reset_val, -EXACT_P);
+	KUNIT_EXPECT_EQ(test, e0->cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, e1->cpu, (u16)cpu);
+	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -EXACT_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/**
+ * struct exact_ticker - a kernel thread that ticks its own CPU once
+ * @cpu: the CPU it is bound to.
+ * @ticks: ticks to give.
+ * @done: completed after the tick.
+ */
+struct exact_ticker {
+	int			cpu;
+	u64			ticks;
+	struct completion	done;
+};
+
+static int exact_ticker_fn(void *data)
+{
+	struct exact_ticker *t = data;
+
+	pfmk_test_pmu_tick(t->cpu, t->ticks);
+	complete(&t->done);
+	return pfmkt_kthread_park();
+}
+
+#ifdef CONFIG_X86_64
+#define EXACT_KERNEL_START	((u64)__START_KERNEL_map)
+#else
+#define EXACT_KERNEL_START	((u64)PAGE_OFFSET)
+#endif
+
+/*
+ * Entries record the task the overflow interrupted: a kernel thread
+ * bound to the CPU ticks it, so it is the interrupted task; the ip is a
+ * kernel text address.
+ */
+static void smpl_exact_entry_task(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	struct exact_ticker t;
+	struct task_struct *k;
+	pid_t pid, tgid;
+	void *desc, *buf;
+
+	t.cpu = pfmkt_cpu();
+	t.ticks = EXACT_P;
+	init_completion(&t.done);
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_sampler(test, desc, 0, EXACT_P, 0, 0);
+	pfmkt_load_start(test, desc, t.cpu);
+
+	k = kthread_create(exact_ticker_fn, &t, "pfmk_smpl_tick");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	kthread_bind(k, t.cpu);
+	pid = task_pid_nr(k);
+	tgid = task_tgid_nr(k);
+	wake_up_process(k);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t.done, 10 * HZ),
+			0UL);
+	kthread_stop(k);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	ent = pfmkt_entry(buf, 0, 0);
+	KUNIT_EXPECT_NE(test, pid, task_pid_nr(current));
+	KUNIT_EXPECT_EQ(test, (pid_t)ent->pid, pid);
+	KUNIT_EXPECT_EQ(test, (pid_t)ent->tgid, tgid);
+	KUNIT_EXPECT_EQ(test, ent->cpu, (u16)t.cpu);
+	KUNIT_EXPECT_GE_MSG(test, ent->ip, EXACT_KERNEL_START,
+			    "ip %#llx is not a kernel text address", ent->ip);
+}
+
+static struct kunit_case pfmk_smpl_exact_cases[] = {
+	KUNIT_CASE(smpl_exact_none_before_period),
+	KUNIT_CASE(smpl_exact_entries),
+	KUNIT_CASE(smpl_exact_entry_tstamp),
+	KUNIT_CASE(smpl_exact_pmds_after),
+	KUNIT_CASE(smpl_exact_stats),
+	KUNIT_CASE(smpl_exact_stop_freezes),
+	KUNIT_CASE(smpl_exact_restart_continues),
+	KUNIT_CASE(smpl_exact_self),
+	KUNIT_CASE(smpl_exact_step_carry),
+	KUNIT_CASE(smpl_exact_step_missed),
+	KUNIT_CASE(smpl_exact_no_format),
+	KUNIT_CASE(smpl_exact_no_format_restart),
+	KUNIT_CASE(smpl_exact_reset_pmds),
+	KUNIT_CASE(smpl_exact_reset_pmds_recorded),
+	KUNIT_CASE(smpl_exact_reset_pmds_mask),
+	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl),
+	KUNIT_CASE(smpl_exact_reset_pmds_restart),
+	KUNIT_CASE_PARAM(smpl_exact_random, exact_random_gen_params),
+	KUNIT_CASE(smpl_exact_random_wide),
+	KUNIT_CASE(smpl_exact_write_loaded),
+	KUNIT_CASE(smpl_exact_write_loaded_counting),
+	KUNIT_CASE(smpl_exact_scribble),
+	KUNIT_CASE(smpl_exact_scribble_offset),
+	KUNIT_CASE(smpl_exact_same_tick_two_pmds),
+	KUNIT_CASE(smpl_exact_entry_task),
+	{}
+};
+
+static struct kunit_suite pfmk_smpl_exact_suite = {
+	.name = "pfmk_smpl_exact",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_exact_cases,
+};
+
+kunit_test_suites(&pfmk_smpl_exact_suite);

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_smpl_fmt: a sampling format of the tests' own
+ * (perfmon2 2.2's plug-in interface, <pfmk/smpl.h>).  It keeps each
+ * pfmk_ovfl_arg it is handed and answers smpl_fmt_ctrl, so that what the
+ * core hands a format, and what it does with each PFM_OVFL_CTRL_* answer,
+ * can be checked.  The suite registers the format (smpl_fmt_suite_init()).
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/smpl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+#define SMPL_FMT_RECS	8
+
+/**
+ * struct smpl_fmt_rec - what the format was handed at one overflow
+ * @ovfl_pmd: pfmk_ovfl_arg.ovfl_pmd.
+ * @active_set: pfmk_ovfl_arg.active_set.
+ * @cpu: pfmk_ovfl_arg.cpu.
+ * @last_reset_val: pfmk_ovfl_arg.last_reset_val.
+ * @eventid: pfmk_ovfl_arg.eventid.
+ * @nr_smpl_pmds: pfmk_ovfl_arg.nr_smpl_pmds.
+ * @vals: the first two of pfmk_ovfl_arg.smpl_pmds_val.
+ */
+struct smpl_fmt_rec {
+	u16	ovfl_pmd;
+	u16	active_set;
+	u16	cpu;
+	u64	last_reset_val;
+	u64	eventid;
+	u32	nr_smpl_pmds;
+	u64	vals[2];
+};
+
+/**
+ * struct smpl_fmt_buf - the format's buffer
+ * @count: records in @rec.
+ * @restarts: calls of its ->restart().
+ * @rec: the records.
+ */
+struct smpl_fmt_buf {
+	u32			count;
+	u32			restarts;
+	struct smpl_fmt_rec	rec[SMPL_FMT_RECS];
+};
+
+static u32 smpl_fmt_ctrl;
+
+static ssize_t smpl_fmt_get_size(const void *arg, unsigned int npmds)
+{
+	return *(const u64 *)arg == 1 ? sizeof(struct smpl_fmt_buf) : -EINVAL;
+}
+
+static void smpl_fmt_init(void *buf, void *priv, size_t size,
+			  const void *arg, unsigned int npmds)
+{
+}
+
+static int smpl_fmt_handler(void *buf, void *priv, struct pfmk_ovfl_arg *arg)
+{
+	struct smpl_fmt_buf *b = buf;
+	struct smpl_fmt_rec *r;
+	u32 *n = priv, i;
+
+	arg->ovfl_ctrl = READ_ONCE(smpl_fmt_ctrl);
+	if (*n >= SMPL_FMT_RECS)
+		return -ENOBUFS;
+	r = &b->rec[*n];
+	r->ovfl_pmd = arg->ovfl_pmd;
+	r->active_set = arg->active_set;
+	r->cpu = arg->cpu;
+	r->last_reset_val = arg->last_reset_val;
+	r->eventid = arg->eventid;
+	r->nr_smpl_pmds = arg->nr_smpl_pmds;
+	for (i = 0; i < min_t(u32, arg->nr_smpl_pmds, 2); i++)
+		r->vals[i] = arg->smpl_pmds_val[i];
+	/* The record is complete before the reader sees the count. */
+	smp_store_release(&b->count, ++*n);
+	return 0;
+}
+
+static void smpl_fmt_restart(void *buf, void *priv)
+{
+	struct smpl_fmt_buf *b = buf;
+
+	*(u32 *)priv = 0;
+	b->count = 0;
+	b->restarts++;
+}
+
+static struct pfmk_smpl_fmt smpl_test_fmt = {
+	.name		= "pfmk_kunit_fmt",
+	.uuid		= { 0x70, 0x66, 0x6d, 0x6b, 0x2d, 0x6b, 0x75, 0x6e,
+			    0x69, 0x74, 0x2d, 0x66, 0x6d, 0x74, 0x00, 0x01 },
+	.owner		= THIS_MODULE,
+	.arg_size	= sizeof(u64),
+	.priv_size	= sizeof(u32),
+	.get_size	= smpl_fmt_get_size,
+	.init		= smpl_fmt_init,
+	.handler	= smpl_fmt_handler,
+	.restart	= smpl_fmt_restart,
+};
+
+static u32 smpl_fmt_count(struct smpl_fmt_buf *b)
+{
+	/* Pairs with the handler's release: the records are complete. */
+	return smp_load_acquire(&b->count);
+}
+
+static int smpl_fmt_suite_init(struct kunit_suite *suite)
+{
+	return pfmk_smpl_fmt_register(&smpl_test_fmt);
+}
+
+static void smpl_fmt_suite_exit(struct kunit_suite *suite)
+{
+	pfmk_smpl_fmt_unregister(&smpl_test_fmt);
+}
+
+/*
+ * A context with the test format answering @ctrl, started on @cpu: PMD0
+ * as @p0 counts ticks, PMD1 counts three per tick.
+ */
+static void *smpl_fmt_setup(struct kunit *test, int cpu, u32 ctrl,
+			    const struct pfmkt_pmd *p0,
+			    struct smpl_fmt_buf **buf)
+{
+	struct pfarg_ctx req;
+	void *desc = NULL, *b = NULL;
+	u64 arg = 1;
+
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, false);
+	memcpy(req.ctx_smpl_buf_id, smpl_test_fmt.uuid,
+	       sizeof(req.ctx_smpl_buf_id));
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, &arg,
+						   sizeof(arg), &desc, &b), 0);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size,
+			(u64)sizeof(struct smpl_fmt_buf));
+	*buf = b;
+	WRITE_ONCE(smpl_fmt_ctrl, ctrl);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(3));
+	pfmkt_write_smpl_pmd(test, desc, 0, p0);
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/*
+ * What a format is handed: the PMD, the set, the CPU, the value the PMD
+ * was last reset to, its reg_smpl_eventid and the values of its
+ * reg_smpl_pmds at the overflow.
+ */
+static void smpl_fmt_args(struct kunit *test)
+{
+	const struct pfmkt_pmd p0 = {
+		.value = -5ULL,
+		.short_reset = -6ULL,
+		.long_reset = -6ULL,
+		.smpl_pmds = BIT_ULL(1),
+		.eventid = 0xfeedfaceULL,
+	};
+	struct smpl_fmt_buf *b;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = smpl_fmt_setup(test, cpu, PFM_OVFL_CTRL_RESET, &p0, &b);
+	pfmk_test_pmu_tick(cpu, 12);
+	KUNIT_ASSERT_EQ(test, smpl_fmt_count(b), 2U);
+	KUNIT_EXPECT_EQ(test, b->rec[0].ovfl_pmd, (u16)0);
+	KUNIT_EXPECT_EQ(test, b->rec[0].active_set, (u16)0);
+	KUNIT_EXPECT_EQ(test, b->rec[0].cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, b->rec[0].eventid, 0xfeedfaceULL);
+	KUNIT_EXPECT_EQ(test, b->rec[0].nr_smpl_pmds, 1U);
+	KUNIT_EXPECT_EQ(test, b->rec[0].vals[0], 3ULL * 5);
+	/* The first overflow: the value written; then the short reset. */
+	KUNIT_EXPECT_EQ(test, b->rec[0].last_reset_val, -5ULL);
+	KUNIT_EXPECT_EQ(test, b->rec[1].last_reset_val, -6ULL);
+	KUNIT_EXPECT_EQ(test, b->rec[1].eventid, 0xfeedfaceULL);
+	KUNIT_EXPECT_EQ(test, b->rec[1].vals[0], 3ULL * 11);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -6ULL + 1);
+}
+
+/**
+ * struct smpl_fmt_answer - an answer of the format and what it must do
+ * @ctrl: PFM_OVFL_CTRL_* the handler answers.
+ * @flags: reg_flags of the sampling PMD.
+ * @pmd0: PMD0 after 6 ticks, period 4.
+ * @masked: the context is masked.
+ * @msg: a message is sent.
+ */
+struct smpl_fmt_answer {
+	u32	ctrl;
+	u32	flags;
+	u64	pmd0;
+	bool	masked;
+	bool	msg;
+};
+
+static const struct smpl_fmt_answer smpl_fmt_answers[] = {
+	{ 0, PFM_REGFL_OVFL_NOTIFY, 2, false, false },
+	{ PFM_OVFL_CTRL_NOTIFY, PFM_REGFL_OVFL_NOTIFY, 2, false, true },
+	{ PFM_OVFL_CTRL_RESET, PFM_REGFL_OVFL_NOTIFY, -2ULL, false, false },
+	{ PFM_OVFL_CTRL_RESET | PFM_OVFL_CTRL_NOTIFY, PFM_REGFL_OVFL_NOTIFY,
+	  -2ULL, false, true },
+	{ PFM_OVFL_CTRL_RESET | PFM_OVFL_CTRL_NOTIFY, 0, -2ULL, false, false },
+	{ PFM_OVFL_CTRL_MASK | PFM_OVFL_CTRL_NOTIFY, PFM_REGFL_OVFL_NOTIFY, 2,
+	  true, true },
+	{ PFM_OVFL_CTRL_MASK, PFM_REGFL_OVFL_NOTIFY, 2, true, false },
+	{ PFM_OVFL_CTRL_MASK | PFM_OVFL_CTRL_RESET, 0, 2, true, false },
+};
+
+static void smpl_fmt_answer_desc(const struct smpl_fmt_answer *a, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "ctrl %#x%s", a->ctrl,
+		 a->flags & PFM_REGFL_OVFL_NOTIFY ? " notify" : "");
+}
+
+KUNIT_ARRAY_PARAM(smpl_fmt_answer, smpl_fmt_answers, smpl_fmt_answer_desc);
+
+/* What pfmk_restart() does after an answer: unmask with the long reset. */
+static void smpl_fmt_expect_restart(struct kunit *test, void *desc,
+				    struct smpl_fmt_buf *b, bool masked)
+{
+	if (!masked) {
+		KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+		KUNIT_EXPECT_EQ(test, b->restarts, 0U);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+	KUNIT_EXPECT_EQ(test, b->restarts, 1U);
+	KUNIT_EXPECT_EQ(test, b->count, 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/*
+ * What the core does with each answer of a format (perfmon2 2.2's
+ * pfm_overflow_handler()): RESET reloads the short reset, neither RESET
+ * nor MASK lets the PMD count on from its wrap, MASK masks and leaves it
+ * for pfmk_restart() (long reset, the format's ->restart()), and NOTIFY
+ * notifies only a PMD with PFM_REGFL_OVFL_NOTIFY.
+ */
+static void smpl_fmt_ctrl_answers(struct kunit *test)
+{
+	const struct smpl_fmt_answer *a = test->param_value;
+	const struct pfmkt_pmd p0 = {
+		.value = -4ULL,
+		.short_reset = -4ULL,
+		.long_reset = -10ULL,
+		.flags = a->flags,
+	};
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .smpl_count = 1,
+					     .notify_count = a->msg };
+	struct smpl_fmt_buf *b;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = smpl_fmt_setup(test, cpu, a->ctrl, &p0, &b);
+	pfmk_test_pmu_tick(cpu, 6);
+	KUNIT_EXPECT_EQ(test, smpl_fmt_count(b), 1U);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), a->pmd0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			a->masked ? PFMKT_MASKED : PFMKT_STARTED);
+	pfmkt_expect_stats(test, desc, &want);
+	if (a->msg) {
+		/* The message comes through the context's irq_work. */
+		pfmkt_wait_notify(test);
+		pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	} else {
+		pfmkt_expect_no_msg(test, desc);
+	}
+	smpl_fmt_expect_restart(test, desc, b, a->masked);
+}
+
+static struct kunit_case pfmk_smpl_fmt_cases[] = {
+	KUNIT_CASE(smpl_fmt_args),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers, smpl_fmt_answer_gen_params),
+	{}
+};
+
+static struct kunit_suite pfmk_smpl_fmt_suite = {
+	.name = "pfmk_smpl_fmt",
+	.suite_init = smpl_fmt_suite_init,
+	.suite_exit = smpl_fmt_suite_exit,
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_fmt_cases,
+};
+
+kunit_test_suites(&pfmk_smpl_fmt_suite);

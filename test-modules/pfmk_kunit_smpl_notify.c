@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_smpl_notify: masking, overflow messages and
+ * pfmk_restart() (Documentation/sampling.rst): a notifying PMD, a full
+ * buffer, a full message queue, blocked readers, calls on a masked
+ * context, close and unload while sampling.  Every case runs on the
+ * deterministic test PMU (pfmk_test_pmu_tick()).
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+#define SMPL_TEST_MIN		(PFMKT_ENTRY + 8 * PFMK_TEST_NUM_PMCS)
+/* An entry with one sampled PMD. */
+#define NOTIFY_ENTRY1		(PFMKT_ENTRY + 8)
+#define NOTIFY_BUF		4096ULL
+/* Room for four entries of NOTIFY_ENTRY1, then less than the minimum. */
+#define NOTIFY_BUF4		(PFMKT_HDR + SMPL_TEST_MIN + 3 * NOTIFY_ENTRY1)
+
+/* The notifying PMD: period and long reset. */
+#define NOTIFY_P		4ULL
+#define NOTIFY_L		10ULL
+/* The buffer cases' PMD: period; PMD1 counts FULL_STEP1 per tick. */
+#define FULL_P			5ULL
+#define FULL_STEP1		3ULL
+
+/* PMD0 samples every NOTIFY_P ticks with OVFL_NOTIFY, long reset -L. */
+static void *notify_setup(struct kunit *test, int cpu, u32 ctx_flags,
+			  u64 buf_size, void **buf)
+{
+	const struct pfmkt_pmd p = {
+		.value = -NOTIFY_P,
+		.short_reset = -NOTIFY_P,
+		.long_reset = -NOTIFY_L,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+	};
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, ctx_flags, buf_size,
+				buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/*
+ * No format: PMD0 (step 1) samples as in notify_setup(), PMD1 (step 1)
+ * counts.  NOTIFY_P ticks mask the context; returns it masked, the
+ * notification received (its message unread) and, if @stop, stopped.
+ */
+static void *notify_masked(struct kunit *test, int cpu, bool stop)
+{
+	const struct pfmkt_pmd p = {
+		.value = -NOTIFY_P,
+		.short_reset = -NOTIFY_P,
+		.long_reset = -NOTIFY_L,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+	};
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	if (stop) {
+		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+		KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+	}
+	return desc;
+}
+
+/* Before its period ends: no message, no completion, nothing to restart. */
+static void smpl_notify_none_before_period(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_setup(test, cpu, 0, 0, NULL);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P - 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	pfmkt_expect_no_msg(test, desc);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+}
+
+/* OVFL_NOTIFY without a format: the overflow masks and sends one message. */
+static void smpl_notify_msg(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_setup(test, cpu, 0, 0, NULL);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	pfmkt_expect_no_msg(test, desc);
+}
+
+/*
+ * Masked: the PMD is not reset (its short reset is dropped, the long
+ * reset waits for restart) and runs on from its wrap with no further
+ * overflow; nothing is notified.
+ */
+static void smpl_notify_masked_runs_on(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1 };
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_masked(test, cpu, false);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P + 1);
+	pfmkt_expect_stats(test, desc, &want);
+	pfmkt_expect_no_msg(test, desc);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+}
+
+/* pfmk_restart() unmasks with the long reset, once. */
+static void smpl_notify_restart(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1,
+					     .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_masked(test, cpu, false);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* After a restart the next overflow comes after exactly L ticks. */
+static void smpl_notify_next_after_long(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 2,
+					     .notify_count = 2,
+					     .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_masked(test, cpu, false);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -1ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Restart on a stopped, masked context: unmasked, still stopped. */
+static void smpl_notify_restart_stopped(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_masked(test, cpu, true);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/* Restart on an unloaded context: -ENOTCONN. */
+static void smpl_notify_restart_unloaded(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_masked(test, cpu, true);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
+}
+
+/* PFM_FL_OVFL_NO_MSG: masked and completed, but no message. */
+static void smpl_notify_no_msg(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1,
+					     .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_setup(test, cpu, PFM_FL_OVFL_NO_MSG, 0, NULL);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_no_msg(test, desc);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+	pfmkt_expect_stats(test, desc, &want);
+	pfmkt_expect_no_msg(test, desc);
+}
+
+/* Nine notifications unread: eight messages queued, one dropped. */
+static void smpl_notify_queue_full(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 9,
+					     .notify_count = 9,
+					     .msgs_dropped = 1,
+					     .restarts = 9 };
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc;
+
+	desc = notify_setup(test, cpu, 0, 0, NULL);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	for (i = 0; i < 9; i++) {
+		KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+		pfmkt_wait_notify(test);
+		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+		if (i < 8)
+			pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	}
+	pfmkt_expect_stats(test, desc, &want);
+	for (i = 0; i < 8; i++)
+		pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	pfmkt_expect_no_msg(test, desc);
+}
+
+/*
+ * A NOTIFY_BUF4 buffer: PMD0 samples every FULL_P ticks with OVFL_NOTIFY
+ * (long reset -NOTIFY_L) and records PMD1, which counts FULL_STEP1 per
+ * tick.  Four periods fill the buffer.
+ */
+static void *full_setup(struct kunit *test, int cpu, void **buf)
+{
+	const struct pfmkt_pmd p = {
+		.value = -FULL_P,
+		.short_reset = -FULL_P,
+		.long_reset = -NOTIFY_L,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+		.smpl_pmds = BIT_ULL(1),
+	};
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, NOTIFY_BUF4, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(FULL_STEP1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* full_setup() and four periods: full, masked, notified (message read). */
+static void *full_masked(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = full_setup(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, 4 * FULL_P);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	return desc;
+}
+
+/*
+ * A full buffer: 376 bytes hold four 48-byte entries, after which less
+ * than hdr_min_buf_space (104) is left.  The entry that leaves too little
+ * room masks the context and notifies; the ones before do not.
+ */
+static void smpl_notify_buffer_full(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_setup(test, cpu, &buf);
+	hdr = buf;
+	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+
+	pfmk_test_pmu_tick(cpu, FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 4 * NOTIFY_ENTRY1);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	pfmkt_expect_no_msg(test, desc);
+}
+
+/* Full and masked: the PMD saturates, nothing more is recorded. */
+static void smpl_notify_buffer_full_saturates(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
+					     .smpl_count = 4,
+					     .notify_count = 1 };
+	const struct pfm_dfl_smpl_entry *ent;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, ((struct pfm_dfl_smpl_hdr *)buf)->hdr_overflows,
+			1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3 * FULL_P);
+	pfmkt_expect_stats(test, desc, &want);
+	for (i = 0; i < 4; i++) {
+		ent = pfmkt_entry(buf, i, 1);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -FULL_P,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
+	}
+}
+
+/* pfmk_restart() empties a full buffer; hdr_overflows is kept. */
+static void smpl_notify_buffer_full_restart(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	hdr = buf;
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, (u64)PFMKT_HDR);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/* After the restart, recording resumes from the long reset. */
+static void smpl_notify_buffer_full_resumes(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 6,
+					     .smpl_count = 6,
+					     .notify_count = 1,
+					     .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 1)->last_reset_val,
+			-NOTIFY_L);
+	pfmk_test_pmu_tick(cpu, FULL_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 1, 1)->last_reset_val, -FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/*
+ * An overflow that finds no room before it writes (pfmk_dfl_full()).  A
+ * full buffer masks the context, and only an unload unmasks it without
+ * emptying the buffer: loaded again, an entry larger than the room left
+ * is refused, counted in hdr_overflows, and masks and notifies again, as
+ * perfmon2 2.2's default format does.  376 bytes hold four 48-byte
+ * entries and leave 56; the PMD then samples three PMDs (64 bytes).
+ */
+static void smpl_notify_full_before_entry(struct kunit *test)
+{
+	/* The counts of the first fill, before the unload, are kept. */
+	const struct pfmk_ctx_stats want = { .ovfl_count = 5,
+					     .smpl_count = 4,
+					     .notify_count = 2 };
+	const struct pfmkt_pmd p = {
+		.value = -FULL_P,
+		.short_reset = -FULL_P,
+		.long_reset = -FULL_P,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+		.smpl_pmds = BIT_ULL(1) | BIT_ULL(2) | BIT_ULL(3),
+	};
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+	u16 i;
+
+	desc = full_masked(test, cpu, &buf);
+	hdr = buf;
+	KUNIT_ASSERT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	for (i = 2; i < 4; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 4 * NOTIFY_ENTRY1);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 2ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	pfmkt_expect_no_msg(test, desc);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/*
+ * A full buffer and a PMD without PFM_REGFL_OVFL_NOTIFY: the default
+ * format asks for NOTIFY | MASK, and as in perfmon2 2.2 the context masks
+ * but the notification is not sent (it is subject to the PMD's flag).
+ */
+static void smpl_notify_full_silent(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .smpl_count = 1 };
+	const struct pfmkt_pmd p = {
+		.value = -NOTIFY_P,
+		.short_reset = -NOTIFY_P,
+		.long_reset = -NOTIFY_L,
+	};
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0,
+				PFMKT_HDR + SMPL_TEST_MIN, &buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+	pfmkt_expect_no_msg(test, desc);
+	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/*
+ * A 2006 sampling client: the default format, a buffer with room for
+ * many entries, a PMD with PFM_REGFL_OVFL_NOTIFY.  As on perfmon2 2.2,
+ * every overflow is recorded and reset; the notification comes only
+ * when the buffer is full.
+ */
+static void smpl_notify_only_when_full(struct kunit *test)
+{
+	const unsigned int room = 10;
+	const struct pfmk_ctx_stats want = { .ovfl_count = room,
+					     .smpl_count = room,
+					     .notify_count = 1 };
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	/* Ten entries of 40 bytes (no sampled PMD) before it is full. */
+	desc = notify_setup(test, cpu, 0, PFMKT_HDR + SMPL_TEST_MIN +
+			    (room - 1) * PFMKT_ENTRY, &buf);
+	pfmk_test_pmu_tick(cpu, (room - 1) * NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)room - 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+	pfmkt_expect_no_msg(test, desc);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)room);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/**
+ * struct notify_reader - a kthread blocked in pfmk_read()
+ * @desc: the descriptor.
+ * @started: the thread runs.
+ * @finished: pfmk_read() returned.
+ * @ret: what it returned.
+ * @msg: the message it read.
+ */
+struct notify_reader {
+	void			*desc;
+	struct completion	started;
+	struct completion	finished;
+	ssize_t			ret;
+	union pfm_msg		msg;
+};
+
+static int notify_reader_fn(void *data)
+{
+	struct notify_reader *r = data;
+
+	complete(&r->started);
+	r->ret = pfmk_read(r->desc, &r->msg, sizeof(r->msg), 0);
+	complete(&r->finished);
+
+	return pfmkt_kthread_park();
+}
+
+/* A reader blocked in pfmk_read() is woken by an overflow notification. */
+static void smpl_notify_blocked_reader(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	int cpu = pfmkt_cpu();
+	struct notify_reader *r;
+	struct task_struct *t;
+	void *desc;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	desc = notify_setup(test, cpu, 0, 0, NULL);
+	r->desc = desc;
+	r->ret = 1;
+	init_completion(&r->started);
+	init_completion(&r->finished);
+	t = kthread_run(notify_reader_fn, r, "pfmk_smpl_read");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&r->started);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	if (!wait_for_completion_timeout(&r->finished, 10 * HZ)) {
+		KUNIT_FAIL(test, "pfmk_read() was not woken");
+		complete_all(&priv->done);
+		wait_for_completion(&r->finished);
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)sizeof(r->msg));
+	KUNIT_EXPECT_EQ(test, r->msg.type, (u32)PFM_MSG_OVFL);
+	KUNIT_EXPECT_EQ(test, r->msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
+	KUNIT_EXPECT_EQ(test, r->msg.pfm_ovfl_msg.msg_ovfl_cpu, (u16)cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_expect_no_msg(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), 0);
+}
+
+/*
+ * Close while started and masked, messages queued and the last
+ * notification maybe still in flight.
+ */
+static void smpl_notify_close_masked(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
+					     .smpl_count = 4,
+					     .notify_count = 4,
+					     .restarts = 3 };
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	union pfm_msg msg;
+	void *desc, *buf;
+
+	/* Room for one entry: every overflow fills the buffer. */
+	desc = notify_setup(test, cpu, 0, PFMKT_HDR + SMPL_TEST_MIN, &buf);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	for (i = 0; i < 3; i++) {
+		pfmkt_wait_notify(test);
+		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+		pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)-EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/*
+ * PMD0 samples every FULL_P ticks into a large buffer, recording PMD1
+ * (step FULL_STEP1); 23 ticks, then unloaded.
+ */
+static void *notify_unloaded(struct kunit *test, int cpu, void **buf)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, NOTIFY_BUF, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(FULL_STEP1));
+	pfmkt_write_sampler(test, desc, 0, FULL_P, 0, BIT_ULL(1));
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 23);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* Unload while sampling: the values are folded, the buffer kept. */
+static void smpl_notify_unload(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 23 / FULL_P,
+					     .smpl_count = 23 / FULL_P };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = notify_unloaded(test, cpu, &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(cpu, 23);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-FULL_P + 23 % FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), FULL_STEP1 * 23);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Loaded again: the period goes on from the folded value. */
+static void smpl_notify_unload_reload(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = notify_unloaded(test, cpu, &buf);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, FULL_P - 23 % FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P + 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -FULL_P);
+}
+
+/* Unloading a masked context unmasks it and keeps its values. */
+static void smpl_notify_unload_masked(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked(test, cpu, false);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P);
+}
+
+/* Loaded again after an unload while masked, it counts, unmasked. */
+static void smpl_notify_unload_masked_reload(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked(test, cpu, false);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	pfmkt_load(test, desc, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P + 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
+}
+
+/*
+ * write_pmcs on a masked, stopped context: accepted (the context is
+ * loaded and stopped), the context stays masked, the new PMC counts after
+ * restart and start.
+ */
+static void smpl_notify_masked_write_pmcs(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked(test, cpu, true);
+
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(4));
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P + 2 * 4);
+}
+
+/*
+ * write_pmds on a masked, stopped context: accepted, the context stays
+ * masked, and the written PMD drops its pending long reset (perfmon2
+ * 2.2 clears the PMD's pending overflow): restart keeps the new value
+ * (-3, not the long reset -7), whose period then applies.
+ */
+static void smpl_notify_masked_write_pmds(struct kunit *test)
+{
+	const struct pfmkt_pmd p = {
+		.value = -3ULL,
+		.short_reset = -3ULL,
+		.long_reset = -7ULL,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+	};
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked(test, cpu, true);
+
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -3ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 2);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/*
+ * start on a masked, stopped context: accepted, and the context stays
+ * masked (perfmon2 2.2: "MASKED: nop"): the notifying PMD saturates,
+ * nothing more is notified, other PMDs count; restart unmasks.
+ */
+static void smpl_notify_masked_start(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked(test, cpu, true);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 3 * NOTIFY_P);
+	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/*
+ * PFM_FL_OVFL_NO_MSG and a buffer that one entry fills; FULL_P ticks
+ * fill it.
+ */
+static void *notify_no_msg_full(struct kunit *test, int cpu, void **buf)
+{
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, PFM_FL_OVFL_NO_MSG,
+				PFMKT_HDR + SMPL_TEST_MIN, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &(struct pfmkt_pmd){
+		.value = -FULL_P,
+		.short_reset = -FULL_P,
+		.long_reset = -NOTIFY_L,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+	});
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, FULL_P);
+	return desc;
+}
+
+/* The full buffer masks and completes, but no message is queued. */
+static void smpl_notify_no_msg_full_buffer(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .smpl_count = 1,
+					     .notify_count = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = notify_no_msg_full(test, cpu, &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_no_msg(test, desc);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Restart empties it; recording resumes from the long reset, no message. */
+static void smpl_notify_no_msg_full_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = notify_no_msg_full(test, cpu, &buf);
+	pfmkt_wait_notify(test);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val,
+			-NOTIFY_L);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_expect_no_msg(test, desc);
+}
+
+static struct kunit_case pfmk_smpl_notify_cases[] = {
+	KUNIT_CASE(smpl_notify_none_before_period),
+	KUNIT_CASE(smpl_notify_msg),
+	KUNIT_CASE(smpl_notify_masked_runs_on),
+	KUNIT_CASE(smpl_notify_restart),
+	KUNIT_CASE(smpl_notify_next_after_long),
+	KUNIT_CASE(smpl_notify_restart_stopped),
+	KUNIT_CASE(smpl_notify_restart_unloaded),
+	KUNIT_CASE(smpl_notify_no_msg),
+	KUNIT_CASE(smpl_notify_queue_full),
+	KUNIT_CASE(smpl_notify_buffer_full),
+	KUNIT_CASE(smpl_notify_buffer_full_saturates),
+	KUNIT_CASE(smpl_notify_buffer_full_restart),
+	KUNIT_CASE(smpl_notify_buffer_full_resumes),
+	KUNIT_CASE(smpl_notify_full_before_entry),
+	KUNIT_CASE(smpl_notify_full_silent),
+	KUNIT_CASE(smpl_notify_only_when_full),
+	KUNIT_CASE(smpl_notify_blocked_reader),
+	KUNIT_CASE(smpl_notify_close_masked),
+	KUNIT_CASE(smpl_notify_unload),
+	KUNIT_CASE(smpl_notify_unload_reload),
+	KUNIT_CASE(smpl_notify_unload_masked),
+	KUNIT_CASE(smpl_notify_unload_masked_reload),
+	KUNIT_CASE(smpl_notify_masked_write_pmcs),
+	KUNIT_CASE(smpl_notify_masked_write_pmds),
+	KUNIT_CASE(smpl_notify_masked_start),
+	KUNIT_CASE(smpl_notify_no_msg_full_buffer),
+	KUNIT_CASE(smpl_notify_no_msg_full_restart),
+	{}
+};
+
+static struct kunit_suite pfmk_smpl_notify_suite = {
+	.name = "pfmk_smpl_notify",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_notify_cases,
+};
+
+kunit_test_suites(&pfmk_smpl_notify_suite);
