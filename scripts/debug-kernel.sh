@@ -10,9 +10,11 @@
 #   config       the final .config
 #   build.log    the full build log
 #
-# Cache key: linux-source package version, sha256 of the config fragment
-# (scripts/kconfig/debug.config), sha256 of patches/linux-<series>/*, the
-# compiler version and the recipe version below.
+# Cache key: linux-source package version, sha256 of the config fragments
+# (scripts/kconfig/debug.config, then scripts/kconfig/debug-<series>.config
+# where it exists: options one series alone needs), sha256 of
+# patches/linux-<series>/*, the compiler version and the recipe version
+# below.
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -28,12 +30,16 @@ if [[ ${1:-} == --key ]]; then
 	shift
 fi
 series=${1:?usage: debug-kernel.sh [--key] <series>}
+# The fragments, in merge order: the series' own one last, when there is one.
+FRAGMENTS=("$FRAGMENT")
+[[ -f $PFMK_ROOT/scripts/kconfig/debug-$series.config ]] &&
+	FRAGMENTS+=("$PFMK_ROOT/scripts/kconfig/debug-$series.config")
 
 cache_dir() {
 	local v cfg
 	v=$(source_version "$series")
 	cfg=$({
-		cat "$FRAGMENT"
+		cat "${FRAGMENTS[@]}"
 		echo "recipe=$RECIPE_VERSION"
 		gcc --version | head -n1
 	} | short_hash)
@@ -67,10 +73,10 @@ mkdir -p "$obj"
 : >"$log"
 kmake() { make -C "$src" O="$obj" ARCH=x86_64 "$@"; }
 
-say "debug-$series: configuring (tinyconfig + $(basename "$FRAGMENT"))"
+say "debug-$series: configuring (tinyconfig + ${FRAGMENTS[*]##*/})"
 {
 	kmake tinyconfig
-	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$FRAGMENT")
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${FRAGMENTS[@]}")
 	kmake olddefconfig
 } >>"$log" 2>&1 || {
 	show_log_tail "$log"
@@ -83,7 +89,7 @@ kconfig_defines() {
 }
 verify_config() {
 	local cfg=$obj/.config bad=0 line sym val want got optional min
-	optional=" $(sed -n 's/^# pfmk-optional://p' "$FRAGMENT" | tr '\n' ' ') "
+	optional=" $(sed -n 's/^# pfmk-optional://p' "${FRAGMENTS[@]}" | tr '\n' ' ') "
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 			sym=${BASH_REMATCH[1]}
@@ -103,7 +109,7 @@ verify_config() {
 			say "debug-$series: config $sym: requested '$want', got '$got'"
 			bad=1
 		fi
-	done <"$FRAGMENT"
+	done < <(cat "${FRAGMENTS[@]}")
 	while IFS= read -r line; do
 		[[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=([0-9]+)$ ]] || continue
 		sym=${BASH_REMATCH[1]}
@@ -113,7 +119,7 @@ verify_config() {
 			say "debug-$series: config $sym=$val, need >= $min"
 			bad=1
 		fi
-	done < <(sed -n 's/^# pfmk-min:[[:space:]]*//p' "$FRAGMENT" | tr ' ' '\n')
+	done < <(sed -n 's/^# pfmk-min:[[:space:]]*//p' "${FRAGMENTS[@]}" | tr ' ' '\n')
 	return "$bad"
 }
 verify_config || die "debug-$series: the config fragment did not apply; see $obj/.config"
