@@ -445,11 +445,6 @@ def main(argv):
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
-    if not args.keep_dumps:
-        for tag in ("live", "panic"):
-            p = os.path.join(out, tag + ".elf")
-            if os.path.exists(p) and dumps.get(tag) is not None:
-                os.unlink(p)
 
     lines = log_lines(log)
     crash_at = next((i for i, x in enumerate(lines) if "pfmk-pm: crashing now" in x), len(lines))
@@ -486,6 +481,12 @@ def main(argv):
     for n, t in reps:
         clean.bad.append("console.log:%d: %s" % (n, t))
     row("crash path clean (KASAN, lockdep)", clean)
+    # The dumps (1 GiB each) stay only for a check that failed.
+    if not args.keep_dumps and not any(r["failed"] for r in rows):
+        for tag in ("live", "panic"):
+            p = os.path.join(out, tag + ".elf")
+            if os.path.exists(p):
+                os.unlink(p)
     with open(args.rows, "w") as f:
         json.dump(rows, f, indent=1)
     say("%d checks, %d failed" % (len(rows), sum(1 for r in rows if r["failed"])))
