@@ -36,10 +36,13 @@
  * struct pfmk_aux - the AUX set-up of a context
  * @pmd: the AUX PMD, of set 0.
  * @buf: its buffer; @buf.event is the PMD's event while it owns one.
+ * @rcu: frees the set-up after the crash path (core/crash.c), which
+ *	reads it without ctx->mutex.
  */
 struct pfmk_aux {
 	unsigned int		pmd;
 	struct pfmk_aux_buf	buf;
+	struct rcu_head		rcu;
 };
 
 /**
@@ -170,6 +173,33 @@ void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg)
 }
 
 /**
+ * pfmk_aux_crash_copy() - the newest AUX bytes of a context, at a crash
+ * @ctx: the context, on pfmk's crash list (core/crash.c): not closed.
+ * @dst: destination.
+ * @max: bytes wanted.
+ * @snip: output: where the bytes end in the stream, how many, whether
+ *	the stream wrapped (all zero without an AUX buffer).
+ *
+ * Without ctx->mutex: the set-up is freed after a grace period, the
+ * buffer's event is published with WRITE_ONCE() and freed by perf after
+ * one, and the kernel's copy runs under RCU.
+ *
+ * Context: the crash path (any context, NMI included), under
+ * rcu_read_lock().
+ */
+void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
+			 struct pfmk_dfl_aux_snippet *snip)
+{
+	struct pfmk_aux *aux = READ_ONCE(ctx->aux);
+
+	if (!aux) {
+		memset(snip, 0, sizeof(*snip));
+		return;
+	}
+	pfmk_aux_buf_snippet(&aux->buf, dst, max, snip);
+}
+
+/**
  * pfmk_ctx_aux_copy() - copy AUX data out of a loaded context
  * @ctx: the context, locked.
  * @max: as for pfmk_aux_copy().
@@ -253,12 +283,16 @@ static void pfmk_aux_uncharge(size_t size)
  */
 void pfmk_aux_free(struct pfmk_ctx *ctx)
 {
+	struct pfmk_aux *aux = ctx->aux;
+
 	lockdep_assert_held(&ctx->mutex);
 
-	if (ctx->aux)
-		pfmk_aux_uncharge(ctx->aux->buf.size);
-	kfree(ctx->aux);
-	ctx->aux = NULL;
+	if (!aux)
+		return;
+	WRITE_ONCE(ctx->aux, NULL);
+	pfmk_aux_uncharge(aux->buf.size);
+	/* The crash path may be reading it: see pfmk_aux_crash_copy(). */
+	kfree_rcu(aux, rcu);
 }
 
 /**
@@ -299,7 +333,7 @@ int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
 			kfree(aux);
 			return -ENOMEM;
 		}
-		ctx->aux = aux;
+		WRITE_ONCE(ctx->aux, aux);
 	} else if (size > aux->buf.size) {
 		/* Only the growth is charged: the set-up is replaced. */
 		if (!pfmk_charge_long(&pfmk_counters.smpl_bytes,

@@ -607,6 +607,8 @@ int pfmk_ctx_state(struct pfmk_ctx *ctx)
 		state = PFM_CTX_MASKED;
 	if (ctx->offline)
 		state |= PFMK_STATE_OFFLINE;
+	if (READ_ONCE(ctx->frozen))
+		state |= PFMK_STATE_FROZEN;
 	return state | (ctx->started ? PFMK_STATE_STARTED : 0);
 }
 
@@ -624,6 +626,9 @@ int pfmk_ctx_state(struct pfmk_ctx *ctx)
 void pfmk_ctx_close(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
+
+	/* Off the crash list first: the crash path reads what goes below. */
+	pfmk_crash_close(ctx);
 
 	/*
 	 * Dead before the unload: lookups fail from here on, lockless

@@ -41,6 +41,7 @@
  *                                  and by the cpuhp callbacks under
  *                                  cpu_hotplug_lock held for writing
  *     perf_event_context::mutex    taken inside perf_event_*() calls
+ *     pfmk_crash_lock              writers of the crash list (core/crash.c)
  *     ctx->msgq.lock               raw spinlock, irq-safe, never sleeps
  *     pfmk_desc_mutex              descriptor table (core/desc.c); innermost:
  *                                  under ctx->mutex at close, alone at
@@ -126,6 +127,8 @@
 
 /* Shortest switch timeout, in microseconds; shorter ones are rounded up. */
 #define PFMK_SET_MIN_TIMEOUT_US	100
+
+struct pfmk_crash;
 
 /* Context flags pfmk_create_context() accepts. */
 #define PFMK_CTX_FLAGS		(PFM_FL_SYSTEM_WIDE | PFM_FL_OVFL_NO_MSG)
@@ -306,7 +309,9 @@ struct pfmk_msgq {
  * @nr_sets: number of sets in @sets.
  * @active_set: the set counting while loaded and started; &@set0 while
  *	unloaded.
- * @aux: AUX set-up (core/aux.c), or NULL.
+ * @aux: AUX set-up (core/aux.c), or NULL; freed after a grace period
+ *	(the crash path reads it).
+ * @crash: crash set-up (core/crash.c), or NULL.
  * @lock_ref: the KAPI call holding @mutex holds a reference too
  *	(pfmk_ctx_lock()).
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
@@ -321,6 +326,8 @@ struct pfmk_msgq {
  *	an interrupt-safe cmpxchg without a bus lock is enough.
  * @ovfl_seq: PMD values changed by the overflow handler.
  * @masked: monitoring masked by a notification, until pfmk_restart().
+ * @frozen: frozen by a crash (core/crash.c): the overflow handler records
+ *	nothing any more; set once, in the crash path, until close.
  * @stats: overflow statistics, written by the overflow handler (one at a
  *	time) and by pfmk_restart() (while no handler runs); msgs_dropped
  *	lives in @msgq, ovfl_nested and throttled below.
@@ -421,6 +428,7 @@ struct pfmk_ctx {
 	unsigned int			nr_sets;
 	struct pfmk_set			*active_set;
 	struct pfmk_aux			*aux;
+	struct pfmk_crash		*crash;
 	atomic_t			readers;
 	bool				ovfl_irqs_on;
 
@@ -428,6 +436,7 @@ struct pfmk_ctx {
 	local_t				ovfl_busy;
 	seqcount_t			ovfl_seq;
 	bool				masked;
+	bool				frozen;
 	struct pfmk_ctx_stats		stats;
 	atomic64_t			ovfl_nested;
 	atomic64_t			throttled;
@@ -929,6 +938,19 @@ void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 		     unsigned int num, struct perf_event *event);
 void pfmk_aux_free(struct pfmk_ctx *ctx);
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg);
+
+/* core/crash.c: contexts frozen at a crash (<pfmk/crash.h>) */
+struct pfmk_crash_info;
+int pfmk_crash_init(void);
+void pfmk_crash_exit(void);
+int pfmk_ctx_crash_setup(struct pfmk_ctx *ctx, unsigned int flags,
+			 size_t aux_keep);
+int pfmk_ctx_crash_read(struct pfmk_ctx *ctx, struct pfmk_crash_info *info,
+			struct pfarg_pmd *pmds, int count, void *aux,
+			size_t aux_size);
+void pfmk_crash_close(struct pfmk_ctx *ctx);
+void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
+			 struct pfmk_dfl_aux_snippet *snip);
 
 /* core/perf.c: perf glue */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,

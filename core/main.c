@@ -44,11 +44,16 @@ static int __init pfmk_init(void)
 	ret = pfmk_reclaim_init();
 	if (ret)
 		goto err_sets;
+	ret = pfmk_crash_init();
+	if (ret)
+		goto err_reclaim;
 	pfmk_debugfs_init();
 	pr_info("perfmon2 KAPI %u.%u on perf_events loaded\n",
 		PFM_VERSION_MAJ, PFM_VERSION_MIN);
 	return 0;
 
+err_reclaim:
+	pfmk_reclaim_exit();
 err_sets:
 	pfmk_sets_wq_exit();
 err_hotplug:
@@ -67,6 +72,7 @@ err_cache:
 static void __exit pfmk_exit(void)
 {
 	pfmk_debugfs_exit();
+	pfmk_crash_exit();
 	pfmk_reclaim_exit();
 	/* Flushes the hotplug works still queued for closed contexts. */
 	pfmk_hotplug_exit();

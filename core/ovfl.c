@@ -405,6 +405,9 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	throttled = pfmk_perf_throttled(event);
 	if (unlikely(throttled))
 		atomic64_inc(&ctx->throttled);
+	/* Frozen by a crash (core/crash.c): the buffers stay as they were. */
+	if (unlikely(READ_ONCE(ctx->frozen)))
+		return;
 	/* A handler this one interrupted, on this CPU, owns the context. */
 	if (local_cmpxchg(&ctx->ovfl_busy, 0, 1)) {
 		atomic64_inc(&ctx->ovfl_nested);

@@ -15,6 +15,11 @@
  * or event=cs_etm// (Documentation/aux.rst).  On a kernel without pfmk's
  * kernel-owned AUX patch it says so and ends.
  *
+ * If the kernel oopses or panics while it records, pfmk freezes the
+ * context, keeps the newest @freeze_kib KiB of the trace and prints a
+ * summary in the kernel log (pfmk_crash_setup(), Documentation/
+ * postmortem.rst): a crash dump or pstore then has what led up to it.
+ *
  * Copyright (C) 2026 The pfmk authors
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,6 +34,7 @@
 #include <linux/vmalloc.h>
 #include <pfmk/compat.h>
 #include <pfmk/aux.h>
+#include <pfmk/crash.h>
 #include <pfmk/encode.h>
 #include <pfmk/pfmk.h>
 
@@ -61,6 +67,10 @@ MODULE_PARM_DESC(trigger, "events of PMD 0 between snapshots");
 static unsigned int cpu;
 module_param(cpu, uint, 0444);
 MODULE_PARM_DESC(cpu, "CPU to record");
+
+static unsigned int freeze_kib = 4;
+module_param(freeze_kib, uint, 0444);
+MODULE_PARM_DESC(freeze_kib, "KiB of the newest trace a crash keeps (0-64)");
 
 struct flightrec {
 	struct completion	done;
@@ -130,6 +140,8 @@ static int flightrec_open(struct flightrec *f)
 	      pfmk_write_pmds(f->desc, &d, 1) ?:
 	      pfmk_aux_setup(f->desc, 0, (size_t)buf_kib << 10,
 			     PFMK_AUX_SNAPSHOT) ?:
+	      pfmk_crash_setup(f->desc, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG,
+			       (size_t)freeze_kib << 10) ?:
 	      pfmk_load_context(f->desc, &load) ?:
 	      pfmk_start(f->desc, NULL);
 	if (ret) {
@@ -217,6 +229,7 @@ static int __init pfmk_flightrec_init(void)
 	int ret;
 
 	if (!seconds || seconds > 3600 || !kib || kib > 4096 || !trigger ||
+	    freeze_kib > PFMK_CRASH_AUX_MAX >> 10 ||
 	    cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return -EINVAL;
 	f = kzalloc_obj(*f, GFP_KERNEL);

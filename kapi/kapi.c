@@ -589,7 +589,8 @@ EXPORT_SYMBOL_GPL(pfmk_read);
  * Return: PFM_CTX_UNLOADED, PFM_CTX_LOADED or PFM_CTX_MASKED, OR'ed with
  * PFMK_STATE_STARTED while monitoring is started and with
  * PFMK_STATE_OFFLINE while the context's CPU is offline (the context
- * stays loaded and re-arms when the CPU returns); -EBADF.
+ * stays loaded and re-arms when the CPU returns) and with
+ * PFMK_STATE_FROZEN once a crash froze it (pfmk_crash_setup()); -EBADF.
  */
 int pfmk_get_state(void *desc)
 {

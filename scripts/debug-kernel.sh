@@ -16,9 +16,11 @@
 #   config       the final .config
 #   build.log    the full build log
 #
-# Cache key: linux-source package version, sha256 of the config fragment,
-# sha256 of patches/linux-<series>/*, the compiler version and the recipe
-# version below.
+# Cache key: linux-source package version, sha256 of the config fragments
+# (scripts/kconfig/debug.config or debug-arm64.config, then
+# scripts/kconfig/<name>.config, e.g. debug-6.1.config, where it exists:
+# options one kernel alone needs), sha256 of patches/linux-<series>/*, the
+# compiler version and the recipe version below.
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -54,12 +56,16 @@ arm64)
 *) die "debug-kernel.sh: unknown architecture $arch (x86_64 or arm64)" ;;
 esac
 image=$(kernel_image_name "$arch")
+# The fragments, in merge order: the kernel's own one last, when there is one.
+FRAGMENTS=("$FRAGMENT")
+[[ -f $PFMK_ROOT/scripts/kconfig/$name.config ]] &&
+	FRAGMENTS+=("$PFMK_ROOT/scripts/kconfig/$name.config")
 
 cache_dir() {
 	local v cfg
 	v=$(source_version "$series")
 	cfg=$({
-		cat "$FRAGMENT"
+		cat "${FRAGMENTS[@]}"
 		echo "recipe=$RECIPE_VERSION"
 		"$cc" --version | head -n1
 	} | short_hash)
@@ -93,10 +99,10 @@ mkdir -p "$obj"
 : >"$log"
 kmake() { make -C "$src" O="$obj" ARCH="$arch" "${cross[@]}" "$@"; }
 
-say "$name: configuring (tinyconfig + $(basename "$FRAGMENT"))"
+say "$name: configuring (tinyconfig + ${FRAGMENTS[*]##*/})"
 {
 	kmake tinyconfig
-	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$FRAGMENT")
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${FRAGMENTS[@]}")
 	kmake olddefconfig
 } >>"$log" 2>&1 || {
 	show_log_tail "$log"
@@ -109,7 +115,7 @@ kconfig_defines() {
 }
 verify_config() {
 	local cfg=$obj/.config bad=0 line sym val want got optional min
-	optional=" $(sed -n 's/^# pfmk-optional://p' "$FRAGMENT" | tr '\n' ' ') "
+	optional=" $(sed -n 's/^# pfmk-optional://p' "${FRAGMENTS[@]}" | tr '\n' ' ') "
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 			sym=${BASH_REMATCH[1]}
@@ -129,7 +135,7 @@ verify_config() {
 			say "$name: config $sym: requested '$want', got '$got'"
 			bad=1
 		fi
-	done <"$FRAGMENT"
+	done < <(cat "${FRAGMENTS[@]}")
 	while IFS= read -r line; do
 		[[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=([0-9]+)$ ]] || continue
 		sym=${BASH_REMATCH[1]}
@@ -139,7 +145,7 @@ verify_config() {
 			say "$name: config $sym=$val, need >= $min"
 			bad=1
 		fi
-	done < <(sed -n 's/^# pfmk-min:[[:space:]]*//p' "$FRAGMENT" | tr ' ' '\n')
+	done < <(sed -n 's/^# pfmk-min:[[:space:]]*//p' "${FRAGMENTS[@]}" | tr ' ' '\n')
 	return "$bad"
 }
 verify_config || die "$name: the config fragment did not apply; see $obj/.config"

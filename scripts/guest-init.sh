@@ -293,6 +293,34 @@ kmemleak_report() {
 	return 0
 }
 
+# Post-mortem (scripts/postmortem.py).  pm_pstore, first: with a record
+# of pfmk's crash summary in pstore this is the boot after the crash,
+# which prints the records between markers and powers off.
+pm_pstore() {
+	mkdir -p /sys/fs/pstore
+	mount -t pstore pstore /sys/fs/pstore || return 2
+	grep -qs 'pfmk-crash: begin' /sys/fs/pstore/dmesg-* || return 0
+	for f in /sys/fs/pstore/dmesg-*; do
+		mark "PFMK-PSTORE-FILE $f"
+		cat "$f"
+		echo "PFMK-PSTORE-FILE-END $f"
+	done
+	mark "PFMK-PSTORE-DONE"
+	poweroff -f
+}
+# pm_dump <what>: ask the host for a memory dump, wait until it is done
+# (a line on the second serial port).
+pm_dump() {
+	mark "PFMK-PM-DUMP $1"
+	read -r ack </dev/ttyS1
+	echo "pfmk-init: host: $ack"
+}
+# pm_crash: an oops in pfmk_postmortem's parameter write, made a panic.
+pm_crash() {
+	echo 1 >/proc/sys/kernel/panic_on_oops
+	echo oops >/sys/module/pfmk_postmortem/parameters/crash
+}
+
 lockdep_alive() {
 	[ -r /proc/lockdep_stats ] || { echo "pfmk-init: no /proc/lockdep_stats"; return 2; }
 	grep -E '^ *debug_locks: +1$' /proc/lockdep_stats && return 0

@@ -43,7 +43,7 @@ PFMK_PACKAGES=(
 	linux-source-6.1 linux-source-6.12 debian-archive-keyring
 	sparse coccinelle busybox-static cpio gzip bc flex bison
 	libelf-dev libssl-dev kmod xz-utils python3 perl gcc make patch git
-	linux-perf python3-sphinx dkms
+	linux-perf python3-sphinx dkms python3-drgn
 	qemu-system-arm gcc-aarch64-linux-gnu
 )
 

@@ -27,6 +27,13 @@
 # vCPU, whatever PFMK_QEMU_ACCEL says: make bench's instruction-count pass
 # (Documentation/performance.rst) and the arm64 guests' exact rows
 # (Documentation/testing.rst, "arm64").
+# For the post-mortem test (scripts/postmortem.py), off by default:
+# PFMK_GUEST_QMP=<socket> adds a QMP server on that Unix socket and QEMU's
+# vmcoreinfo device (dump-guest-memory then writes the guest kernel's
+# VMCOREINFO note, by which drgn knows a kernel dump);
+# PFMK_QEMU_ARGS adds arguments (split at blanks); PFMK_GUEST_REBOOT=1
+# lets a guest reset (a reboot, QMP system_reset) restart the guest
+# instead of ending QEMU.
 # Exit status: 0 if QEMU exited by itself, 124 if the watchdog killed it,
 # QEMU's otherwise.
 set -euo pipefail
@@ -118,6 +125,18 @@ fi
 qemu=("$qemu_bin" "${machine[@]}" -accel "$accel" "${icount_args[@]}" -smp "$smp" -m 1G -nographic -no-reboot
 	-nodefaults -serial stdio -monitor none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" -pidfile "$log.pid")
+if [[ ${PFMK_GUEST_REBOOT:-0} == 1 ]]; then
+	for i in "${!qemu[@]}"; do
+		[[ ${qemu[i]} == -no-reboot ]] && unset 'qemu[i]'
+	done
+fi
+if [[ -n ${PFMK_GUEST_QMP:-} ]]; then
+	qemu+=(-qmp "unix:$PFMK_GUEST_QMP,server=on,wait=off" -device vmcoreinfo)
+fi
+if [[ -n ${PFMK_QEMU_ARGS:-} ]]; then
+	read -ra extra <<<"$PFMK_QEMU_ARGS"
+	qemu+=("${extra[@]}")
+fi
 
 mkdir -p "$(dirname "$log")"
 rm -f "$log.rc" "$log.pid"

@@ -40,7 +40,8 @@
 # ending before scripts/run-guest.sh's watchdog kills it; default 600),
 # PFMK_GUEST_CAP (last-resort bound on one guest, default 5400 s),
 # PFMK_QEMU_ACCEL (QEMU accelerator for every guest; default:
-# guest_accel in scripts/lib.sh).
+# guest_accel in scripts/lib.sh), PFMK_SKIP_POSTMORTEM=1 (no post-mortem
+# test), PFMK_POSTMORTEM_SERIES (its debug kernel, default 6.1).
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -202,6 +203,17 @@ for series in $ARM64_DEBUG; do
 			"see $("$S/debug-kernel.sh" --key --arch arm64 "$series")/build.log"
 	fi
 done
+
+# Post-mortem: pfmk's contexts in memory dumps of a debug guest (drgn),
+# before and after a panic, and in pstore after its reboot
+# (scripts/postmortem-test.sh; PFMK_SKIP_POSTMORTEM=1 leaves it out).
+pm_series=${PFMK_POSTMORTEM_SERIES:-6.1}
+if [[ ${PFMK_SKIP_POSTMORTEM:-0} != 1 && " $SERIES " == *" $pm_series "* ]] &&
+	wanted "debug-$pm_series"; then
+	t=$SECONDS
+	run_sub "debug-$pm_series-3postmortem" postmortem "$S/postmortem-test.sh" "$RESULTS"
+	timings+=("postmortem: $((SECONDS - t))s")
+fi
 
 # pfmk AUX: the kernel patch series apply to pristine linux-source and are
 # checkpatch-clean (scripts/check-patches.sh).

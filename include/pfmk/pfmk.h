@@ -84,6 +84,7 @@ typedef __u8 pfm_uuid_t[16];
 #define PFM_CTX_ZOMBIE		4	/* never reported by pfmk */
 #define PFMK_STATE_STARTED	0x100	/* pfmk_get_state(): started */
 #define PFMK_STATE_OFFLINE	0x200	/* pfmk_get_state(): CPU offline */
+#define PFMK_STATE_FROZEN	0x400	/* pfmk_get_state(): frozen by a crash */
 
 /* Length of the name of a PMU description, NUL included. */
 #define PFMK_PMU_NAME_LEN	32

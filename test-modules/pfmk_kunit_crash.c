@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk_crash_kunit: KUnit suite of pfmk's post-mortem freeze
+ * (<pfmk/crash.h>, core/crash.c).
+ *
+ * A crash is simulated by calling pfmk's die or panic hook directly, as
+ * the kernel would, with interrupts off (pfmk_crash_test_notify()): every
+ * context set up with PFMK_CRASH_FREEZE at that moment is frozen, so each
+ * case closes what it opened.  The sampling contexts run on the
+ * deterministic test PMU (pfmk_test_pmu.ko), whose ticks make every
+ * sample and count exact; the AUX case on the synthetic AUX PMU
+ * (pfmk_test_aux_pmu.ko), which the debug kernels' patch lets a kernel
+ * context own.  Its own module: it freezes every set-up context of the
+ * machine.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <pfmk/aux.h>
+#include <pfmk/crash.h>
+#include <pfmk/ns.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_aux_pmu.h"
+#include "pfmk_test_pmu.h"
+
+PFMK_IMPORT_NS();
+
+/* Sampling: PMD 0 (step 1) every CRT_P ticks records PMD 1 (step 3). */
+#define CRT_P		5ULL
+#define CRT_STEP1	3ULL
+#define CRT_BUF		4096ULL
+#define CRT_ENTRY	(sizeof(struct pfm_dfl_smpl_entry) + sizeof(u64))
+
+/**
+ * struct crt - state of one test
+ * @done: completion of the contexts.
+ * @desc: open contexts, closed at exit if still open.
+ * @cpu: CPU the contexts are loaded on.
+ */
+struct crt {
+	struct completion	done;
+	void			*desc[2];
+	int			cpu;
+};
+
+static int crt_init(struct kunit *test)
+{
+	struct crt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return -ENOMEM;
+	init_completion(&t->done);
+	t->cpu = cpumask_first(cpu_online_mask);
+	test->priv = t;
+	return 0;
+}
+
+static void crt_exit(struct kunit *test)
+{
+	struct crt *t = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t->desc); i++)
+		if (t->desc[i])
+			KUNIT_EXPECT_EQ(test, pfmk_close(t->desc[i]), 0);
+}
+
+static void crt_close(struct kunit *test, unsigned int i)
+{
+	struct crt *t = test->priv;
+
+	KUNIT_EXPECT_EQ(test, pfmk_close(t->desc[i]), 0);
+	t->desc[i] = NULL;
+}
+
+/*
+ * Context @i on the test PMU, sampling with the default format, loaded
+ * on t->cpu and started; its buffer in *@buf.  @flags: its crash set-up,
+ * none if 0.
+ */
+static void *crt_sampler(struct kunit *test, unsigned int i,
+			 unsigned int flags, void **buf)
+{
+	struct pfm_dfl_smpl_arg arg = { .buf_size = CRT_BUF };
+	struct crt *t = test->priv;
+	struct pfarg_load load;
+	struct pfarg_ctx req;
+	struct pfarg_pmc pmc[2];
+	struct pfarg_pmd pmd[2];
+
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, true);
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, &arg, sizeof(arg),
+						  &t->done, &t->desc[i], buf),
+			0);
+	pfmkt_pmc_req(&pmc[0], 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_pmc_req(&pmc[1], 0, 1, PFMK_TEST_PMC(CRT_STEP1));
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc[i], pmc, 2), 0);
+	pfmkt_pmd_req(&pmd[0], 0, 0, -CRT_P);
+	pmd[0].reg_short_reset = -CRT_P;
+	pmd[0].reg_long_reset = -CRT_P;
+	pmd[0].reg_smpl_pmds[0] = BIT_ULL(1);
+	pfmkt_pmd_req(&pmd[1], 0, 1, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc[i], pmd, 2), 0);
+	if (flags)
+		KUNIT_ASSERT_EQ(test, pfmk_crash_setup(t->desc[i], flags, 0), 0);
+	pfmkt_load_req(&load, t->cpu, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc[i], &load), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc[i], NULL), 0);
+	return t->desc[i];
+}
+
+static u64 crt_hdr_count(const void *buf)
+{
+	/* Pairs with the release of the writer's commit. */
+	return smp_load_acquire(&((const struct pfm_dfl_smpl_hdr *)buf)->hdr_count);
+}
+
+static u64 crt_read_pmd(struct kunit *test, void *desc, u16 reg)
+{
+	struct pfarg_pmd pmd;
+
+	pfmkt_pmd_req(&pmd, 0, reg, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
+	return pmd.reg_value;
+}
+
+/* The reasons a crash freezes for: the die notifier's oops, a panic. */
+static const unsigned int crt_reasons[] = { PFMK_CRASH_OOPS, PFMK_CRASH_PANIC };
+
+static void crt_reason_desc(const unsigned int *r, char *desc)
+{
+	strscpy(desc, *r == PFMK_CRASH_OOPS ? "oops" : "panic",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(crt_reason, crt_reasons, crt_reason_desc);
+
+/* Arguments of pfmk_crash_setup() and the errno each must give. */
+struct crt_setup_case {
+	const char	*name;
+	unsigned int	flags;
+	size_t		aux_keep;
+	int		ret;
+};
+
+static const struct crt_setup_case crt_setup_cases[] = {
+	{ "freeze", PFMK_CRASH_FREEZE, 0, 0 },
+	{ "freeze_log_aux", PFMK_CRASH_FREEZE | PFMK_CRASH_LOG,
+	  PFMK_CRASH_AUX_MAX, 0 },
+	{ "remove", 0, 0, 0 },
+	{ "unknown_flag", PFMK_CRASH_FREEZE | 0x4, 0, -EINVAL },
+	{ "log_without_freeze", PFMK_CRASH_LOG, 0, -EINVAL },
+	{ "aux_too_big", PFMK_CRASH_FREEZE, PFMK_CRASH_AUX_MAX + 1, -EINVAL },
+	{ "aux_without_flags", 0, 8, -EINVAL },
+};
+
+static void crt_setup_desc(const struct crt_setup_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(crt_setup, crt_setup_cases, crt_setup_desc);
+
+/* Each set-up argument gives its documented errno, on a live context. */
+static void crash_setup_args(struct kunit *test)
+{
+	const struct crt_setup_case *c = test->param_value;
+	struct crt *t = test->priv;
+	struct pfarg_ctx req;
+	unsigned long local;
+
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, false);
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
+						  &t->desc[0], NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(t->desc[0], c->flags,
+					       c->aux_keep), c->ret);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(NULL, c->flags, c->aux_keep),
+			-EBADF);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(&local, c->flags, c->aux_keep),
+			-EBADF);
+}
+
+/* pfmk_crash_read() on a context that is not frozen, and its errnos. */
+static void crash_info_args(struct kunit *test)
+{
+	struct crt *t = test->priv;
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd;
+	struct pfarg_ctx req;
+	u8 aux[8];
+	void *desc;
+
+	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, false);
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
+						  &t->desc[0], NULL), 0);
+	desc = t->desc[0];
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
+			-ENXIO);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, NULL, NULL, 0, NULL, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 1, NULL, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, &pmd, -1, NULL, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, &pmd,
+					      PFMK_TEST_NUM_PMCS + 1, NULL, 0),
+			-E2BIG);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 8),
+			-EINVAL);
+	pfmkt_pmd_req(&pmd, 0, PFMK_TEST_NUM_PMCS, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, &pmd, 1, NULL, 0),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(NULL, &info, NULL, 0, NULL, 0),
+			-EBADF);
+
+	pfmkt_pmd_req(&pmd, 0, 1, 77);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, &pmd, 1, aux,
+					      sizeof(aux)), 0);
+	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_NONE);
+	KUNIT_EXPECT_EQ(test, info.ctx_cpu, -1);
+	KUNIT_EXPECT_EQ(test, info.npmds, (u16)PFMK_TEST_NUM_PMCS);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc) & PFMK_STATE_FROZEN, 0);
+}
+
+/*
+ * A crash stops sampling: after it, the buffer stays byte for byte as it
+ * was though the PMU goes on overflowing, and the freeze kept the count.
+ */
+static void crash_samples_kept(struct kunit *test)
+{
+	const unsigned int *reason = test->param_value;
+	struct crt *t = test->priv;
+	struct pfmk_crash_info info;
+	struct pfmk_ctx_stats st;
+	void *desc, *buf, *copy;
+	const unsigned int k = 7;
+
+	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE, &buf);
+	pfmk_test_pmu_tick(t->cpu, k * CRT_P);
+	KUNIT_ASSERT_EQ(test, crt_hdr_count(buf), (u64)k);
+	copy = kunit_kmalloc(test, CRT_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	memcpy(copy, buf, CRT_BUF);
+
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
+	pfmk_test_pmu_tick(t->cpu, 5 * CRT_P);
+
+	KUNIT_EXPECT_EQ(test, memcmp(copy, buf, CRT_BUF), 0);
+	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf), (u64)k);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.ovfl_count, (u64)k);
+	KUNIT_EXPECT_EQ(test, st.smpl_count, (u64)k);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, info.reason, *reason);
+	KUNIT_EXPECT_EQ(test, info.smpl_count, (u64)k);
+	KUNIT_EXPECT_EQ(test, info.ovfl_count, (u64)k);
+	KUNIT_EXPECT_EQ(test, info.ctx_cpu, t->cpu);
+	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+}
+
+/*
+ * The freeze keeps the PMD values of that moment, exactly, while the
+ * events count on (the live values grow); a frozen context says so.
+ */
+static void crash_pmds_at_freeze(struct kunit *test)
+{
+	const unsigned int *reason = test->param_value;
+	struct crt *t = test->priv;
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd[2];
+	void *desc, *buf;
+
+	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE, &buf);
+	/* 3 samples, then 2 ticks into the next period. */
+	pfmk_test_pmu_tick(t->cpu, 3 * CRT_P + 2);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
+	pfmk_test_pmu_tick(t->cpu, 11);
+
+	pfmkt_pmd_req(&pmd[0], 0, 0, 0);
+	pfmkt_pmd_req(&pmd[1], 0, 1, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, pmd, 2, NULL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, -CRT_P + 2);
+	KUNIT_EXPECT_EQ(test, pmd[1].reg_value, (3 * CRT_P + 2) * CRT_STEP1);
+	KUNIT_EXPECT_EQ(test, info.set, 0);
+	KUNIT_EXPECT_EQ(test, crt_read_pmd(test, desc, 1),
+			(3 * CRT_P + 2 + 11) * CRT_STEP1);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_FROZEN);
+	/* Frozen until close: the set-up cannot change any more. */
+	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(desc, 0, 0), -EBUSY);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, 0),
+			-EBUSY);
+}
+
+/*
+ * A context without a set-up, or whose set-up was removed, is untouched:
+ * it samples on after the crash, and is not frozen.
+ */
+static void crash_other_untouched(struct kunit *test)
+{
+	const unsigned int *reason = test->param_value;
+	struct crt *t = test->priv;
+	struct pfmk_crash_info info;
+	void *plain, *removed, *buf0, *buf1;
+
+	plain = crt_sampler(test, 0, 0, &buf0);
+	removed = crt_sampler(test, 1, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG,
+			      &buf1);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(removed, 0, 0), 0);
+	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 0);
+	pfmk_test_pmu_tick(t->cpu, 3 * CRT_P);
+
+	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf0), 5ULL);
+	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf1), 5ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(plain),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(removed),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(removed, &info, NULL, 0, NULL, 0),
+			-ENXIO);
+}
+
+/* The die notifier freezes only for an oops, not for other die events. */
+static void crash_die_not_oops(struct kunit *test)
+{
+	struct crt *t = test->priv;
+	struct pfmk_crash_info info;
+	void *desc, *buf;
+
+	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE, &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_NONE), 0);
+	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
+	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf), 2ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_NONE);
+}
+
+/*
+ * An oops then the panic it leads to: the oops froze the context, the
+ * panic finds nothing left to freeze and keeps what the oops kept.
+ */
+static void crash_oops_then_panic(struct kunit *test)
+{
+	struct crt *t = test->priv;
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd;
+	void *desc, *buf;
+
+	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
+	pfmk_test_pmu_tick(t->cpu, CRT_P + 1);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
+	pfmk_test_pmu_tick(t->cpu, CRT_P);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_PANIC), 0);
+	pfmkt_pmd_req(&pmd, 0, 1, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, &pmd, 1, NULL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_OOPS);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, (CRT_P + 1) * CRT_STEP1);
+	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf), 1ULL);
+}
+
+/*
+ * Closing a frozen context frees its record and everything else: the
+ * pfmk-wide counters are back where they were before it was created
+ * (KASAN and kmemleak watch the rest), and a new crash finds nothing.
+ */
+static void crash_close_after_freeze(struct kunit *test)
+{
+	const unsigned int *reason = test->param_value;
+	struct pfmk_global_stats before, after;
+	struct crt *t = test->priv;
+	void *buf;
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&before), 0);
+	crt_sampler(test, 0, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
+	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
+	crt_close(test, 0);
+	rcu_barrier();
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&after), 0);
+	KUNIT_EXPECT_EQ(test, after.ctx_open, before.ctx_open);
+	KUNIT_EXPECT_EQ(test, after.ctx_alive, before.ctx_alive);
+	KUNIT_EXPECT_EQ(test, after.smpl_bytes, before.smpl_bytes);
+	KUNIT_EXPECT_EQ(test, after.mem_bytes, before.mem_bytes);
+	KUNIT_EXPECT_EQ(test, after.events, before.events);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 0);
+}
+
+/*
+ * The newest AUX bytes at the freeze are kept, ending at the stream
+ * position of the freeze, though the PMU writes on into the buffer.
+ */
+static void crash_aux_kept(struct kunit *test)
+{
+	const size_t keep = 4096, size = 16384;
+	const u64 before = 1000, after = 700;
+	struct crt *t = test->priv;
+	const struct pfmk_test_aux_rec *r;
+	struct pfmk_crash_info info;
+	struct pfarg_load load;
+	struct pfarg_ctx req;
+	struct pfarg_pmc pmc;
+	unsigned int i, n;
+	u8 *kept;
+
+	/* The harness loads this suite only on kernels with the AUX patch. */
+	KUNIT_ASSERT_TRUE(test, pfmk_aux_supported());
+	kept = kunit_kzalloc(test, keep, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	pfmkt_ctx_req(&req, PFMK_TEST_AUX_NAME, 0, false);
+	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
+						  &t->desc[0], NULL), 0);
+	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc[0], &pmc, 1), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc[0], 0, size,
+					     PFMK_AUX_SNAPSHOT), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(t->desc[0], PFMK_CRASH_FREEZE,
+					       keep), 0);
+	pfmkt_load_req(&load, t->cpu, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc[0], &load), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc[0], NULL), 0);
+
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, before), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, after), 0);
+
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(t->desc[0], &info, NULL, 0, kept,
+					      keep), 0);
+	KUNIT_EXPECT_EQ(test, info.aux_head, before * PFMK_TEST_AUX_REC);
+	KUNIT_ASSERT_EQ(test, info.aux_len, (u32)keep);
+	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_CRASH_AUX_WRAPPED);
+	/* The last keep / 32 records before the freeze, in order, intact. */
+	r = (const void *)kept;
+	n = keep / PFMK_TEST_AUX_REC;
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, pfmk_test_aux_rec_ok(&r[i],
+							     before - n + i));
+}
+
+static struct kunit_case pfmk_crash_cases[] = {
+	KUNIT_CASE_PARAM(crash_setup_args, crt_setup_gen_params),
+	KUNIT_CASE(crash_info_args),
+	KUNIT_CASE_PARAM(crash_samples_kept, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_pmds_at_freeze, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_other_untouched, crt_reason_gen_params),
+	KUNIT_CASE(crash_die_not_oops),
+	KUNIT_CASE(crash_oops_then_panic),
+	KUNIT_CASE_PARAM(crash_close_after_freeze, crt_reason_gen_params),
+	KUNIT_CASE(crash_aux_kept),
+	{}
+};
+
+static struct kunit_suite pfmk_crash_suite = {
+	.name = "pfmk_crash",
+	.init = crt_init,
+	.exit = crt_exit,
+	.test_cases = pfmk_crash_cases,
+};
+
+kunit_test_suites(&pfmk_crash_suite);
+
+MODULE_DESCRIPTION("pfmk KUnit: contexts frozen at an oops or a panic");
+MODULE_AUTHOR("The pfmk authors");
+MODULE_LICENSE("GPL");
