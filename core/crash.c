@@ -56,6 +56,7 @@
 #include <pfmk/crash.h>
 #include <pfmk/compat.h>
 
+#include "glue.h"
 #include "internal.h"
 
 /* Tries to read a value under a seqcount before keeping it torn. */
@@ -114,7 +115,7 @@ static bool pfmk_crash_seq_ok(const seqcount_t *s, unsigned int seq)
 /* The value of a PMD now, as the lockless read works it out. */
 static u64 pfmk_crash_pmd_value(struct pfmk_pmd *pmd)
 {
-	struct perf_event *event = READ_ONCE(pmd->event);
+	struct perf_event *event = pfmk_pmd_event_rcu(pmd);
 
 	if (!event)
 		return READ_ONCE(pmd->value);
