@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Build (or reuse from the cache) a debug kernel from linux-source-<series>.
 #
-# usage: scripts/debug-kernel.sh [--key] [--arch arm64] <series>   e.g. 6.12
+# usage: scripts/debug-kernel.sh [--key] [--arch arm64] [--nodebug] <series>
+#   e.g. 6.12
 #   --key         print the cache directory only
+#   --nodebug     the same kernel, with pfmk's AUX patch, without the debug
+#                 options (scripts/kconfig/nodebug.config merged last: no
+#                 KASAN, lockdep, kmemleak, KUnit, list and object
+#                 debugging), cached as aux-<series>: make bench's AUX
+#                 copy-out rows, on a kernel as users run one
 #   --arch arm64  cross-build for arm64 (QEMU's virt machine) with
 #                 aarch64-linux-gnu-gcc and scripts/kconfig/debug-arm64.config,
 #                 cached as debug-arm64-<series>; default: x86_64 and
@@ -30,16 +36,18 @@ source "$(dirname "$0")/lib.sh"
 RECIPE_VERSION=1
 
 key_only=0
+nodebug=0
 arch=x86_64
 while (($#)); do
 	case $1 in
 	--key) key_only=1 ;;
 	--arch) arch=${2:?--arch needs x86_64 or arm64}; shift ;;
+	--nodebug) nodebug=1 ;;
 	*) break ;;
 	esac
 	shift
 done
-series=${1:?usage: debug-kernel.sh [--key] [--arch arm64] <series>}
+series=${1:?usage: debug-kernel.sh [--key] [--arch arm64] [--nodebug] <series>}
 case $arch in
 x86_64)
 	FRAGMENT=$PFMK_ROOT/scripts/kconfig/debug.config
@@ -56,10 +64,16 @@ arm64)
 *) die "debug-kernel.sh: unknown architecture $arch (x86_64 or arm64)" ;;
 esac
 image=$(kernel_image_name "$arch")
-# The fragments, in merge order: the kernel's own one last, when there is one.
+# The fragments, in merge order: the kernel's own one next, when there is
+# one; nodebug.config last.
 FRAGMENTS=("$FRAGMENT")
 [[ -f $PFMK_ROOT/scripts/kconfig/$name.config ]] &&
 	FRAGMENTS+=("$PFMK_ROOT/scripts/kconfig/$name.config")
+if ((nodebug)); then
+	[[ $arch == x86_64 ]] || die "debug-kernel.sh: --nodebug is x86_64's (make bench)"
+	FRAGMENTS+=("$PFMK_ROOT/scripts/kconfig/nodebug.config")
+	name=aux-$series
+fi
 
 cache_dir() {
 	local v cfg
@@ -115,7 +129,11 @@ kconfig_defines() {
 }
 verify_config() {
 	local cfg=$obj/.config bad=0 line sym val want got optional min
+	local -A wanted=()
+	local -a order=()
 	optional=" $(sed -n 's/^# pfmk-optional://p' "${FRAGMENTS[@]}" | tr '\n' ' ') "
+	# A symbol a later fragment sets again is checked for its last value,
+	# as merge_config.sh applies it.
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 			sym=${BASH_REMATCH[1]}
@@ -126,6 +144,11 @@ verify_config() {
 		else
 			continue
 		fi
+		[[ -v wanted[$sym] ]] || order+=("$sym")
+		wanted[$sym]=$want
+	done < <(cat "${FRAGMENTS[@]}")
+	for sym in "${order[@]}"; do
+		want=${wanted[$sym]}
 		if [[ $optional == *" $sym "* ]] && ! kconfig_defines "$sym"; then
 			continue
 		fi
@@ -135,7 +158,7 @@ verify_config() {
 			say "$name: config $sym: requested '$want', got '$got'"
 			bad=1
 		fi
-	done < <(cat "${FRAGMENTS[@]}")
+	done
 	while IFS= read -r line; do
 		[[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=([0-9]+)$ ]] || continue
 		sym=${BASH_REMATCH[1]}
