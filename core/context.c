@@ -196,6 +196,28 @@ static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
 	return 0;
 }
 
+/* Serialises pfmk_completion_prepare()'s check with its initialisation. */
+static DEFINE_SPINLOCK(pfmk_completion_lock);
+
+/*
+ * 2006 clients passed a static completion they never initialised
+ * (SystemTap's runtime did): complete() would follow a NULL pointer.
+ * Nobody can be waiting on an all-zero one, nor have completed it, so
+ * initialising it loses nothing (core/glue.h).  A completion may be
+ * shared by contexts created at once: under the lock, the second creator
+ * finds it initialised, and no owner can wait on it before the first
+ * creator's initialisation is done.
+ */
+static void pfmk_completion_prepare(struct completion *c)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&pfmk_completion_lock, flags);
+	if (pfmk_completion_blank(c))
+		init_completion(c);
+	spin_unlock_irqrestore(&pfmk_completion_lock, flags);
+}
+
 /**
  * pfmk_ctx_create() - create a context (see pfmk_create_context())
  * @req: context description.
@@ -229,14 +251,7 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		return ret;
 	if (!pfmk_charge(&pfmk_counters.open, READ_ONCE(pfmk_max_contexts)))
 		return -ENOMEM;
-	/*
-	 * 2006 clients passed a static completion they never initialised
-	 * (SystemTap's runtime did): complete() would follow a NULL pointer.
-	 * Nobody can be waiting on an all-zero one, nor have completed it,
-	 * so initialising it is safe (core/glue.h).
-	 */
-	if (pfmk_completion_blank(c))
-		init_completion(c);
+	pfmk_completion_prepare(c);
 
 	pmu = pfmk_pmu_get(req->ctx_pmu_name[0] ? req->ctx_pmu_name : NULL);
 	if (IS_ERR(pmu)) {

@@ -44,7 +44,6 @@
  */
 #define pr_fmt(fmt) "pfmk-crash: " fmt
 
-#include <linux/crc32.h>
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
@@ -73,7 +72,8 @@
  * @flags: PFMK_CRASH_* set-up flags.
  * @claimed: 0, or the reason of the freeze that claimed the record
  *	(cmpxchg: one CPU freezes a context).
- * @logged: the summary was printed.
+ * @logged: the summary was printed, or is being printed (xchg: one CPU
+ *	prints a summary).
  * @mem: bytes of the record, charged to smpl_bytes and mem_bytes.
  * @info: what the freeze kept; @info.reason is written last, with
  *	release.
@@ -86,7 +86,7 @@ struct pfmk_crash {
 	struct pfmk_ctx		*ctx;
 	unsigned int		flags;
 	atomic_t		claimed;
-	bool			logged;
+	int			logged;
 	size_t			mem;
 	struct pfmk_crash_info	info;
 	size_t			aux_keep;
@@ -96,6 +96,38 @@ struct pfmk_crash {
 
 static LIST_HEAD(pfmk_crash_list);
 static DEFINE_MUTEX(pfmk_crash_lock);	/* writers of pfmk_crash_list */
+/* Records on pfmk_crash_list; written under pfmk_crash_lock. */
+static unsigned int pfmk_crash_nr;
+
+/*
+ * CRC-32 (IEEE 802.3, reflected, as crc32_le() and zlib compute it) from
+ * a table of pfmk's own: from 7.2 on, the kernel's crc32_le() may use the
+ * FPU, which it refuses in NMI with a warning; the crash path can be an
+ * NMI (a panic from the NMI watchdog).  Filled at module load.
+ */
+static u32 pfmk_crash_crc_table[256] __ro_after_init;
+
+static void pfmk_crash_crc_init(void)
+{
+	unsigned int i, k;
+	u32 c;
+
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (k = 0; k < 8; k++)
+			c = (c >> 1) ^ (c & 1 ? 0xedb88320 : 0);
+		pfmk_crash_crc_table[i] = c;
+	}
+}
+
+static u32 pfmk_crash_crc32(const u8 *p, size_t len)
+{
+	u32 c = ~0U;
+
+	while (len--)
+		c = (c >> 8) ^ pfmk_crash_crc_table[(c ^ *p++) & 0xff];
+	return ~c;
+}
 
 /* This CPU is in the crash path (a crash in it must not recurse). */
 static DEFINE_PER_CPU(int, pfmk_crash_nest);
@@ -177,6 +209,12 @@ static void pfmk_crash_freeze(struct pfmk_crash *rec, unsigned int reason)
 	info->cpu = raw_smp_processor_id();
 	info->tstamp = local_clock();
 	pfmk_crash_keep_pmds(ctx, rec);
+	/*
+	 * No IPI in a crash: another CPU's events are read as their last
+	 * overflow or read left them.
+	 */
+	if (info->ctx_cpu >= 0 && info->ctx_cpu != info->cpu)
+		info->flags |= PFMK_CRASH_REMOTE;
 	if (rec->aux_keep) {
 		pfmk_aux_crash_copy(ctx, rec->aux, rec->aux_keep, &snip);
 		info->aux_head = snip.head;
@@ -273,7 +311,7 @@ static void pfmk_crash_log(struct pfmk_crash *rec)
 		aux = rec->aux + info->aux_len - len;
 		pr_info("aux desc=%#lx head=%llu kept=%u crc32=%#x logged=%u\n",
 			desc, info->aux_head, info->aux_len,
-			crc32_le(~0, rec->aux, info->aux_len) ^ ~0, len);
+			pfmk_crash_crc32(rec->aux, info->aux_len), len);
 		for (i = 0; i < len; i += 32)
 			pr_info("auxdata desc=%#lx at=%llu %*phN\n", desc,
 				info->aux_head - len + i,
@@ -295,30 +333,56 @@ static void pfmk_crash_log(struct pfmk_crash *rec)
  */
 static unsigned int pfmk_crash_freeze_all(unsigned int reason)
 {
-	unsigned int n = 0, logged = 0, reason_kept;
+	unsigned int n = 0, logged = 0, reason_kept, max, seen;
+	int cpu = raw_smp_processor_id();
 	struct pfmk_crash *rec;
 
 	if (this_cpu_inc_return(pfmk_crash_nest) > 1)
 		goto out;
+	/*
+	 * A list a memory corruption made circular must not hang the crash
+	 * path: each walk stops after as many records as were added.
+	 */
+	max = READ_ONCE(pfmk_crash_nr);
 	rcu_read_lock();
+	seen = 0;
 	list_for_each_entry_rcu(rec, &pfmk_crash_list, node) {
-		if (atomic_cmpxchg(&rec->claimed, 0, reason))
-			continue;
+		if (seen++ == max)
+			break;
+		if (atomic_cmpxchg(&rec->claimed, 0, reason)) {
+			/*
+			 * At a panic, the other CPUs are stopped: one stopped
+			 * in its own freeze of the record (an oops there)
+			 * never ends it.
+			 */
+			if (reason != PFMK_CRASH_PANIC ||
+			    smp_load_acquire(&rec->info.reason))
+				continue;
+		}
 		pfmk_crash_freeze(rec, reason);
 		n++;
 	}
+	seen = 0;
 	list_for_each_entry_rcu(rec, &pfmk_crash_list, node) {
+		if (seen++ == max)
+			break;
 		/* Pairs with the release of pfmk_crash_freeze(). */
 		reason_kept = smp_load_acquire(&rec->info.reason);
-		if (!(rec->flags & PFMK_CRASH_LOG) || rec->logged ||
-		    !reason_kept || rec->info.cpu != raw_smp_processor_id())
+		if (!(rec->flags & PFMK_CRASH_LOG) || !reason_kept)
+			continue;
+		/*
+		 * An oops prints what it froze; a panic, once the other
+		 * CPUs are stopped, also what an oops on another CPU froze
+		 * and had no time to print.
+		 */
+		if (reason != PFMK_CRASH_PANIC && rec->info.cpu != cpu)
+			continue;
+		if (READ_ONCE(rec->logged) || xchg(&rec->logged, 1))
 			continue;
 		if (!logged)
 			pr_info("begin v%u reason=%s cpu=%d\n",
 				PFMK_CRASH_LOG_VERSION,
-				pfmk_crash_reason(reason),
-				raw_smp_processor_id());
-		rec->logged = true;
+				pfmk_crash_reason(reason), cpu);
 		pfmk_crash_log(rec);
 		if (++logged == PFMK_CRASH_LOG_CTXS)
 			break;
@@ -347,12 +411,13 @@ static int pfmk_crash_panic(struct notifier_block *nb, unsigned long val,
 	return NOTIFY_DONE;
 }
 
-/* Before the other panic notifiers: one of them may not come back. */
+/* Before the other die notifiers: the capture stops as early as can be. */
 static struct notifier_block pfmk_crash_die_nb = {
 	.notifier_call	= pfmk_crash_die,
 	.priority	= INT_MAX,
 };
 
+/* Before the other panic notifiers: one of them may not come back. */
 static struct notifier_block pfmk_crash_panic_nb = {
 	.notifier_call	= pfmk_crash_panic,
 	.priority	= INT_MAX,
@@ -372,6 +437,7 @@ static struct notifier_block pfmk_crash_panic_nb = {
  * Context: process context, not atomic.
  * Return: the number of contexts the hook froze.
  */
+#if IS_ENABLED(CONFIG_KUNIT)
 int pfmk_crash_test_notify(unsigned int reason)
 {
 	unsigned long flags;
@@ -392,6 +458,7 @@ int pfmk_crash_test_notify(unsigned int reason)
 	return READ_ONCE(pfmk_crash_last);
 }
 EXPORT_SYMBOL_GPL(pfmk_crash_test_notify);
+#endif
 
 /*
  * A record and the newest AUX bytes it keeps count, from the set-up on,
@@ -445,6 +512,7 @@ static bool pfmk_crash_unlink(struct pfmk_ctx *ctx, bool closing)
 
 	mutex_lock(&pfmk_crash_lock);
 	list_del_rcu(&rec->node);
+	WRITE_ONCE(pfmk_crash_nr, pfmk_crash_nr - 1);
 	mutex_unlock(&pfmk_crash_lock);
 	/*
 	 * A crash path that found the record before it left the list may
@@ -454,6 +522,7 @@ static bool pfmk_crash_unlink(struct pfmk_ctx *ctx, bool closing)
 	synchronize_rcu();
 	if (!closing && READ_ONCE(ctx->frozen)) {
 		mutex_lock(&pfmk_crash_lock);
+		WRITE_ONCE(pfmk_crash_nr, pfmk_crash_nr + 1);
 		list_add_tail_rcu(&rec->node, &pfmk_crash_list);
 		mutex_unlock(&pfmk_crash_lock);
 		return false;
@@ -497,6 +566,7 @@ int pfmk_ctx_crash_setup(struct pfmk_ctx *ctx, unsigned int flags,
 		return 0;
 	ctx->crash = rec;
 	mutex_lock(&pfmk_crash_lock);
+	WRITE_ONCE(pfmk_crash_nr, pfmk_crash_nr + 1);
 	list_add_tail_rcu(&rec->node, &pfmk_crash_list);
 	mutex_unlock(&pfmk_crash_lock);
 	return 0;
@@ -531,7 +601,8 @@ void pfmk_crash_close(struct pfmk_ctx *ctx)
  *
  * Context: process context; ctx->mutex held.
  * Return: 0; -ENXIO without a set-up; -EINVAL for a PMD number the
- * description does not have (its reg_flags get PFM_REG_RETFL_EINVAL).
+ * description does not have (its reg_flags get PFM_REG_RETFL_NOTAVAIL,
+ * as pfmk_read_pmds() gives).
  */
 int pfmk_ctx_crash_read(struct pfmk_ctx *ctx, struct pfmk_crash_info *info,
 			struct pfarg_pmd *pmds, int count, void *aux,
@@ -547,7 +618,9 @@ int pfmk_ctx_crash_read(struct pfmk_ctx *ctx, struct pfmk_crash_info *info,
 		return -ENXIO;
 	for (i = 0; i < count; i++) {
 		if (pmds[i].reg_num >= rec->info.npmds) {
-			pmds[i].reg_flags = PFM_REG_RETFL_EINVAL;
+			pmds[i].reg_flags = (pmds[i].reg_flags &
+					     ~PFM_REG_RETFL_MASK) |
+					    PFM_REG_RETFL_NOTAVAIL;
 			return -EINVAL;
 		}
 	}
@@ -581,6 +654,7 @@ int pfmk_crash_init(void)
 {
 	int ret;
 
+	pfmk_crash_crc_init();
 	ret = register_die_notifier(&pfmk_crash_die_nb);
 	if (ret)
 		return ret;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk glue: everything pfmk uses of another subsystem beyond what it
- * exports, in one place.
+ * pfmk glue: everything pfmk's core uses of another subsystem beyond what
+ * it exports, in one place.  (pmu/ reads the public fields of struct pmu
+ * and struct perf_event: a PMU's name, device and type.)
  *
  * Each accessor says why no exported function serves.  What each relies
  * on is checked: the types of the fields by the static_assert()s below,
@@ -69,8 +70,8 @@ static __always_inline void *pfmk_perf_handler_ctx(struct perf_event *event)
  * perf tells throttling only in the event's ring buffer
  * (PERF_RECORD_THROTTLE), which a kernel counter has none of, and by
  * marking the event with hw.interrupts = MAX_INTERRUPTS before it calls
- * the handler; the PMU then stops the event until a later tick
- * unthrottles it.  The pfmk_throttle KUnit suite
+ * the handler; the event is stopped (by then from 7.2 on, just after
+ * before) until a later tick unthrottles it.  The pfmk_throttle KUnit suite
  * (test-modules/pfmk_kunit_throttle.c) fails if the mark changes: it has
  * perf throttle an event and checks that pfmk saw it.
  *

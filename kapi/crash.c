@@ -84,7 +84,7 @@ EXPORT_SYMBOL_GPL(pfmk_crash_setup);
  * Return: 0; -EBADF; -EINVAL if @info is NULL, @count is negative,
  * @pmds is NULL with @count above 0, @aux is NULL with @aux_size above
  * 0, or a reg_num is not a PMD of the description (its reg_flags then
- * have PFM_REG_RETFL_EINVAL); -E2BIG if @count is above the number of
+ * have PFM_REG_RETFL_NOTAVAIL); -E2BIG if @count is above the number of
  * PMDs of the description; -ENXIO if the context has no crash set-up.
  */
 int pfmk_crash_read(void *desc, struct pfmk_crash_info *info,

@@ -44,6 +44,11 @@
 #define PFMK_CRASH_TORN		0x1
 /* the AUX stream had wrapped in snapshot mode: older bytes are gone */
 #define PFMK_CRASH_AUX_WRAPPED	0x2
+/*
+ * the context counted on another CPU than the crashing one: its PMD
+ * values are those its last overflow or read left (no IPI in a crash)
+ */
+#define PFMK_CRASH_REMOTE	0x4
 
 /**
  * struct pfmk_crash_info - what a freeze kept of a context
@@ -51,7 +56,7 @@
  *	PFMK_CRASH_PANIC.
  * @cpu: CPU that froze the context (the crashing one).
  * @ctx_cpu: the context's CPU at the freeze, -1 if it was unloaded.
- * @flags: PFMK_CRASH_TORN, PFMK_CRASH_AUX_WRAPPED.
+ * @flags: PFMK_CRASH_TORN, PFMK_CRASH_AUX_WRAPPED, PFMK_CRASH_REMOTE.
  * @tstamp: local_clock() at the freeze, ns.
  * @ovfl_count: overflows the context had seen (pfmk_ctx_stats.ovfl_count).
  * @smpl_count: samples in the buffer: the default format's hdr_count,
@@ -80,6 +85,7 @@ __pfmk_must_check int pfmk_crash_setup(void *desc, unsigned int flags,
 __pfmk_must_check int pfmk_crash_read(void *desc, struct pfmk_crash_info *info,
 				      struct pfarg_pmd *pmds, int count,
 				      void *aux, size_t aux_size);
+/* For pfmk's KUnit suite only: on kernels with KUnit. */
 int pfmk_crash_test_notify(unsigned int reason);
 
 #endif /* _PFMK_CRASH_H */
