@@ -2,14 +2,16 @@
 # Create the guest initramfs (busybox + /init + modules + plan) for one kernel.
 # /init is scripts/guest-init.sh; this script writes the plan it runs.
 #
-# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir> [arm64 [exact]]
+# usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir> [arm64 [exact] | x86_64 aux]
 #
 # With "arm64" the plan is the arm64 guests' (Documentation/testing.rst,
 # "arm64"): the x86 emulator's steps and the benchmark are left out, and
 # /bin/busybox is Debian's arm64 one.  With "arm64 exact" it is the plan
 # of the second arm64 guest, which runs in QEMU's instruction-count mode
 # on one vCPU: the real PMU's exact counts and samples, the examples on it
-# and, in debug mode, the overflow NMI's suite.
+# and, in debug mode, the overflow NMI's suite.  With "x86_64 aux" (bench
+# mode only) it is make bench's AUX guest: pfmk_aux_smoke alone, on the
+# patched kernel without debug options.
 #
 # Writes <out-dir>/initramfs.cpio.gz and <out-dir>/plan.json (the list of
 # expected steps, used by scripts/results.py to detect missing ones).
@@ -366,6 +368,18 @@ exact_plan() {
 		init_steps+=("lockdep-alive lockdep_alive")
 	fi
 }
+# The plan of make bench's AUX guest (scripts/bench.sh): the patched
+# kernel without debug options (scripts/debug-kernel.sh --nodebug), where
+# pfmk_aux_smoke's aux_copy_throughput measures pfmk's AUX copy-out
+# against memcpy() on a kernel as users run one.
+aux_plan() {
+	step_insmod pfmk rc
+	step_insmod pfmk_test_aux_pmu rc
+	step_insmod pfmk_aux_smoke ktap
+	step_rmmod pfmk_aux_smoke
+	step_rmmod pfmk_test_aux_pmu
+	step_rmmod pfmk
+}
 # rmmod of an example's variant: rmmod:<module>@<variant>.
 step_rmmod_as() { # module variant
 	if [[ -n $(find_ko "$1") ]]; then
@@ -380,6 +394,10 @@ main) main_plan ;;
 exact)
 	[[ $arch == arm64 ]] || die "$id: the exact plan is arm64's"
 	exact_plan
+	;;
+aux)
+	[[ $mode == bench && $arch == x86_64 ]] || die "$id: the aux plan is x86 make bench's"
+	aux_plan
 	;;
 *) die "$id: unknown plan $plan" ;;
 esac
