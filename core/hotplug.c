@@ -20,9 +20,9 @@
  * the instance list) for what a per-CPU list does in a few dozen.  The
  * list's spinlock orders a context's addition and removal with the
  * callbacks: once removed, no callback touches the context.  The addition
- * holds cpu_hotplug_lock for reading, so it never falls between the
- * callback and the end of an operation (below).  The callbacks run under
- * cpu_hotplug_lock, where
+ * checks, under the same lock, the CPU's up flag, which the callbacks
+ * flip: it never falls between the offline callback and the end of an
+ * operation (below).  The callbacks run under cpu_hotplug_lock, where
  * neither ctx->mutex nor perf_event_release_kernel() (which may take
  * cpu_hotplug_lock for perf's static keys) is allowed; so they only
  * record what happened and queue ctx->hp_work:
@@ -52,11 +52,15 @@
 
 /**
  * struct pfmk_hp_cpu - the loaded contexts of one CPU
- * @lock: protects @ctxs; taken in process context only, innermost.
+ * @lock: protects @up and @ctxs; taken in process context only, innermost.
+ * @up: pfmk's online callback ran for this CPU, and its offline callback
+ *	has not since.  Not cpu_online(): with CPU hotplug state control, a
+ *	CPU can stop between the two, online, pfmk's callback run.
  * @ctxs: the contexts loaded on this CPU, by ctx->hp_entry.
  */
 struct pfmk_hp_cpu {
-	spinlock_t		lock;	/* protects @ctxs */
+	spinlock_t		lock;	/* protects @up and @ctxs */
+	bool			up;
 	struct list_head	ctxs;
 };
 
@@ -215,6 +219,7 @@ static int pfmk_cpu_offline(unsigned int cpu)
 	struct pfmk_ctx *ctx;
 
 	spin_lock(&hc->lock);
+	hc->up = false;
 	list_for_each_entry(ctx, &hc->ctxs, hp_entry) {
 		atomic_set(&ctx->hp_gone, 1);
 		atomic_inc(&ctx->hp_gen);
@@ -230,6 +235,7 @@ static int pfmk_cpu_online(unsigned int cpu)
 	struct pfmk_ctx *ctx;
 
 	spin_lock(&hc->lock);
+	hc->up = true;
 	list_for_each_entry(ctx, &hc->ctxs, hp_entry) {
 		atomic_set_release(&ctx->hp_gone, 0);
 		pfmk_hotplug_queue(ctx);
@@ -258,14 +264,14 @@ void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
  * pfmk_hotplug_attach() - watch the CPU of a context being loaded
  * @ctx: the context, locked, ctx->cpu set, no events yet.
  *
- * Taken with cpu_hotplug_lock held for reading: a hotplug operation on
- * ctx->cpu is either over (the CPU is offline: -ENODEV) or not begun (its
- * offline callback will find the context).  Without it, the context could
- * join the list after the offline callback ran and before perf detached
- * the CPU's events, and lose its events unseen.
+ * Under the list's lock, which pfmk's callbacks take: either pfmk's
+ * offline callback for ctx->cpu already ran (the CPU is leaving or gone:
+ * -ENODEV, until its online callback runs), or it will find the context.
+ * Without the check, the context could join the list after the offline
+ * callback ran and before perf detached the CPU's events, and lose its
+ * events unseen.
  *
- * Context: process context; may sleep (takes cpu_hotplug_lock); ctx->mutex
- * held.
+ * Context: process context; ctx->mutex held.
  * Return: 0, or -ENODEV if ctx->cpu is offline (not watched then).
  */
 int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
@@ -278,15 +284,12 @@ int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 	atomic_set(&ctx->hp_gen, 0);
 	WRITE_ONCE(ctx->hp_done, 0);
 	WRITE_ONCE(ctx->offline, false);
-	cpus_read_lock();
-	if (cpu_online(ctx->cpu)) {
-		spin_lock(&hc->lock);
+	spin_lock(&hc->lock);
+	if (hc->up)
 		list_add(&ctx->hp_entry, &hc->ctxs);
-		spin_unlock(&hc->lock);
-	} else {
+	else
 		ret = -ENODEV;
-	}
-	cpus_read_unlock();
+	spin_unlock(&hc->lock);
 	return ret;
 }
 
@@ -335,8 +338,18 @@ int pfmk_hotplug_init(void)
 	pfmk_hp_wq = alloc_workqueue("pfmk_hotplug", WQ_UNBOUND, 0);
 	if (!pfmk_hp_wq)
 		return -ENOMEM;
-	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "pfmk:online",
-					pfmk_cpu_online, pfmk_cpu_offline);
+	/*
+	 * The CPUs online now are up for pfmk: no hotplug operation runs
+	 * until the state is in place.
+	 */
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		per_cpu_ptr(&pfmk_hp_cpus, cpu)->up = true;
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "pfmk:online",
+						   pfmk_cpu_online,
+						   pfmk_cpu_offline);
+	cpus_read_unlock();
 	if (ret < 0) {
 		destroy_workqueue(pfmk_hp_wq);
 		return ret;

@@ -34,12 +34,12 @@
  *       pfmk_pmu_reg_lock          uses of a perf PMU found by name
  *                                  (pmu/perf_pmu.c); innermost: taken by
  *                                  a bus notifier under perf's pmus_lock
- *     cpu_hotplug_lock (read)      pfmk_hotplug_attach(), and perf when
- *                                  it flips static keys
- *       pfmk_hp_cpus.lock          a CPU's loaded contexts (core/hotplug.c);
- *                                  also under ctx->mutex alone (detach),
- *                                  and by the cpuhp callbacks under
- *                                  cpu_hotplug_lock held for writing
+ *     cpu_hotplug_lock (read)      perf, when it flips static keys
+ *     pfmk_hp_cpus.lock            a CPU's loaded contexts and up flag
+ *                                  (core/hotplug.c): under ctx->mutex
+ *                                  (attach, detach), and by the cpuhp
+ *                                  callbacks under cpu_hotplug_lock held
+ *                                  for writing
  *     perf_event_context::mutex    taken inside perf_event_*() calls
  *     pfmk_crash_lock              writers of the crash list (core/crash.c)
  *     ctx->msgq.lock               raw spinlock, irq-safe, never sleeps

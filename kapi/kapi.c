@@ -360,8 +360,7 @@ EXPORT_SYMBOL_GPL(pfmk_start);
  * event set, stopped (each counts against the max_events limit).  Any CPU
  * may make the call, unlike in 2006.
  *
- * Context: process context; may sleep; not under cpus_read_lock() (the
- * load takes it, to join the CPU's hotplug list).
+ * Context: process context; may sleep.
  * Return: 0; -EBADF; -EINVAL for a NULL @req, a CPU that does not exist
  * or an unknown set; -EBUSY if already loaded; -ENODEV if the CPU is
  * offline; -EOPNOTSUPP if the running machine has no PMU for one of the
