@@ -16,7 +16,7 @@ no result is a problem, one with gaps only a note.  "check" only
 validates the micro run, as the tiny run of make test does through
 scripts/results.py (check_lines()).
 
-The module's line formats are documented in test-modules/pfmk_bench.c and
+The module's line formats are documented in test-modules/pfmk_bench_main.c and
 the method in Documentation/performance.rst.  Every row with a target is
 judged here, on the figure the target names (TARGETS): the time or the
 instruction ratio (medians of the per-round ratios) or the instructions
