@@ -19,6 +19,11 @@
 #define BENCH_MAX_ROUNDS	101
 #define BENCH_MAX_K		PFMK_TEST_NUM_PMCS
 #define BENCH_MAX_CTX		64
+/*
+ * hw=1: the counting rows' largest k, every counter of QEMU's PMUv3 (the
+ * cycle counter and six event counters), so that no row multiplexes.
+ */
+#define BENCH_HW_MAX_K		7
 
 /* The module parameters (pfmk_bench_main.c), under their own names. */
 extern unsigned int opt_rounds;
@@ -34,6 +39,8 @@ extern unsigned int opt_cpu;
 extern unsigned int opt_work;
 extern unsigned int opt_smpl_hz;
 extern unsigned int opt_raw_hz;
+extern unsigned int opt_hw;
+extern unsigned int opt_hw_period;
 
 /* Per-round totals of one measurement. */
 struct bench_rounds {
@@ -97,8 +104,18 @@ int bench_create_close(struct bench *b, unsigned int k);
 int bench_scale(struct bench *b);
 
 /* Sampling and notification (pfmk_bench_smpl.c). */
+void bench_noop_handler(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs);
+int bench_smpl_open(struct bench *b, void **desc, const char *pmu_name,
+		    u64 pmc_value, u64 period, size_t buf_size,
+		    unsigned int on_cpu);
 int bench_smpl(struct bench *b);
 void bench_raw_work_fn(struct irq_work *work);
+
+/* The machine's own PMU, hw=1 (pfmk_bench_pmu.c). */
+u64 bench_hw_config(unsigned int i);
+int bench_hw_pmu_line(void);
+int bench_smpl_hw(struct bench *b);
 
 /* Workload mode (pfmk_bench_workload.c). */
 int bench_workload(struct bench *b);

@@ -21,11 +21,43 @@
 
 PFMK_IMPORT_NS();
 
-/* 1. read_pmds of k PMDs vs perf_event_read_value() of the same k events. */
+static void bench_enable_k(struct bench *b, unsigned int k, bool on)
+{
+	unsigned int j;
+
+	for (j = 0; j < k; j++) {
+		if (on)
+			perf_event_enable(b->ev[j]);
+		else
+			perf_event_disable(b->ev[j]);
+	}
+}
+
+/* -EBUSY if one of the k raw events waited for a counter (multiplexed). */
+static int bench_check_running(struct bench *b, unsigned int k)
+{
+	unsigned int j;
+	u64 en, run;
+
+	for (j = 0; j < k; j++) {
+		perf_event_read_value(b->ev[j], &en, &run);
+		if (en != run)
+			return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * 1. read_pmds of k PMDs vs perf_event_read_value() of the same k events.
+ * On the test PMU both sides count at once; on the machine's PMU (hw=1)
+ * 2k events would not fit its counters, so each round enables the raw
+ * events for the raw side and starts the context for pfmk's, and fails
+ * if a raw event was ever multiplexed.
+ */
 int bench_read(struct bench *b, unsigned int k)
 {
 	unsigned int i, j, n;
-	u64 t0, t1, t2, en, run;
+	u64 t0, t1, t2, en, run, raw;
 	void *desc;
 	int ret;
 
@@ -35,20 +67,34 @@ int bench_read(struct bench *b, unsigned int k)
 	ret = bench_ctx_open(b, &desc, k);
 	if (ret)
 		goto out_raw;
-	for (j = 0; j < k; j++)
-		perf_event_enable(b->ev[j]);
-	ret = pfmk_start(desc, NULL);
+	if (!opt_hw) {
+		bench_enable_k(b, k, true);
+		ret = pfmk_start(desc, NULL);
+	}
 	for (i = 0; !ret && i < opt_warmup + opt_rounds; i++) {
+		if (opt_hw)
+			bench_enable_k(b, k, true);
 		t0 = ktime_get_ns();
 		for (n = 0; n < opt_iters; n++)
 			for (j = 0; j < k; j++)
 				bench_sink += perf_event_read_value(b->ev[j],
 								    &en, &run);
 		t1 = ktime_get_ns();
+		raw = t1 - t0;
+		if (opt_hw) {
+			ret = bench_check_running(b, k);
+			bench_enable_k(b, k, false);
+			ret = ret ?: pfmk_start(desc, NULL);
+			if (ret)
+				break;
+			t1 = ktime_get_ns();
+		}
 		for (n = 0; n < opt_iters && !ret; n++)
 			ret = pfmk_read_pmds(desc, b->pmd, k);
 		t2 = ktime_get_ns();
-		bench_store(b, i, t1 - t0, t2 - t1);
+		if (opt_hw)
+			ret = pfmk_stop(desc) ?: ret;
+		bench_store(b, i, raw, t2 - t1);
 	}
 	pfmk_close(desc);
 	if (!ret)

@@ -35,9 +35,15 @@
  * scripts/bench.sh runs it without sampling, with pfmk sampling and under
  * `perf record -a -F <f>`, interleaved (see Documentation/performance.rst).
  *
+ * With hw=1 the micro mode runs on the machine's own PMU instead of the
+ * test PMU: the counting rows on PERF_TYPE_HARDWARE cycles and
+ * instructions, then one sample on a cycles overflow (smpl_hw), no more
+ * (pfmk_bench_pmu.c; make bench runs it on arm64).
+ *
  * Files: this one (parameters, shared helpers, the runner),
  * pfmk_bench_count.c (counting rows and the scaling run),
- * pfmk_bench_smpl.c (sampling and notification rows) and
+ * pfmk_bench_smpl.c (sampling and notification rows),
+ * pfmk_bench_pmu.c (the machine's PMU, hw=1) and
  * pfmk_bench_workload.c (workload mode).
  *
  * Copyright (C) 2026 The pfmk authors
@@ -59,6 +65,7 @@
 #include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
+#include <pfmk/pmu_generic.h>
 
 #include "pfmk_bench.h"
 
@@ -115,6 +122,14 @@ MODULE_PARM_DESC(smpl_hz, "workload mode: pfmk cpu-clock sampling frequency (0: 
 unsigned int opt_raw_hz;
 module_param_named(raw_hz, opt_raw_hz, uint, 0444);
 MODULE_PARM_DESC(raw_hz, "workload mode: raw cpu-clock events with a counting handler at this frequency (0: none)");
+
+unsigned int opt_hw;
+module_param_named(hw, opt_hw, uint, 0444);
+MODULE_PARM_DESC(hw, "1: the machine's PMU (cycles, instructions) instead of the test PMU");
+
+unsigned int opt_hw_period = 1000000;
+module_param_named(hw_period, opt_hw_period, uint, 0444);
+MODULE_PARM_DESC(hw_period, "hw=1: cycles per sample of the cycles-overflow row (1000-100000000)");
 
 u64 bench_sink;
 
@@ -192,12 +207,27 @@ struct perf_event *bench_raw_create(u64 period, perf_overflow_handler_t handler,
 						context);
 }
 
+/* A counting event of the machine's PMU: PMD @i's event of hw=1. */
+static struct perf_event *bench_hw_create(unsigned int i)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_HARDWARE,
+		.config		= bench_hw_config(i),
+		.size		= sizeof(attr),
+		.disabled	= 1,
+	};
+
+	return perf_event_create_kernel_counter(&attr, opt_cpu, NULL, NULL,
+						NULL);
+}
+
 int bench_raw_create_k(struct bench *b, unsigned int k)
 {
 	unsigned int i;
 
 	for (i = 0; i < k; i++) {
-		b->ev[i] = bench_raw_create(0, NULL, NULL);
+		b->ev[i] = opt_hw ? bench_hw_create(i) :
+				    bench_raw_create(0, NULL, NULL);
 		if (IS_ERR(b->ev[i])) {
 			int ret = PTR_ERR(b->ev[i]);
 
@@ -217,14 +247,17 @@ void bench_raw_release_k(struct bench *b, unsigned int k)
 		perf_event_release_kernel(b->ev[i]);
 }
 
-/* A pfmk context on the test PMU with @k counting PMDs, loaded on the CPU. */
+/* A pfmk context of @k counting PMDs (b->pmc), loaded on the CPU. */
 int bench_ctx_open(struct bench *b, void **desc, unsigned int k)
 {
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	struct pfarg_load load = { .load_pid = opt_cpu };
 	int ret;
 
-	strscpy(ctx.ctx_pmu_name, PFMK_TEST_PMU_NAME, sizeof(ctx.ctx_pmu_name));
+	/* hw=1: the generic description, PERF_TYPE_HARDWARE events. */
+	if (!opt_hw)
+		strscpy(ctx.ctx_pmu_name, PFMK_TEST_PMU_NAME,
+			sizeof(ctx.ctx_pmu_name));
 	ret = pfmk_create_context(&ctx, NULL, 0, &b->ctx_done, desc, NULL);
 	if (ret)
 		return ret;
@@ -236,24 +269,45 @@ int bench_ctx_open(struct bench *b, void **desc, unsigned int k)
 
 static int bench_micro(struct bench *b)
 {
-	static const unsigned int ks[] = { 1, 4, BENCH_MAX_K };
+	static const unsigned int test_ks[] = { 1, 4, BENCH_MAX_K };
+	static const unsigned int hw_ks[] = { 1, 4, BENCH_HW_MAX_K };
+	const unsigned int *ks = opt_hw ? hw_ks : test_ks;
 	unsigned int i;
 	int ret = 0;
 
+	static_assert(ARRAY_SIZE(test_ks) == ARRAY_SIZE(hw_ks));
+	static_assert(BENCH_HW_MAX_K <= BENCH_MAX_K);
 	for (i = 0; i < BENCH_MAX_K; i++) {
 		b->pmc[i].reg_num = i;
-		b->pmc[i].reg_value = PFMK_TEST_PMC(1);
+		b->pmc[i].reg_value = opt_hw ? PFMK_GEN_HW(bench_hw_config(i)) :
+					       PFMK_TEST_PMC(1);
 		b->pmd[i].reg_num = i;
 	}
-	for (i = 0; i < ARRAY_SIZE(ks) && !ret; i++)
+	if (opt_hw) {
+		ret = bench_hw_pmu_line();
+		if (ret) {
+			pr_err("error: no hardware PMU: %d\n", ret);
+			return ret;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
 		ret = bench_read(b, ks[i]);
-	for (i = 0; i < ARRAY_SIZE(ks) && !ret; i++)
+	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
 		ret = bench_start_stop(b, ks[i]);
-	for (i = 0; i < ARRAY_SIZE(ks) && !ret; i++)
+	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
 		ret = bench_create_close(b, ks[i]);
 	if (ret) {
 		pr_err("error: counting measurements: %d\n", ret);
 		return ret;
+	}
+	if (opt_hw) {
+		/* The machine's PMU: one sample on a cycles overflow, no more. */
+		ret = bench_smpl_hw(b);
+		if (ret) {
+			pr_err("error: smpl_hw: %d\n", ret);
+			return ret;
+		}
+		goto done;
 	}
 	ret = bench_smpl(b);
 	if (ret)
@@ -270,6 +324,7 @@ static int bench_micro(struct bench *b)
 	}
 	pr_info("skip name=aux_copyout reason=see-pfmk_aux_smoke-on-patched-kernels\n");
 	b->nr_skips++;
+done:
 	pr_info("done results=%u scales=%u skips=%u\n", b->nr_results,
 		b->nr_scales, b->nr_skips);
 	return 0;
@@ -303,7 +358,9 @@ static int __init pfmk_bench_init(void)
 	    opt_pings > 100000 || !opt_max_ctx || opt_max_ctx > BENCH_MAX_CTX ||
 	    !opt_clock_spin || opt_clock_spin > 1000 || opt_clock_period_us < 10 ||
 	    opt_clock_period_us > 100000 || opt_work > 100000 || opt_smpl_hz > 100000 ||
-	    opt_raw_hz > 100000 || (opt_smpl_hz && opt_raw_hz))
+	    opt_raw_hz > 100000 || (opt_smpl_hz && opt_raw_hz) || opt_hw > 1 ||
+	    (opt_hw && opt_work) || opt_hw_period < 1000 ||
+	    opt_hw_period > 100000000)
 		return -EINVAL;
 	if (opt_cpu >= nr_cpu_ids || !cpu_online(opt_cpu))
 		return -EINVAL;

@@ -30,9 +30,8 @@
 
 PFMK_IMPORT_NS();
 
-static void bench_noop_handler(struct perf_event *event,
-			       struct perf_sample_data *data,
-			       struct pt_regs *regs)
+void bench_noop_handler(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs)
 {
 }
 
@@ -80,27 +79,26 @@ static void bench_count_handler(struct perf_event *event,
 	atomic64_inc(&b->raw_calls);
 }
 
-/* A pfmk sampling context with one PMD of period @period, default format. */
-static int bench_smpl_open(struct bench *b, void **desc, bool test_pmu,
-			   u64 period, size_t buf_size, unsigned int on_cpu)
+/*
+ * A pfmk sampling context with one PMD of period @period, default format:
+ * PMC value @pmc_value of PMU description @pmu_name (NULL: the generic one).
+ */
+int bench_smpl_open(struct bench *b, void **desc, const char *pmu_name,
+		    u64 pmc_value, u64 period, size_t buf_size,
+		    unsigned int on_cpu)
 {
 	static const pfm_uuid_t dfl_uuid = PFM_DFL_SMPL_UUID;
 	struct pfm_dfl_smpl_arg arg = { .buf_size = buf_size };
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	struct pfarg_load load = { .load_pid = on_cpu };
-	struct pfarg_pmc pmc = { };
+	struct pfarg_pmc pmc = { .reg_value = pmc_value };
 	struct pfarg_pmd *pmd = &b->pmd[0];
 	void *buf;
 	int ret;
 
 	memcpy(ctx.ctx_smpl_buf_id, dfl_uuid, sizeof(pfm_uuid_t));
-	if (test_pmu) {
-		strscpy(ctx.ctx_pmu_name, PFMK_TEST_PMU_NAME,
-			sizeof(ctx.ctx_pmu_name));
-		pmc.reg_value = PFMK_TEST_PMC(1);
-	} else {
-		pmc.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
-	}
+	if (pmu_name)
+		strscpy(ctx.ctx_pmu_name, pmu_name, sizeof(ctx.ctx_pmu_name));
 	ret = pfmk_create_context(&ctx, &arg, sizeof(arg), &b->ctx_done, desc,
 				  &buf);
 	if (ret)
@@ -138,7 +136,8 @@ static int bench_smpl_record(struct bench *b, const char *name,
 		return PTR_ERR(ev);
 	for (i = 0; !ret && i < opt_warmup + opt_rounds; i++) {
 		/* A fresh buffer every round: it never fills. */
-		ret = bench_smpl_open(b, &desc, true, 1, size, opt_cpu);
+		ret = bench_smpl_open(b, &desc, PFMK_TEST_PMU_NAME,
+				      PFMK_TEST_PMC(1), 1, size, opt_cpu);
 		if (ret)
 			break;
 		if (rec)
@@ -212,7 +211,9 @@ static int bench_smpl_cpuclock(struct bench *b)
 	if (IS_ERR(ev))
 		return PTR_ERR(ev);
 	for (i = 0; !ret && i < opt_warmup + opt_rounds; i++) {
-		ret = bench_smpl_open(b, &desc, false, period, size, opt_cpu);
+		ret = bench_smpl_open(b, &desc, NULL,
+				      PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+				      period, size, opt_cpu);
 		if (ret)
 			break;
 		t0 = ktime_get_ns();
