@@ -35,6 +35,7 @@ verdict per row.  Nothing in make test judges them.
 """
 
 import glob
+import io
 import json
 import math
 import os
@@ -639,6 +640,10 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
     print("pfmk benchmarks on %s (QEMU TCG, emulated: compare ratios, not ns)%s" % (
         kernel, "" if x86 else ": x86 not run"))
     print()
+    # Without an x86 run its sections would be empty: not printed.
+    real_stdout = sys.stdout
+    if not x86:
+        sys.stdout = io.StringIO()
     hdr = "%-2s %-48s %4s %11s %11s %9s %9s %10s %7s  %-7s %s" % (
         "#", "measurement (pfmk vs baseline)", "arg", "base ns/op", "pfmk ns/op",
         "ratio med", "ratio min", "insn ratio", "target", "verdict", "attribution")
@@ -770,6 +775,7 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
                           a["kernel"], a["kib"], a["copy_ns"], a["memcpy_ns"], a["call_ns"],
                           a["copy_ns"] - a["memcpy_ns"] - a["call_ns"]))
 
+    sys.stdout = real_stdout
     arm = {"log": None, "status": "not run", "rows": []}
     if arm64_log is not None:
         arm, arm_problems = arm64_rows(arm64_log, arm64_kernel or "arm64")

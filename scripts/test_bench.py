@@ -344,6 +344,9 @@ class Arm64(unittest.TestCase):
         self.assertEqual(run.rc, 0, run.table)
         self.assertEqual(run.summary["micro"], [])
         self.assertEqual(len(run.summary["arm64"]["rows"]), 10)
+        self.assertIn("x86 not run", run.table)
+        self.assertNotIn("measurement (pfmk vs baseline)", run.table)
+        self.assertNotIn("7: scaling", run.table)
 
     def test_missing_row_is_a_problem(self):
         micro = {k: v for k, v in ARM64.items() if k != "smpl_hw"}
