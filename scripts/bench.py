@@ -2,7 +2,8 @@
 """pfmk benchmarks: parse pfmk_bench output, check it, print the table.
 
 usage:
-  bench.py report <console.log> <summary.json> [kernel-id [icount.log]]
+  bench.py report <console.log|-> <summary.json> [kernel-id [icount.log]]
+                  [--arm64 <arm64.log> [--arm64-kernel <kernel-id>]]
   bench.py check <console.log>
 
 "report" prints the table of scripts/bench.sh (make bench) and writes the
@@ -14,9 +15,18 @@ ratios and, for each missed target, whether the instructions miss it too
 (the gap is pfmk's) or meet it (the emulator's); an icount log that holds
 no result is a problem, one with gaps only a note.  "check" only
 validates the micro run, as the tiny run of make test does through
-scripts/results.py (check_lines()).
+scripts/results.py (check_lines()).  "-" for console.log: no x86 run.
 
-The module's line formats are documented in test-modules/pfmk_bench.c and
+With --arm64, the console log of make bench's arm64 pass (pfmk_bench hw=1
+on Linux's armv8_pmuv3 driver, in QEMU's icount mode on one vCPU: every
+figure is a count of instructions, and QEMU's cycle counter advances once
+per instruction), its rows are parsed (EXPECTED_ARM64), judged on the
+same targets in instructions (arm64_rows()) and printed in a table of
+their own; summary.json holds them under "arm64", and every judged row
+says its architecture ("arch").  A missing or incomplete arm64 log is a
+problem.
+
+The module's line formats are documented in test-modules/pfmk_bench_main.c and
 the method in Documentation/performance.rst.  Every row with a target is
 judged here, on the figure the target names (TARGETS): the time or the
 instruction ratio (medians of the per-round ratios) or the instructions
@@ -25,6 +35,7 @@ verdict per row.  Nothing in make test judges them.
 """
 
 import glob
+import io
 import json
 import math
 import os
@@ -62,6 +73,17 @@ EXPECTED = [
     ("wakeup", None),
 ]
 EXPECTED_SKIPS = ["aux_copyout"]
+# The arm64 pass (hw=1): the counting rows at k = 1, 4 and every counter of
+# QEMU's PMUv3 (BENCH_HW_MAX_K), one sample on a cycles overflow; no
+# scaling run, no skip.
+EXPECTED_ARM64 = [
+    ("read_pmds", (1, 4, 7)),
+    ("start_stop", (1, 4, 7)),
+    ("create_close", (1, 4, 7)),
+    ("smpl_hw", None),
+]
+ARM64_PMU = "armv8_pmuv3"
+PMU_RE = re.compile(r"pfmk_bench: pmu name=(\S+) events=(\S+) ks=(\S+)\s*$")
 # Items whose per-operation cost is a difference of two timings.
 DIFFERENCE_ITEMS = {"smpl_cpuclock"}
 
@@ -81,6 +103,7 @@ TARGETS = [
     ("create_close", 1, "insns", 1.50),
     ("create_close", ">=4", "insns", 1.20),
     ("smpl_record", None, "time", 2.0),
+    ("smpl_hw", None, "insns", 2.0),
     ("wakeup", None, "time", 1.20),
 ]
 # The workload (item 6), per sample, judged at this frequency only.
@@ -112,7 +135,7 @@ def judge(measured, target):
 
 
 ITEM = {"read_pmds": 1, "start_stop": 2, "create_close": 3, "smpl_record": 4, "smpl_rawrec": 4,
-        "smpl_cpuclock": 4, "wakeup": 5}
+        "smpl_cpuclock": 4, "smpl_hw": 4, "wakeup": 5}
 LABEL = {
     "read_pmds": "read_pmds vs perf_event_read_value",
     "start_stop": "start+stop vs enable+disable",
@@ -121,6 +144,7 @@ LABEL = {
     "smpl_rawrec": "one dfl sample vs handler recording same entry",
     "smpl_cpuclock": "one dfl sample vs counting handler (cpu-clock)",
     "wakeup": "overflow -> waiting kthread vs irq_work ping-pong",
+    "smpl_hw": "one dfl sample vs no-op handler (cycles ovfl irq)",
 }
 
 
@@ -128,12 +152,20 @@ def clean(line):
     return PREFIX_RE.sub("", line.rstrip("\r\n"), count=1)
 
 
-def parse_micro(lines):
-    """Parse a micro run. Returns (dict, problems)."""
-    out = {"results": [], "scales": [], "skips": [], "done": None, "floors": {}}
+def parse_micro(lines, expected=None, expected_skips=None, scales=True):
+    """Parse a micro run (by default x86's: EXPECTED, EXPECTED_SKIPS and a
+    scaling run). Returns (dict, problems)."""
+    expected = EXPECTED if expected is None else expected
+    expected_skips = EXPECTED_SKIPS if expected_skips is None else expected_skips
+    out = {"results": [], "scales": [], "skips": [], "done": None, "floors": {},
+           "pmu": None}
     problems = []
     for text in lines:
         if "pfmk_bench: " not in text:
+            continue
+        m = PMU_RE.search(text)
+        if m:
+            out["pmu"] = {"name": m.group(1), "events": m.group(2), "ks": m.group(3)}
             continue
         m = RESULT_RE.search(text)
         if m:
@@ -178,7 +210,7 @@ def parse_micro(lines):
             out["done"], len(out["results"]), len(out["scales"]), len(out["skips"])))
     have = {(r["name"], r["arg"]) for r in out["results"]}
     names = {r["name"] for r in out["results"]}
-    for name, args in EXPECTED:
+    for name, args in expected:
         if args is None:
             if name not in names:
                 problems.append("missing result %s" % name)
@@ -200,9 +232,9 @@ def parse_micro(lines):
                 (r["ratio_med"] == 0 and r["name"] not in DIFFERENCE_ITEMS):
             problems.append("%s arg=%d: ratio median %s best %s out of sanity bounds" % (
                 r["name"], r["arg"], r["ratio_med"], r["ratio_min"]))
-    if not out["scales"]:
+    if scales and not out["scales"]:
         problems.append("no scaling lines")
-    for s in EXPECTED_SKIPS:
+    for s in expected_skips:
         if s not in {x["name"] for x in out["skips"]}:
             problems.append("missing skip line for %s" % s)
     return out, problems
@@ -459,8 +491,54 @@ def attribution(verdict_, metric, insn_ratio, bound):
     return "pfmk" if insn_ratio > bound else "emulator"
 
 
+def arm64_rows(path, kernel):
+    """The arm64 pass (pfmk_bench hw=1 in QEMU's icount mode): (the summary's
+    "arm64" dict, problems).  Every figure is instructions, so every target
+    is judged on instructions: the median ratio (a target judged on time in
+    the x86 run) or pfmk's instructions over the floor; a missed one is
+    pfmk's (attribution())."""
+    out = {"log": path, "kernel": kernel, "status": "ok", "pmu": None, "rows": [],
+           "emulated": "QEMU TCG -icount shift=0, one vCPU: cycles = instructions"}
+    try:
+        with open(path, errors="replace") as f:
+            lines = [clean(x) for x in f]
+    except OSError as e:
+        out["status"] = "no result"
+        return out, ["arm64 run: cannot read %s: %s" % (path, e.strerror)]
+    micro, problems = parse_micro(lines, EXPECTED_ARM64, [], scales=False)
+    out["pmu"] = micro["pmu"]
+    if micro["pmu"] is None:
+        problems.append("no 'pfmk_bench: pmu' line")
+    elif micro["pmu"]["name"] != ARM64_PMU:
+        problems.append("hardware events on PMU %s, not %s" % (micro["pmu"]["name"], ARM64_PMU))
+    if any(x.startswith("PFMK-HOST: QEMU killed") for x in lines):
+        problems.append("QEMU timed out")
+    for r in micro["results"]:
+        t = target_of(r["name"], r["arg"])
+        if t is not None and t["metric"] == "time":
+            t = dict(t, metric="insns", text=t["text"] + " insn")
+        floor = micro["floors"].get((r["name"], r["arg"]))
+        over = r["cand_ns"] - r["base_ns"] - floor if floor is not None else None
+        metric = t["metric"] if t else None
+        measured = {"insns": r["ratio_med"], "insns_over_floor": over, None: None}[metric]
+        v = judge(measured, t)
+        out["rows"].append({
+            "arch": "arm64", "kernel": kernel, "name": r["name"], "arg": r["arg"],
+            "item": ITEM[r["name"]], "target": t, "base_insns": r["base_ns"],
+            "cand_insns": r["cand_ns"], "delta_insns": r["cand_ns"] - r["base_ns"],
+            "ratio_med": r["ratio_med"], "ratio_min": r["ratio_min"], "rounds": r["rounds"],
+            "kapi2_insns": floor, "insns_over_floor": over, "measured": measured,
+            "verdict": v, "met": {"met": True, "MISSED": False}.get(v),
+            "attribution": attribution(v, metric, None, None)})
+    if problems:
+        out["status"] = "problems" if micro["results"] else "no result"
+    return out, ["arm64 run: " + p for p in problems]
+
+
 def judged_label(x):
     """A short name for a judged row of the micro run, workload or AUX."""
+    if x.get("arch") == "arm64":
+        return "arm64 %s k=%d" % (x["name"], x["arg"])
     if "hz" in x:
         return "workload %d Hz" % x["hz"]
     if "kib" in x:
@@ -468,23 +546,30 @@ def judged_label(x):
     return "%s k=%d" % (x["name"], x["arg"])
 
 
-def report(log, summary_file, kernel, icount_log=None):
-    with open(log, errors="replace") as f:
-        lines = [clean(x) for x in f]
+def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_kernel=None):
+    x86 = log != "-"
+    lines = []
+    if x86:
+        with open(log, errors="replace") as f:
+            lines = [clean(x) for x in f]
     micro, problems = parse_micro(lines)
+    if not x86:
+        problems = []
     runs = parse_workload(lines)
     wl, wl_problems = workload_summary(runs)
     problems += wl_problems
-    if not runs:
+    if x86 and not runs:
         problems.append("no workload runs")
     scal = scaling_summary(micro["scales"])
 
     rows = []
     for r in micro["results"]:
-        rows.append(dict(r, item=ITEM[r["name"]], target=target_of(r["name"], r["arg"]),
+        rows.append(dict(r, arch="x86_64", item=ITEM[r["name"]],
+                         target=target_of(r["name"], r["arg"]),
                          delta_ns=r["cand_ns"] - r["base_ns"],
                          kapi2_ns=micro["floors"].get((r["name"], r["arg"]))))
     for w in wl:
+        w["arch"] = "x86_64"
         # Judged per sample: slowdowns divided by samples taken.
         t = None
         if w["hz"] == WORKLOAD_TARGET_HZ:
@@ -552,8 +637,13 @@ def report(log, summary_file, kernel, icount_log=None):
             item, label, arg, base, cand, rmed, rmin, insn, target, verdict_,
             attr or "")).rstrip())
 
-    print("pfmk benchmarks on %s (QEMU TCG, emulated: compare ratios, not ns)" % kernel)
+    print("pfmk benchmarks on %s (QEMU TCG, emulated: compare ratios, not ns)%s" % (
+        kernel, "" if x86 else ": x86 not run"))
     print()
+    # Without an x86 run its sections would be empty: not printed.
+    real_stdout = sys.stdout
+    if not x86:
+        sys.stdout = io.StringIO()
     hdr = "%-2s %-48s %4s %11s %11s %9s %9s %10s %7s  %-7s %s" % (
         "#", "measurement (pfmk vs baseline)", "arg", "base ns/op", "pfmk ns/op",
         "ratio med", "ratio min", "insn ratio", "target", "verdict", "attribution")
@@ -685,7 +775,41 @@ def report(log, summary_file, kernel, icount_log=None):
                           a["kernel"], a["kib"], a["copy_ns"], a["memcpy_ns"], a["call_ns"],
                           a["copy_ns"] - a["memcpy_ns"] - a["call_ns"]))
 
-    judged = rows + wl + aux
+    sys.stdout = real_stdout
+    arm = {"log": None, "status": "not run", "rows": []}
+    if arm64_log is not None:
+        arm, arm_problems = arm64_rows(arm64_log, arm64_kernel or "arm64")
+        problems += arm_problems
+        print()
+        pmu = arm["pmu"] or {"name": "?", "events": "?"}
+        print("arm64 (%s, %s driver, events %s; %s):" % (
+            arm["kernel"], pmu["name"], pmu["events"], arm64_log))
+        print("   QEMU -icount shift=0, one vCPU: every figure is guest instructions per op,"
+              " exact and repeatable;")
+        print("   under icount QEMU's cycle counter advances once per instruction (cycles ="
+              " instructions)")
+        ahdr = "   %-2s %-48s %7s %11s %11s %10s %9s %9s %22s  %-7s %s" % (
+            "#", "measurement (pfmk vs raw perf, arm64)", "arg", "base insns", "pfmk insns",
+            "pfmk-base", "ratio med", "ratio min", "target", "verdict", "attribution")
+        print(ahdr)
+        print("   " + "-" * (len(ahdr) - 3))
+        for a in arm["rows"]:
+            print(("   %-2d %-48s %7d %11d %11d %10d %9.3f %9.3f %22s  %-7s %s" % (
+                a["item"], LABEL[a["name"]], a["arg"], a["base_insns"], a["cand_insns"],
+                a["delta_insns"], a["ratio_med"], a["ratio_min"],
+                a["target"]["text"] if a["target"] else "-", a["verdict"],
+                a["attribution"] or "")).rstrip())
+        for a in arm["rows"]:
+            if a["kapi2_insns"] is not None:
+                print("   2: k=%d: pfmk - raw %d insns, floor (two pfmk_get_state) %d insns,"
+                      " rest %d insns" % (a["arg"], a["delta_insns"], a["kapi2_insns"],
+                                          a["insns_over_floor"]))
+        print("   4: smpl_hw: arg = the period in cycles; per sample = loop time under the"
+              " event - loop time alone, over the overflows (raw: a no-op handler)")
+        print("   ks 1, 4, 7: 7 is every counter of QEMU's PMUv3; attribution of a MISSED"
+              " instruction target: pfmk")
+
+    judged = rows + wl + aux + arm["rows"]
     tally = {v: sum(1 for x in judged if x["verdict"] == v) for v in ("met", "MISSED", "n/a")}
     print()
     print("targets: %d met, %d missed, %d not measured (%s)" % (
@@ -698,6 +822,7 @@ def report(log, summary_file, kernel, icount_log=None):
         "targets": {"met": tally["met"], "missed": tally["MISSED"],
                     "not_measured": tally["n/a"]}, "emulated": "QEMU TCG", "micro": rows, "workload": wl,
         "icount": icount,
+        "arm64": arm,
         "workload_runs": runs, "scaling": scal,
         "aux_copyout": aux,
         "skipped": [dict(s, note="measured by pfmk_aux_smoke on the patched debug kernels"
@@ -716,9 +841,20 @@ def report(log, summary_file, kernel, icount_log=None):
 
 
 def main(argv):
+    argv = list(argv)
+    opts = {}
+    for o in ("--arm64", "--arm64-kernel"):
+        if o in argv:
+            i = argv.index(o)
+            if i + 1 >= len(argv):
+                sys.stderr.write(__doc__)
+                return 2
+            opts[o] = argv[i + 1]
+            del argv[i:i + 2]
     if len(argv) in (4, 5, 6) and argv[1] == "report":
-        return report(argv[2], argv[3], argv[4] if len(argv) >= 5 else "?",
-                      argv[5] if len(argv) == 6 else None)
+        icount_log = argv[5] if len(argv) == 6 and argv[5] != "-" else None
+        return report(argv[2], argv[3], argv[4] if len(argv) >= 5 else "?", icount_log,
+                      opts.get("--arm64"), opts.get("--arm64-kernel"))
     if len(argv) == 3 and argv[1] == "check":
         with open(argv[2], errors="replace") as f:
             problems = check_lines(f.readlines())

@@ -5,7 +5,8 @@
 # usage: scripts/mkinitramfs.sh <kernel-id> <stock|debug|demo|bench> <module-dir> <out-dir> [arm64 [exact] | x86_64 aux]
 #
 # With "arm64" the plan is the arm64 guests' (Documentation/testing.rst,
-# "arm64"): the x86 emulator's steps and the benchmark are left out, and
+# "arm64"): the x86 emulator's steps are left out, the benchmark runs on
+# the real PMU in bench mode only (hw=1, make bench), and
 # /bin/busybox is Debian's arm64 one.  With "arm64 exact" it is the plan
 # of the second arm64 guest, which runs in QEMU's instruction-count mode
 # on one vCPU: the real PMU's exact counts and samples, the examples on it
@@ -269,6 +270,18 @@ if [[ $arch == x86_64 && ($mode == stock || $mode == debug || $mode == bench) ]]
 		if $bench_wl; then
 			add_step bench-workload rc missing
 		fi
+	fi
+fi
+# make bench's arm64 pass: pfmk_bench on the machine's PMU (hw=1, Linux's
+# armv8_pmuv3 driver), run in instruction-count mode; no workload (its
+# perf record is the host's amd64 binary).
+if [[ $arch == arm64 && $mode == bench ]]; then
+	bench_wl=false
+	if have pfmk_bench; then
+		add_step bench:pfmk_bench bench
+		init_steps+=("bench:pfmk_bench bench_run hw=1 $bench_args")
+	else
+		add_step bench:pfmk_bench bench missing
 	fi
 fi
 if [[ $mode == bench ]] && $bench_wl; then

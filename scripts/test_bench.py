@@ -4,7 +4,8 @@
 
 A bench run is only as good as the script that judges it.  These build
 console logs in pfmk_bench's line formats (a timed run, an
-instruction-count run, a make test log with the AUX copy-out lines), run
+instruction-count run, the arm64 pass on the real PMU, a make test log
+with the AUX copy-out lines), run
 "bench.py report" on them and check, per row, the target, the figure it is
 judged on and the verdict in summary.json.
 
@@ -86,13 +87,17 @@ AUX_LOG = [
 class Run:
     """One bench.py report over logs written to a temporary directory."""
 
-    def __init__(self, timed, icount=None, aux_logs=None):
+    def __init__(self, timed, icount=None, aux_logs=None, arm64=None):
         self.dir = tempfile.TemporaryDirectory()
         d = self.dir.name
-        self.argv = ["bench.py", "report", self.write("timed.log", timed),
+        self.argv = ["bench.py", "report",
+                     self.write("timed.log", timed) if timed is not None else "-",
                      os.path.join(d, "summary.json"), "debian-6.1"]
         if icount is not None:
             self.argv.append(self.write("icount.log", icount))
+        if arm64 is not None:
+            self.argv += ["--arm64", self.write("arm64.log", arm64),
+                          "--arm64-kernel", "debian-arm64-6.1"]
         env = os.path.join(d, "logs")
         os.mkdir(env)
         for name, lines in (aux_logs or {}).items():
@@ -121,6 +126,38 @@ class Run:
     def row(self, name, arg):
         (r,) = [r for r in self.summary["micro"] if r["name"] == name and r["arg"] == arg]
         return r
+
+    def arm(self, name, arg):
+        (r,) = [r for r in self.summary["arm64"]["rows"]
+                if r["name"] == name and r["arg"] == arg]
+        return r
+
+
+# The arm64 pass (pfmk_bench hw=1): name -> {arg: (base, cand, ratio)}, in
+# instructions; start_stop k=1 is 90 over the floor of 392.
+ARM64 = {
+    "read_pmds": {1: (623, 381, 0.611), 4: (2547, 930, 0.365), 7: (4472, 1480, 0.331)},
+    "start_stop": {1: (3151, 3151 + 392 + 90, 1.153), 4: (22248, 22878, 1.028),
+                   7: (55600, 56244, 1.011)},
+    "create_close": {1: (4560, 6800, 1.491), 4: (17120, 24360, 1.435),
+                     7: (27296, 32000, 1.172)},
+    "smpl_hw": {1000000: (873, 959, 1.098)},
+}
+ARM64_FLOORS = {("start_stop", 1): 392, ("start_stop", 4): 392, ("start_stop", 7): 392}
+
+
+def arm64_lines(micro=ARM64, pmu="armv8_pmuv3"):
+    out = ["hw perfevents: enabled with armv8_pmuv3 PMU driver, 7 counters available",
+           "pfmk_bench: pmu name=%s events=cycles,instructions ks=1,4,7" % pmu]
+    for name, per in micro.items():
+        for arg, (base, cand, ratio) in per.items():
+            out.append("pfmk_bench: result name=%s arg=%d base_ns=%d cand_ns=%d "
+                       "ratio_med=%.3f ratio_min=%.3f rounds=11" % (
+                           name, arg, base, cand, ratio, ratio * 0.9))
+    for (name, arg), ns in ARM64_FLOORS.items():
+        out.append("pfmk_bench: floor name=%s arg=%d kapi2_ns=%d" % (name, arg, ns))
+    out.append("pfmk_bench: done results=%d scales=0 skips=0" % sum(len(v) for v in micro.values()))
+    return out
 
 
 FLOORS = {("start_stop", 1): 354, ("start_stop", 4): 354, ("start_stop", 8): 354}
@@ -251,6 +288,82 @@ class Report(unittest.TestCase):
         self.assertEqual(t["met"], sum(1 for x in judged if x["verdict"] == "met"))
         self.assertEqual(t["missed"], sum(1 for x in judged if x["verdict"] == "MISSED"))
         self.assertIn("targets: %d met, %d missed" % (t["met"], t["missed"]), run.table)
+
+
+class Arm64(unittest.TestCase):
+    """The arm64 pass: parsed, judged in instructions, beside the x86 rows."""
+
+    def run_arm64(self, arm64, timed=True):
+        x86 = micro_lines(MICRO, FLOORS) + WORKLOAD if timed else None
+        return Run(x86, micro_lines(MICRO, FLOORS) if timed else None, arm64=arm64)
+
+    def test_every_row_judged_in_instructions(self):
+        run = self.run_arm64(arm64_lines())
+        self.assertEqual(run.rc, 0, run.table)
+        arm = run.summary["arm64"]
+        self.assertEqual((arm["status"], arm["pmu"]["name"]), ("ok", "armv8_pmuv3"))
+        got = {(r["name"], r["arg"]): (r["arch"], r["target"]["metric"], r["measured"],
+                                       r["verdict"]) for r in arm["rows"]}
+        self.assertEqual(got, {
+            ("read_pmds", 1): ("arm64", "insns", 0.611, "met"),
+            ("read_pmds", 4): ("arm64", "insns", 0.365, "met"),
+            ("read_pmds", 7): ("arm64", "insns", 0.331, "met"),
+            ("start_stop", 1): ("arm64", "insns_over_floor", 90, "met"),
+            ("start_stop", 4): ("arm64", "insns", 1.028, "met"),
+            ("start_stop", 7): ("arm64", "insns", 1.011, "met"),
+            ("create_close", 1): ("arm64", "insns", 1.491, "met"),
+            ("create_close", 4): ("arm64", "insns", 1.435, "MISSED"),
+            ("create_close", 7): ("arm64", "insns", 1.172, "met"),
+            ("smpl_hw", 1000000): ("arm64", "insns", 1.098, "met"),
+        })
+
+    def test_missed_is_pfmk_and_counted(self):
+        micro = with_ratio(ARM64, "smpl_hw", 1000000, 2.01)
+        micro = with_ratio(micro, "start_stop", 1, 1.2, cand=3151 + 392 + 101)
+        run = self.run_arm64(arm64_lines(micro))
+        self.assertEqual((run.arm("smpl_hw", 1000000)["verdict"],
+                          run.arm("smpl_hw", 1000000)["attribution"]), ("MISSED", "pfmk"))
+        self.assertEqual((run.arm("start_stop", 1)["measured"],
+                          run.arm("start_stop", 1)["verdict"]), (101, "MISSED"))
+        judged = (run.summary["micro"] + run.summary["workload"] +
+                  run.summary["arm64"]["rows"])
+        self.assertEqual(run.summary["targets"]["missed"],
+                         sum(1 for x in judged if x["verdict"] == "MISSED"))
+        self.assertIn("arm64 smpl_hw k=1000000: MISSED", run.table)
+
+    def test_table_beside_x86_says_cycles_are_instructions(self):
+        run = self.run_arm64(arm64_lines())
+        self.assertIn("x86_64", {r["arch"] for r in run.summary["micro"]})
+        self.assertLess(run.table.index("read_pmds vs perf_event_read_value"),
+                        run.table.index("arm64 (debian-arm64-6.1, armv8_pmuv3"))
+        self.assertIn("cycle counter advances once per instruction", run.table)
+        self.assertIn("one dfl sample vs no-op handler (cycles ovfl irq)", run.table)
+
+    def test_arm64_alone(self):
+        run = self.run_arm64(arm64_lines(), timed=False)
+        self.assertEqual(run.rc, 0, run.table)
+        self.assertEqual(run.summary["micro"], [])
+        self.assertEqual(len(run.summary["arm64"]["rows"]), 10)
+        self.assertIn("x86 not run", run.table)
+        self.assertNotIn("measurement (pfmk vs baseline)", run.table)
+        self.assertNotIn("7: scaling", run.table)
+
+    def test_missing_row_is_a_problem(self):
+        micro = {k: v for k, v in ARM64.items() if k != "smpl_hw"}
+        lines = [x.replace("results=10", "results=9") for x in arm64_lines(micro)]
+        run = self.run_arm64(lines)
+        self.assertEqual(run.rc, 1)
+        self.assertIn("arm64 run: missing result smpl_hw", run.summary["problems"])
+
+    def test_other_pmu_is_a_problem(self):
+        run = self.run_arm64(arm64_lines(pmu="pfmk_test"))
+        self.assertEqual(run.rc, 1)
+        self.assertIn("arm64 run: hardware events on PMU pfmk_test, not armv8_pmuv3",
+                      run.summary["problems"])
+
+    def test_empty_log_is_a_problem(self):
+        run = self.run_arm64(["PFMK-HOST: QEMU killed: no step began or ended"])
+        self.assertEqual((run.rc, run.summary["arm64"]["status"]), (1, "no result"))
 
 
 if __name__ == "__main__":
