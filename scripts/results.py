@@ -439,7 +439,10 @@ def example_problems(step, lines, mode):
         # events=: a column per event, headed by its string.  Where both
         # are counted, sched:sched_switch and context-switches fire for
         # the same switches, enabled and disabled one after the other in
-        # one context: within 2 + 2% of each other, as in pfmk_smoke.
+        # one context, each by an IPI from the example's CPU to the
+        # counted one: within 3 + 10% of each other.  Not pfmk_smoke's
+        # 2 + 2% on the local CPU: on a host at load 9 a vCPU ran 6 more
+        # switches between the two IPIs (87 against 81).
         head = [x.split() for x in out if re.match(r"^CPU\s+\S", x)]
         if not head:
             probs.append("no table header")
@@ -453,7 +456,7 @@ def example_problems(step, lines, mode):
                     probs.append("CPU %s counted no %s" % (v[0], n))
             tp, cs = c.get("sched:sched_switch"), c.get("context-switches")
             if tp is not None and cs is not None and \
-                    (tp > cs + 2 + cs // 50 or cs > tp + 2 + tp // 50):
+                    (tp > cs + 3 + cs // 10 or cs > tp + 3 + tp // 10):
                 probs.append("CPU %s: sched:sched_switch %d, context-switches %d" % (v[0], tp, cs))
     elif mod == "pfmk_example_sample":
         head = [x for x in out if re.match(r"^\d+ samples of \S+, \d+ functions, \d+ buffer restarts$", x)]
