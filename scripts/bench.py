@@ -419,9 +419,11 @@ AUX_CALL_RE = re.compile(r"# aux_copy_throughput: (\d+) KiB buffer, ns per call:
 
 
 def aux_copyout():
-    """Item 8 comes from the last make test: pfmk_aux_smoke needs the AUX
-    kernel patch, which only the debug kernels have, while make bench runs
-    on Debian's kernel.  Parsed from $PFMK_LOGS/debug-*.log if present."""
+    """Item 8: pfmk_aux_smoke's copy-out figures need the AUX kernel
+    patch, which Debian's kernels lack.  Parsed from make bench's AUX run
+    on the patched kernel without debug options ($PFMK_LOGS/bench-aux-*.log,
+    judged) and from the last make test's debug kernels
+    ($PFMK_LOGS/debug-*.log, reported only)."""
     logs = os.environ.get("PFMK_LOGS", "")
     out = []
     paths = []
@@ -664,7 +666,6 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
              attribution(w["verdict"], "time", None, None))
     aux = aux_copyout()
     for a in aux:
-        # Higher is better here: the target is a floor.
         t = AUX_TARGETS.get(a["kib"])
         # Higher is better here: the target is a floor.  A debug kernel's
         # ratio measures KASAN and lockdep: reported, not judged.
@@ -679,7 +680,7 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
              a["verdict"], attribution(a["verdict"], "time", None, None))
     if not aux:
         print("%-2d %-48s %s" % (8, "AUX copy-out vs memcpy",
-                                 "no result: run make test first (patched debug kernels)"))
+                                 "no result: make bench's AUX run (PFMK_BENCH_AUX) or make test's debug kernels"))
     print()
     if icount_log is None:
         print("instructions per op: no icount run (PFMK_BENCH_ICOUNT=0); insn ratio and "

@@ -27,7 +27,10 @@
 # default: run the instruction-count pass; 0: skip it), PFMK_BENCH_TIMEOUT
 # (seconds per guest, default 900), PFMK_BENCH_ARCHES (default
 # "x86_64 arm64": the passes run; "arm64" alone leaves the x86 ones out),
-# PFMK_BENCH_ARM64_ARGS (pfmk_bench parameters of the arm64 pass).
+# PFMK_BENCH_ARM64_ARGS (pfmk_bench parameters of the arm64 pass),
+# PFMK_BENCH_AUX (1, the default: with the x86 passes, the AUX copy-out
+# run of scripts/bench-aux.sh on the patched kernel without debug options,
+# bench-aux-<series>.log; 0: skip it).
 set -euo pipefail
 # Parsed as a whole before running: editing this file cannot break a run.
 {
@@ -108,6 +111,11 @@ if ((X86)); then
 		# problem if it holds no result.
 		((irc == 0)) || say "warning: icount QEMU rc=$irc (see $ilog)"
 		report[3]=$ilog
+	fi
+	# AUX copy-out on the patched kernel without debug options
+	# (scripts/bench-aux.sh: built on first use, then cached).
+	if [[ ${PFMK_BENCH_AUX:-1} == 1 ]]; then
+		"$S/bench-aux.sh" || say "warning: the AUX copy-out run failed: its rows are missing"
 	fi
 fi
 if ((ARM64)); then
