@@ -210,12 +210,10 @@ static DEFINE_SPINLOCK(pfmk_completion_lock);
  */
 static void pfmk_completion_prepare(struct completion *c)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&pfmk_completion_lock, flags);
+	spin_lock(&pfmk_completion_lock);
 	if (pfmk_completion_blank(c))
 		init_completion(c);
-	spin_unlock_irqrestore(&pfmk_completion_lock, flags);
+	spin_unlock(&pfmk_completion_lock);
 }
 
 /**

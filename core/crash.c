@@ -44,6 +44,7 @@
  */
 #define pr_fmt(fmt) "pfmk-crash: " fmt
 
+#include <linux/delay.h>
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
@@ -96,8 +97,15 @@ struct pfmk_crash {
 
 static LIST_HEAD(pfmk_crash_list);
 static DEFINE_MUTEX(pfmk_crash_lock);	/* writers of pfmk_crash_list */
-/* Records on pfmk_crash_list; written under pfmk_crash_lock. */
+/*
+ * Records on pfmk_crash_list; written under pfmk_crash_lock, a decrement
+ * with release after the record left the list, so that a walk that reads
+ * it (acquire) sees the list without that record.
+ */
 static unsigned int pfmk_crash_nr;
+
+/* How long a panic waits for another CPU's freeze of a record, in us. */
+#define PFMK_CRASH_TAKEOVER_US	10000
 
 /*
  * CRC-32 (IEEE 802.3, reflected, as crc32_le() and zlib compute it) from
@@ -191,8 +199,12 @@ static void pfmk_crash_keep_pmds(struct pfmk_ctx *ctx, struct pfmk_crash *rec)
 	info->flags |= PFMK_CRASH_TORN;
 }
 
-/* Freeze one context; the caller claimed its record. */
-static void pfmk_crash_freeze(struct pfmk_crash *rec, unsigned int reason)
+/*
+ * Freeze one context; the caller claimed its record, or took it over
+ * (@flags PFMK_CRASH_TORN: another CPU may have written part of it).
+ */
+static void pfmk_crash_freeze(struct pfmk_crash *rec, unsigned int reason,
+			      u32 flags)
 {
 	struct pfmk_crash_info *info = &rec->info;
 	struct pfmk_ctx *ctx = rec->ctx;
@@ -200,6 +212,8 @@ static void pfmk_crash_freeze(struct pfmk_crash *rec, unsigned int reason)
 
 	/* First: from here on the overflow handler records nothing. */
 	WRITE_ONCE(ctx->frozen, true);
+	/* A panic's takeover of a freeze starts afresh. */
+	info->flags = flags;
 	/*
 	 * The flag before the reads below: a handler that missed it is in
 	 * its ovfl_seq section, which the reads retry on, or about to enter
@@ -213,7 +227,8 @@ static void pfmk_crash_freeze(struct pfmk_crash *rec, unsigned int reason)
 	 * No IPI in a crash: another CPU's events are read as their last
 	 * overflow or read left them.
 	 */
-	if (info->ctx_cpu >= 0 && info->ctx_cpu != info->cpu)
+	if (info->ctx_cpu >= 0 && info->ctx_cpu != info->cpu &&
+	    READ_ONCE(ctx->started) && !READ_ONCE(ctx->offline))
 		info->flags |= PFMK_CRASH_REMOTE;
 	if (rec->aux_keep) {
 		pfmk_aux_crash_copy(ctx, rec->aux, rec->aux_keep, &snip);
@@ -289,7 +304,7 @@ static void pfmk_crash_log(struct pfmk_crash *rec)
 	const struct pfmk_crash_info *info = &rec->info;
 	struct pfmk_ctx *ctx = rec->ctx;
 	unsigned long desc = pfmk_desc_of(ctx);
-	unsigned int i, len, printed = 0;
+	unsigned int i, len, kept, printed = 0;
 	const u8 *aux;
 
 	pr_info("ctx desc=%#lx reason=%s cpu=%d ctx_cpu=%d state=%u started=%d set=%u flags=%#x tstamp=%llu ovfl=%llu smpl=%llu npmds=%u\n",
@@ -306,17 +321,39 @@ static void pfmk_crash_log(struct pfmk_crash *rec)
 	}
 	if (ctx->fmt && ctx->fmt->handler == pfmk_dfl_handler)
 		pfmk_crash_log_samples(ctx, desc, info->smpl_count);
-	if (info->aux_len) {
-		len = min_t(u32, info->aux_len, PFMK_CRASH_LOG_AUX);
-		aux = rec->aux + info->aux_len - len;
+	/* Read once: a freeze taken over may still move it. */
+	kept = min_t(u32, READ_ONCE(info->aux_len), rec->aux_keep);
+	if (kept) {
+		len = min_t(u32, kept, PFMK_CRASH_LOG_AUX);
+		aux = rec->aux + kept - len;
 		pr_info("aux desc=%#lx head=%llu kept=%u crc32=%#x logged=%u\n",
-			desc, info->aux_head, info->aux_len,
-			pfmk_crash_crc32(rec->aux, info->aux_len), len);
+			desc, info->aux_head, kept,
+			pfmk_crash_crc32(rec->aux, kept), len);
 		for (i = 0; i < len; i += 32)
 			pr_info("auxdata desc=%#lx at=%llu %*phN\n", desc,
 				info->aux_head - len + i,
 				(int)min_t(unsigned int, 32, len - i), aux + i);
 	}
+}
+
+/*
+ * At a panic, whose notifiers run after the other CPUs were stopped: a
+ * record another CPU claimed (an oops there) but never finished freezing
+ * is taken over, once that CPU had a bounded time to finish (it may have
+ * escaped the stop: smp_send_stop() gives up after a second).  Returns
+ * true if the caller must freeze the record itself.
+ */
+static bool pfmk_crash_takeover(struct pfmk_crash *rec)
+{
+	unsigned int us;
+
+	for (us = 0; us < PFMK_CRASH_TAKEOVER_US; us += 10) {
+		/* Pairs with the release of pfmk_crash_freeze(). */
+		if (smp_load_acquire(&rec->info.reason))
+			return false;
+		udelay(10);
+	}
+	return !smp_load_acquire(&rec->info.reason);
 }
 
 /**
@@ -343,23 +380,21 @@ static unsigned int pfmk_crash_freeze_all(unsigned int reason)
 	 * A list a memory corruption made circular must not hang the crash
 	 * path: each walk stops after as many records as were added.
 	 */
-	max = READ_ONCE(pfmk_crash_nr);
+	max = smp_load_acquire(&pfmk_crash_nr);
 	rcu_read_lock();
 	seen = 0;
 	list_for_each_entry_rcu(rec, &pfmk_crash_list, node) {
 		if (seen++ == max)
 			break;
 		if (atomic_cmpxchg(&rec->claimed, 0, reason)) {
-			/*
-			 * At a panic, the other CPUs are stopped: one stopped
-			 * in its own freeze of the record (an oops there)
-			 * never ends it.
-			 */
 			if (reason != PFMK_CRASH_PANIC ||
-			    smp_load_acquire(&rec->info.reason))
+			    !pfmk_crash_takeover(rec))
 				continue;
+			pfmk_crash_freeze(rec, reason, PFMK_CRASH_TORN);
+			n++;
+			continue;
 		}
-		pfmk_crash_freeze(rec, reason);
+		pfmk_crash_freeze(rec, reason, 0);
 		n++;
 	}
 	seen = 0;
@@ -512,7 +547,7 @@ static bool pfmk_crash_unlink(struct pfmk_ctx *ctx, bool closing)
 
 	mutex_lock(&pfmk_crash_lock);
 	list_del_rcu(&rec->node);
-	WRITE_ONCE(pfmk_crash_nr, pfmk_crash_nr - 1);
+	smp_store_release(&pfmk_crash_nr, pfmk_crash_nr - 1);
 	mutex_unlock(&pfmk_crash_lock);
 	/*
 	 * A crash path that found the record before it left the list may

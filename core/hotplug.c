@@ -272,7 +272,9 @@ void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
  * events unseen.
  *
  * Context: process context; ctx->mutex held.
- * Return: 0, or -ENODEV if ctx->cpu is offline (not watched then).
+ * Return: 0, or -ENODEV if ctx->cpu is not up for pfmk: offline, going
+ * offline, or coming online before pfmk's online callback (not watched
+ * then).
  */
 int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 {
@@ -339,17 +341,13 @@ int pfmk_hotplug_init(void)
 	if (!pfmk_hp_wq)
 		return -ENOMEM;
 	/*
-	 * The CPUs online now are up for pfmk: no hotplug operation runs
-	 * until the state is in place.
+	 * With the startup callback run on every CPU at or above the state
+	 * (an empty list: it only marks the CPU up), not on the online ones:
+	 * a CPU parked below it (CPU hotplug state control) stays down for
+	 * pfmk.
 	 */
-	cpus_read_lock();
-	for_each_online_cpu(cpu)
-		per_cpu_ptr(&pfmk_hp_cpus, cpu)->up = true;
-	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
-						   "pfmk:online",
-						   pfmk_cpu_online,
-						   pfmk_cpu_offline);
-	cpus_read_unlock();
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pfmk:online",
+				pfmk_cpu_online, pfmk_cpu_offline);
 	if (ret < 0) {
 		destroy_workqueue(pfmk_hp_wq);
 		return ret;

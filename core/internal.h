@@ -46,6 +46,9 @@
  *     pfmk_desc_mutex              descriptor table (core/desc.c); innermost:
  *                                  under ctx->mutex at close, alone at
  *                                  create
+ *   pfmk_completion_lock           a leaf, taken alone at create to
+ *                                  initialise a blank completion
+ *                                  (core/context.c)
  *
  * Every function that requires ctx->mutex says so in its Context: line
  * and asserts it with lockdep_assert_held().
