@@ -36,7 +36,6 @@ try:
     import drgn
     from drgn import cast, FaultError
     from drgn.helpers.linux.list import list_for_each_entry
-    from drgn.helpers.linux.xarray import xa_for_each
 except ImportError:
     sys.exit("pfmk-drgn.py: needs drgn (apt install python3-drgn; run with /usr/bin/python3)")
 
@@ -99,10 +98,15 @@ class Decoder:
             pass
 
     def contexts(self):
-        xa = self.prog["pfmk_ctx_xa"]
-        ctx_t = self.prog.type("struct pfmk_ctx *")
-        for _, entry in xa_for_each(xa.address_of_()):
-            yield cast(ctx_t, entry)
+        """The contexts of pfmk's descriptor table (core/desc.c), an RCU
+        array indexed by descriptor; a reserved slot is still NULL."""
+        tab = self.prog["pfmk_desc_tab"]
+        if not u(tab):
+            return
+        for i in range(u(tab.size)):
+            ctx = tab.slot[i]
+            if u(ctx):
+                yield ctx
 
     # -- PMDs and sets -------------------------------------------------
     def pmd_value(self, pmd):
