@@ -55,8 +55,9 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 
-#include "glue.h"
 #include "internal.h"
+#include "perf.h"
+#include "smpl_dfl.h"
 #include "trace.h"
 
 /* Park-Miller "minimal standard" generator, Carta's method (perfmon2). */
