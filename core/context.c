@@ -134,7 +134,7 @@ void pfmk_ctx_cache_exit(void)
  * A context with room for set 0's registers, cleared but for the
  * type-stable fields, which hold the constructor's values or those the
  * last context left: dead, no reference, an old cookie, the mutex
- * unlocked (or held for an instant by a stale lookup, pfmk_ctx_lock()).
+ * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).
  */
 static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 {
@@ -669,9 +669,9 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	/*
 	 * Dead before the unload: lookups fail from here on, lockless
 	 * readers see ->dead (-EBADF), and the unload does not fold counts
-	 * that nobody can read any more.  No mutex_destroy():
-	 * pfmk_ctx_lock() may still mutex_trylock() the context under RCU,
-	 * and would find the magic gone.
+	 * that nobody can read any more.  No mutex_destroy(): the mutex
+	 * is type-stable, set up once by the cache's constructor, and the
+	 * next context in this memory uses it as it is.
 	 */
 	pfmk_desc_free(ctx);
 	pfmk_ctx_write_begin(ctx);

@@ -82,14 +82,13 @@
  * description's or a sampling format's callbacks; they must not call back
  * into pfmk.
  *
- * Descriptor lookups run under RCU.  A KAPI call takes ctx->mutex inside
- * the lookup's RCU section when it is free, and relies on the creation
- * reference, which only a close under that mutex drops; otherwise it takes
- * a reference (ctx->ref) before sleeping on the mutex (pfmk_ctx_lock()).
- * A context's memory goes back to its SLAB_TYPESAFE_BY_RCU cache with the
- * last reference: a lookup under RCU may find it reused by a new context,
- * and checks, once it has pinned it (mutex, reference or read pass), that
- * it is still the descriptor's (pfmk_ctx_is()).  Everything else a
+ * Descriptor lookups run under RCU.  A KAPI call takes a reference
+ * (ctx->ref) under RCU, then ctx->mutex, and drops both when it returns
+ * (pfmk_ctx_lock(), pfmk_ctx_unlock()).  A context's memory goes back to
+ * its SLAB_TYPESAFE_BY_RCU cache with the last reference: a lookup under
+ * RCU may find it reused by a new context, and checks, once it has pinned
+ * it (reference or read pass), that it is still the descriptor's
+ * (pfmk_ctx_is()).  Everything else a
  * context owns (perf events, registers, the PMU description's module
  * reference) is freed by pfmk_close() under ctx->mutex, after which every
  * call on the context returns -EBADF.
@@ -321,8 +320,6 @@ struct pfmk_msgq {
  * @aux: AUX set-up (core/aux.c), or NULL; freed after a grace period
  *	(the crash path reads it).
  * @crash: crash set-up (core/crash.c), or NULL.
- * @lock_ref: the KAPI call holding @mutex holds a reference too
- *	(pfmk_ctx_lock()).
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
  *	without @mutex; close waits for them to leave).
  * @ovfl_irqs_on: a sampling event whose overflow handler runs with
@@ -377,7 +374,7 @@ struct pfmk_msgq {
  *   again.  These fields keep their meaning across that reuse (set up
  *   once by the cache's constructor, never cleared by a create), and every
  *   lockless user that looks at more than them pins the context first
- *   (@mutex, @ref or @read_passes) and then checks that it is still the
+ *   (@ref or @read_passes) and then checks that it is still the
  *   descriptor's, @dead then @cookie (pfmk_ctx_is()).  @mutex and @dead
  *   are otherwise in the @mutex group, @state_seq too.
  * - Fixed from pfmk_ctx_create() to the last reference, @id to @rcu:
@@ -430,7 +427,6 @@ struct pfmk_ctx {
 	unsigned int			nregs;
 	unsigned int			state;
 	bool				started;
-	bool				lock_ref;
 	int				cpu;
 	struct pfmk_set			set0;
 	struct list_head		sets;
@@ -682,15 +678,14 @@ struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc);
 struct pfmk_ctx *pfmk_desc_get(void *desc);
 void pfmk_ctx_put(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_ctx_lock(void *desc);
-void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx);
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
 
 /**
  * pfmk_ctx_is() - is a context found under RCU still a descriptor's?
- * @ctx: the context, pinned and ordered after the pin: its mutex held
- *	(acquire), a reference taken then smp_rmb(), or a read pass entered
- *	(ctx->read_passes) then a full barrier.
+ * @ctx: the context, pinned and ordered after the pin: a reference taken
+ *	then smp_rmb(), or a read pass entered (ctx->read_passes) then a
+ *	full barrier.
  * @desc: the descriptor it was found by.
  *
  * Contexts are SLAB_TYPESAFE_BY_RCU: the memory a lookup found may since

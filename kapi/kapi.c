@@ -533,8 +533,7 @@ int pfmk_close(void *desc)
 	ctx = pfmk_ctx_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	/* The close drops the creation reference: keep ours to the unlock. */
-	pfmk_ctx_lock_pin(ctx);
+	/* The close drops the creation reference; ours goes at the unlock. */
 	pfmk_ctx_close(ctx);
 	pfmk_ctx_unlock(ctx);
 	return 0;
