@@ -18,9 +18,8 @@
  * tells nothing of the next one's cookie, so a descriptor cannot be
  * forged from another by arithmetic.  It is not a cryptographic
  * permutation: it stops mistakes and casual forgery, not a module that
- * can read pfmk's memory anyway.  Drawing a random number per context
- * cost more than the rest of pfmk_create_context() on a machine whose
- * CRNG is not seeded yet.
+ * can read pfmk's memory anyway.  It needs no random number per context,
+ * which is slow to draw while the CRNG is not seeded yet.
  *
  * The descriptor table is an array of context pointers indexed by the
  * descriptor, published with RCU: a lookup is a bounds check and a load.
