@@ -10,8 +10,11 @@
  * each relies on is checked: the types of the fields by the
  * static_assert()s below, which break the build if a kernel changes them,
  * and their meaning by the test cases named with each accessor, which fail
- * if a kernel changes it.  No other file of pfmk names a field of perf's
- * structures (struct perf_event, hw_perf_event, pmu): it calls these.
+ * if a kernel changes it.  No other file of core/ or kapi/ names a field
+ * of perf's structures (struct perf_event, hw_perf_event, pmu): they call
+ * these.  The PMU layer's use of perf PMUs found by name (their device,
+ * type and sysfs groups) is its own glue, pmu/perf_pmu.c, checked by the
+ * pfmk_dyn_glue suite.
  *
  * Included by the files that use perf: perf.c, and context.c, regs.c,
  * sets.c (the functions), ovfl.c and crash.c (the accessors); not by
