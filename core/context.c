@@ -33,8 +33,8 @@
 #include <linux/string.h>
 #include <linux/wait_bit.h>
 
-#include "glue.h"
 #include "internal.h"
+#include "perf.h"
 #include "trace.h"
 
 /*
@@ -134,7 +134,7 @@ void pfmk_ctx_cache_exit(void)
  * A context with room for set 0's registers, cleared but for the
  * type-stable fields, which hold the constructor's values or those the
  * last context left: dead, no reference, an old cookie, the mutex
- * unlocked (or held for an instant by a stale lookup, pfmk_ctx_lock()).
+ * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).
  */
 static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 {
@@ -196,6 +196,29 @@ static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
 	return 0;
 }
 
+/**
+ * pfmk_completion_blank() - is a completion all zero bytes?
+ * @c: a completion a client passed to pfmk_create_context().
+ *
+ * 2006 clients passed a static completion they never initialised
+ * (SystemTap's runtime did): complete() on it would follow a NULL wait
+ * list.  No exported function tells whether a completion was
+ * initialised, and the fields that would tell are the scheduler's.  This
+ * looks at no field: a completion that has a waiter (a list entry) or a
+ * count of completions is never all zero, so init_completion() on an
+ * all-zero one loses nothing, whatever the layout; an initialised
+ * completion is not all zero either (its empty wait list points to
+ * itself).  The pfmk_glue KUnit suite (test-modules/pfmk_kunit_glue.c)
+ * fails if a completion's waiter or count is lost at create.
+ *
+ * Context: any context.
+ * Return: true if @c is all zero bytes (never initialised).
+ */
+static bool pfmk_completion_blank(const struct completion *c)
+{
+	return !memchr_inv(c, 0, sizeof(*c));
+}
+
 /* Serialises pfmk_completion_prepare()'s check with its initialisation. */
 static DEFINE_SPINLOCK(pfmk_completion_lock);
 
@@ -203,10 +226,10 @@ static DEFINE_SPINLOCK(pfmk_completion_lock);
  * 2006 clients passed a static completion they never initialised
  * (SystemTap's runtime did): complete() would follow a NULL pointer.
  * Nobody can be waiting on an all-zero one, nor have completed it, so
- * initialising it loses nothing (core/glue.h).  A completion may be
- * shared by contexts created at once: under the lock, the second creator
- * finds it initialised, and no owner can wait on it before the first
- * creator's initialisation is done.
+ * initialising it loses nothing (pfmk_completion_blank()).  A completion
+ * may be shared by contexts created at once: under the lock, the second
+ * creator finds it initialised, and no owner can wait on it before the
+ * first creator's initialisation is done.
  */
 static void pfmk_completion_prepare(struct completion *c)
 {
@@ -646,9 +669,9 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	/*
 	 * Dead before the unload: lookups fail from here on, lockless
 	 * readers see ->dead (-EBADF), and the unload does not fold counts
-	 * that nobody can read any more.  No mutex_destroy():
-	 * pfmk_ctx_lock() may still mutex_trylock() the context under RCU,
-	 * and would find the magic gone.
+	 * that nobody can read any more.  No mutex_destroy(): the mutex
+	 * is type-stable, set up once by the cache's constructor, and the
+	 * next context in this memory uses it as it is.
 	 */
 	pfmk_desc_free(ctx);
 	pfmk_ctx_write_begin(ctx);

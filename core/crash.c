@@ -56,8 +56,9 @@
 #include <pfmk/crash.h>
 #include <pfmk/compat.h>
 
-#include "glue.h"
 #include "internal.h"
+#include "perf.h"
+#include "smpl_dfl.h"
 
 /* Tries to read a value under a seqcount before keeping it torn. */
 #define PFMK_CRASH_TRIES	100

@@ -18,9 +18,8 @@
  * tells nothing of the next one's cookie, so a descriptor cannot be
  * forged from another by arithmetic.  It is not a cryptographic
  * permutation: it stops mistakes and casual forgery, not a module that
- * can read pfmk's memory anyway.  Drawing a random number per context
- * cost more than the rest of pfmk_create_context() on a machine whose
- * CRNG is not seeded yet.
+ * can read pfmk's memory anyway.  It needs no random number per context,
+ * which is slow to draw while the CRNG is not seeded yet.
  *
  * The descriptor table is an array of context pointers indexed by the
  * descriptor, published with RCU: a lookup is a bounds check and a load.
@@ -389,15 +388,15 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
  * pfmk_ctx_lock() - look a descriptor up and lock its context
  * @desc: the descriptor given by the caller.
  *
- * Uncontended, the mutex is taken inside the lookup's RCU section and no
- * reference is taken: a context that is not dead holds its creation
- * reference until pfmk_ctx_close(), which needs the mutex.  A context
- * whose mutex is busy is referenced before sleeping on it.
- * ctx->lock_ref tells pfmk_ctx_unlock() which way it was locked;
- * pfmk_ctx_lock_pin() turns the first way into the second.
+ * Takes a reference and checks the context as pfmk_desc_get() does
+ * (here, beside the lookup, which the compiler inlines), then the mutex,
+ * then checks that no close ran while the call slept on it.  The
+ * reference keeps the memory this context's until pfmk_ctx_unlock(), even
+ * if a close drops the creation reference meanwhile: its cookie cannot
+ * change, and the mutex of a freed context is never touched.
  *
  * Context: process context; may sleep.
- * Return: the context, with its mutex held (and maybe referenced), or
+ * Return: the context, with a reference and its mutex held, or
  * ERR_PTR(-EBADF) for an unknown, forged or closed descriptor.
  */
 struct pfmk_ctx *pfmk_ctx_lock(void *desc)
@@ -406,84 +405,46 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 
 	rcu_read_lock();
 	ctx = pfmk_desc_lookup_rcu(desc);
-	if (unlikely(!ctx))
-		goto err_rcu;
-	if (likely(mutex_trylock(&ctx->mutex))) {
-		/* Closed, or reused by another context since the lookup. */
-		if (unlikely(!pfmk_ctx_is(ctx, (unsigned long)desc))) {
-			mutex_unlock(&ctx->mutex);
-			goto err_rcu;
-		}
+	if (unlikely(!ctx || !refcount_inc_not_zero(&ctx->ref))) {
 		rcu_read_unlock();
-		ctx->lock_ref = false;
-	} else {
-		if (!refcount_inc_not_zero(&ctx->ref))
-			goto err_rcu;
-		rcu_read_unlock();
-		/* The reference before the checks: see pfmk_desc_get(). */
-		smp_rmb();
-		mutex_lock(&ctx->mutex);
-		if (!pfmk_ctx_is(ctx, (unsigned long)desc)) {
-			mutex_unlock(&ctx->mutex);
-			pfmk_ctx_put(ctx);
-			return ERR_PTR(-EBADF);
-		}
-		ctx->lock_ref = true;
+		return ERR_PTR(-EBADF);
+	}
+	rcu_read_unlock();
+	/* The reference before the checks: see pfmk_desc_get(). */
+	smp_rmb();
+	if (unlikely(!pfmk_ctx_is(ctx, (unsigned long)desc)))
+		goto err_put;
+	mutex_lock(&ctx->mutex);
+	/*
+	 * Closed while the call waited for the mutex.  The cookie cannot
+	 * have changed: the reference keeps the memory this context's.
+	 */
+	if (unlikely(READ_ONCE(ctx->dead))) {
+		mutex_unlock(&ctx->mutex);
+		goto err_put;
 	}
 	/* Every call sees the CPU hotplug events that came before it. */
 	if (unlikely(pfmk_hotplug_pending(ctx)))
 		pfmk_hotplug_sync(ctx);
 	return ctx;
 
-err_rcu:
-	rcu_read_unlock();
+err_put:
+	pfmk_ctx_put(ctx);
 	return ERR_PTR(-EBADF);
-}
-
-/**
- * pfmk_ctx_lock_pin() - hold a reference on a context locked by pfmk_ctx_lock()
- * @ctx: the context.
- *
- * For a call that drops the creation reference under the mutex
- * (pfmk_close()): the context must outlive pfmk_ctx_unlock().
- *
- * Context: process context; ctx->mutex held.
- */
-void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx)
-{
-	lockdep_assert_held(&ctx->mutex);
-	if (!ctx->lock_ref) {
-		refcount_inc(&ctx->ref);
-		ctx->lock_ref = true;
-	}
 }
 
 /**
  * pfmk_ctx_unlock() - unlock a context locked by pfmk_ctx_lock()
  * @ctx: the context.
  *
- * Without a reference, the context may be freed as soon as a close that
- * was waiting for the mutex takes it, and mutex_unlock() may still touch
- * the mutex after handing it over.  A context of a size class stays a
- * context with the same mutex (type-stable memory, see pfmk_ctx_free());
- * a larger one is freed one RCU grace period later, and the unlock runs
- * with preemption off, which no grace period ends during (since RCU's
- * flavours were consolidated, v4.20).  Not rcu_read_lock():
- * with lockdep, its section is tracked like a lock, and cost more than
- * the two atomic operations this path saves; a mutex_unlock() with
- * preemption off is legal everywhere, PREEMPT_RT included.
+ * Unlocks, then drops the call's reference, which may be the last one if
+ * the call closed the context (pfmk_close()).
  *
  * Context: process context; ctx->mutex held.
  */
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
-	if (ctx->lock_ref) {
-		mutex_unlock(&ctx->mutex);
-		pfmk_ctx_put(ctx);
-		return;
-	}
-	preempt_disable();
 	mutex_unlock(&ctx->mutex);
-	preempt_enable();
+	pfmk_ctx_put(ctx);
 }

@@ -15,9 +15,9 @@
  * Every loaded context is on the list of its CPU (pfmk_hp_cpus), added by
  * pfmk_ctx_load() and removed by pfmk_ctx_unload(); one cpuhp state
  * (CPUHP_AP_ONLINE_DYN) walks the list of the CPU coming or going, as perf
- * walks its per-CPU contexts.  A cpuhp instance per context cost a
- * context's load and close about 440 instructions (the cpuhp state mutex,
- * the instance list) for what a per-CPU list does in a few dozen.  The
+ * walks its per-CPU contexts.  A cpuhp instance per context would take
+ * the cpuhp state mutex and walk its instance list at every load and
+ * close, for what a per-CPU list does under a spinlock.  The
  * list's spinlock orders a context's addition and removal with the
  * callbacks: once removed, no callback touches the context.  The addition
  * checks, under the same lock, the CPU's up flag, which the callbacks

@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk core internal header: what core/ offers kapi/, the layer above it.
- * It includes pmu/internal.h, the layer below; pmu/ never includes this.
- * Client modules use <pfmk/pfmk.h> and <pfmk/pmu.h> only.
+ * pfmk core internal header: what core/ offers kapi/, the layer above it,
+ * and what the files of core/ share.  It includes pmu/internal.h, the
+ * layer below; pmu/ never includes this.  Two headers of core/ are its
+ * own business, included only by the files of core/ that need them: the
+ * perf glue (core/perf.h: core/perf.c's functions and every access to
+ * perf's own structures) and the default sampling format's internals
+ * (core/smpl_dfl.h).  Client modules use <pfmk/pfmk.h> and <pfmk/pmu.h>
+ * only.
  *
  * Naming: pfmk_ctx_*() act on a context whose mutex the caller holds (the
  * kapi/ layer takes it), and assert it with lockdep_assert_held().  The
  * exceptions are named here: the life cycle, which runs before a context
  * can be locked or after nothing can lock it any more (pfmk_ctx_create(),
- * pfmk_ctx_free(), pfmk_ctx_cache_init() and pfmk_ctx_cache_exit()), and
- * the lock itself (pfmk_ctx_lock(), pfmk_ctx_put(), pfmk_ctx_is()).
- * pfmk_perf_*() are the perf glue (core/perf.c, and core/glue.h for the
- * overflow path); pfmk_desc_*() manage descriptors (handles);
- * pfmk_aux_*() the AUX set-up of a context (core/aux.c); pfmk_msgq_*()
- * the message queue, under its own lock.
+ * pfmk_ctx_free(), pfmk_ctx_cache_init() and pfmk_ctx_cache_exit(), and
+ * the static helpers of core/context.c they call), and the lock itself
+ * (pfmk_ctx_lock(), pfmk_ctx_put(), pfmk_ctx_is()).
+ * pfmk_perf_*() are the perf glue (core/perf.h); pfmk_desc_*() manage
+ * descriptors (handles); pfmk_dfl_*() the default format
+ * (core/smpl_dfl.h); pfmk_aux_*() the AUX set-up of a context
+ * (core/aux.c); pfmk_msgq_*() the message queue, under its own lock.
  *
  * The lock order and lifetimes are the DOC: block below.
  *
@@ -76,14 +82,13 @@
  * description's or a sampling format's callbacks; they must not call back
  * into pfmk.
  *
- * Descriptor lookups run under RCU.  A KAPI call takes ctx->mutex inside
- * the lookup's RCU section when it is free, and relies on the creation
- * reference, which only a close under that mutex drops; otherwise it takes
- * a reference (ctx->ref) before sleeping on the mutex (pfmk_ctx_lock()).
- * A context's memory goes back to its SLAB_TYPESAFE_BY_RCU cache with the
- * last reference: a lookup under RCU may find it reused by a new context,
- * and checks, once it has pinned it (mutex, reference or read pass), that
- * it is still the descriptor's (pfmk_ctx_is()).  Everything else a
+ * Descriptor lookups run under RCU.  A KAPI call takes a reference
+ * (ctx->ref) under RCU, then ctx->mutex, and drops both when it returns
+ * (pfmk_ctx_lock(), pfmk_ctx_unlock()).  A context's memory goes back to
+ * its SLAB_TYPESAFE_BY_RCU cache with the last reference: a lookup under
+ * RCU may find it reused by a new context, and checks, once it has pinned
+ * it (reference or read pass), that it is still the descriptor's
+ * (pfmk_ctx_is()).  Everything else a
  * context owns (perf events, registers, the PMU description's module
  * reference) is freed by pfmk_close() under ctx->mutex, after which every
  * call on the context returns -EBADF.
@@ -315,8 +320,6 @@ struct pfmk_msgq {
  * @aux: AUX set-up (core/aux.c), or NULL; freed after a grace period
  *	(the crash path reads it).
  * @crash: crash set-up (core/crash.c), or NULL.
- * @lock_ref: the KAPI call holding @mutex holds a reference too
- *	(pfmk_ctx_lock()).
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
  *	without @mutex; close waits for them to leave).
  * @ovfl_irqs_on: a sampling event whose overflow handler runs with
@@ -371,7 +374,7 @@ struct pfmk_msgq {
  *   again.  These fields keep their meaning across that reuse (set up
  *   once by the cache's constructor, never cleared by a create), and every
  *   lockless user that looks at more than them pins the context first
- *   (@mutex, @ref or @read_passes) and then checks that it is still the
+ *   (@ref or @read_passes) and then checks that it is still the
  *   descriptor's, @dead then @cookie (pfmk_ctx_is()).  @mutex and @dead
  *   are otherwise in the @mutex group, @state_seq too.
  * - Fixed from pfmk_ctx_create() to the last reference, @id to @rcu:
@@ -424,7 +427,6 @@ struct pfmk_ctx {
 	unsigned int			nregs;
 	unsigned int			state;
 	bool				started;
-	bool				lock_ref;
 	int				cpu;
 	struct pfmk_set			set0;
 	struct list_head		sets;
@@ -676,15 +678,14 @@ struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc);
 struct pfmk_ctx *pfmk_desc_get(void *desc);
 void pfmk_ctx_put(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_ctx_lock(void *desc);
-void pfmk_ctx_lock_pin(struct pfmk_ctx *ctx);
 void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
 
 /**
  * pfmk_ctx_is() - is a context found under RCU still a descriptor's?
- * @ctx: the context, pinned and ordered after the pin: its mutex held
- *	(acquire), a reference taken then smp_rmb(), or a read pass entered
- *	(ctx->read_passes) then a full barrier.
+ * @ctx: the context, pinned and ordered after the pin: a reference taken
+ *	then smp_rmb(), or a read pass entered (ctx->read_passes) then a
+ *	full barrier.
  * @desc: the descriptor it was found by.
  *
  * Contexts are SLAB_TYPESAFE_BY_RCU: the memory a lookup found may since
@@ -765,6 +766,37 @@ int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 			  int count);
 
+/**
+ * pfmk_set_event_added() - note that a PMD of a set got an event
+ * @set: the set.
+ * @num: the PMD's number.
+ *
+ * Context: ctx->mutex held.
+ */
+static inline void pfmk_set_event_added(struct pfmk_set *set,
+					unsigned int num)
+{
+	lockdep_assert_held(&set->pmds[num].ctx->mutex);
+	if (num >= set->ev_span)
+		set->ev_span = num + 1;
+}
+
+/**
+ * pfmk_set_write_pmc() - store a PMC value in a set
+ * @set: the set.
+ * @num: the PMC's number.
+ * @val: the value, checked.
+ *
+ * Context: ctx->mutex held.
+ */
+static inline void pfmk_set_write_pmc(struct pfmk_set *set, unsigned int num,
+				      u64 val)
+{
+	lockdep_assert_held(&set->pmds[num].ctx->mutex);
+	set->pmcs[num] = val;
+	__set_bit(num, set->pmcs_written);
+}
+
 /* core/ovfl.c: overflow path */
 void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
@@ -807,116 +839,10 @@ static inline u64 pfmk_pmd_period(u64 val)
 
 void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
 
-/* core/smpl_dfl.c: the default format, whose entries core/ovfl.c may write */
-/**
- * struct pfmk_dfl_priv - the default format's private state per context
- * @buf_size: size of the buffer.
- * @max_entry: size of the largest entry (hdr_min_buf_space).
- * @aux_bytes: AUX snippet bytes per entry (hdr_reserved[0]).
- * @cur: offset of the next entry (hdr_cur_offs).
- * @count: entries in the buffer (hdr_count).
- * @overflows: times the buffer was full (hdr_overflows).
- * @throttled: entries of throttled overflows
- *	(hdr_reserved[PFMK_DFL_HDR_THROTTLED]).
- */
-struct pfmk_dfl_priv {
-	size_t	buf_size;
-	size_t	max_entry;
-	size_t	aux_bytes;
-	size_t	cur;
-	u64	count;
-	u64	overflows;
-	u64	throttled;
-};
-
-/**
- * pfmk_dfl_room() - does a default-format buffer have room for an entry?
- * @priv: the format's private state.
- * @size: size of the entry.
- *
- * Every bound comes from @priv, never from the buffer, which its owner
- * may write.
- *
- * Context: the overflow path (NMI, hard-irq, or a software event's task
- * with interrupts on), owning the context (ctx->ovfl_busy).
- * Return: true if @size bytes fit at priv->cur.
- */
-static __always_inline bool pfmk_dfl_room(const struct pfmk_dfl_priv *priv,
-					  size_t size)
-{
-	return size <= priv->max_entry && priv->cur + size <= priv->buf_size;
-}
-
-/**
- * pfmk_dfl_entry_fill() - write the fixed part of a default-format entry
- * @ent: the entry, at priv->cur in the buffer.
- * @arg: the overflow.
- *
- * The one writer of struct pfm_dfl_smpl_entry, for pfmk_dfl_handler() and
- * for the overflow path's in-place entry (whose @arg is a local the
- * compiler keeps in registers).
- *
- * Context: the overflow path, owning the context (ctx->ovfl_busy).
- */
-static __always_inline void
-pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
-		    const struct pfmk_ovfl_arg *arg)
-{
-	ent->pid = arg->pid;
-	ent->ovfl_pmd = arg->ovfl_pmd;
-	ent->reserved = arg->throttled ? PFMK_DFL_ENT_THROTTLED : 0;
-	ent->last_reset_val = arg->last_reset_val;
-	ent->ip = arg->ip;
-	ent->tstamp = arg->tstamp;
-	ent->cpu = arg->cpu;
-	ent->set = arg->active_set;
-	ent->tgid = arg->tgid;
-}
-
-/**
- * pfmk_dfl_commit() - publish the entry written at priv->cur
- * @buf: the sampling buffer.
- * @priv: the format's private state.
- * @size: size of the entry, checked by pfmk_dfl_room().
- * @throttled: the entry is of a throttled overflow (pfmk_ovfl_arg).
- *
- * hdr_cur_offs and the count of throttled entries first, hdr_count last
- * with a release store (pairs with the reader's smp_load_acquire()).  As
- * perfmon2 2.2, the buffer is full when no further entry of the largest
- * size fits after this one.
- *
- * Context: the overflow path (NMI, hard-irq, or a software event's task
- * with interrupts on), owning the context (ctx->ovfl_busy).
- * Return: PFM_OVFL_CTRL_RESET, or NOTIFY | MASK when the buffer is full.
- */
-static __always_inline u32 pfmk_dfl_commit(void *buf,
-					   struct pfmk_dfl_priv *priv,
-					   size_t size, bool throttled)
-{
-	struct pfm_dfl_smpl_hdr *hdr = buf;
-	size_t cur = priv->cur + size;
-
-	priv->cur = cur;
-	WRITE_ONCE(hdr->hdr_cur_offs, cur);
-	if (unlikely(throttled))
-		WRITE_ONCE(hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED],
-			   ++priv->throttled);
-	/* Publish the entry: pairs with the reader's smp_load_acquire(). */
-	smp_store_release(&hdr->hdr_count, ++priv->count);
-	if (cur + priv->max_entry > priv->buf_size) {
-		WRITE_ONCE(hdr->hdr_overflows, ++priv->overflows);
-		return PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK;
-	}
-	return PFM_OVFL_CTRL_RESET;
-}
-
 /* core/smpl.c: sampling formats and buffers */
 int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 		    void *smpl_arg, size_t smpl_size);
 void pfmk_smpl_free(struct pfmk_ctx *ctx);
-int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg);
-int pfmk_smpl_dfl_init(void);
-void pfmk_smpl_dfl_exit(void);
 
 /* core/msgq.c: message queue */
 void pfmk_msgq_init(struct pfmk_msgq *q);
@@ -954,55 +880,5 @@ int pfmk_ctx_crash_read(struct pfmk_ctx *ctx, struct pfmk_crash_info *info,
 void pfmk_crash_close(struct pfmk_ctx *ctx);
 void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
 			 struct pfmk_dfl_aux_snippet *snip);
-
-/* core/perf.c: perf glue */
-struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
-				    unsigned int reg, u64 pmc, const u64 *pmcs,
-				    int cpu, struct pfmk_pmd *pmd,
-				    const struct pfmk_pmd *cfg);
-void pfmk_perf_release(struct pfmk_pmd *pmd);
-void pfmk_perf_destroy(struct perf_event *event);
-int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
-		    u64 pmc, const u64 *pmcs, int gone);
-void pfmk_perf_sync(struct pfmk_pmd *pmd);
-void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val);
-u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
-int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);
-int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
-		       int cpu);
-void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);
-void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs);
-void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs);
-
-/**
- * pfmk_set_event_added() - note that a PMD of a set got an event
- * @set: the set.
- * @num: the PMD's number.
- *
- * Context: ctx->mutex held.
- */
-static inline void pfmk_set_event_added(struct pfmk_set *set,
-					unsigned int num)
-{
-	lockdep_assert_held(&set->pmds[num].ctx->mutex);
-	if (num >= set->ev_span)
-		set->ev_span = num + 1;
-}
-
-/**
- * pfmk_set_write_pmc() - store a PMC value in a set
- * @set: the set.
- * @num: the PMC's number.
- * @val: the value, checked.
- *
- * Context: ctx->mutex held.
- */
-static inline void pfmk_set_write_pmc(struct pfmk_set *set, unsigned int num,
-				      u64 val)
-{
-	lockdep_assert_held(&set->pmds[num].ctx->mutex);
-	set->pmcs[num] = val;
-	__set_bit(num, set->pmcs_written);
-}
 
 #endif /* _PFMK_INTERNAL_H */

@@ -14,6 +14,7 @@
 #include <linux/module.h>
 
 #include "internal.h"
+#include "smpl_dfl.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"

@@ -40,6 +40,8 @@
  * for some software events (page faults), in the task that raised the
  * event with interrupts on, on the context's CPU: no locks, no
  * allocation, no complete().  Notifications go through ctx->irq_work.
+ * The overflow statistics it keeps are read here too, next to their
+ * writer, by pfmk_ctx_get_stats() (process context, ctx->mutex held).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -55,8 +57,9 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 
-#include "glue.h"
 #include "internal.h"
+#include "perf.h"
+#include "smpl_dfl.h"
 #include "trace.h"
 
 /* Park-Miller "minimal standard" generator, Carta's method (perfmon2). */
@@ -420,7 +423,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	 * it.  A masked overflow records nothing and wastes the read, but
 	 * it is rare: masking saturates the PMD that overflowed, so only
 	 * the set's other sampling PMDs can still interrupt, and testing
-	 * ->masked here would cost every sample 4 instructions.
+	 * ->masked here would add a load and a branch to every sample.
 	 */
 	if (ctx->fmt)
 		now = local_clock();

@@ -16,8 +16,8 @@
  * (perf_event_enable() and friends take the perf context mutex); those
  * that act on a context's PMDs run under its mutex.
  *
- * perf's exported calls only: what pfmk reads or writes of perf's own
- * structures is in core/glue.h.
+ * perf's exported calls only, declared with the accessors of what pfmk
+ * reads or writes of perf's own structures in core/perf.h.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -28,8 +28,8 @@
 #include <linux/string.h>
 #include <linux/perf_event.h>
 
-#include "glue.h"
 #include "internal.h"
+#include "perf.h"
 
 /*
  * Does perf call the overflow handler of such an event with interrupts on?

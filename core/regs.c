@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "perf.h"
 
 /* reg_flags bits 0-15 are input flags; 24-31 are returned errors. */
 #define PFMK_REGFL_INPUT	0xffffU

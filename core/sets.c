@@ -43,6 +43,7 @@
 #include <pfmk/compat.h>
 
 #include "internal.h"
+#include "perf.h"
 #include "trace.h"
 
 static struct workqueue_struct *pfmk_sets_wq;

@@ -19,6 +19,7 @@
 #include <linux/vmalloc.h>
 
 #include "internal.h"
+#include "smpl_dfl.h"
 
 static DEFINE_MUTEX(pfmk_smpl_lock);
 static LIST_HEAD(pfmk_smpl_list);

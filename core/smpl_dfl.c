@@ -7,7 +7,7 @@
  * hdr_cur_offs first, hdr_count last with a release store.  The common
  * entry, without PMD values nor AUX snippet, is written in place by
  * core/ovfl.c; the others by pfmk_dfl_handler(); both through the helpers
- * of core/internal.h (pfmk_dfl_room(), pfmk_dfl_entry_fill(),
+ * of core/smpl_dfl.h (pfmk_dfl_room(), pfmk_dfl_entry_fill(),
  * pfmk_dfl_commit()).
  * As perfmon2 2.2's default format, it asks the core to reset the PMD
  * after each entry (PFM_OVFL_CTRL_RESET); when less than hdr_min_buf_space
@@ -32,6 +32,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "internal.h"
+#include "smpl_dfl.h"
 
 /*
  * Largest buffer the default format itself accepts (its offsets are kept

@@ -15,8 +15,9 @@
  * device): pfmk reads them by calling their ->show() (7.2:
  * or ->show_const()), as sysfs does, honouring the group's
  * ->is_visible() (or ->is_visible_const()).  Nothing else in pfmk relies on
- * these facts; test-modules/pfmk_kunit_dyn.c checks each of them, so a
- * kernel that changes them fails the suite, not a user.
+ * these facts; the pfmk_dyn_glue and pfmk_encode suites
+ * (test-modules/pfmk_kunit_dyn_glue.c, pfmk_kunit_encode.c) check each of
+ * them, so a kernel that changes them fails a suite, not a user.
  *
  * Lifetime: nothing perf exports keeps a struct pmu alive.  Its driver
  * may free it as soon as perf_pmu_unregister() returns (a module's exit,

@@ -12,8 +12,13 @@ file without the manifest (or the other way round) fails before any kernel is
 booted.  The KTAP modules (smoke, fuzz, hotplug, ...) number their cases at
 run time; the manifest alone lists those.
 
+It also holds the KUnit sources to the sizes a reader can take in: no case
+function over CASE_MAX_LINES lines (its definition to its closing brace), no
+source file of a KUnit module over FILE_MAX_LINES lines.
+
 usage: scripts/manifest_sources.py [test-modules-dir]
-Prints one line per difference; exits 1 if there is any.
+Prints one line per difference or size over its limit; exits 1 if there is
+any.
 """
 import json
 import os
@@ -26,6 +31,10 @@ SUITE_RE = re.compile(r"struct\s+kunit_suite\s+\w+\s*=\s*\{(.*?)\n\};", re.S)
 NAME_RE = re.compile(r"\.name\s*=\s*\"([^\"]+)\"")
 TESTS_RE = re.compile(r"\.test_cases\s*=\s*(\w+)")
 COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+FUNC_RE = re.compile(r"^static\s+void\s+(\w+)\s*\(")
+
+CASE_MAX_LINES = 60
+FILE_MAX_LINES = 1200
 
 
 def kbuild_modules(kbuild_text):
@@ -53,22 +62,68 @@ def source_suites(c_text):
     return suites
 
 
-def kunit_modules(testdir):
-    """{module: {suite: [cases]}} for the *_kunit modules of @testdir."""
+def case_lengths(c_text):
+    """{case function: its lines, definition to closing brace} of one C source."""
+    names = set(CASE_RE.findall(COMMENT_RE.sub("", c_text)))
+    lines = c_text.split("\n")
+    out = {}
+    for i, line in enumerate(lines):
+        m = FUNC_RE.match(line)
+        if m and m.group(1) in names:
+            end = i
+            while end < len(lines) - 1 and lines[end] != "}":
+                end += 1
+            out[m.group(1)] = end - i + 1
+    return out
+
+
+def kunit_sources(testdir):
+    """{module: [paths of its C sources]} for the *_kunit modules of @testdir."""
     with open(os.path.join(testdir, "Kbuild")) as f:
         mods = kbuild_modules(f.read())
     out = {}
     for mod, objs in mods.items():
-        if not mod.endswith("kunit"):
-            continue
+        if mod.endswith("kunit"):
+            paths = [os.path.join(testdir, obj + ".c") for obj in objs]
+            out[mod] = [p for p in paths if os.path.exists(p)]
+    return out
+
+
+def kunit_modules(testdir):
+    """{module: {suite: [cases]}} for the *_kunit modules of @testdir."""
+    out = {}
+    for mod, paths in kunit_sources(testdir).items():
         suites = {}
-        for obj in objs:
-            path = os.path.join(testdir, obj + ".c")
-            if os.path.exists(path):
-                with open(path) as f:
-                    suites.update(source_suites(f.read()))
+        for path in paths:
+            with open(path) as f:
+                suites.update(source_suites(f.read()))
         out[mod] = suites
     return out
+
+
+def size_problems(name, c_text):
+    """The cases of one KUnit source over CASE_MAX_LINES, the file over
+    FILE_MAX_LINES."""
+    problems = []
+    nlines = c_text.count("\n")
+    if nlines > FILE_MAX_LINES:
+        problems.append("%s: %d lines, more than %d: split it by topic"
+                        % (name, nlines, FILE_MAX_LINES))
+    for case, n in sorted(case_lengths(c_text).items()):
+        if n > CASE_MAX_LINES:
+            problems.append("%s: case %s has %d lines, more than %d"
+                            % (name, case, n, CASE_MAX_LINES))
+    return problems
+
+
+def sizes(testdir):
+    """size_problems() of every source of the KUnit modules of @testdir."""
+    problems = []
+    paths = sorted({p for ps in kunit_sources(testdir).values() for p in ps})
+    for path in paths:
+        with open(path) as f:
+            problems += size_problems(os.path.basename(path), f.read())
+    return problems
 
 
 def compare(manifest, sources):
@@ -109,7 +164,7 @@ def main(argv):
     testdir = argv[1] if len(argv) > 1 else os.path.join(here, "..", "test-modules")
     with open(os.path.join(testdir, "manifest.json")) as f:
         manifest = json.load(f)
-    problems = compare(manifest, kunit_modules(testdir))
+    problems = compare(manifest, kunit_modules(testdir)) + sizes(testdir)
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -169,6 +169,24 @@ static struct kunit_suite fx_suite = {
                                        {"m_kunit": {"s": ["a", "b"]}})
         self.assertEqual(got, ["m_kunit/s: cases listed in another order than the sources'"])
 
+    def test_case_lengths(self):
+        src = ("static void fx_a(struct kunit *test)\n{\n" + "\tx();\n" * 57 + "}\n"
+               "static void fx_b(struct kunit *test)\n{\n" + "\tx();\n" * 58 + "}\n"
+               "static void fx_helper(void)\n{\n" + "\tx();\n" * 99 + "}\n"
+               + self.SRC)
+        self.assertEqual(manifest_sources.case_lengths(src), {"fx_a": 60, "fx_b": 61})
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: case fx_b has 61 lines, more than 60"])
+
+    def test_file_length(self):
+        got = manifest_sources.size_problems("fx.c", "x;\n" * 1201)
+        self.assertEqual(got, ["fx.c: 1201 lines, more than 1200: split it by topic"])
+        self.assertEqual(manifest_sources.size_problems("fx.c", "x;\n" * 1200), [])
+
+    def test_tree_sizes(self):
+        testdir = os.path.join(HERE, "..", "test-modules")
+        self.assertEqual(manifest_sources.sizes(testdir), [])
+
     def test_tree_agrees(self):
         testdir = os.path.join(HERE, "..", "test-modules")
         with open(os.path.join(testdir, "manifest.json")) as f:

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfmk_glue_kunit: what pfmk relies on of other subsystems beyond their
- * exports (core/glue.h), checked on the running kernel.
+ * exports (pfmk_completion_blank(), core/context.c), checked on the
+ * running kernel.
  *
  * pfmk_glue: the completion a client gives pfmk_create_context().  pfmk
  * initialises one that is all zero bytes (a 2006 client's static
  * completion, never initialised) and leaves any other alone, which holds
  * only as long as a completion that was completed, or has a waiter, is
  * never all zero: these cases fail if a kernel changes that.  (The perf
- * fields of core/glue.h are checked by the suites named there.)
+ * fields pfmk reads, core/perf.h, are checked by the suites named there.)
  *
  * Copyright (C) 2026 The pfmk authors
  */

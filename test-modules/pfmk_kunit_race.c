@@ -607,9 +607,10 @@ out:
 
 /*
  * A call that finds the context's mutex busy sleeps on it with a
- * reference of its own (pfmk_ctx_lock()).  When a close queued before it
- * gets the mutex first, the call returns -EBADF once it gets it, and
- * drops its reference: no context stays alive, nothing leaks.
+ * reference of its own, as every call holds one (pfmk_ctx_lock()).  When
+ * a close queued before it gets the mutex first, the call returns -EBADF
+ * once it gets it, and drops its reference: no context stays alive,
+ * nothing leaks.
  */
 static void race_close_vs_waiting_call(struct kunit *test)
 {

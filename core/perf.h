@@ -1,44 +1,74 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk glue: everything pfmk's core uses of another subsystem beyond what
- * it exports, in one place.  (pmu/ reads the public fields of struct pmu
- * and struct perf_event: a PMU's name, device and type.)
+ * pfmk's perf glue: everything core/ uses of perf, in one header.
  *
- * Each accessor says why no exported function serves.  What each relies
- * on is checked: the types of the fields by the static_assert()s below,
- * which break the build if a kernel changes them, and their meaning by
- * the test cases named with each accessor, which fail if a kernel changes
- * it.  The rest of the perf glue, core/perf.c, uses perf's exported calls
- * only.  Included by core/perf.c, core/ovfl.c and core/context.c, not by
- * internal.h: no other file of pfmk looks into perf's or the scheduler's
- * structures.
+ * The first half declares core/perf.c, which makes and drives one perf
+ * kernel counter per used PMD with perf's exported calls only.  The second
+ * half is every access to perf's own structures that no exported call
+ * serves, inline because the overflow path (NMI) and the lockless read
+ * use them.  Each accessor says why no exported function serves.  What
+ * each relies on is checked: the types of the fields by the
+ * static_assert()s below, which break the build if a kernel changes them,
+ * and their meaning by the test cases named with each accessor, which fail
+ * if a kernel changes it.  No other file of core/ or kapi/ names a field
+ * of perf's structures (struct perf_event, hw_perf_event, pmu): they call
+ * these.  The PMU layer's use of perf PMUs found by name (their device,
+ * type and sysfs groups) is its own glue, pmu/perf_pmu.c, checked by the
+ * pfmk_dyn_glue suite.
+ *
+ * Included by the files that use perf: perf.c, and context.c, regs.c,
+ * sets.c (the functions), ovfl.c and crash.c (the accessors); not by
+ * internal.h.
  *
  * Copyright (C) 2026 The pfmk authors
  */
-#ifndef _PFMK_GLUE_H
-#define _PFMK_GLUE_H
+#ifndef _PFMK_PERF_H
+#define _PFMK_PERF_H
 
 #include <linux/compiler.h>
-#include <linux/completion.h>
 #include <linux/container_of.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
-#include <linux/string.h>
 #include <linux/types.h>
 
+struct pfmk_pmd;
+struct pfmk_pmu_desc;
+struct pfmk_set;
+
+/* core/perf.c: perf's exported calls only */
+struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
+				    unsigned int reg, u64 pmc, const u64 *pmcs,
+				    int cpu, struct pfmk_pmd *pmd,
+				    const struct pfmk_pmd *cfg);
+void pfmk_perf_release(struct pfmk_pmd *pmd);
+void pfmk_perf_destroy(struct perf_event *event);
+int pfmk_perf_probe(const struct pfmk_pmu_desc *pmu, unsigned int reg,
+		    u64 pmc, const u64 *pmcs, int gone);
+void pfmk_perf_sync(struct pfmk_pmd *pmd);
+void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val);
+u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
+int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);
+int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
+		       int cpu);
+void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);
+void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs);
+void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs);
+
+/* What perf exports no call for: perf's own structures, checked */
+
 /* @member of struct @type has type @t: the build breaks if it changes. */
-#define pfmk_glue_field(type, member, t) \
+#define pfmk_perf_field(type, member, t) \
 	static_assert(__same_type(typeof_member(struct type, member), t))
 
-pfmk_glue_field(perf_event, overflow_handler_context, void *);
-pfmk_glue_field(perf_event, count, local64_t);
-pfmk_glue_field(perf_event, child_count, atomic64_t);
-pfmk_glue_field(perf_event, state, enum perf_event_state);
-pfmk_glue_field(perf_event, oncpu, int);
-pfmk_glue_field(perf_event, cpu, int);
-pfmk_glue_field(hw_perf_event, interrupts, u64);
-pfmk_glue_field(hw_perf_event, sample_period, u64);
-pfmk_glue_field(pmu, read, void (*)(struct perf_event *));
+pfmk_perf_field(perf_event, overflow_handler_context, void *);
+pfmk_perf_field(perf_event, count, local64_t);
+pfmk_perf_field(perf_event, child_count, atomic64_t);
+pfmk_perf_field(perf_event, state, enum perf_event_state);
+pfmk_perf_field(perf_event, oncpu, int);
+pfmk_perf_field(perf_event, cpu, int);
+pfmk_perf_field(hw_perf_event, interrupts, u64);
+pfmk_perf_field(hw_perf_event, sample_period, u64);
+pfmk_perf_field(pmu, read, void (*)(struct perf_event *));
 
 /*
  * perf's throttling mark, hw.interrupts = MAX_INTERRUPTS: a define
@@ -206,27 +236,4 @@ static inline int pfmk_perf_event_cpu(const struct perf_event *event)
 	return READ_ONCE(event->cpu);
 }
 
-/**
- * pfmk_completion_blank() - is a completion all zero bytes?
- * @c: a completion a client passed to pfmk_create_context().
- *
- * 2006 clients passed a static completion they never initialised
- * (SystemTap's runtime did): complete() on it would follow a NULL wait
- * list.  No exported function tells whether a completion was
- * initialised, and the fields that would tell are the scheduler's.  This
- * looks at no field: a completion that has a waiter (a list entry) or a
- * count of completions is never all zero, so init_completion() on an
- * all-zero one loses nothing, whatever the layout; an initialised
- * completion is not all zero either (its empty wait list points to
- * itself).  The pfmk_glue KUnit suite (test-modules/pfmk_kunit_glue.c)
- * fails if a completion's waiter or count is lost at create.
- *
- * Context: any context.
- * Return: true if @c is all zero bytes (never initialised).
- */
-static inline bool pfmk_completion_blank(const struct completion *c)
-{
-	return !memchr_inv(c, 0, sizeof(*c));
-}
-
-#endif /* _PFMK_GLUE_H */
+#endif /* _PFMK_PERF_H */

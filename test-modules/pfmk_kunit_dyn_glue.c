@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_dyn_glue (pfmk_dyn_kunit.ko): what
+ * pmu/perf_pmu.c relies on in the kernel, a PMU found by name on perf's
+ * bus, its driver data and its format attributes.  Fails if a kernel
+ * changes it.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/gfp.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_kunit_dyn.h"
+
+/*
+ * A software event's PMU has a device on a bus where its name finds it,
+ * with the struct pmu as driver data: the lookup of pmu/perf_pmu.c.
+ */
+static void glue_bus_lookup(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.size = sizeof(attr),
+		.disabled = 1,
+	};
+	struct perf_event *event;
+	struct device *dev;
+
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL,
+						 NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev);
+	if (event->pmu->dev) {
+		KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev->bus);
+		KUNIT_EXPECT_PTR_EQ(test, dev_get_drvdata(event->pmu->dev),
+				    (void *)event->pmu);
+		dev = bus_find_device_by_name(event->pmu->dev->bus, NULL,
+					      FMT_PMU_NAME);
+		KUNIT_EXPECT_NOT_NULL(test, dev);
+		if (dev) {
+			KUNIT_EXPECT_PTR_EQ(test, dev_get_drvdata(dev),
+					    (void *)&fmt_pmu);
+			KUNIT_EXPECT_PTR_EQ(test, fmt_pmu.dev, dev);
+			put_device(dev);
+		}
+	}
+	perf_event_release_kernel(event);
+}
+
+/* A format attribute is a device attribute whose show() gives its text. */
+static void glue_format_show(struct kunit *test)
+{
+	struct device_attribute *da =
+		container_of(fmt_format_attrs[2], struct device_attribute,
+			     attr);
+	char *page = (char *)__get_free_page(GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_GT(test, da->show(fmt_pmu.dev, da, page), 0);
+	KUNIT_EXPECT_STREQ(test, strim(page), "config:16-19,32-35");
+	free_page((unsigned long)page);
+}
+
+/* Dynamic descriptions pin the PMU's module (pmu->module). */
+static void glue_pins_module(struct kunit *test)
+{
+	int before = module_refcount(THIS_MODULE);
+	struct pfarg_ctx req;
+	void *desc;
+
+	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
+	desc = dynt_create(test, &req);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), before + 1);
+	dynt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), before);
+}
+
+static struct kunit_case glue_cases[] = {
+	KUNIT_CASE(glue_bus_lookup),
+	KUNIT_CASE(glue_format_show),
+	KUNIT_CASE(glue_pins_module),
+	{}
+};
+
+static struct kunit_suite dyn_glue_suite = {
+	.name = "pfmk_dyn_glue",
+	.suite_init = dynt_suite_init,
+	.init = dynt_init,
+	.exit = dynt_exit,
+	.test_cases = glue_cases,
+};
+
+kunit_test_suites(&dyn_glue_suite);
