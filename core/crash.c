@@ -348,12 +348,14 @@ static bool pfmk_crash_takeover(struct pfmk_crash *rec)
 {
 	unsigned int us;
 
-	for (us = 0; us < PFMK_CRASH_TAKEOVER_US; us += 10) {
+	/* No sleeping here: a busy wait, in steps of a few microseconds. */
+	for (us = 0; us < PFMK_CRASH_TAKEOVER_US; us += 5) {
 		/* Pairs with the release of pfmk_crash_freeze(). */
 		if (smp_load_acquire(&rec->info.reason))
 			return false;
-		udelay(10);
+		udelay(5);
 	}
+	/* Pairs with the release of pfmk_crash_freeze(). */
 	return !smp_load_acquire(&rec->info.reason);
 }
 
@@ -548,6 +550,7 @@ static bool pfmk_crash_unlink(struct pfmk_ctx *ctx, bool closing)
 
 	mutex_lock(&pfmk_crash_lock);
 	list_del_rcu(&rec->node);
+	/* After the unlink: pairs with the acquire of the crash path's walk. */
 	smp_store_release(&pfmk_crash_nr, pfmk_crash_nr - 1);
 	mutex_unlock(&pfmk_crash_lock);
 	/*
