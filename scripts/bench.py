@@ -764,7 +764,7 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
     print("   raw_start: perf_event_enable() of the same number of raw events (n x pmds)")
     if aux:
         print()
-        print("8: from the last make test (%s): ratio = copy-out bytes/s / memcpy bytes/s, "
+        print("8: from make bench's AUX run and the last make test (%s): ratio = copy-out bytes/s / memcpy bytes/s, "
               "median and best of the rounds; copy-out MB/s: %s" % (
                   ", ".join(sorted({a["log"] for a in aux})),
                   ", ".join("%s %d KiB %d" % (a["kernel"], a["kib"], a["copyout_mbs"])
