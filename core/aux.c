@@ -326,7 +326,7 @@ int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
 	}
 	aux = ctx->aux;
 	if (!aux) {
-		aux = kzalloc_obj(*aux, GFP_KERNEL);
+		aux = pfmk_kzalloc_obj(*aux, GFP_KERNEL);
 		if (!aux)
 			return -ENOMEM;
 		if (!pfmk_aux_charge(size)) {

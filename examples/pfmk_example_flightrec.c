@@ -232,7 +232,7 @@ static int __init pfmk_flightrec_init(void)
 	    freeze_kib > PFMK_CRASH_AUX_MAX >> 10 ||
 	    cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return -EINVAL;
-	f = kzalloc_obj(*f, GFP_KERNEL);
+	f = pfmk_kzalloc_obj(*f, GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
 	init_completion(&f->done);

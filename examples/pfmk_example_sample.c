@@ -332,7 +332,7 @@ static int __init pfmk_example_init(void)
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
-	s = kzalloc_obj(*s, GFP_KERNEL);
+	s = pfmk_kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	init_completion(&s->done);

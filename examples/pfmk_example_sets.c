@@ -180,7 +180,7 @@ static int __init pfmk_example_sets_init(void)
 {
 	if (!seconds || seconds > 3600 || !switch_ms || switch_ms > 10000)
 		return -EINVAL;
-	args = kzalloc_obj(*args, GFP_KERNEL);
+	args = pfmk_kzalloc_obj(*args, GFP_KERNEL);
 	if (!args)
 		return -ENOMEM;
 	init_completion(&sets_done);

@@ -261,7 +261,7 @@ static struct pfmk_dyn *pfmk_dyn_build(struct pmu *pmu, int type,
 	unsigned int i;
 	int w, ret;
 
-	dyn = kzalloc_obj(*dyn, GFP_KERNEL);
+	dyn = pfmk_kzalloc_obj(*dyn, GFP_KERNEL);
 	if (!dyn)
 		return ERR_PTR(-ENOMEM);
 	dyn->pmu = pmu;

@@ -320,7 +320,7 @@ static int __init pfmk_aux_smoke_init(void)
 	struct auxs *s;
 	unsigned int i;
 
-	s = kzalloc_obj(*s, GFP_KERNEL);
+	s = pfmk_kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	s->cap = 1 << 20;

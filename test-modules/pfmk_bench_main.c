@@ -365,7 +365,7 @@ static int __init pfmk_bench_init(void)
 	if (opt_cpu >= nr_cpu_ids || !cpu_online(opt_cpu))
 		return -EINVAL;
 
-	b = kvzalloc_obj(*b, GFP_KERNEL);
+	b = pfmk_kvzalloc_obj(*b, GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	init_completion(&b->ctx_done);

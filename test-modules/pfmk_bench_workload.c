@@ -186,7 +186,7 @@ int bench_workload(struct bench *b)
 	struct wl *w;
 	int ret = 0;
 
-	w = kzalloc_obj(*w, GFP_KERNEL);
+	w = pfmk_kzalloc_obj(*w, GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
 	w->cpus = kcalloc(nr_cpu_ids, sizeof(*w->cpus), GFP_KERNEL);

@@ -228,7 +228,7 @@ static int pfmk_emu_event_init(struct perf_event *event)
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 
-	ee = kzalloc_obj(*ee, GFP_KERNEL);
+	ee = pfmk_kzalloc_obj(*ee, GFP_KERNEL);
 	if (!ee)
 		return -ENOMEM;
 	ee->event = event;

@@ -149,7 +149,7 @@ static struct gone_pmu *gone_pmu_alloc(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(p->pmus) && p->pmus[i]; i++)
 		;
 	KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(p->pmus));
-	g = kzalloc_obj(*g, GFP_KERNEL);
+	g = pfmk_kzalloc_obj(*g, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, g);
 	strscpy(g->name, GONE_NAME, sizeof(g->name));
 	g->pmu.module = THIS_MODULE;

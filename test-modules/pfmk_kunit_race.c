@@ -620,7 +620,7 @@ static void race_close_vs_waiting_call(struct kunit *test)
 	int got;
 
 	/* Not kunit memory: a call that never returns keeps using it. */
-	w = kzalloc_obj(*w, GFP_KERNEL);
+	w = pfmk_kzalloc_obj(*w, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	init_completion(&w->hold.entered);
 	init_completion(&w->hold.release);

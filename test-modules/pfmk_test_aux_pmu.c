@@ -197,7 +197,7 @@ static int pfmk_taux_event_init(struct perf_event *event)
 	if (event->attr.freq || event->attr.sigtrap)
 		return -EINVAL;
 
-	te = kzalloc_obj(*te, GFP_KERNEL);
+	te = pfmk_kzalloc_obj(*te, GFP_KERNEL);
 	if (!te)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&te->node);
@@ -276,7 +276,7 @@ static void *pfmk_taux_setup_aux(struct perf_event *event, void **pages,
 		if (pages[i] != pages[i - 1] + PAGE_SIZE)
 			runs++;
 	atomic_set(&pfmk_taux_last_runs, runs);
-	buf = kzalloc_obj(*buf, GFP_KERNEL);
+	buf = pfmk_kzalloc_obj(*buf, GFP_KERNEL);
 	if (!buf)
 		return NULL;
 	buf->pages = pages;

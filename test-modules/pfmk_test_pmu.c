@@ -94,7 +94,7 @@ static int pfmk_test_event_init(struct perf_event *event)
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 
-	te = kzalloc_obj(*te, GFP_KERNEL);
+	te = pfmk_kzalloc_obj(*te, GFP_KERNEL);
 	if (!te)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&te->node);

@@ -49,17 +49,25 @@ pfmk_hrtimer_setup(struct hrtimer *timer,
 }
 
 /*
- * kzalloc_obj() and kvzalloc_obj() allocate one zeroed object of the type
- * of their first argument (x = kzalloc_obj(*x, GFP_KERNEL)), and newer
- * kernels' checkpatch asks for them instead of kzalloc(sizeof(*x), ...).
- * Where <linux/slab.h> lacks them they are defined here; their probe is
- * the macro itself.  pfmk always passes the gfp flags.
+ * pfmk_kzalloc_obj() and pfmk_kvzalloc_obj() allocate one zeroed object of
+ * the type of their first argument (x = pfmk_kzalloc_obj(*x, GFP_KERNEL)):
+ * the kernel's kzalloc_obj() and kvzalloc_obj() where <linux/slab.h> has
+ * them (newer kernels' checkpatch asks for them instead of
+ * kzalloc(sizeof(*x), ...)), an equivalent elsewhere; their probe is the
+ * kernel's macro itself.  pfmk-prefixed: a client including this header
+ * gets no kernel-looking name defined behind its back.
  */
-#ifndef kzalloc_obj
-#define kzalloc_obj(P, GFP)	({ typeof(P) *__p = kzalloc(sizeof(P), GFP); __p; })
+#ifdef kzalloc_obj
+#define pfmk_kzalloc_obj(P, GFP)	kzalloc_obj(P, GFP)
+#else
+#define pfmk_kzalloc_obj(P, GFP)	\
+	({ typeof(P) *__p = kzalloc(sizeof(P), GFP); __p; })
 #endif
-#ifndef kvzalloc_obj
-#define kvzalloc_obj(P, GFP)	({ typeof(P) *__p = kvzalloc(sizeof(P), GFP); __p; })
+#ifdef kvzalloc_obj
+#define pfmk_kvzalloc_obj(P, GFP)	kvzalloc_obj(P, GFP)
+#else
+#define pfmk_kvzalloc_obj(P, GFP)	\
+	({ typeof(P) *__p = kvzalloc(sizeof(P), GFP); __p; })
 #endif
 
 #ifdef CONFIG_X86
