@@ -46,6 +46,7 @@
 #include <linux/perfmon_dfl_smpl.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <pfmk/encode.h>
 
@@ -346,6 +347,39 @@ static bool pmx_in_loop(const struct pfm_dfl_smpl_entry *e)
 	       (sym[8] == '\0' || sym[8] == ' ');
 }
 
+static int pmx_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The most frequent PMD 1 value less the periods before it, over the
+ * samples taken in the loop (0 if none was).
+ */
+static u64 pmx_common_offset(const struct pmx_entry *ent, u64 count)
+{
+	u64 *v, best = 0, i, n = 0, run = 0, best_run = 0;
+
+	v = kcalloc(PMX_SMPL_MAX, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return 0;
+	for (i = 0; i < count; i++)
+		if (pmx_in_loop(&ent[i].e))
+			v[n++] = ent[i].pmd1 - i * PMX_PERIOD;
+	sort(v, n, sizeof(*v), pmx_cmp_u64, NULL);
+	for (i = 0; i < n; i++) {
+		run = i && v[i] == v[i - 1] ? run + 1 : 1;
+		if (run > best_run) {
+			best_run = run;
+			best = v[i];
+		}
+	}
+	kfree(v);
+	return best;
+}
+
 /*
  * Case: sampling PMD 0 of @events every PMX_PERIOD events over a loop of
  * PMX_SMPL_INSNS instructions with interrupts on; PMD 1 (instructions) is
@@ -354,13 +388,18 @@ static bool pmx_in_loop(const struct pfm_dfl_smpl_entry *e)
  * the same for every sample the loop was interrupted by, or larger by
  * the few instructions a sample is late when the overflow interrupt
  * waits for interrupts to be enabled again (a timer interrupt's handler;
- * never in NMI).  Never smaller, never later than such a wait.  What
- * else the CPU ran meanwhile (interrupts, other tasks, more of them on a
- * debug kernel) counts too and may take a few samples outside the loop.
+ * never in NMI).  Never later than such a wait.  Where overflows are
+ * NMIs, one may land while perf updates PMD 1's event (between the
+ * update of its hardware base and the addition to its count, in
+ * armpmu_event_update()): that entry's PMD 1 lags by what the update was
+ * adding, a sample "early".  The common value is therefore the mode, not
+ * the minimum, and 9 in 10 samples must have it.  What else the CPU ran
+ * meanwhile (interrupts, other tasks, more of them on a debug kernel)
+ * counts too and may take a few samples outside the loop.
  */
 static void pmx_sample(struct pmx *p, const char * const *events)
 {
-	u64 i, count, want, in_loop = 0, on_time = 0, base = U64_MAX;
+	u64 i, count, want, in_loop = 0, on_time = 0, base;
 	struct pfm_dfl_smpl_hdr *hdr = NULL;
 	struct pfmk_ctx_stats st;
 	struct pmx_entry *ent;
@@ -390,11 +429,11 @@ static void pmx_sample(struct pmx *p, const char * const *events)
 	for (i = 0; i < count; i++) {
 		pmx_check(p, "ovfl_pmd", 0, ent[i].e.ovfl_pmd);
 		pmx_check(p, "cpu", cpu, ent[i].e.cpu);
-		if (pmx_in_loop(&ent[i].e))
-			base = min(base, ent[i].pmd1 - i * PMX_PERIOD);
 	}
+	base = pmx_common_offset(ent, count);
 	for (i = 0; i < count; i++) {
 		u64 late = ent[i].pmd1 - i * PMX_PERIOD - base;
+		u64 early = -late;
 
 		if (!pmx_in_loop(&ent[i].e)) {
 			pfmk_ktap_diag("%s: sample %llu at %pS, pid %u", p->name,
@@ -406,10 +445,15 @@ static void pmx_sample(struct pmx *p, const char * const *events)
 		pmx_check(p, "pid of a sample in the loop", current->pid,
 			  ent[i].e.pid);
 		on_time += !late;
+		if (late && early <= 10000) {
+			pfmk_ktap_diag("%s: sample %llu: PMD 1 %llu instructions behind",
+				       p->name, i, early);
+			continue;
+		}
 		if (late)
 			pfmk_ktap_diag("%s: sample %llu: %llu instructions late",
 				       p->name, i, late);
-		pmx_check_true(p, "no sample early, none over 10000 instructions late",
+		pmx_check_true(p, "none over 10000 instructions late or behind",
 			       late <= 10000);
 	}
 	pfmk_ktap_diag("%s: %llu samples in the loop, %llu exactly a period apart",
