@@ -35,6 +35,8 @@
  *                                  writers only: lookups are under RCU
  *   pfmk_smpl_lock                 sampling format registry (core/smpl.c)
  *   ctx->mutex                     one context; held by every KAPI call
+ *                                  but pfmk_read() (a reference only)
+ *                                  and the lockless pfmk_read_pmds()
  *     pfmk_dyn_lock                dynamic descriptions (pmu/pmu_dyn.c)
  *       pfmk_pmu_bus_lock          finding perf's bus (pmu/perf_pmu.c)
  *       pfmk_pmu_reg_lock          uses of a perf PMU found by name

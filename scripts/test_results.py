@@ -9,7 +9,7 @@ watchdog killed) against a small plan, its KTAP parser on the shapes the
 kernels print, the manifest check on sources made to disagree, and the
 decoder of pfmk's crash summaries (pfmk-pstore.py) on a ramoops record.
 
-usage: python3 scripts/test_results.py   (run by scripts/test-harness.sh)
+usage: python3 scripts/test_results.py   (run by scripts/check.sh)
 """
 import os
 import sys
