@@ -29,7 +29,7 @@
 static bool pfmk_aux_pmu_ok(const struct perf_event *event)
 {
 	static const char * const names[] = PFMK_AUX_PMUS;
-	const char *name = event->pmu->name;
+	const char *name = pfmk_perf_event_pmu_name(event);
 	unsigned int i;
 
 	if (!name)
