@@ -55,7 +55,7 @@ struct pfmk_aux {
  */
 int pfmk_aux_load(struct pfmk_ctx *ctx)
 {
-	struct pfmk_aux *aux = ctx->aux;
+	struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 	struct perf_event *event;
 	int ret;
 
@@ -78,9 +78,10 @@ int pfmk_aux_load(struct pfmk_ctx *ctx)
 static bool pfmk_aux_is_pmd(const struct pfmk_ctx *ctx,
 			    const struct pfmk_set *set, unsigned int num)
 {
-	const struct pfmk_aux *aux = ctx->aux;
+	const struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 
-	return aux && aux->buf.event && set == &ctx->set0 && num == aux->pmd;
+	return aux && rcu_access_pointer(aux->buf.event) &&
+	       set == &ctx->set0 && num == aux->pmd;
 }
 
 /**
@@ -108,7 +109,7 @@ int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 		return 0;
 	if (!event)
 		return -EBUSY;
-	return pfmk_aux_buf_attach(&ctx->aux->buf, event);
+	return pfmk_aux_buf_attach(&pfmk_ctx_aux(ctx)->buf, event);
 }
 
 /**
@@ -129,7 +130,7 @@ void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 	lockdep_assert_held(&ctx->mutex);
 	if (!pfmk_aux_is_pmd(ctx, set, num))
 		return;
-	pfmk_aux_buf_switch(&ctx->aux->buf, event);
+	pfmk_aux_buf_switch(&pfmk_ctx_aux(ctx)->buf, event);
 }
 
 /**
@@ -140,11 +141,11 @@ void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
  */
 void pfmk_aux_unload(struct pfmk_ctx *ctx)
 {
-	struct pfmk_aux *aux = ctx->aux;
+	struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 
 	lockdep_assert_held(&ctx->mutex);
 
-	if (!aux || !aux->buf.event)
+	if (!aux || !rcu_access_pointer(aux->buf.event))
 		return;
 	pfmk_aux_buf_switch(&aux->buf, NULL);
 }
@@ -162,9 +163,15 @@ void pfmk_aux_unload(struct pfmk_ctx *ctx)
  */
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg)
 {
+	/*
+	 * Not rcu_dereference_check(): this may run in NMI, where no lockdep
+	 * check belongs.  The set-up changes only while the context is
+	 * unloaded, when no overflow handler runs.
+	 */
+	struct pfmk_aux *aux = rcu_dereference_raw(ctx->aux);
 	struct pfmk_dfl_aux_snippet snip;
 
-	pfmk_aux_buf_snippet(&ctx->aux->buf, ctx->smpl_aux, ctx->smpl_aux_max,
+	pfmk_aux_buf_snippet(&aux->buf, ctx->smpl_aux, ctx->smpl_aux_max,
 			     &snip);
 	arg->aux_data = ctx->smpl_aux;
 	arg->aux_head = snip.head;
@@ -181,8 +188,8 @@ void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg)
  *	the stream wrapped (all zero without an AUX buffer).
  *
  * Without ctx->mutex: the set-up is freed after a grace period, the
- * buffer's event is published with WRITE_ONCE() and freed by perf after
- * one, and the kernel's copy runs under RCU.
+ * buffer's event is published with rcu_assign_pointer() and freed by perf
+ * after one, and the kernel's copy runs under RCU.
  *
  * Context: the crash path (any context, NMI included), under
  * rcu_read_lock().
@@ -190,7 +197,8 @@ void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg)
 void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
 			 struct pfmk_dfl_aux_snippet *snip)
 {
-	struct pfmk_aux *aux = READ_ONCE(ctx->aux);
+	struct pfmk_aux *aux = rcu_dereference_check(ctx->aux,
+						     rcu_read_lock_any_held());
 
 	if (!aux) {
 		memset(snip, 0, sizeof(*snip));
@@ -213,7 +221,7 @@ void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
 int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max, pfmk_aux_copy_t fn,
 		      void *data, struct pfmk_aux_info *info)
 {
-	struct pfmk_aux *aux = ctx->aux;
+	struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 	bool running;
 
 	lockdep_assert_held(&ctx->mutex);
@@ -222,14 +230,14 @@ int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max, pfmk_aux_copy_t fn,
 		return -EOPNOTSUPP;
 	if (!aux)
 		return -ENXIO;
-	if (ctx->state == PFM_CTX_UNLOADED || !aux->buf.event)
+	if (ctx->state == PFM_CTX_UNLOADED || !rcu_access_pointer(aux->buf.event))
 		return -ENOTCONN;
 	/*
 	 * Events keep counting while masked: paused and resumed alike.  With
 	 * event sets, set 0's events (the AUX PMD's) run only while it is
 	 * the active set.
 	 */
-	running = ctx->started && ctx->active_set == &ctx->set0;
+	running = ctx->started && pfmk_ctx_active_set(ctx) == &ctx->set0;
 	return pfmk_aux_buf_copy(&aux->buf, max, running, fn, data, info);
 }
 
@@ -247,7 +255,9 @@ bool pfmk_aux_pmd_set_up(const struct pfmk_ctx *ctx,
 {
 	lockdep_assert_held(&ctx->mutex);
 
-	return ctx->aux && set == &ctx->set0 && num == ctx->aux->pmd;
+	const struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
+
+	return aux && set == &ctx->set0 && num == aux->pmd;
 }
 
 /*
@@ -283,13 +293,13 @@ static void pfmk_aux_uncharge(size_t size)
  */
 void pfmk_aux_free(struct pfmk_ctx *ctx)
 {
-	struct pfmk_aux *aux = ctx->aux;
+	struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 
 	lockdep_assert_held(&ctx->mutex);
 
 	if (!aux)
 		return;
-	WRITE_ONCE(ctx->aux, NULL);
+	RCU_INIT_POINTER(ctx->aux, NULL);
 	pfmk_aux_uncharge(aux->buf.size);
 	/* The crash path may be reading it: see pfmk_aux_crash_copy(). */
 	kfree_rcu(aux, rcu);
@@ -324,7 +334,7 @@ int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
 		pfmk_aux_free(ctx);
 		return 0;
 	}
-	aux = ctx->aux;
+	aux = pfmk_ctx_aux(ctx);
 	if (!aux) {
 		aux = pfmk_kzalloc_obj(*aux, GFP_KERNEL);
 		if (!aux)
@@ -333,7 +343,7 @@ int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
 			kfree(aux);
 			return -ENOMEM;
 		}
-		WRITE_ONCE(ctx->aux, aux);
+		rcu_assign_pointer(ctx->aux, aux);
 	} else if (size > aux->buf.size) {
 		/* Only the growth is charged: the set-up is replaced. */
 		if (!pfmk_charge_long(&pfmk_counters.smpl_bytes,

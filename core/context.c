@@ -422,7 +422,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	ret = pfmk_hotplug_attach(ctx);
 	if (ret)
 		goto err_cpu;
-	ctx->active_set = pfmk_set_find(ctx, req->load_set);
+	rcu_assign_pointer(ctx->active_set, pfmk_set_find(ctx, req->load_set));
 	ret = pfmk_sets_load(ctx);
 	if (ret)
 		goto err_detach;
@@ -440,7 +440,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 err_detach:
 	pfmk_hotplug_detach(ctx);
 err_cpu:
-	ctx->active_set = &ctx->set0;
+	rcu_assign_pointer(ctx->active_set, &ctx->set0);
 	WRITE_ONCE(ctx->cpu, -1);
 	return ret;
 }
@@ -489,7 +489,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
 				set->pmds[i].reset_pending = false;
 	WRITE_ONCE(ctx->masked, false);
 	atomic_set(&ctx->switch_req, 0);
-	ctx->active_set = &ctx->set0;
+	rcu_assign_pointer(ctx->active_set, &ctx->set0);
 	WRITE_ONCE(ctx->cpu, -1);
 	ctx->state = PFM_CTX_UNLOADED;
 	pfmk_trace_state(ctx, PFMK_TR_UNLOAD);
@@ -506,7 +506,7 @@ int pfmk_ctx_unload(struct pfmk_ctx *ctx)
  */
 int pfmk_ctx_start(struct pfmk_ctx *ctx, const struct pfarg_start *req)
 {
-	struct pfmk_set *set = ctx->active_set;
+	struct pfmk_set *set = pfmk_ctx_active_set(ctx);
 
 	lockdep_assert_held(&ctx->mutex);
 
@@ -577,7 +577,7 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
  */
 int pfmk_ctx_restart(struct pfmk_ctx *ctx)
 {
-	struct pfmk_set *set = ctx->active_set, *rset;
+	struct pfmk_set *set = pfmk_ctx_active_set(ctx), *rset;
 	unsigned int i, n = ctx->pmu->num_pmcs;
 
 	lockdep_assert_held(&ctx->mutex);

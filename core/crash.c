@@ -183,7 +183,8 @@ static void pfmk_crash_keep_pmds(struct pfmk_ctx *ctx, struct pfmk_crash *rec)
 	for (tries = 0; tries < PFMK_CRASH_TRIES; tries++) {
 		sseq = raw_read_seqcount(&ctx->state_seq);
 		oseq = raw_read_seqcount(&ctx->ovfl_seq);
-		set = READ_ONCE(ctx->active_set);
+		set = rcu_dereference_check(ctx->active_set,
+					    rcu_read_lock_any_held());
 		info->set = set ? READ_ONCE(set->id) : 0;
 		info->ctx_cpu = READ_ONCE(ctx->cpu);
 		for (i = 0; i < n; i++)

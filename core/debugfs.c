@@ -41,7 +41,7 @@ static void pfmk_debugfs_ctx(struct seq_file *m, struct pfmk_ctx *ctx)
 
 	state = pfmk_ctx_state(ctx);
 	for (i = 0; i < ctx->pmu->num_pmcs; i++)
-		pmds += !!pfmk_pmd_event(&ctx->active_set->pmds[i]);
+		pmds += !!pfmk_pmd_event(&pfmk_ctx_active_set(ctx)->pmds[i]);
 	pfmk_ctx_get_stats(ctx, &st);
 	seq_printf(m, "%#018lx %4d %-8s %-7s %-7s %4u %4u %10llu %8u %10llu %9llu %-10s %s\n",
 		   pfmk_desc_of(ctx), ctx->cpu, pfmk_state_name(state),

@@ -31,6 +31,10 @@
  * (pfmk_ctx_is()) on memory that stays a context (type-stable, or freed a
  * grace period after its close), as it had to with any table.
  *
+ * The lock and reference calls of a context live here too:
+ * pfmk_ctx_lock(), pfmk_ctx_put() and pfmk_ctx_unlock(), so that the
+ * lookup inlines into pfmk_ctx_lock(), the path of every locked KAPI call.
+ *
  * Copyright (C) 2026 The pfmk authors
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

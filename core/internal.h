@@ -35,6 +35,8 @@
  *                                  writers only: lookups are under RCU
  *   pfmk_smpl_lock                 sampling format registry (core/smpl.c)
  *   ctx->mutex                     one context; held by every KAPI call
+ *                                  but pfmk_read() (a reference only)
+ *                                  and the lockless pfmk_read_pmds()
  *     pfmk_dyn_lock                dynamic descriptions (pmu/pmu_dyn.c)
  *       pfmk_pmu_bus_lock          finding perf's bus (pmu/perf_pmu.c)
  *       pfmk_pmu_reg_lock          uses of a perf PMU found by name
@@ -316,9 +318,11 @@ struct pfmk_msgq {
  * @sets: every set, @set0 included, sorted by id.
  * @nr_sets: number of sets in @sets.
  * @active_set: the set counting while loaded and started; &@set0 while
- *	unloaded.
- * @aux: AUX set-up (core/aux.c), or NULL; freed after a grace period
- *	(the crash path reads it).
+ *	unloaded.  Published with RCU: the crash path reads it without
+ *	@mutex (pfmk_ctx_active_set() under it).
+ * @aux: AUX set-up (core/aux.c), or NULL; published with RCU and freed
+ *	after a grace period: the overflow and crash paths read it without
+ *	@mutex (pfmk_ctx_aux() under it).
  * @crash: crash set-up (core/crash.c), or NULL.
  * @readers: pfmk_read() calls waiting on @completion (atomic: they wait
  *	without @mutex; close waits for them to leave).
@@ -431,8 +435,8 @@ struct pfmk_ctx {
 	struct pfmk_set			set0;
 	struct list_head		sets;
 	unsigned int			nr_sets;
-	struct pfmk_set			*active_set;
-	struct pfmk_aux			*aux;
+	struct pfmk_set __rcu		*active_set;
+	struct pfmk_aux __rcu		*aux;
 	struct pfmk_crash		*crash;
 	atomic_t			readers;
 	bool				ovfl_irqs_on;
@@ -482,6 +486,39 @@ static inline struct perf_event *pfmk_pmd_event(const struct pfmk_pmd *pmd)
 {
 	return rcu_dereference_protected(pmd->event,
 					 lockdep_is_held(&pmd->ctx->mutex));
+}
+
+/**
+ * pfmk_ctx_aux() - a context's AUX set-up, for its lock holder
+ * @ctx: the context.
+ *
+ * The overflow path (pfmk_aux_snippet()) and the crash path
+ * (pfmk_aux_crash_copy()) read @ctx->aux without the mutex.
+ *
+ * Context: ctx->mutex held.
+ * Return: the set-up, or NULL.
+ */
+static inline struct pfmk_aux *pfmk_ctx_aux(const struct pfmk_ctx *ctx)
+{
+	return rcu_dereference_protected(ctx->aux,
+					 lockdep_is_held(&ctx->mutex));
+}
+
+/**
+ * pfmk_ctx_active_set() - a context's active set, for its lock holder
+ * @ctx: the context.
+ *
+ * The crash path reads @ctx->active_set without the mutex, under RCU
+ * (pfmk_crash_keep_pmds()); sets are freed a grace period after their
+ * deletion.
+ *
+ * Context: ctx->mutex held.
+ * Return: the active set; NULL only while the context is being freed.
+ */
+static inline struct pfmk_set *pfmk_ctx_active_set(const struct pfmk_ctx *ctx)
+{
+	return rcu_dereference_protected(ctx->active_set,
+					 lockdep_is_held(&ctx->mutex));
 }
 
 /**

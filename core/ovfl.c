@@ -267,7 +267,7 @@ static noinline u32 pfmk_ovfl_record_fmt(struct pfmk_ctx *ctx,
 	arg.nr_smpl_pmds = n;
 	arg.smpl_pmds_val = ctx->smpl_vals;
 	/* pfmk AUX: the snippet, if the format records one and there is AUX */
-	if (unlikely(ctx->smpl_aux_max) && ctx->aux)
+	if (unlikely(ctx->smpl_aux_max) && rcu_access_pointer(ctx->aux))
 		pfmk_aux_snippet(ctx, &arg);
 
 	/* The default format is called directly, without a retpoline. */

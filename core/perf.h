@@ -100,8 +100,9 @@ static __always_inline void *pfmk_perf_handler_ctx(struct perf_event *event)
  * perf tells throttling only in the event's ring buffer
  * (PERF_RECORD_THROTTLE), which a kernel counter has none of, and by
  * marking the event with hw.interrupts = MAX_INTERRUPTS before it calls
- * the handler; the event is stopped (by then from 7.2 on, just after
- * before) until a later tick unthrottles it.  The pfmk_throttle KUnit suite
+ * the handler; the event is stopped until a later tick unthrottles it
+ * (from 7.2 on, perf stops it before calling the handler; before 7.2,
+ * just after).  The pfmk_throttle KUnit suite
  * (test-modules/pfmk_kunit_throttle.c) fails if the mark changes: it has
  * perf throttle an event and checks that pfmk saw it.
  *

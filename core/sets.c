@@ -154,7 +154,8 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
 	atomic_set(&ctx->switch_req, 0);
 	pfmk_set_init(ctx, &ctx->set0, 0, ctx->set0_regs);
 	pfmk_set_insert(ctx, &ctx->set0);
-	ctx->active_set = &ctx->set0;
+	/* Not yet published: no reader to order against. */
+	RCU_INIT_POINTER(ctx->active_set, &ctx->set0);
 }
 
 /**
@@ -173,7 +174,7 @@ void pfmk_sets_free(struct pfmk_ctx *ctx)
 		pfmk_set_free(ctx, set);
 	}
 	ctx->nr_sets = 0;
-	ctx->active_set = NULL;
+	RCU_INIT_POINTER(ctx->active_set, NULL);
 }
 
 /**
@@ -318,7 +319,7 @@ static void pfmk_set_reload_switch_counts(struct pfmk_ctx *ctx,
  */
 void pfmk_set_resume(struct pfmk_ctx *ctx)
 {
-	struct pfmk_set *set = ctx->active_set;
+	struct pfmk_set *set = pfmk_ctx_active_set(ctx);
 
 	lockdep_assert_held(&ctx->mutex);
 	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
@@ -348,7 +349,7 @@ void pfmk_set_resume(struct pfmk_ctx *ctx)
 void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 {
 	lockdep_assert_held(&ctx->mutex);
-	ctx->active_set = set;
+	rcu_assign_pointer(ctx->active_set, set);
 	/*
 	 * Only overflows of a PFM_SETFL_OVFL_SWITCH set count down; in any
 	 * other set, the counts are still those pfmk_write_pmds() wrote or
@@ -374,7 +375,7 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
  */
 void pfmk_set_deactivate(struct pfmk_ctx *ctx)
 {
-	struct pfmk_set *set = ctx->active_set;
+	struct pfmk_set *set = pfmk_ctx_active_set(ctx);
 
 	lockdep_assert_held(&ctx->mutex);
 	/* Only such a set arms it, and sets do not change while loaded. */
@@ -411,7 +412,7 @@ void pfmk_set_request_switch(struct pfmk_ctx *ctx, u64 when)
 /* Switch from the active set to the next one. */
 static void pfmk_set_switch(struct pfmk_ctx *ctx)
 {
-	struct pfmk_set *cur = ctx->active_set;
+	struct pfmk_set *cur = pfmk_ctx_active_set(ctx);
 	struct pfmk_set *next = pfmk_set_next(ctx, cur);
 	u64 lat;
 	unsigned int i;

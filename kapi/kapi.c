@@ -5,9 +5,19 @@
  * The fourteen perfmon2 KAPI calls of 2006, with their 2006 signatures,
  * and pfmk's extensions.  Each call looks its descriptor up (-EBADF for
  * NULL, unknown, forged or closed descriptors, checked first), locks the
- * context, and hands over to core/.  All calls run in process context and
- * may sleep; a call never leaves the context half changed: on error the
- * context is as it was.
+ * context (pfmk_ctx_lock(): a reference, then ctx->mutex), and hands over
+ * to core/.  Two calls do not hold the mutex throughout:
+ *
+ * - pfmk_read_pmds() reads a loaded, running context without the mutex
+ *   or a reference (pfmk_read_pmds_lockless(), core/regs.c) and locks the
+ *   context only when that path declines (-EAGAIN);
+ * - pfmk_read() holds only a reference (pfmk_desc_get()): it waits for a
+ *   message without the mutex, so that pfmk_close() and the other calls
+ *   can run meanwhile (core/msgq.c), and takes the mutex only to catch up
+ *   with a pending CPU hotplug event.
+ *
+ * All calls run in process context and may sleep; a call never leaves the
+ * context half changed: on error the context is as it was.
  *
  * Copyright (C) 2026 The pfmk authors
  */

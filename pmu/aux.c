@@ -8,8 +8,8 @@
  * business; these calls only attach, switch, read and copy.  The caller
  * serializes them, except pfmk_aux_buf_snippet(), which runs in the
  * overflow path (NMI or hard-irq, on the event's CPU) and only reads: the
- * owning event is published with WRITE_ONCE() while the events are
- * disabled, and the kernel's copy runs under RCU, so a buffer is never
+ * owning event is published with rcu_assign_pointer() while the events
+ * are disabled, and the kernel's copy runs under RCU, so a buffer is never
  * freed under a reader.
  *
  * Copyright (C) 2026 The pfmk authors
@@ -22,6 +22,15 @@
 
 #include "internal.h"
 
+/*
+ * @buf->event for the calls the caller serializes (the core holds
+ * ctx->mutex, which this layer does not know, so it cannot assert it).
+ */
+static struct perf_event *pfmk_aux_buf_owner(const struct pfmk_aux_buf *buf)
+{
+	return rcu_dereference_protected(buf->event, true);
+}
+
 /* Data pages of the kernel-owned buffer: room for the PERF_RECORD_AUX. */
 #define PFMK_AUX_DATA_PAGES	1
 
@@ -29,7 +38,7 @@
 static bool pfmk_aux_pmu_ok(const struct perf_event *event)
 {
 	static const char * const names[] = PFMK_AUX_PMUS;
-	const char *name = event->pmu->name;
+	const char *name = pfmk_perf_event_pmu_name(event);
 	unsigned int i;
 
 	if (!name)
@@ -77,10 +86,10 @@ int pfmk_aux_buf_attach(const struct pfmk_aux_buf *buf,
  */
 void pfmk_aux_buf_switch(struct pfmk_aux_buf *buf, struct perf_event *event)
 {
-	struct perf_event *old = buf->event;
+	struct perf_event *old = pfmk_aux_buf_owner(buf);
 
 	buf->truncated = 0;
-	WRITE_ONCE(buf->event, event);
+	rcu_assign_pointer(buf->event, event);
 	if (old)
 		perf_event_detach_kernel_aux(old);
 }
@@ -109,12 +118,20 @@ static unsigned long pfmk_aux_memcpy(void *data, const void *src,
  * stop-when-full mode the head lags by up to the wakeup watermark.
  * Documentation/aux.rst, "Snippets".
  *
- * Context: the overflow path (NMI or hard-irq) on the event's CPU.
+ * Context: the overflow path (NMI or hard-irq) on the event's CPU, or the
+ * crash path (any context) under rcu_read_lock().
  */
 void pfmk_aux_buf_snippet(const struct pfmk_aux_buf *buf, void *dst,
 			  size_t max, struct pfmk_dfl_aux_snippet *snip)
 {
-	struct perf_event *event = READ_ONCE(buf->event);
+	/*
+	 * Not rcu_dereference_check(): this may run in NMI, where no lockdep
+	 * check belongs.  The overflow path runs only while the events are
+	 * enabled, and the owner changes only while they are disabled; the
+	 * crash path holds rcu_read_lock(), and perf frees a released event
+	 * after a grace period.
+	 */
+	struct perf_event *event = rcu_dereference_raw(buf->event);
 	struct perf_kernel_aux_state st;
 	u64 n;
 	long ret;
@@ -170,7 +187,7 @@ int pfmk_aux_buf_copy(struct pfmk_aux_buf *buf, size_t max, bool running,
 		      struct pfmk_aux_info *info)
 {
 	struct pfmk_aux_cb cb = { .fn = fn, .data = data };
-	struct perf_event *event = buf->event;
+	struct perf_event *event = pfmk_aux_buf_owner(buf);
 	bool pause = running && (buf->flags & PFMK_AUX_SNAPSHOT);
 	struct perf_kernel_aux_state st;
 	u64 from, to;

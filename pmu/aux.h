@@ -19,6 +19,7 @@
 #define _PFMK_PMU_AUX_H
 
 #include <linux/errno.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <pfmk/aux.h>
@@ -27,15 +28,17 @@ struct perf_event;
 
 /**
  * struct pfmk_aux_buf - a kernel-owned AUX buffer and the event owning it
- * @event: the event that owns the buffer, else NULL; changed by
- *	pfmk_aux_buf_switch() while the events are disabled, read with
- *	READ_ONCE() by pfmk_aux_buf_snippet().
+ * @event: the event that owns the buffer, else NULL; published by
+ *	pfmk_aux_buf_switch() while the events are disabled, read by
+ *	pfmk_aux_buf_snippet() in the overflow and crash paths (perf frees
+ *	an event a grace period after its release).  Others test it with
+ *	rcu_access_pointer().
  * @size: buffer size in bytes, a power of two.
  * @flags: PFMK_AUX_SNAPSHOT or 0.
  * @truncated: truncated transactions seen by the previous copy.
  */
 struct pfmk_aux_buf {
-	struct perf_event	*event;
+	struct perf_event __rcu	*event;
 	size_t			size;
 	unsigned int		flags;
 	u64			truncated;

@@ -35,6 +35,7 @@ void pfmk_perf_pmu_put(struct module *owner);
 bool pfmk_perf_pmu_alive(struct pmu *pmu, const char *name, int type);
 int pfmk_perf_pmu_check_event(struct pmu *pmu, const char *name,
 			      struct perf_event *event, bool *sw);
+const char *pfmk_perf_event_pmu_name(const struct perf_event *event);
 void pfmk_perf_pmu_exit(void);
 int pfmk_perf_pmu_attrs(struct pmu *pmu, const char *name, const char *group,
 			int (*fn)(void *arg, const char *name, const char *val),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfmk's one look into perf's PMU registry: a registered perf PMU by its
- * sysfs name, and the attributes of its sysfs groups.
+ * sysfs name, the attributes of its sysfs groups, and the name of an
+ * event's PMU.
  *
  * Why this file exists: the kernel exports no lookup of a perf PMU by
  * name to modules (perf_pmu_register() keeps its PMUs in a static list
@@ -297,6 +298,29 @@ int pfmk_perf_pmu_check_event(struct pmu *pmu, const char *name,
 	}
 	mutex_unlock(&pfmk_pmu_reg_lock);
 	return ret;
+}
+
+/**
+ * pfmk_perf_event_pmu_name() - the name of the perf PMU an event is on
+ * @event: an event pfmk created and holds.
+ *
+ * No perf call gives an event's PMU or its name, so this reads
+ * event->pmu->name, the sysfs name its driver set before
+ * perf_pmu_register() (6.1, 6.12 and 7.2).  An event holds its PMU's
+ * module, so the string stays while pfmk holds @event; 7.2 detaches the
+ * events of an unregistered PMU (->pmu NULL), which have no name here.
+ * The pfmk_aux suite (test-modules/pfmk_kunit_aux.c) fails if the name
+ * moves: its cases attach buffers to events of "pfmk_aux_test", and
+ * aux_not_aux_pmu checks that another PMU's event is refused.
+ *
+ * Context: any context.
+ * Return: the PMU's name, or NULL if @event has no PMU or its PMU no name.
+ */
+const char *pfmk_perf_event_pmu_name(const struct perf_event *event)
+{
+	const struct pmu *pmu = READ_ONCE(event->pmu);
+
+	return pmu ? pmu->name : NULL;
 }
 
 /**

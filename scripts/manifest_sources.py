@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""The KUnit suites and cases the sources define, checked against manifest.json.
+"""The suites and cases the test sources define, checked against manifest.json.
 
 test-modules/manifest.json lists every KTAP module, suite and case make test
-must see run (scripts/results.py).  For the KUnit modules the same list is in
-the sources: each module's objects (test-modules/Kbuild, "<module>-y := ...")
-define `struct kunit_suite` objects whose .test_cases arrays list their cases
-(KUNIT_CASE(), KUNIT_CASE_SLOW(), KUNIT_CASE_PARAM(), ...).  This reads them
-and reports every difference, so a case added, renamed or dropped in a source
-file without the manifest (or the other way round) fails before any kernel is
-booted.  The KTAP modules (smoke, fuzz, hotplug, ...) number their cases at
-run time; the manifest alone lists those.
+must see run (scripts/results.py).  The same list is in the sources:
 
-It also holds the KUnit sources to the sizes a reader can take in: no case
-function over CASE_MAX_LINES lines (its definition to its closing brace), no
-source file of a KUnit module over FILE_MAX_LINES lines.
+- each KUnit module's objects (test-modules/Kbuild, "<module>-y := ...")
+  define `struct kunit_suite` objects whose .test_cases arrays list their
+  cases (KUNIT_CASE(), KUNIT_CASE_SLOW(), KUNIT_CASE_PARAM(), ...);
+- each of the other KTAP modules (smoke, fuzz, hotplug, ...) is one suite
+  named after the module, whose cases are the names of a static table in
+  its source, in the order the module runs them (KTAP_TABLES).
+
+This reads them and reports every difference, so a case added, renamed or
+dropped in a source file without the manifest (or the other way round)
+fails before any kernel is booted.
+
+It also holds the test sources to the sizes a reader can take in: no KUnit
+case function over CASE_MAX_LINES lines (its definition to its closing
+brace), no test-modules/*.[ch] file over FILE_MAX_LINES lines.
 
 usage: scripts/manifest_sources.py [test-modules-dir]
 Prints one line per difference or size over its limit; exits 1 if there is
@@ -35,6 +39,19 @@ FUNC_RE = re.compile(r"^static\s+void\s+(\w+)\s*\(")
 
 CASE_MAX_LINES = 60
 FILE_MAX_LINES = 1200
+
+# The KTAP modules that are not KUnit: module -> (source, name table).  A
+# table is an array of names ("a", "b", ...) or of structures whose first
+# member is the name ({ "a", fn }, ...).
+KTAP_TABLES = {
+    "pfmk_smoke": ("pfmk_smoke.c", "smoke_tests"),
+    "pfmk_emu_smoke": ("pfmk_emu_smoke.c", "emu_tests"),
+    "pfmk_pmu_exact": ("pfmk_pmu_exact.c", "pmx_cases"),
+    "pfmk_aux_smoke": ("pfmk_aux_smoke.c", "auxs_tests"),
+    "pfmk_client2006": ("pfmk_client2006.c", "c2006_tests"),
+    "pfmk_hotplug_stress": ("pfmk_hotplug_stress.c", "hp_case_name"),
+    "pfmk_fuzz": ("pfmk_fuzz_run.c", "fz_case_name"),
+}
 
 
 def kbuild_modules(kbuild_text):
@@ -60,6 +77,36 @@ def source_suites(c_text):
         if name and tests and tests.group(1) in arrays:
             suites[name.group(1)] = arrays[tests.group(1)]
     return suites
+
+
+def table_names(c_text, table):
+    """The names of the static table @table in one C source, in order, or
+    None if the source has no such table."""
+    text = COMMENT_RE.sub("", c_text)
+    m = re.search(r"\b%s\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};" % re.escape(table), text, re.S)
+    if m is None:
+        return None
+    body = m.group(1)
+    if "{" in body:
+        return re.findall(r"\{\s*\"([^\"]*)\"", body)
+    return re.findall(r"\"([^\"]*)\"", body)
+
+
+def ktap_modules(testdir, tables=None):
+    """({module: {module: [cases]}}, problems) for the KTAP modules of
+    @testdir that are not KUnit: each is one suite named after itself."""
+    out, problems = {}, []
+    for mod, (src, table) in sorted((KTAP_TABLES if tables is None else tables).items()):
+        path = os.path.join(testdir, src)
+        names = None
+        if os.path.exists(path):
+            with open(path) as f:
+                names = table_names(f.read(), table)
+        if names is None:
+            problems.append("%s: no table %s in %s" % (mod, table, src))
+            continue
+        out[mod] = {mod: names}
+    return out, problems
 
 
 def case_lengths(c_text):
@@ -117,9 +164,11 @@ def size_problems(name, c_text):
 
 
 def sizes(testdir):
-    """size_problems() of every source of the KUnit modules of @testdir."""
+    """size_problems() of every *.c and *.h file of @testdir (case lengths
+    concern the KUnit sources, the only ones with KUNIT_CASE())."""
     problems = []
-    paths = sorted({p for ps in kunit_sources(testdir).values() for p in ps})
+    paths = sorted(os.path.join(testdir, n) for n in os.listdir(testdir)
+                   if n.endswith((".c", ".h")) and not n.endswith(".mod.c"))
     for path in paths:
         with open(path) as f:
             problems += size_problems(os.path.basename(path), f.read())
@@ -127,7 +176,7 @@ def sizes(testdir):
 
 
 def compare(manifest, sources):
-    """Differences between the manifest's KUnit modules and the sources'."""
+    """Differences between the manifest's modules and the sources'."""
     problems = []
     for mod, suites in sorted(sources.items()):
         ent = manifest.get(mod)
@@ -154,8 +203,13 @@ def compare(manifest, sources):
                     problems.append("%s/%s: cases listed in another order than the sources'"
                                     % (mod, suite))
     for mod in sorted(manifest):
-        if mod.endswith("_kunit") and mod not in sources:
+        if mod.startswith("_") or mod in sources:
+            continue
+        if mod.endswith("_kunit"):
             problems.append("%s: in the manifest, but no Kbuild module of that name" % mod)
+        else:
+            problems.append("%s: in the manifest, but no case table found for it "
+                            "(KTAP_TABLES, scripts/manifest_sources.py)" % mod)
     return problems
 
 
@@ -164,7 +218,9 @@ def main(argv):
     testdir = argv[1] if len(argv) > 1 else os.path.join(here, "..", "test-modules")
     with open(os.path.join(testdir, "manifest.json")) as f:
         manifest = json.load(f)
-    problems = compare(manifest, kunit_modules(testdir)) + sizes(testdir)
+    ktap, problems = ktap_modules(testdir)
+    sources = dict(kunit_modules(testdir), **ktap)
+    problems += compare(manifest, sources) + sizes(testdir)
     for p in problems:
         print(p)
     return 1 if problems else 0

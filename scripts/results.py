@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-import bench
+import bench_format
 
 # The checked-in list of KTAP modules, suites and cases (make test compares
 # what ran with it; adding a case means adding it there).
@@ -654,11 +654,12 @@ def parse(kernel, log, plan_file, qemu_rc):
                             failed=1 if problems else 0, notes=problems[:20]))
         elif kind == "bench":
             # One case: the module ran every measurement and its output is
-            # well-formed (scripts/bench.py); the numbers are not judged.
+            # well-formed (scripts/bench_format.py); the numbers are not
+            # judged.
             if rc is None:
                 rows.append(row(kernel, label, missing=1, notes=notes))
                 continue
-            problems = bench.check_lines(lines[b + 1:e])
+            problems = bench_format.check_lines(lines[b + 1:e])
             if rc != 0:
                 problems.insert(0, "%s rc=%d" % (name, rc))
             rows.append(row(kernel, label, passed=0 if problems else 1,

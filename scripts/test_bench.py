@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tests of make bench's verdicts: the targets scripts/bench.py judges.
+"""Tests of make bench's verdicts: the targets scripts/bench.py judges, and
+the check of pfmk_bench's line format (scripts/bench_format.py) that
+make test's tiny bench run goes through.
 
 A bench run is only as good as the script that judges it.  These build
 console logs in pfmk_bench's line formats (a timed run, an
@@ -23,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import bench  # noqa: E402
+import bench_format  # noqa: E402
 
 # name -> {arg: (base, cand, ratio_med)}: every result a micro run must have.
 MICRO = {
@@ -169,6 +172,36 @@ def with_ratio(micro, name, arg, ratio, cand=None):
     base, c, _ = m[name][arg]
     m[name][arg] = (base, c if cand is None else cand, ratio)
     return m
+
+
+class Format(unittest.TestCase):
+    """check_lines(): what results.py runs on make test's bench run."""
+
+    def lines(self, micro=None, extra=()):
+        # As the console has them: a printk timestamp, a line end.
+        body = micro_lines(MICRO if micro is None else micro, FLOORS) + list(extra)
+        return ["[   12.345678] %s\n" % x for x in body]
+
+    def test_well_formed_run(self):
+        self.assertEqual(bench_format.check_lines(self.lines()), [])
+
+    def test_missing_result(self):
+        micro = {k: dict(v) for k, v in MICRO.items()}
+        del micro["start_stop"][4]
+        self.assertIn("missing result start_stop arg=4",
+                      bench_format.check_lines(self.lines(micro)))
+
+    def test_malformed_line(self):
+        problems = bench_format.check_lines(self.lines(extra=["pfmk_bench: result name=x"]))
+        self.assertIn("malformed line: pfmk_bench: result name=x", problems)
+
+    def test_no_done_line(self):
+        lines = [x for x in self.lines() if "pfmk_bench: done" not in x]
+        self.assertIn("no 'pfmk_bench: done' line", bench_format.check_lines(lines))
+
+    def test_module_error(self):
+        problems = bench_format.check_lines(self.lines(extra=["pfmk_bench: error: no PMU"]))
+        self.assertIn("pfmk_bench error: no PMU", problems)
 
 
 class Targets(unittest.TestCase):

@@ -9,9 +9,10 @@ watchdog killed) against a small plan, its KTAP parser on the shapes the
 kernels print, the manifest check on sources made to disagree, and the
 decoder of pfmk's crash summaries (pfmk-pstore.py) on a ramoops record.
 
-usage: python3 scripts/test_results.py   (run by scripts/test-harness.sh)
+usage: python3 scripts/test_results.py   (run by scripts/check.sh)
 """
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -193,7 +194,60 @@ static struct kunit_suite fx_suite = {
             man = results.json.load(f)
         src = manifest_sources.kunit_modules(testdir)
         self.assertGreater(sum(len(c) for s in src.values() for c in s.values()), 100)
-        self.assertEqual(manifest_sources.compare(man, src), [])
+        ktap, problems = manifest_sources.ktap_modules(testdir)
+        self.assertEqual(problems, [])
+        self.assertEqual(sorted(ktap), sorted(manifest_sources.KTAP_TABLES))
+        self.assertGreater(sum(len(c) for s in ktap.values() for c in s.values()), 50)
+        self.assertEqual(manifest_sources.compare(man, dict(src, **ktap)), [])
+
+
+class ManifestKtap(unittest.TestCase):
+    """The KTAP modules that are not KUnit: their static case tables."""
+
+    SRC = """
+static const struct m_test m_tests[] = {
+	{ "m_first", m_first },
+	/* { "m_commented_out", m_gone }, */
+	{ "m_second", m_second, true },
+};
+static const char * const m_names[] = {
+	"n_a", "n_b",
+	"n_c",
+};
+"""
+    MAN = {"m": {"suites": {"m": ["m_first", "m_second"]}}}
+
+    def tree(self, src):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "m.c"), "w") as f:
+            f.write(src)
+        return manifest_sources.ktap_modules(d, {"m": ("m.c", "m_tests")})
+
+    def test_struct_table(self):
+        self.assertEqual(manifest_sources.table_names(self.SRC, "m_tests"),
+                         ["m_first", "m_second"])
+
+    def test_name_table(self):
+        self.assertEqual(manifest_sources.table_names(self.SRC, "m_names"),
+                         ["n_a", "n_b", "n_c"])
+
+    def test_agrees(self):
+        ktap, problems = self.tree(self.SRC)
+        self.assertEqual(problems, [])
+        self.assertEqual(manifest_sources.compare(self.MAN, ktap), [])
+
+    def test_case_added_to_source_only(self):
+        ktap, _ = self.tree(self.SRC.replace('{ "m_second"', '{ "m_new", m_new },\n\t{ "m_second"'))
+        self.assertEqual(manifest_sources.compare(self.MAN, ktap),
+                         ["m/m: case m_new is in the sources, not in the manifest"])
+
+    def test_table_gone(self):
+        ktap, problems = self.tree("static int x;\n")
+        self.assertEqual(problems, ["m: no table m_tests in m.c"])
+        self.assertEqual(manifest_sources.compare(self.MAN, ktap),
+                         ["m: in the manifest, but no case table found for it "
+                          "(KTAP_TABLES, scripts/manifest_sources.py)"])
 
 
 class ManifestKinds(unittest.TestCase):

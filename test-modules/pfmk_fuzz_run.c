@@ -623,7 +623,45 @@ static bool fz_clean(const struct fz_result *r)
 	return r->freed_ok;
 }
 
-#define FZ_NCASES	16
+/*
+ * The KTAP cases, in the order the module reports them: the main run's
+ * (fz_report_main()), the deterministic runs' (fz_report_det()), the
+ * hotplug thread's.  scripts/manifest_sources.py checks this table against
+ * test-modules/manifest.json; fz_result() checks each report against it.
+ */
+static const char * const fz_case_name[] = {
+	"ops_completed",
+	"errnos_documented",
+	"forged_handles_ebadf",
+	"states_valid",
+	"outcomes_predicted",
+	"pmd_values",
+	"messages_valid",
+	"floor_creates",
+	"floor_loads",
+	"floor_starts",
+	"floor_overflows",
+	"all_contexts_freed",
+	"deterministic_seed1",
+	"deterministic_seed",
+	"replay_identical",
+	"hotplug_cycles",
+};
+
+#define FZ_NCASES	ARRAY_SIZE(fz_case_name)
+
+/*
+ * Report the next case, @name; a name that is not the table's next one
+ * fails, so that the table cannot drift from what the module prints.
+ */
+static void fz_result(struct pfmk_ktap *k, const char *name, bool ok)
+{
+	bool listed = k->n < FZ_NCASES && !strcmp(name, fz_case_name[k->n]);
+
+	if (!listed)
+		pfmk_ktap_diag("%s: not case %u of fz_case_name[]", name, k->n + 1);
+	pfmk_ktap_result(k, name, ok && listed);
+}
 
 /* The cases of the main run: its failures by kind, floors, freed. */
 static void fz_report_main(struct pfmk_ktap *k, const struct fz_result *res)
@@ -631,13 +669,13 @@ static void fz_report_main(struct pfmk_ktap *k, const struct fz_result *res)
 	unsigned int i;
 	u64 floor;
 
-	pfmk_ktap_result(k, "ops_completed", res->ops_done == ops);
-	pfmk_ktap_result(k, "errnos_documented", !res->fail[FZ_F_UNDOC]);
-	pfmk_ktap_result(k, "forged_handles_ebadf", !res->fail[FZ_F_BADF]);
-	pfmk_ktap_result(k, "states_valid", !res->fail[FZ_F_STATE]);
-	pfmk_ktap_result(k, "outcomes_predicted", !res->fail[FZ_F_ORACLE]);
-	pfmk_ktap_result(k, "pmd_values", !res->fail[FZ_F_VALUE]);
-	pfmk_ktap_result(k, "messages_valid", !res->fail[FZ_F_MSG]);
+	fz_result(k, "ops_completed", res->ops_done == ops);
+	fz_result(k, "errnos_documented", !res->fail[FZ_F_UNDOC]);
+	fz_result(k, "forged_handles_ebadf", !res->fail[FZ_F_BADF]);
+	fz_result(k, "states_valid", !res->fail[FZ_F_STATE]);
+	fz_result(k, "outcomes_predicted", !res->fail[FZ_F_ORACLE]);
+	fz_result(k, "pmd_values", !res->fail[FZ_F_VALUE]);
+	fz_result(k, "messages_valid", !res->fail[FZ_F_MSG]);
 	for (i = 0; i < FZ_N_NR; i++) {
 		char name[32];
 
@@ -657,9 +695,9 @@ static void fz_report_main(struct pfmk_ktap *k, const struct fz_result *res)
 		if (res->n[i] < floor)
 			pr_info("# %s: %llu, below the floor of %llu\n",
 				name, res->n[i], floor);
-		pfmk_ktap_result(k, name, res->n[i] >= floor);
+		fz_result(k, name, res->n[i] >= floor);
 	}
-	pfmk_ktap_result(k, "all_contexts_freed", res->freed_ok);
+	fz_result(k, "all_contexts_freed", res->freed_ok);
 }
 
 /* The cases of the deterministic runs: clean, and the two replays equal. */
@@ -667,16 +705,15 @@ static void fz_report_det(struct pfmk_ktap *k, const struct fz_result *reg,
 			  const struct fz_result *det1,
 			  const struct fz_result *det2)
 {
-	pfmk_ktap_result(k, "deterministic_seed1",
-			 fz_clean(reg) && reg->ops_done == det_ops);
-	pfmk_ktap_result(k, "deterministic_seed",
-			 fz_clean(det1) && fz_clean(det2));
+	fz_result(k, "deterministic_seed1",
+		  fz_clean(reg) && reg->ops_done == det_ops);
+	fz_result(k, "deterministic_seed", fz_clean(det1) && fz_clean(det2));
 	if (det1->hash != det2->hash)
 		pr_info("# replay: hashes 0x%016llx and 0x%016llx differ\n",
 			det1->hash, det2->hash);
-	pfmk_ktap_result(k, "replay_identical",
-			 det1->hash == det2->hash && det1->ops_done == det_ops &&
-			 det2->ops_done == det_ops);
+	fz_result(k, "replay_identical",
+		  det1->hash == det2->hash && det1->ops_done == det_ops &&
+		  det2->ops_done == det_ops);
 }
 
 /* The table of slots; false without memory. */
@@ -724,8 +761,8 @@ static int __init pfmk_fuzz_init(void)
 		seed, seed, fz_aux_expected);
 	if (!fz_setup()) {
 		pfmk_ktap_diag("out of memory");
-		for (i = 1; i <= FZ_NCASES; i++)
-			pfmk_ktap_result(&k, "fuzz", false);
+		for (i = 0; i < FZ_NCASES; i++)
+			pfmk_ktap_result(&k, fz_case_name[i], false);
 		pfmk_ktap_end(&k);
 		return 0;
 	}
@@ -742,8 +779,8 @@ static int __init pfmk_fuzz_init(void)
 	if (fz_hp_skip)
 		pfmk_ktap_skip(&k, "hotplug_cycles", fz_hp_skip);
 	else
-		pfmk_ktap_result(&k, "hotplug_cycles",
-				 fz_hp_cycles > 0 && !fz_hp_cpu_lost);
+		fz_result(&k, "hotplug_cycles",
+			  fz_hp_cycles > 0 && !fz_hp_cpu_lost);
 	fz_teardown();
 	pfmk_ktap_end(&k);
 	pr_info("# pfmk_fuzz: done\n");

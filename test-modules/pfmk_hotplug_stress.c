@@ -10,9 +10,7 @@
  * global statistics (cpu_offline, cpu_online, rearm_failed).  One KTAP case
  * per kind of check; see Documentation/testing.rst.
  *
- * It used to be the last part of pfmk_fuzz.ko; its own module, it runs,
- * fails and replays apart from the fuzzer.  Module init always returns 0:
- * the harness reads the verdict from KTAP.
+ * Module init always returns 0: the harness reads the verdict from KTAP.
  *
  * Copyright (C) 2026 The pfmk authors
  */

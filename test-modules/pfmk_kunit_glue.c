@@ -155,7 +155,7 @@ static struct kunit_suite pfmk_glue_suite = {
 	.test_cases = pfmk_glue_cases,
 };
 
-kunit_test_suite(pfmk_glue_suite);
+kunit_test_suites(&pfmk_glue_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk KUnit suite: other subsystems' internals pfmk relies on");

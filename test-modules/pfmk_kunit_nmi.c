@@ -448,7 +448,7 @@ static struct kunit_suite pfmk_nmi_suite = {
 	.test_cases = pfmk_nmi_cases,
 };
 
-kunit_test_suite(pfmk_nmi_suite);
+kunit_test_suites(&pfmk_nmi_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk KUnit tests: PMU overflows as NMIs (arm64)");

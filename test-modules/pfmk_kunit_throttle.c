@@ -390,7 +390,7 @@ static struct kunit_suite pfmk_throttle_suite = {
 	.test_cases = pfmk_throttle_cases,
 };
 
-kunit_test_suite(pfmk_throttle_suite);
+kunit_test_suites(&pfmk_throttle_suite);
 
 PFMK_IMPORT_NS();
 MODULE_DESCRIPTION("pfmk KUnit suite: perf's throttling of sampling events");
