@@ -56,6 +56,7 @@
 #include <pfmk/crash.h>
 #include <pfmk/compat.h>
 
+#include "crash_test.h"
 #include "internal.h"
 #include "perf.h"
 #include "smpl_dfl.h"
@@ -490,13 +491,14 @@ int pfmk_crash_test_notify(unsigned int reason)
 		pfmk_crash_panic(&pfmk_crash_panic_nb, 0, "pfmk test");
 	else
 		pfmk_crash_die(&pfmk_crash_die_nb,
-			       reason == PFMK_CRASH_OOPS ? DIE_OOPS : DIE_OOPS + 1,
+			       reason == PFMK_CRASH_OOPS ? DIE_OOPS :
+			       PFMK_CRASH_TEST_NOT_OOPS,
 			       NULL);
 	local_irq_restore(flags);
 	WARN_ON_ONCE(before);
 	return READ_ONCE(pfmk_crash_last);
 }
-EXPORT_SYMBOL_GPL(pfmk_crash_test_notify);
+EXPORT_SYMBOL_NS_GPL(pfmk_crash_test_notify, PFMK_TEST_NS);
 #endif
 
 /*

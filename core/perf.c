@@ -84,6 +84,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	perf_overflow_handler_t handler = NULL;
 	struct perf_event_attr attr;
 	struct perf_event *event;
+	bool irqs_on = false;
 	int ret;
 
 	/* Most PMCs of a description stay at a default that is off. */
@@ -103,8 +104,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	if (pfmk_pmd_samples(cfg)) {
 		attr.sample_period = pfmk_pmd_period(cfg->value);
 		handler = pfmk_ovfl_handler;
-		if (pfmk_perf_handler_irqs_on(&attr))
-			pmd->ctx->ovfl_irqs_on = true;
+		irqs_on = pfmk_perf_handler_irqs_on(&attr);
 	}
 
 	if (!pfmk_charge(&pfmk_counters.events, READ_ONCE(pfmk_max_events)))
@@ -141,9 +141,11 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 			pfmk_perf_destroy(event);
 			return ERR_PTR(ret);
 		}
-		if (handler && sw)
-			pmd->ctx->ovfl_irqs_on = true;
+		irqs_on |= handler && sw;
 	}
+	/* Only an event that exists makes stop wait (pfmk_ctx_sync_handlers()). */
+	if (irqs_on)
+		pmd->ctx->ovfl_irqs_on = true;
 	return event;
 }
 

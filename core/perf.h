@@ -13,8 +13,10 @@
  * if a kernel changes it.  No other file of core/ or kapi/ names a field
  * of perf's structures (struct perf_event, hw_perf_event, pmu): they call
  * these.  The PMU layer's use of perf PMUs found by name (their device,
- * type and sysfs groups) is its own glue, pmu/perf_pmu.c, checked by the
- * pfmk_dyn_glue suite.
+ * type, module, name and sysfs groups, and whether perf schedules them
+ * as software) is the other half of pfmk's perf glue, pmu/perf_pmu.c,
+ * with its own type asserts and the pfmk_dyn_glue suite: no other file
+ * of pfmk names a field of perf's structures.
  *
  * Included by the files that use perf: perf.c, and context.c, regs.c,
  * sets.c (the functions), ovfl.c and crash.c (the accessors); not by
@@ -138,11 +140,16 @@ static __always_inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
  * What perf_event_read_local() does, which perf does not export: an
  * active event on this CPU is brought up to date by its PMU's ->read(),
  * which PMUs make NMI-safe for this very use (perf's own sample
- * read-out).  The reg_smpl_pmds and reg_reset_pmds cases of the sampling
- * suites on the test PMU fail if this changes.
+ * read-out).  The sampling cases that read other PMDs at an overflow
+ * (smpl_exact_self, smpl_fmt_args, smpl_exact_reset_pmds*) and
+ * pfmk_crash's crash_pmds_at_freeze, on the test PMU, fail if this
+ * changes.
  *
  * Context: an overflow handler on @event's CPU (NMI, hard-irq, or a
- * software event's task with preemption off).
+ * software event's task with preemption off), or the crash path
+ * (core/crash.c: die or panic notifier, interrupts off, on any CPU: an
+ * event active on another CPU is not read, its count is as of its last
+ * update).
  * Return: the count of @event.
  */
 static __always_inline u64 pfmk_perf_count_nmi(struct perf_event *event)

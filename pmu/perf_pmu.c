@@ -59,7 +59,30 @@
 
 #include "internal.h"
 
-/* perf's "event_source" bus, found once (it is static in perf). */
+/*
+ * The fields of perf's structures this file reads, each with the type it
+ * relies on: a kernel that changes one breaks the build here.  Their
+ * meaning is checked by the pfmk_dyn_glue suite (task_ctx_nr:
+ * glue_sw_context; the device and its driver data: glue_bus_lookup;
+ * ->module: glue_pins_module) and by the dynamic descriptions' cases
+ * (->type, ->name).
+ */
+#define pfmk_pmu_field(type, member, t) \
+	static_assert(__same_type(typeof_member(struct type, member), t))
+
+pfmk_pmu_field(perf_event, pmu, struct pmu *);
+pfmk_pmu_field(pmu, dev, struct device *);
+pfmk_pmu_field(pmu, module, struct module *);
+pfmk_pmu_field(pmu, name, const char *);
+pfmk_pmu_field(pmu, type, int);
+pfmk_pmu_field(pmu, task_ctx_nr, int);
+
+/*
+ * perf's "event_source" bus, found once (it is static in perf).  Typed
+ * as struct device's ->bus is, which is the compat probe: the bus became
+ * a const struct bus_type * in 6.4, and typeof() follows the kernel
+ * being built against without a version test.
+ */
 static typeof(((struct device *)NULL)->bus) pfmk_pmu_bus;
 static DEFINE_MUTEX(pfmk_pmu_bus_lock);
 

@@ -27,11 +27,13 @@
 #include <pfmk/pfmk.h>
 #include <pfmk/smpl_dfl.h>
 
+#include "../core/crash_test.h"
 #include "pfmk_kunit.h"
 #include "pfmk_test_aux_pmu.h"
 #include "pfmk_test_pmu.h"
 
 PFMK_IMPORT_NS();
+MODULE_IMPORT_NS(PFMK_TEST_NS);
 
 /* Sampling: PMD 0 (step 1) every CRT_P ticks records PMD 1 (step 3). */
 #define CRT_P		5ULL

@@ -82,10 +82,48 @@ static void glue_pins_module(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), before);
 }
 
+/*
+ * perf schedules a PMU as software when its task_ctx_nr is perf_sw_context:
+ * pfmk_perf_pmu_check_event() reads it to tell the PMUs whose overflow
+ * handler may run with interrupts on (a page fault's, in the faulting
+ * task).  Perf's own software PMUs (cpu-clock's, and the one of page
+ * faults and other software events) must say so.
+ */
+static const u64 glue_sw_configs[] = {
+	PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+};
+
+static void glue_sw_desc(const u64 *config, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "software config %llu",
+		 (unsigned long long)*config);
+}
+
+KUNIT_ARRAY_PARAM(glue_sw, glue_sw_configs, glue_sw_desc);
+
+static void glue_sw_context(struct kunit *test)
+{
+	const u64 *config = test->param_value;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = *config,
+		.size = sizeof(attr),
+		.disabled = 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL,
+						 NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	KUNIT_EXPECT_EQ(test, event->pmu->task_ctx_nr, perf_sw_context);
+	perf_event_release_kernel(event);
+}
+
 static struct kunit_case glue_cases[] = {
 	KUNIT_CASE(glue_bus_lookup),
 	KUNIT_CASE(glue_format_show),
 	KUNIT_CASE(glue_pins_module),
+	KUNIT_CASE_PARAM(glue_sw_context, glue_sw_gen_params),
 	{}
 };
 

@@ -85,7 +85,5 @@ __pfmk_must_check int pfmk_crash_setup(void *desc, unsigned int flags,
 __pfmk_must_check int pfmk_crash_read(void *desc, struct pfmk_crash_info *info,
 				      struct pfarg_pmd *pmds, int count,
 				      void *aux, size_t aux_size);
-/* For pfmk's KUnit suite only: on kernels with KUnit. */
-int pfmk_crash_test_notify(unsigned int reason);
 
 #endif /* _PFMK_CRASH_H */
