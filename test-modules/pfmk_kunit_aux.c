@@ -474,8 +474,7 @@ static void aux_snippets(struct kunit *test)
 				0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 
-	/* Pairs with the format's release of hdr_count. */
-	count = smp_load_acquire(&hdr->hdr_count);
+	count = pfmkt_hdr_count(buf);
 	KUNIT_ASSERT_EQ(test, count, 4ULL);
 	ent = buf + sizeof(*hdr);
 	for (i = 0; i < count; i++) {
@@ -557,7 +556,6 @@ static void *auxt_rewrite_setup(struct kunit *test, struct pfarg_pmc *pmc,
 static void aux_rewrite_loaded(struct kunit *test)
 {
 	const u64 period = AUXT_REWRITE_PERIOD;
-	struct pfm_dfl_smpl_hdr *hdr;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
 	struct pfarg_pmc pmc;
@@ -565,7 +563,6 @@ static void aux_rewrite_loaded(struct kunit *test)
 	void *buf;
 
 	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	hdr = buf;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
@@ -573,8 +570,7 @@ static void aux_rewrite_loaded(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 2 * period);
 	auxt_expect_recs(test, t->buf, 2 * period, 0);
-	/* Pairs with the format's release store of hdr_count. */
-	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 2ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
 	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
 	auxt_expect_snippet(test, buf, 1, AUXT_REWRITE_SNIP, 2 * period);
 }
@@ -583,7 +579,6 @@ static void aux_rewrite_loaded(struct kunit *test)
 static void aux_rewrite_loaded_pmds(struct kunit *test)
 {
 	const u64 period = AUXT_REWRITE_PERIOD;
-	struct pfm_dfl_smpl_hdr *hdr;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
 	struct pfarg_pmc pmc;
@@ -591,15 +586,13 @@ static void aux_rewrite_loaded_pmds(struct kunit *test)
 	void *buf;
 
 	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	hdr = buf;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
 	auxt_expect_recs(test, t->buf, period, 0);
-	/* Pairs with the format's release store of hdr_count. */
-	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 }

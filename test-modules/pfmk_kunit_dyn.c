@@ -173,7 +173,7 @@ static void dyn_moved_event_refused(struct kunit *test)
 						  &count), 0);
 	desc = pfmkt_create_req(test, &req, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, count), 0);
-	pfmkt_load_req(&load, cpumask_last(cpu_online_mask), 0);
+	pfmkt_load_req(&load, pfmkt_cpu(), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EXDEV);
 	pfmkt_load_req(&load, home, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);

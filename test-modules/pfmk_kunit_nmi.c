@@ -345,8 +345,7 @@ static void nmi_smpl_dfl_exact(struct kunit *test)
 	nmit_loop_irqs_off(NMIT_INSNS / 2);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_stats(st->desc, &stats), 0);
-	/* Pairs with the format's release store of hdr_count. */
-	n = smp_load_acquire(&hdr->hdr_count);
+	n = pfmkt_hdr_count(hdr);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
 	KUNIT_EXPECT_EQ(test, stats.ovfl_missed, 0ULL);
 	KUNIT_EXPECT_EQ(test, stats.throttled, 0ULL);
@@ -395,19 +394,18 @@ static void nmi_smpl_notify(struct kunit *test)
 	pfmkt_wait_notify(test);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(st->desc),
 			PFM_CTX_MASKED | PFMK_STATE_STARTED);
-	/* Pairs with the format's release store of hdr_count (and below). */
-	KUNIT_EXPECT_EQ(test, smp_load_acquire(&hdr->hdr_count), 4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 4ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_read(st->desc, &msg, sizeof(msg), 1),
 			(ssize_t)sizeof(msg));
 	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
 	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(st->desc), 0);
 	/* Emptied by the restart. */
-	KUNIT_EXPECT_EQ(test, smp_load_acquire(&hdr->hdr_count), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 0ULL);
 	nmit_loop(NMIT_INSNS / 4);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
 	/* Sampling again. */
-	KUNIT_EXPECT_GE(test, smp_load_acquire(&hdr->hdr_count), 1ULL);
+	KUNIT_EXPECT_GE(test, pfmkt_hdr_count(hdr), 1ULL);
 	pfmkt_close(test, st->desc);
 }
 

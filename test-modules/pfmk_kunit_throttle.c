@@ -201,12 +201,9 @@ static u64 thrt_dfl_run(struct kunit *test, const struct thrt_event *ev)
 	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
 	struct pfm_dfl_smpl_arg arg = { .buf_size = THRT_BUF };
 	struct thrt *t = test->priv;
-	struct pfm_dfl_smpl_hdr *hdr;
 
 	thrt_run(test, ev, dfl, &arg, sizeof(arg));
-	hdr = t->buf;
-	/* Pairs with the format's release store: the entries are whole. */
-	return smp_load_acquire(&hdr->hdr_count);
+	return pfmkt_hdr_count(t->buf);
 }
 
 /* perf's throttling of a pfmk sampling event is counted. */
