@@ -5,14 +5,15 @@
  *
  * Every test that uses pfmkt_init()/pfmkt_exit() as its suite's init and
  * exit gets a struct pfmkt_priv in test->priv; a suite with more per-test
- * state embeds it as the first member of its own (pfmkt_init_priv()).  Each context created
- * through pfmkt_create() and its kin is a KUnit resource of the test
- * (kunit_add_resource(): 6.1 has no kunit_add_action(), which came in 6.5,
- * and resources work the same on 6.1, 6.12 and 7.2), whose release closes
- * it if the test ended (or aborted on a failed assertion) without closing
- * it.  pfmkt_exit() releases them first thing, before a suite's exit
- * unregisters a PMU description they pin; KUnit's own cleanup would only
- * run after the suite's exit.  A CPU a test took offline is brought back.
+ * state embeds it as the first member of its own (pfmkt_init_priv()).
+ * Each context created through pfmkt_create() and its kin is a KUnit
+ * resource of the test (kunit_add_resource(): 6.1 has no
+ * kunit_add_action(), which came in 6.5, and resources work the same on
+ * 6.1, 6.12 and 7.2), whose release closes it if the test ended (or
+ * aborted on a failed assertion) without closing it.  pfmkt_exit()
+ * releases them first thing, before a suite's exit unregisters a PMU
+ * description they pin; KUnit's own cleanup would only run after the
+ * suite's exit.  A CPU a test took offline is brought back.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -44,7 +45,8 @@
 
 /**
  * struct pfmkt_priv - per-test state, in test->priv
- * @done: the completion every context of the test is created with.
+ * @done: the completion every context of the test is created with, but
+ *	those of pfmkt_create_req() given another.
  * @offline_cpu: CPU taken offline by the test, or -1.
  */
 struct pfmkt_priv {

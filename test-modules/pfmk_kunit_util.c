@@ -39,13 +39,13 @@
  * For a suite whose cases keep more than struct pfmkt_priv; its exit
  * calls pfmkt_exit() before it undoes its own set-up.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EINVAL if @size cannot hold a struct pfmkt_priv.
  */
 int pfmkt_init_priv(struct kunit *test, size_t size)
 {
 	struct pfmkt_priv *priv;
 
-	if (WARN_ON(size < sizeof(*priv)))
+	if (size < sizeof(*priv))
 		return -EINVAL;
 	priv = kunit_kzalloc(test, size, GFP_KERNEL);
 	if (!priv)
