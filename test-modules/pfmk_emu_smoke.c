@@ -29,6 +29,7 @@
 
 #include "pfmk_emu_pmu.h"
 #include "pfmk_ktap.h"
+#include "pfmk_test_file.h"
 
 static bool need_perf_overflow;
 module_param(need_perf_overflow, bool, 0444);
@@ -588,29 +589,7 @@ out:
 /* Read or write kernel.perf_event_max_sample_rate. */
 static int emu_sample_rate(int *rate, bool write)
 {
-	struct file *f;
-	char buf[24];
-	loff_t pos = 0;
-	ssize_t n;
-	int ret = 0;
-
-	f = filp_open(EMU_SYSCTL_RATE, write ? O_WRONLY : O_RDONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	if (write) {
-		n = scnprintf(buf, sizeof(buf), "%d\n", *rate);
-		n = kernel_write(f, buf, n, &pos);
-	} else {
-		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-		if (n >= 0) {
-			buf[n] = 0;
-			ret = kstrtoint(strim(buf), 10, rate);
-		}
-	}
-	if (n < 0)
-		ret = n;
-	filp_close(f, NULL);
-	return ret;
+	return pfmk_test_sysctl(EMU_SYSCTL_RATE, rate, write);
 }
 
 /*

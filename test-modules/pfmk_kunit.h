@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk KUnit suites: helpers shared by the files of pfmk_kunit.ko.
+ * pfmk KUnit suites: helpers shared by every KUnit module of the tests
+ * (pfmk_kunit_util.c, linked into each: test-modules/Kbuild).
  *
  * Every test that uses pfmkt_init()/pfmkt_exit() as its suite's init and
- * exit gets a struct pfmkt_priv in test->priv.  Each context created
- * through pfmkt_create() and its kin is a KUnit resource of the test
- * (kunit_add_resource(): 6.1 has no kunit_add_action(), which came in 6.5,
- * and resources work the same on 6.1, 6.12 and 7.2), whose release closes
- * it if the test ended (or aborted on a failed assertion) without closing
- * it.  pfmkt_exit() releases them first thing, before a suite's exit
- * unregisters a PMU description they pin; KUnit's own cleanup would only
- * run after the suite's exit.  A CPU a test took offline is brought back.
+ * exit gets a struct pfmkt_priv in test->priv; a suite with more per-test
+ * state embeds it as the first member of its own (pfmkt_init_priv()).
+ * Each context created through pfmkt_create() and its kin is a KUnit
+ * resource of the test (kunit_add_resource(): 6.1 has no
+ * kunit_add_action(), which came in 6.5, and resources work the same on
+ * 6.1, 6.12 and 7.2), whose release closes it if the test ended (or
+ * aborted on a failed assertion) without closing it.  pfmkt_exit()
+ * releases them first thing, before a suite's exit unregisters a PMU
+ * description they pin; KUnit's own cleanup would only run after the
+ * suite's exit.  A CPU a test took offline is brought back.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -42,7 +45,8 @@
 
 /**
  * struct pfmkt_priv - per-test state, in test->priv
- * @done: the completion every context of the test is created with.
+ * @done: the completion every context of the test is created with, but
+ *	those of pfmkt_create_req() given another.
  * @offline_cpu: CPU taken offline by the test, or -1.
  */
 struct pfmkt_priv {
@@ -239,13 +243,18 @@ static inline const u64 *pfmkt_entry_vals(const struct pfm_dfl_smpl_entry *ent)
 	return (const u64 *)(ent + 1);
 }
 
+int pfmkt_init_priv(struct kunit *test, size_t size);
 int pfmkt_init(struct kunit *test);
 void pfmkt_exit(struct kunit *test);
 
 int pfmkt_try_create(struct kunit *test, struct pfarg_ctx *req, void **desc);
 int pfmkt_try_create_arg(struct kunit *test, struct pfarg_ctx *req,
 			 void *arg, size_t size, void **desc, void **buf);
+void *pfmkt_create_req(struct kunit *test, struct pfarg_ctx *req,
+		       struct completion *done);
 void *pfmkt_create(struct kunit *test, const char *pmu);
+void *pfmkt_create_events(struct kunit *test, const char * const *events,
+			  unsigned int n, int cpu);
 void pfmkt_close(struct kunit *test, void *desc);
 void pfmkt_forget(struct kunit *test, void *desc);
 
@@ -273,7 +282,6 @@ void pfmkt_write_set_pmc(struct kunit *test, void *desc, u16 set, u16 reg,
 u64 pfmkt_read_set_pmd(struct kunit *test, void *desc, u16 set, u16 reg);
 bool pfmkt_wait_set_runs(void *desc, u16 id, u64 runs);
 void pfmkt_wait_notify(struct kunit *test);
-int pfmkt_param_io(const char *name, char *buf, size_t len, bool write);
 int pfmkt_hp_cpu(struct kunit *test);
 void pfmkt_offline(struct kunit *test, int cpu);
 void pfmkt_online(struct kunit *test, int cpu);

@@ -33,38 +33,39 @@
 
 /**
  * struct auxt - state of one test
- * @done: completion of the contexts.
- * @desc: the open context, closed at exit if still open.
+ * @base: the shared per-test state: pfmkt_exit() closes the contexts and
+ *	brings back the CPU the test took offline.
+ * @desc: the test's context.
  * @cpu: CPU the context is loaded on.
  * @buf: copy-out destination (vmalloc).
  * @len: bytes in @buf.
  * @cap: size of @buf.
- * @offline_cpu: CPU the test took offline, or -1.
  */
 struct auxt {
-	struct completion	done;
+	struct pfmkt_priv	base;
 	void			*desc;
 	int			cpu;
 	u8			*buf;
 	size_t			len;
 	size_t			cap;
-	int			offline_cpu;
 };
+
+static_assert(offsetof(struct auxt, base) == 0);
 
 static int auxt_init(struct kunit *test)
 {
-	struct auxt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct auxt *t;
+	int ret;
 
-	if (!t)
-		return -ENOMEM;
-	init_completion(&t->done);
+	ret = pfmkt_init_priv(test, sizeof(*t));
+	if (ret)
+		return ret;
+	t = test->priv;
 	t->cap = 1 << 20;
 	t->buf = vzalloc(t->cap);
 	if (!t->buf)
 		return -ENOMEM;
 	t->cpu = cpumask_first(cpu_online_mask);
-	t->offline_cpu = -1;
-	test->priv = t;
 	return 0;
 }
 
@@ -72,10 +73,9 @@ static void auxt_exit(struct kunit *test)
 {
 	struct auxt *t = test->priv;
 
-	if (t->desc)
-		pfmk_close(t->desc);
-	if (t->offline_cpu >= 0)
-		add_cpu(t->offline_cpu);
+	if (!t)
+		return;
+	pfmkt_exit(test);
 	vfree(t->buf);
 }
 
@@ -93,39 +93,9 @@ static void auxt_create(struct kunit *test, void *smpl_arg, size_t smpl_size,
 	struct pfarg_ctx req;
 
 	pfmkt_ctx_req(&req, PFMK_TEST_AUX_NAME, 0, !!smpl_arg);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, smpl_arg, smpl_size,
-						  &t->done, &t->desc,
-						  smpl_buf), 0);
-}
-
-static void auxt_pmc(struct kunit *test, u16 reg, u64 val)
-{
-	struct auxt *t = test->priv;
-	struct pfarg_pmc pmc;
-
-	pfmkt_pmc_req(&pmc, 0, reg, val);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
-}
-
-/* Read PMD @reg of set @set, which must succeed. */
-static u64 auxt_read_pmd(struct kunit *test, u16 set, u16 reg)
-{
-	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd;
-
-	pfmkt_pmd_req(&pmd, set, reg, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
-	return pmd.reg_value;
-}
-
-static void auxt_load_start(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfarg_load load;
-
-	pfmkt_load_req(&load, t->cpu, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc, &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, smpl_arg,
+						   smpl_size, &t->desc,
+						   smpl_buf), 0);
 }
 
 /*
@@ -138,9 +108,9 @@ static void auxt_start(struct kunit *test, u64 pmc, size_t size,
 	struct auxt *t = test->priv;
 
 	auxt_create(test, NULL, 0, NULL);
-	auxt_pmc(test, 0, pmc);
+	pfmkt_write_pmc(test, t->desc, 0, pmc);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, size, flags), 0);
-	auxt_load_start(test);
+	pfmkt_load_start(test, t->desc, t->cpu);
 }
 
 static int auxt_sink(void *data, const void *src, size_t len)
@@ -222,10 +192,10 @@ static void aux_args(struct kunit *test)
 	/* The PMD has no event (PMC 0 disabled): the load fails. */
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
 			{ .load_pid = t->cpu }), -EINVAL);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
-	auxt_load_start(test);
+	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
+	pfmkt_load_start(test, t->desc, t->cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), -EBUSY);
-	KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+	pfmkt_close(test, t->desc);
 	t->desc = NULL;
 }
 
@@ -233,15 +203,11 @@ static void aux_args(struct kunit *test)
 static void aux_not_aux_pmu(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_ctx req;
-	struct pfarg_pmc pmc;
 
 	auxt_need_patch(test);
-	pfmkt_ctx_req(&req, "", 0, false);
-	pfmkt_pmc_req(&pmc, 0, 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
-						  &t->desc, NULL), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	t->desc = pfmkt_create(test, "");
+	pfmkt_write_pmc(test, t->desc, 0,
+			PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
 			{ .load_pid = t->cpu }), -EINVAL);
@@ -497,19 +463,18 @@ static void aux_snippets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space,
 			sizeof(*ent) + PFMK_TEST_AUX_NUM_PMCS * sizeof(u64) +
 			sizeof(*sn) + snip);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE,
 					     PFMK_AUX_SNAPSHOT), 0);
-	auxt_load_start(test);
+	pfmkt_load_start(test, t->desc, t->cpu);
 	/* 230 records in uneven batches: overflows after 50, 100, 150, 200. */
 	for (i = 0; i < 23; i++)
 		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 3 + i % 15),
 				0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 
-	/* Pairs with the format's release of hdr_count. */
-	count = smp_load_acquire(&hdr->hdr_count);
+	count = pfmkt_hdr_count(buf);
 	KUNIT_ASSERT_EQ(test, count, 4ULL);
 	ent = buf + sizeof(*hdr);
 	for (i = 0; i < count; i++) {
@@ -578,7 +543,7 @@ static void *auxt_rewrite_setup(struct kunit *test, struct pfarg_pmc *pmc,
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, pmc, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, pmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE, 0), 0);
-	auxt_load_start(test);
+	pfmkt_load_start(test, t->desc, t->cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 5), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	return buf;
@@ -591,7 +556,6 @@ static void *auxt_rewrite_setup(struct kunit *test, struct pfarg_pmc *pmc,
 static void aux_rewrite_loaded(struct kunit *test)
 {
 	const u64 period = AUXT_REWRITE_PERIOD;
-	struct pfm_dfl_smpl_hdr *hdr;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
 	struct pfarg_pmc pmc;
@@ -599,7 +563,6 @@ static void aux_rewrite_loaded(struct kunit *test)
 	void *buf;
 
 	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	hdr = buf;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
@@ -607,8 +570,7 @@ static void aux_rewrite_loaded(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 2 * period);
 	auxt_expect_recs(test, t->buf, 2 * period, 0);
-	/* Pairs with the format's release store of hdr_count. */
-	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 2ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
 	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
 	auxt_expect_snippet(test, buf, 1, AUXT_REWRITE_SNIP, 2 * period);
 }
@@ -617,7 +579,6 @@ static void aux_rewrite_loaded(struct kunit *test)
 static void aux_rewrite_loaded_pmds(struct kunit *test)
 {
 	const u64 period = AUXT_REWRITE_PERIOD;
-	struct pfm_dfl_smpl_hdr *hdr;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
 	struct pfarg_pmc pmc;
@@ -625,15 +586,13 @@ static void aux_rewrite_loaded_pmds(struct kunit *test)
 	void *buf;
 
 	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	hdr = buf;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
 	auxt_expect_recs(test, t->buf, period, 0);
-	/* Pairs with the format's release store of hdr_count. */
-	KUNIT_ASSERT_EQ(test, smp_load_acquire(&hdr->hdr_count), 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 }
@@ -651,7 +610,7 @@ static void aux_rewrite_loaded_disable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), -EBUSY);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 5ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(t->desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+	pfmkt_close(test, t->desc);
 	t->desc = NULL;
 }
 
@@ -665,15 +624,15 @@ static void aux_close_capturing(struct kunit *test)
 	auxt_need_patch(test);
 	for (mode = 0; mode < 4; mode++) {
 		auxt_create(test, NULL, 0, NULL);
-		auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(4, 50));
+		pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(4, 50));
 		flags = (mode & 1) ? PFMK_AUX_SNAPSHOT : 0;
 		KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
 						     flags), 0);
-		auxt_load_start(test);
+		pfmkt_load_start(test, t->desc, t->cpu);
 		msleep(30);
 		if (mode & 2)
 			KUNIT_EXPECT_EQ(test, pfmk_unload_context(t->desc), 0);
-		KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+		pfmkt_close(test, t->desc);
 		t->desc = NULL;
 	}
 }
@@ -687,25 +646,16 @@ static void aux_hotplug(struct kunit *test)
 	struct auxt *t = test->priv;
 	struct pfarg_pmd pmd = { .reg_num = 0 };
 	struct pfmk_aux_info info;
-	int ret;
 
 	auxt_need_patch(test);
-	for (t->cpu = nr_cpu_ids - 1; t->cpu > 0; t->cpu--)
-		if (cpu_online(t->cpu))
-			break;
-	if (t->cpu <= 0)
-		kunit_skip(test, "needs a second online CPU");
+	t->cpu = pfmkt_hp_cpu(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), PAGE_SIZE, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 50), 0);
 
-	/* remove_cpu() failing on an SMP machine is a failure, not a skip. */
-	ret = remove_cpu(t->cpu);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "remove_cpu(%d)", t->cpu);
-	t->offline_cpu = t->cpu;
+	pfmkt_offline(test, t->cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX, auxt_sink, t,
 					    &info), -ENOTCONN);
-	KUNIT_ASSERT_EQ(test, add_cpu(t->cpu), 0);
-	t->offline_cpu = -1;
+	pfmkt_online(test, t->cpu);
 
 	/* A new buffer: its stream starts again from 0. */
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(t->desc),
@@ -796,7 +746,7 @@ static void aux_stop_copy_timer(struct kunit *test)
 	auxt_start(test, PFMK_TEST_AUX_PMC(4, 1000), 4 * PAGE_SIZE, m->flags);
 	msleep(50);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	count = auxt_read_pmd(test, 0, 0);
+	count = pfmkt_read_set_pmd(test, t->desc, 0, 0);
 	KUNIT_ASSERT_GT(test, count, 0ULL);
 	/* 50 ms at 128 bytes a millisecond: less than the 16 KiB buffer. */
 	KUNIT_ASSERT_LT(test, count * AUXT_REC, 4 * PAGE_SIZE);
@@ -825,18 +775,18 @@ static void aux_switch_then_copy(struct kunit *test)
 	auxt_need_patch(test);
 	auxt_create(test, NULL, 0, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(t->desc, &sd, 1), 0);
-	auxt_pmc(test, 0, PFMK_TEST_AUX_PMC(1, 0));
+	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
 	pfmkt_pmc_req(&pmc, 1, 1, PFMK_TEST_AUX_PMC(1, 0));
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
 					     m->flags), 0);
-	auxt_load_start(test);
+	pfmkt_load_start(test, t->desc, t->cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 30), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, &st), 0);
 	/* Only set 1's PMD counts these. */
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 7), 0);
-	KUNIT_EXPECT_EQ(test, auxt_read_pmd(test, 1, 1), 7ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, t->desc, 1, 1), 7ULL);
 
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 30ULL);
 	auxt_expect_recs(test, t->buf, 30, 0);

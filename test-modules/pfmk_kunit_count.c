@@ -418,8 +418,7 @@ static void count_hw_event(struct kunit *test)
 /* Loading on a CPU that is possible but offline: -ENODEV. */
 static void count_load_offline_cpu(struct kunit *test)
 {
-	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu(), ret;
+	int cpu = pfmkt_cpu();
 	void *desc;
 
 	if (num_online_cpus() < 2 || cpu == 0)
@@ -428,16 +427,12 @@ static void count_load_offline_cpu(struct kunit *test)
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	/* remove_cpu() failing on an SMP machine is a failure, not a skip. */
-	ret = remove_cpu(cpu);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "remove_cpu(%d)", cpu);
-	priv->offline_cpu = cpu;
+	pfmkt_offline(test, cpu);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 
-	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
-	priv->offline_cpu = -1;
+	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 3);

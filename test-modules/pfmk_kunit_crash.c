@@ -43,25 +43,26 @@ MODULE_IMPORT_NS(PFMK_TEST_NS);
 
 /**
  * struct crt - state of one test
- * @done: completion of the contexts.
- * @desc: open contexts, closed at exit if still open.
+ * @base: the shared per-test state, whose contexts pfmkt_exit() closes.
  * @cpu: CPU the contexts are loaded on.
  */
 struct crt {
-	struct completion	done;
-	void			*desc[2];
+	struct pfmkt_priv	base;
 	int			cpu;
 };
 
+static_assert(offsetof(struct crt, base) == 0);
+
 static int crt_init(struct kunit *test)
 {
-	struct crt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct crt *t;
+	int ret;
 
-	if (!t)
-		return -ENOMEM;
-	init_completion(&t->done);
+	ret = pfmkt_init_priv(test, sizeof(*t));
+	if (ret)
+		return ret;
+	t = test->priv;
 	t->cpu = cpumask_first(cpu_online_mask);
-	test->priv = t;
 	return 0;
 }
 
@@ -74,73 +75,25 @@ static u32 crt_remote(const struct pfmk_crash_info *info)
 	return info->cpu != info->ctx_cpu ? PFMK_CRASH_REMOTE : 0;
 }
 
-static void crt_exit(struct kunit *test)
-{
-	struct crt *t = test->priv;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(t->desc); i++)
-		if (t->desc[i])
-			KUNIT_EXPECT_EQ(test, pfmk_close(t->desc[i]), 0);
-}
-
-static void crt_close(struct kunit *test, unsigned int i)
-{
-	struct crt *t = test->priv;
-
-	KUNIT_EXPECT_EQ(test, pfmk_close(t->desc[i]), 0);
-	t->desc[i] = NULL;
-}
-
 /*
- * Context @i on the test PMU, sampling with the default format, loaded
- * on t->cpu and started; its buffer in *@buf.  @flags: its crash set-up,
+ * A context on the test PMU, sampling with the default format, loaded on
+ * t->cpu and started; its buffer in *@buf.  @flags: its crash set-up,
  * none if 0.
  */
-static void *crt_sampler(struct kunit *test, unsigned int i,
-			 unsigned int flags, void **buf)
+static void *crt_sampler(struct kunit *test, unsigned int flags, void **buf)
 {
-	struct pfm_dfl_smpl_arg arg = { .buf_size = CRT_BUF };
 	struct crt *t = test->priv;
-	struct pfarg_load load;
-	struct pfarg_ctx req;
-	struct pfarg_pmc pmc[2];
-	struct pfarg_pmd pmd[2];
+	void *desc;
 
-	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, true);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, &arg, sizeof(arg),
-						  &t->done, &t->desc[i], buf),
-			0);
-	pfmkt_pmc_req(&pmc[0], 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_pmc_req(&pmc[1], 0, 1, PFMK_TEST_PMC(CRT_STEP1));
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc[i], pmc, 2), 0);
-	pfmkt_pmd_req(&pmd[0], 0, 0, -CRT_P);
-	pmd[0].reg_short_reset = -CRT_P;
-	pmd[0].reg_long_reset = -CRT_P;
-	pmd[0].reg_smpl_pmds[0] = BIT_ULL(1);
-	pfmkt_pmd_req(&pmd[1], 0, 1, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc[i], pmd, 2), 0);
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, CRT_BUF, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(CRT_STEP1));
+	pfmkt_write_sampler(test, desc, 0, CRT_P, 0, BIT_ULL(1));
+	pfmkt_write_pmd(test, desc, 1, 0);
 	if (flags)
-		KUNIT_ASSERT_EQ(test, pfmk_crash_setup(t->desc[i], flags, 0), 0);
-	pfmkt_load_req(&load, t->cpu, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc[i], &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc[i], NULL), 0);
-	return t->desc[i];
-}
-
-static u64 crt_hdr_count(const void *buf)
-{
-	/* Pairs with the release of the writer's commit. */
-	return smp_load_acquire(&((const struct pfm_dfl_smpl_hdr *)buf)->hdr_count);
-}
-
-static u64 crt_read_pmd(struct kunit *test, void *desc, u16 reg)
-{
-	struct pfarg_pmd pmd;
-
-	pfmkt_pmd_req(&pmd, 0, reg, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	return pmd.reg_value;
+		KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, flags, 0), 0);
+	pfmkt_load_start(test, desc, t->cpu);
+	return desc;
 }
 
 /* The reasons a crash freezes for: the die notifier's oops, a panic. */
@@ -184,15 +137,12 @@ KUNIT_ARRAY_PARAM(crt_setup, crt_setup_cases, crt_setup_desc);
 static void crash_setup_args(struct kunit *test)
 {
 	const struct crt_setup_case *c = test->param_value;
-	struct crt *t = test->priv;
-	struct pfarg_ctx req;
 	unsigned long local;
+	void *desc;
 
-	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, false);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
-						  &t->desc[0], NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(t->desc[0], c->flags,
-					       c->aux_keep), c->ret);
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(desc, c->flags, c->aux_keep),
+			c->ret);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(NULL, c->flags, c->aux_keep),
 			-EBADF);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(&local, c->flags, c->aux_keep),
@@ -202,17 +152,12 @@ static void crash_setup_args(struct kunit *test)
 /* pfmk_crash_read() on a context that is not frozen, and its errnos. */
 static void crash_info_args(struct kunit *test)
 {
-	struct crt *t = test->priv;
 	struct pfmk_crash_info info;
 	struct pfarg_pmd pmd;
-	struct pfarg_ctx req;
 	u8 aux[8];
 	void *desc;
 
-	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, false);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
-						  &t->desc[0], NULL), 0);
-	desc = t->desc[0];
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
 			-ENXIO);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, 0), 0);
@@ -258,9 +203,9 @@ static void crash_samples_kept(struct kunit *test)
 	void *desc, *buf, *copy;
 	const unsigned int k = 7;
 
-	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE, &buf);
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE, &buf);
 	pfmk_test_pmu_tick(t->cpu, k * CRT_P);
-	KUNIT_ASSERT_EQ(test, crt_hdr_count(buf), (u64)k);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), (u64)k);
 	copy = kunit_kmalloc(test, CRT_BUF, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, copy);
 	memcpy(copy, buf, CRT_BUF);
@@ -269,7 +214,7 @@ static void crash_samples_kept(struct kunit *test)
 	pfmk_test_pmu_tick(t->cpu, 5 * CRT_P);
 
 	KUNIT_EXPECT_EQ(test, memcmp(copy, buf, CRT_BUF), 0);
-	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf), (u64)k);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)k);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.ovfl_count, (u64)k);
 	KUNIT_EXPECT_EQ(test, st.smpl_count, (u64)k);
@@ -294,7 +239,7 @@ static void crash_pmds_at_freeze(struct kunit *test)
 	struct pfarg_pmd pmd[2];
 	void *desc, *buf;
 
-	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE, &buf);
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE, &buf);
 	/* 3 samples, then 2 ticks into the next period. */
 	pfmk_test_pmu_tick(t->cpu, 3 * CRT_P + 2);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
@@ -307,7 +252,7 @@ static void crash_pmds_at_freeze(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, -CRT_P + 2);
 	KUNIT_EXPECT_EQ(test, pmd[1].reg_value, (3 * CRT_P + 2) * CRT_STEP1);
 	KUNIT_EXPECT_EQ(test, info.set, 0);
-	KUNIT_EXPECT_EQ(test, crt_read_pmd(test, desc, 1),
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
 			(3 * CRT_P + 2 + 11) * CRT_STEP1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_FROZEN);
@@ -328,16 +273,16 @@ static void crash_other_untouched(struct kunit *test)
 	struct pfmk_crash_info info;
 	void *plain, *removed, *buf0, *buf1;
 
-	plain = crt_sampler(test, 0, 0, &buf0);
-	removed = crt_sampler(test, 1, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG,
+	plain = crt_sampler(test, 0, &buf0);
+	removed = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG,
 			      &buf1);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(removed, 0, 0), 0);
 	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 0);
 	pfmk_test_pmu_tick(t->cpu, 3 * CRT_P);
 
-	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf0), 5ULL);
-	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf1), 5ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf0), 5ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf1), 5ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(plain),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(removed),
@@ -353,10 +298,10 @@ static void crash_die_not_oops(struct kunit *test)
 	struct pfmk_crash_info info;
 	void *desc, *buf;
 
-	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE, &buf);
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE, &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_NONE), 0);
 	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
-	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
 			0);
 	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_NONE);
@@ -373,7 +318,7 @@ static void crash_oops_then_panic(struct kunit *test)
 	struct pfarg_pmd pmd;
 	void *desc, *buf;
 
-	desc = crt_sampler(test, 0, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
 	pfmk_test_pmu_tick(t->cpu, CRT_P + 1);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
 	pfmk_test_pmu_tick(t->cpu, CRT_P);
@@ -383,7 +328,7 @@ static void crash_oops_then_panic(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_OOPS);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, (CRT_P + 1) * CRT_STEP1);
-	KUNIT_EXPECT_EQ(test, crt_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 }
 
 /*
@@ -396,13 +341,13 @@ static void crash_close_after_freeze(struct kunit *test)
 	const unsigned int *reason = test->param_value;
 	struct pfmk_global_stats before, after;
 	struct crt *t = test->priv;
-	void *buf;
+	void *desc, *buf;
 
 	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&before), 0);
-	crt_sampler(test, 0, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
 	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
-	crt_close(test, 0);
+	pfmkt_close(test, desc);
 	rcu_barrier();
 	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&after), 0);
 	KUNIT_EXPECT_EQ(test, after.ctx_open, before.ctx_open);
@@ -424,35 +369,28 @@ static void crash_aux_kept(struct kunit *test)
 	struct crt *t = test->priv;
 	const struct pfmk_test_aux_rec *r;
 	struct pfmk_crash_info info;
-	struct pfarg_load load;
-	struct pfarg_ctx req;
-	struct pfarg_pmc pmc;
 	unsigned int i, n;
+	void *desc;
 	u8 *kept;
 
 	/* The harness loads this suite only on kernels with the AUX patch. */
 	KUNIT_ASSERT_TRUE(test, pfmk_aux_supported());
 	kept = kunit_kzalloc(test, keep, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, kept);
-	pfmkt_ctx_req(&req, PFMK_TEST_AUX_NAME, 0, false);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->done,
-						  &t->desc[0], NULL), 0);
-	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc[0], &pmc, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc[0], 0, size,
-					     PFMK_AUX_SNAPSHOT), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(t->desc[0], PFMK_CRASH_FREEZE,
-					       keep), 0);
-	pfmkt_load_req(&load, t->cpu, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(t->desc[0], &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc[0], NULL), 0);
+	desc = pfmkt_create(test, PFMK_TEST_AUX_NAME);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_AUX_PMC(1, 0));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, size, PFMK_AUX_SNAPSHOT),
+			0);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, keep),
+			0);
+	pfmkt_load_start(test, desc, t->cpu);
 
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, before), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, after), 0);
 
-	KUNIT_ASSERT_EQ(test, pfmk_crash_read(t->desc[0], &info, NULL, 0, kept,
-					      keep), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, kept, keep),
+			0);
 	KUNIT_EXPECT_EQ(test, info.aux_head, before * PFMK_TEST_AUX_REC);
 	KUNIT_ASSERT_EQ(test, info.aux_len, (u32)keep);
 	KUNIT_EXPECT_EQ(test, info.flags,
@@ -481,7 +419,7 @@ static struct kunit_case pfmk_crash_cases[] = {
 static struct kunit_suite pfmk_crash_suite = {
 	.name = "pfmk_crash",
 	.init = crt_init,
-	.exit = crt_exit,
+	.exit = pfmkt_exit,
 	.test_cases = pfmk_crash_cases,
 };
 

@@ -4,8 +4,8 @@
  * through the KAPI.  The attr perf gets, reserved bits, the shared
  * cache, a PMU that moves its events, and exact or measured counts on
  * PMUs nobody here wrote (msr, tracepoints, the software PMU, the
- * synthetic AUX PMU) and on pfmk_test.  The module's PMU and helpers are
- * in pfmk_kunit_dyn_pmu.c.
+ * synthetic AUX PMU) and on pfmk_test.  The module's PMU is in
+ * pfmk_kunit_dyn_pmu.c.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -45,7 +45,7 @@ static void dyn_attr_reaches_perf(struct kunit *test)
 	spin_lock(&fmt_lock);
 	inits = fmt_inits;
 	spin_unlock(&fmt_lock);
-	desc = dynt_events(test, ev, 1, dynt_cpu());
+	desc = pfmkt_create_events(test, ev, 1, pfmkt_cpu());
 	spin_lock(&fmt_lock);
 	a = fmt_last;
 	KUNIT_EXPECT_GT(test, fmt_inits, inits);
@@ -58,7 +58,7 @@ static void dyn_attr_reaches_perf(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, a.exclude_user);
 	KUNIT_EXPECT_TRUE(test, a.exclude_kernel);
 	KUNIT_EXPECT_TRUE(test, a.exclude_hv);
-	dynt_close(test, desc);
+	pfmkt_close(test, desc);
 }
 
 static void dyn_write_expect_einval(struct kunit *test, void *desc, u16 reg,
@@ -80,7 +80,7 @@ static void dyn_reserved_bits(struct kunit *test)
 	void *desc;
 
 	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
-	desc = dynt_create(test, &req);
+	desc = pfmkt_create_req(test, &req, NULL);
 	dyn_write_expect_einval(test, desc, 0, PFMK_DYN_EN | BIT_ULL(0));
 	dyn_write_expect_einval(test, desc, 1, BIT_ULL(62));
 	/* the hidden field's bits are no field's */
@@ -99,7 +99,7 @@ static void dyn_reserved_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 	pfmkt_pmc_req(&pmc, 0, PFMK_DYN_NUM_PMCS, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
-	dynt_close(test, desc);
+	pfmkt_close(test, desc);
 }
 
 /* Two contexts of one PMU share its description; the last frees it. */
@@ -110,30 +110,27 @@ static void dyn_shared_cache(struct kunit *test)
 	void *a, *b;
 
 	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
-	a = dynt_create(test, &req);
+	a = pfmkt_create_req(test, &req, NULL);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base + 1);
 	pfmkt_ctx_req(&req, PFMK_DYN_PREFIX FMT_PMU_NAME, 0, false);
-	b = dynt_create(test, &req);
+	b = pfmkt_create_req(test, &req, NULL);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base + 1);
-	dynt_close(test, a);
+	pfmkt_close(test, a);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base + 1);
-	dynt_close(test, b);
+	pfmkt_close(test, b);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base);
 }
 
 /* A name that is no description and no PMU: -ENOENT at create. */
 static void dyn_unknown_pmu(struct kunit *test)
 {
-	struct dynt_priv *p = test->priv;
 	struct pfarg_ctx req;
 	void *desc = NULL;
 
 	pfmkt_ctx_req(&req, "pfmk_no_such_pmu", 0, false);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, &p->done,
-						  &desc, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 	pfmkt_ctx_req(&req, PFMK_DYN_PREFIX, 0, false);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, &p->done,
-						  &desc, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 }
 
 /* Config words are written unloaded; a control word also loaded. */
@@ -143,14 +140,14 @@ static void dyn_config_words_unloaded(struct kunit *test)
 	struct pfarg_pmc pmc;
 	void *desc;
 
-	desc = dynt_events(test, ev, 1, dynt_cpu());
+	desc = pfmkt_create_events(test, ev, 1, pfmkt_cpu());
 	pfmkt_pmc_req(&pmc, 0, DYNT_W(0), 2);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EBUSY);
 	pfmkt_pmc_req(&pmc, 0, 0, PFMK_DYN_EN | PFMK_DYN_XUSER);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 	KUNIT_EXPECT_TRUE(test, fmt_last.exclude_user);
 	KUNIT_EXPECT_EQ(test, fmt_last.config, 1ULL);
-	dynt_close(test, desc);
+	pfmkt_close(test, desc);
 }
 
 /*
@@ -174,13 +171,13 @@ static void dyn_moved_event_refused(struct kunit *test)
 	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, ev, 1, pmcs, max,
 						  &count), 0);
-	desc = dynt_create(test, &req);
+	desc = pfmkt_create_req(test, &req, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, count), 0);
-	pfmkt_load_req(&load, cpumask_last(cpu_online_mask), 0);
+	pfmkt_load_req(&load, pfmkt_cpu(), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EXDEV);
 	pfmkt_load_req(&load, home, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
-	dynt_close(test, desc);
+	pfmkt_close(test, desc);
 }
 
 /* pfmk_test by name: exact counts through its format attribute. */
@@ -190,18 +187,18 @@ static void dyn_pfmk_test_exact(struct kunit *test)
 		"pfmk_test/step=3/", "pfmk_test/step=0xffff/",
 		"pfmk_test/config=7/",
 	};
-	int cpu = dynt_cpu();
+	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = dynt_events(test, ev, 3, cpu);
+	desc = pfmkt_create_events(test, ev, 3, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	pfmk_test_pmu_tick(cpu, 5);
-	KUNIT_EXPECT_EQ(test, dynt_read(test, desc, 0), 15ULL);
-	KUNIT_EXPECT_EQ(test, dynt_read(test, desc, 1), 5 * 0xffffULL);
-	KUNIT_EXPECT_EQ(test, dynt_read(test, desc, 2), 35ULL);
-	dynt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 5 * 0xffffULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 35ULL);
+	pfmkt_close(test, desc);
 }
 
 #ifdef CONFIG_X86
@@ -230,7 +227,7 @@ static void dyn_msr_tsc(struct kunit *test)
 #ifdef CONFIG_X86
 	static const char * const ev[] = { "msr/tsc/" };
 	struct completion started;
-	int cpu = dynt_cpu();
+	int cpu = pfmkt_cpu();
 	struct task_struct *t;
 	u64 v0, v1, lo, hi, got;
 	ktime_t t0[2], t1[2];
@@ -238,7 +235,7 @@ static void dyn_msr_tsc(struct kunit *test)
 
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz)
 		kunit_skip(test, "no TSC");
-	desc = dynt_events(test, ev, 1, cpu);
+	desc = pfmkt_create_events(test, ev, 1, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	init_completion(&started);
 	t = kthread_create(dynt_spin_fn, &started, "pfmkt_spin");
@@ -248,11 +245,11 @@ static void dyn_msr_tsc(struct kunit *test)
 	wait_for_completion(&started);
 	/* No assertion until the thread is stopped: it would spin on. */
 	t0[0] = ktime_get();
-	v0 = dynt_read(test, desc, 0);
+	v0 = pfmkt_read_pmd(test, desc, 0);
 	t0[1] = ktime_get();
 	msleep(200);
 	t1[0] = ktime_get();
-	v1 = dynt_read(test, desc, 0);
+	v1 = pfmkt_read_pmd(test, desc, 0);
 	t1[1] = ktime_get();
 	kthread_stop(t);
 	got = v1 - v0;
@@ -262,7 +259,7 @@ static void dyn_msr_tsc(struct kunit *test)
 		   got, lo, hi);
 	KUNIT_EXPECT_GT(test, got, lo - lo / 50);
 	KUNIT_EXPECT_LT(test, got, hi + hi / 50);
-	dynt_close(test, desc);
+	pfmkt_close(test, desc);
 #else
 	kunit_skip(test, "the msr PMU is x86's");
 #endif
@@ -301,14 +298,14 @@ static void dyn_tp_sched_switch(struct kunit *test)
 		"sched:sched_switch", "context-switches",
 	};
 	struct dynt_switcher s = { .rounds = 200 };
-	int cpu = dynt_cpu();
+	int cpu = pfmkt_cpu();
 	struct task_struct *t;
 	u64 tp, cs;
 	void *desc;
 
 	init_completion(&s.go);
 	init_completion(&s.done);
-	desc = dynt_events(test, ev, 2, cpu);
+	desc = pfmkt_create_events(test, ev, 2, cpu);
 	t = kthread_create(dynt_switch_fn, &s, "pfmkt_switch");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	kthread_bind(t, cpu);
@@ -319,14 +316,14 @@ static void dyn_tp_sched_switch(struct kunit *test)
 	wait_for_completion(&s.done);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
 	kthread_stop(t);
-	tp = dynt_read(test, desc, 0);
-	cs = dynt_read(test, desc, 1);
+	tp = pfmkt_read_pmd(test, desc, 0);
+	cs = pfmkt_read_pmd(test, desc, 1);
 	kunit_info(test, "sched:sched_switch %llu, context-switches %llu\n",
 		   tp, cs);
 	KUNIT_EXPECT_GE(test, tp, 100ULL);
 	KUNIT_EXPECT_LE(test, tp, cs + DYNT_TP_SLACK(cs));
 	KUNIT_EXPECT_LE(test, cs, tp + DYNT_TP_SLACK(tp));
-	dynt_close(test, desc);
+	pfmkt_close(test, desc);
 }
 
 /* cpu-clock by name and the software PMU by name agree with ktime. */
@@ -337,20 +334,20 @@ static void dyn_software_by_name(struct kunit *test)
 	void *a, *b;
 	u64 ca, cb;
 
-	a = dynt_events(test, gen, 1, dynt_cpu());
-	b = dynt_events(test, dyn, 1, dynt_cpu());
+	a = pfmkt_create_events(test, gen, 1, pfmkt_cpu());
+	b = pfmkt_create_events(test, dyn, 1, pfmkt_cpu());
 	KUNIT_ASSERT_EQ(test, pfmk_start(a, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(b, NULL), 0);
 	msleep(100);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(b), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
-	ca = dynt_read(test, a, 0);
-	cb = dynt_read(test, b, 0);
+	ca = pfmkt_read_pmd(test, a, 0);
+	cb = pfmkt_read_pmd(test, b, 0);
 	KUNIT_EXPECT_GE(test, ca, 90ULL * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GE(test, cb, 90ULL * NSEC_PER_MSEC);
 	KUNIT_EXPECT_LE(test, cb, ca);
-	dynt_close(test, b);
-	dynt_close(test, a);
+	pfmkt_close(test, b);
+	pfmkt_close(test, a);
 }
 
 struct dynt_aux_copy {
@@ -395,9 +392,8 @@ static void dyn_aux_named_pmu(struct kunit *test)
 	unsigned int max = PFMK_ENCODE_MAX_PMCS, count;
 	struct pfmk_aux_info info;
 	struct pfarg_pmc *pmcs;
-	struct pfarg_load load;
 	struct pfarg_ctx req;
-	int cpu = dynt_cpu();
+	int cpu = pfmkt_cpu();
 	void *desc;
 
 #ifndef PFMK_HAVE_KERNEL_AUX
@@ -410,13 +406,11 @@ static void dyn_aux_named_pmu(struct kunit *test)
 						  &count), 0);
 	KUNIT_EXPECT_STREQ(test, req.ctx_pmu_name,
 			   PFMK_DYN_PREFIX PFMK_TEST_AUX_NAME);
-	desc = dynt_create(test, &req);
+	desc = pfmkt_create_req(test, &req, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, count), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, 4 * PFMK_AUX_MIN_SIZE,
 					     0), 0);
-	pfmkt_load_req(&load, cpu, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(cpu, 40), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(desc, SIZE_MAX, dynt_aux_fn, &c,
@@ -425,8 +419,8 @@ static void dyn_aux_named_pmu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.to - info.from, 40ULL * PFMK_TEST_AUX_REC);
 	KUNIT_EXPECT_EQ(test, c.nrec, 40ULL);
 	KUNIT_EXPECT_EQ(test, c.bad, 0ULL);
-	KUNIT_EXPECT_EQ(test, dynt_read(test, desc, 0), 40ULL);
-	dynt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 40ULL);
+	pfmkt_close(test, desc);
 }
 
 static struct kunit_case dyn_cases[] = {
@@ -447,8 +441,8 @@ static struct kunit_case dyn_cases[] = {
 static struct kunit_suite dyn_suite = {
 	.name = "pfmk_dyn",
 	.suite_init = dynt_suite_init,
-	.init = dynt_init,
-	.exit = dynt_exit,
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
 	.test_cases = dyn_cases,
 };
 

@@ -6,8 +6,9 @@
  * pfmk_kunit_dyn_pmu.c  the module's perf PMU, "pfmk_kunit_fmt", whose
  *                       format has multi-range fields, fields in
  *                       config1..config3, a hidden field, an
- *                       ->attr_update field and aliases; the per-test
- *                       helpers below; the module's init and exit
+ *                       ->attr_update field and aliases; the module's
+ *                       init and exit (the per-test helpers are the
+ *                       shared ones of pfmk_kunit.h)
  * pfmk_kunit_dyn_glue.c pfmk_dyn_glue: what pmu/perf_pmu.c relies on in
  *                       the kernel (a PMU found by name on perf's bus,
  *                       its driver data, its format attributes): fails
@@ -28,8 +29,6 @@
 #define _PFMK_KUNIT_DYN_H
 
 #include <kunit/test.h>
-#include <linux/completion.h>
-#include <linux/cpumask.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
@@ -56,25 +55,6 @@ extern struct pmu fmt_pmu;
 /* Its format attributes; the third is "split", "config:16-19,32-35". */
 extern struct attribute *fmt_format_attrs[];
 
-/* Per-test state: the contexts to close if the test ends early. */
-struct dynt_priv {
-	struct completion	done;
-	void			*descs[4];
-};
-
 int dynt_suite_init(struct kunit_suite *suite);
-int dynt_init(struct kunit *test);
-void dynt_exit(struct kunit *test);
-void *dynt_create(struct kunit *test, struct pfarg_ctx *req);
-void dynt_close(struct kunit *test, void *desc);
-void *dynt_events(struct kunit *test, const char * const *events,
-		  unsigned int n, int cpu);
-u64 dynt_read(struct kunit *test, void *desc, u16 reg);
-
-/* The CPU loads go to: the last online one, as pfmk_kunit's pfmkt_cpu(). */
-static inline int dynt_cpu(void)
-{
-	return cpumask_last(cpu_online_mask);
-}
 
 #endif /* _PFMK_KUNIT_DYN_H */

@@ -76,9 +76,9 @@ static void glue_pins_module(struct kunit *test)
 	void *desc;
 
 	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
-	desc = dynt_create(test, &req);
+	desc = pfmkt_create_req(test, &req, NULL);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), before + 1);
-	dynt_close(test, desc);
+	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), before);
 }
 
@@ -130,8 +130,8 @@ static struct kunit_case glue_cases[] = {
 static struct kunit_suite dyn_glue_suite = {
 	.name = "pfmk_dyn_glue",
 	.suite_init = dynt_suite_init,
-	.init = dynt_init,
-	.exit = dynt_exit,
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
 	.test_cases = glue_cases,
 };
 

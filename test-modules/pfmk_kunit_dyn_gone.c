@@ -105,22 +105,21 @@ static const struct attribute_group *gone_groups[] = {
 	NULL,
 };
 
-/* Per-test state: what to undo if the case ends early. */
+/**
+ * struct gone_priv - per-test state: what to undo if the case ends early
+ * @base: the shared per-test state, whose contexts pfmkt_exit() closes.
+ * @pmus: the case's PMUs, unregistered and freed at exit.
+ */
 struct gone_priv {
-	struct completion	done;
-	void			*descs[2];
+	struct pfmkt_priv	base;
 	struct gone_pmu		*pmus[2];
 };
 
+static_assert(offsetof(struct gone_priv, base) == 0);
+
 static int gone_init(struct kunit *test)
 {
-	struct gone_priv *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-
-	if (!p)
-		return -ENOMEM;
-	init_completion(&p->done);
-	test->priv = p;
-	return 0;
+	return pfmkt_init_priv(test, sizeof(struct gone_priv));
 }
 
 static void gone_pmu_free(struct kunit *test, struct gone_pmu *g);
@@ -131,9 +130,9 @@ static void gone_exit(struct kunit *test)
 	struct gone_priv *p = test->priv;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(p->descs); i++)
-		if (p->descs[i])
-			KUNIT_EXPECT_EQ(test, pfmk_close(p->descs[i]), 0);
+	if (!p)
+		return;
+	pfmkt_exit(test);
 	for (i = 0; i < ARRAY_SIZE(p->pmus); i++)
 		if (p->pmus[i])
 			gone_pmu_free(test, p->pmus[i]);
@@ -193,37 +192,10 @@ static void gone_pmu_free(struct kunit *test, struct gone_pmu *g)
 	kfree(g);
 }
 
-static void *gone_create(struct kunit *test, struct pfarg_ctx *req)
-{
-	struct gone_priv *p = test->priv;
-	void *desc = NULL;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(p->descs) && p->descs[i]; i++)
-		;
-	KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(p->descs));
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(req, NULL, 0, &p->done,
-						  &desc, NULL), 0);
-	p->descs[i] = desc;
-	return desc;
-}
-
-static void gone_close(struct kunit *test, void *desc)
-{
-	struct gone_priv *p = test->priv;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(p->descs); i++)
-		if (p->descs[i] == desc)
-			p->descs[i] = NULL;
-	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
-}
-
 /* A context counting GONE_NAME/step=3,flag/ on PMD 0, written, unloaded. */
 static void *gone_context(struct kunit *test)
 {
 	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
-	struct pfarg_pmd pmd;
 	struct pfarg_ctx req;
 	unsigned int n;
 	void *desc;
@@ -232,34 +204,15 @@ static void *gone_context(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_encode(GONE_NAME "/step=3,flag/", 0, &req,
 					  pmcs, ARRAY_SIZE(pmcs), &n), 0);
 	KUNIT_ASSERT_STREQ(test, req.ctx_pmu_name, GONE_NAME);
-	desc = gone_create(test, &req);
+	desc = pfmkt_create_req(test, &req, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, n), 0);
-	pfmkt_pmd_req(&pmd, 0, 0, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	pfmkt_write_pmd(test, desc, 0, 0);
 	return desc;
-}
-
-static int gone_load(void *desc)
-{
-	struct pfarg_load load;
-
-	pfmkt_load_req(&load, cpumask_last(cpu_online_mask), 0);
-	return pfmk_load_context(desc, &load);
-}
-
-static u64 gone_read_pmd(struct kunit *test, void *desc)
-{
-	struct pfarg_pmd pmd;
-
-	pfmkt_pmd_req(&pmd, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	return pmd.reg_value;
 }
 
 /* The name finds nothing once the PMU is gone. */
 static void gone_name_unknown(struct kunit *test)
 {
-	struct gone_priv *p = test->priv;
 	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
 	struct pfarg_ctx req;
 	void *desc = NULL;
@@ -269,8 +222,7 @@ static void gone_name_unknown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_encode(GONE_NAME "/step=1/", 0, &req, pmcs,
 					  ARRAY_SIZE(pmcs), &n), -ENOENT);
 	pfmkt_ctx_req(&req, GONE_NAME, 0, false);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, &p->done,
-						  &desc, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 }
 
 /*
@@ -289,10 +241,10 @@ static void gone_before_load(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 1);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
 	gone_pmu_free(test, g);
-	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
 	gone_name_unknown(test);
-	gone_close(test, desc);
+	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
 }
@@ -308,18 +260,18 @@ static void gone_after_unload(struct kunit *test)
 	u64 v;
 
 	desc = gone_context(test);
-	KUNIT_ASSERT_EQ(test, gone_load(desc), 0);
+	pfmkt_load(test, desc, pfmkt_cpu());
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	v = gone_read_pmd(test, desc);
+	v = pfmkt_read_pmd(test, desc, 0);
 	KUNIT_EXPECT_GT(test, v, 0ULL);
 	KUNIT_EXPECT_EQ(test, v % 3, 0ULL);
 	gone_pmu_free(test, g);
-	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v);
-	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v);
-	gone_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v);
+	pfmkt_close(test, desc);
 }
 
 /*
@@ -341,18 +293,18 @@ static void gone_newcomer_same_name(struct kunit *test)
 	gone_pmu_free(test, g1);
 	gone_pmu_register(test, g2);
 	kunit_info(test, "type %d, then %d\n", type1, g2->pmu.type);
-	KUNIT_EXPECT_EQ(test, gone_load(old), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, old), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(old, pfmkt_cpu()), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, old, 0), 0ULL);
 
 	new = gone_context(test);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 2);
-	KUNIT_ASSERT_EQ(test, gone_load(new), 0);
+	pfmkt_load(test, new, pfmkt_cpu());
 	KUNIT_EXPECT_GT(test, atomic_read(&g2->inits), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(new, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(new), 0);
-	KUNIT_EXPECT_GT(test, gone_read_pmd(test, new), 0ULL);
-	gone_close(test, new);
-	gone_close(test, old);
+	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, new, 0), 0ULL);
+	pfmkt_close(test, new);
+	pfmkt_close(test, old);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached);
 	gone_pmu_free(test, g2);
 }
@@ -373,18 +325,18 @@ static void gone_while_loaded(struct kunit *test)
 	u64 v0, v1;
 
 	desc = gone_context(test);
-	KUNIT_ASSERT_EQ(test, gone_load(desc), 0);
+	pfmkt_load(test, desc, pfmkt_cpu());
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	v0 = gone_read_pmd(test, desc);
+	v0 = pfmkt_read_pmd(test, desc, 0);
 	gone_pmu_free(test, g);
-	v1 = gone_read_pmd(test, desc);
+	v1 = pfmkt_read_pmd(test, desc, 0);
 	KUNIT_EXPECT_GE(test, v1, v0);
-	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v1);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
-	KUNIT_EXPECT_EQ(test, gone_read_pmd(test, desc), v1);
-	KUNIT_EXPECT_EQ(test, gone_load(desc), -EOPNOTSUPP);
-	gone_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v1);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
+	pfmkt_close(test, desc);
 #else
 	kunit_skip(test, "this kernel's perf cannot unregister a PMU with events");
 #endif

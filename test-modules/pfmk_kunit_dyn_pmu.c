@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk_dyn_kunit.ko: its perf PMU, "pfmk_kunit_fmt", the helpers its
- * suites share, and the module's init and exit (pfmk_kunit_dyn.h).
+ * pfmk_dyn_kunit.ko: its perf PMU, "pfmk_kunit_fmt", and the module's
+ * init and exit (pfmk_kunit_dyn.h).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -12,12 +12,10 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
-#include <pfmk/encode.h>
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_dyn.h>
 
-#include "pfmk_kunit.h"
 #include "pfmk_kunit_dyn.h"
 
 /* The PMU of this module: every event is accepted, its attr recorded. */
@@ -182,93 +180,6 @@ int dynt_suite_init(struct kunit_suite *suite)
 	}
 	mutex_unlock(&fmt_reg_lock);
 	return ret;
-}
-
-int dynt_init(struct kunit *test)
-{
-	struct dynt_priv *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-
-	if (!p)
-		return -ENOMEM;
-	init_completion(&p->done);
-	test->priv = p;
-	return 0;
-}
-
-void dynt_exit(struct kunit *test)
-{
-	struct dynt_priv *p = test->priv;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(p->descs); i++)
-		if (p->descs[i])
-			KUNIT_EXPECT_EQ(test, pfmk_close(p->descs[i]), 0);
-}
-
-/* Create a context of @req, which must succeed; closed by dynt_close(). */
-void *dynt_create(struct kunit *test, struct pfarg_ctx *req)
-{
-	struct dynt_priv *p = test->priv;
-	void *desc = NULL;
-	unsigned int i;
-
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(req, NULL, 0, &p->done,
-						  &desc, NULL), 0);
-	for (i = 0; i < ARRAY_SIZE(p->descs); i++) {
-		if (!p->descs[i]) {
-			p->descs[i] = desc;
-			return desc;
-		}
-	}
-	pfmk_close(desc);
-	KUNIT_FAIL(test, "too many contexts");
-	return NULL;
-}
-
-void dynt_close(struct kunit *test, void *desc)
-{
-	struct dynt_priv *p = test->priv;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(p->descs); i++)
-		if (p->descs[i] == desc)
-			p->descs[i] = NULL;
-	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
-}
-
-/*
- * A context counting @events (event i on PMD i), created from a zeroed
- * request: pfmk_encode() picks the description.  Loaded on @cpu, not
- * started.
- */
-void *dynt_events(struct kunit *test, const char * const *events,
-		  unsigned int n, int cpu)
-{
-	unsigned int max = n * PFMK_ENCODE_MAX_PMCS, count;
-	struct pfarg_load load;
-	struct pfarg_pmc *pmcs;
-	struct pfarg_ctx req;
-	void *desc;
-
-	pmcs = kunit_kcalloc(test, max, sizeof(*pmcs), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pmcs);
-	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, events, n, pmcs, max,
-						  &count), 0);
-	desc = dynt_create(test, &req);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, count), 0);
-	pfmkt_load_req(&load, cpu, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
-	return desc;
-}
-
-u64 dynt_read(struct kunit *test, void *desc, u16 reg)
-{
-	struct pfarg_pmd pmd;
-
-	pfmkt_pmd_req(&pmd, 0, reg, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	return pmd.reg_value;
 }
 
 static int __init pfmk_dyn_kunit_init(void)

@@ -31,28 +31,33 @@
 
 /**
  * struct gluet - state of one test
- * @c: the completion given to pfmk_create_context(), zeroed.
- * @desc: the open context, closed at exit.
+ * @base: the shared per-test state, whose contexts pfmkt_exit() closes.
+ * @c: the completion given to pfmk_create_context(), zeroed: not the
+ *	initialised one of @base.
  * @waiter: a thread waiting on @c, stopped at exit.
  * @waiting: completed by @waiter just before it waits on @c.
  * @woken: what @waiter's wait on @c returned.
  */
 struct gluet {
+	struct pfmkt_priv	base;
 	struct completion	c;
-	void			*desc;
 	struct task_struct	*waiter;
 	struct completion	waiting;
 	long			woken;
 };
 
+static_assert(offsetof(struct gluet, base) == 0);
+
 static int gluet_init(struct kunit *test)
 {
-	struct gluet *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct gluet *t;
+	int ret;
 
-	if (!t)
-		return -ENOMEM;
+	ret = pfmkt_init_priv(test, sizeof(*t));
+	if (ret)
+		return ret;
+	t = test->priv;
 	init_completion(&t->waiting);
-	test->priv = t;
 	return 0;
 }
 
@@ -60,8 +65,9 @@ static void gluet_exit(struct kunit *test)
 {
 	struct gluet *t = test->priv;
 
-	if (t->desc)
-		KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+	if (!t)
+		return;
+	pfmkt_exit(test);
 	/* Wakes a waiter pfmk's create may have left behind. */
 	if (t->waiter) {
 		complete_all(&t->c);
@@ -76,8 +82,7 @@ static void gluet_create(struct kunit *test)
 	struct pfarg_ctx req;
 
 	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &t->c,
-						  &t->desc, NULL), 0);
+	pfmkt_create_req(test, &req, &t->c);
 }
 
 /* A completion never initialised (all zero) works once given to pfmk. */

@@ -155,36 +155,29 @@ static struct pfmk_smpl_fmt nmit_fmt = {
 
 /**
  * struct nmit_state - per-test state, in test->priv
- * @done: the completion of the test's context.
- * @desc: the test's context, closed by nmit_exit() if the test did not.
+ * @base: the shared per-test state, whose contexts pfmkt_exit() closes.
+ * @desc: the test's context.
  * @cpu: the CPU it counts on, which the test thread runs on.
  */
 struct nmit_state {
-	struct completion	done;
+	struct pfmkt_priv	base;
 	void			*desc;
 	int			cpu;
 };
 
+static_assert(offsetof(struct nmit_state, base) == 0);
+
 static int nmit_init(struct kunit *test)
 {
 	struct nmit_state *st;
+	int ret;
 
-	st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
-	if (!st)
-		return -ENOMEM;
-	init_completion(&st->done);
-	st->cpu = cpumask_last(cpu_online_mask);
-	test->priv = st;
+	ret = pfmkt_init_priv(test, sizeof(*st));
+	if (ret)
+		return ret;
+	st = test->priv;
+	st->cpu = pfmkt_cpu();
 	return 0;
-}
-
-static void nmit_exit(struct kunit *test)
-{
-	struct nmit_state *st = test->priv;
-
-	if (st->desc)
-		KUNIT_EXPECT_EQ(test, pfmk_close(st->desc), 0);
-	st->desc = NULL;
 }
 
 /*
@@ -213,7 +206,6 @@ static void *nmit_open(struct kunit *test, const char *event,
 	const char *events[2] = { event, "instructions" };
 	struct pfarg_pmc pmcs[2 * PFMK_ENCODE_MAX_PMCS];
 	struct nmit_state *st = test->priv;
-	struct pfarg_load load;
 	struct pfarg_pmd pmd[2];
 	struct pfarg_ctx req;
 	unsigned int n;
@@ -225,9 +217,8 @@ static void *nmit_open(struct kunit *test, const char *event,
 	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(pfm_uuid_t));
 	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, events, 2, pmcs,
 						  ARRAY_SIZE(pmcs), &n), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, arg, arg_size,
-						  &st->done, &st->desc, &buf),
-			0);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, arg, arg_size,
+						   &st->desc, &buf), 0);
 	pfmkt_pmd_req(&pmd[0], 0, 0, -NMIT_PERIOD);
 	pmd[0].reg_flags = pmd_flags;
 	pmd[0].reg_short_reset = -NMIT_PERIOD;
@@ -236,19 +227,8 @@ static void *nmit_open(struct kunit *test, const char *event,
 	pfmkt_pmd_req(&pmd[1], 0, 1, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(st->desc, pmcs, n), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(st->desc, pmd, 2), 0);
-	pfmkt_load_req(&load, st->cpu, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(st->desc, &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(st->desc, NULL), 0);
+	pfmkt_load_start(test, st->desc, st->cpu);
 	return buf;
-}
-
-static void nmit_close(struct kunit *test)
-{
-	struct nmit_state *st = test->priv;
-	void *desc = st->desc;
-
-	st->desc = NULL;
-	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
 }
 
 /* Generic cycles and the PMU's own event by name (pfmk_encode()). */
@@ -316,7 +296,7 @@ static void nmit_run_own(struct kunit *test, const char *event, bool irqs_off)
 		KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
 	else
 		KUNIT_EXPECT_GE(test, in_loop * 10, n * 8);
-	nmit_close(test);
+	pfmkt_close(test, st->desc);
 	pfmk_smpl_fmt_unregister(&nmit_fmt);
 }
 
@@ -365,8 +345,7 @@ static void nmi_smpl_dfl_exact(struct kunit *test)
 	nmit_loop_irqs_off(NMIT_INSNS / 2);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_stats(st->desc, &stats), 0);
-	/* Pairs with the format's release store of hdr_count. */
-	n = smp_load_acquire(&hdr->hdr_count);
+	n = pfmkt_hdr_count(hdr);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
 	KUNIT_EXPECT_EQ(test, stats.ovfl_missed, 0ULL);
 	KUNIT_EXPECT_EQ(test, stats.throttled, 0ULL);
@@ -383,7 +362,7 @@ static void nmi_smpl_dfl_exact(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, (int)ent[i].e.cpu, st->cpu);
 	}
 	KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
-	nmit_close(test);
+	pfmkt_close(test, st->desc);
 }
 
 /*
@@ -412,25 +391,22 @@ static void nmi_smpl_notify(struct kunit *test)
 	hdr = nmit_open(test, "cycles", dfl, &arg, sizeof(arg),
 			PFM_REGFL_OVFL_NOTIFY);
 	nmit_loop(NMIT_INSNS / 2);
-	KUNIT_ASSERT_NE_MSG(test,
-			    wait_for_completion_timeout(&st->done, 10 * HZ),
-			    0UL, "no notification within 10 s");
+	pfmkt_wait_notify(test);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(st->desc),
 			PFM_CTX_MASKED | PFMK_STATE_STARTED);
-	/* Pairs with the format's release store of hdr_count (and below). */
-	KUNIT_EXPECT_EQ(test, smp_load_acquire(&hdr->hdr_count), 4ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 4ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_read(st->desc, &msg, sizeof(msg), 1),
 			(ssize_t)sizeof(msg));
 	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
 	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(st->desc), 0);
 	/* Emptied by the restart. */
-	KUNIT_EXPECT_EQ(test, smp_load_acquire(&hdr->hdr_count), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 0ULL);
 	nmit_loop(NMIT_INSNS / 4);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
 	/* Sampling again. */
-	KUNIT_EXPECT_GE(test, smp_load_acquire(&hdr->hdr_count), 1ULL);
-	nmit_close(test);
+	KUNIT_EXPECT_GE(test, pfmkt_hdr_count(hdr), 1ULL);
+	pfmkt_close(test, st->desc);
 }
 
 static struct kunit_case pfmk_nmi_cases[] = {
@@ -444,7 +420,7 @@ static struct kunit_case pfmk_nmi_cases[] = {
 static struct kunit_suite pfmk_nmi_suite = {
 	.name = "pfmk_nmi",
 	.init = nmit_init,
-	.exit = nmit_exit,
+	.exit = pfmkt_exit,
 	.test_cases = pfmk_nmi_cases,
 };
 

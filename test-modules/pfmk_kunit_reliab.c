@@ -21,7 +21,6 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/cpumask.h>
-#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -34,6 +33,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
+#include "pfmk_test_file.h"
 #include "pfmk_test_pmu.h"
 
 /* ---- limits ---------------------------------------------------------- */
@@ -45,35 +45,13 @@ static const char * const pfmkt_params[] = {
 /* Values saved by pfmk_limits_init(), restored by pfmk_limits_exit(). */
 static char pfmkt_saved[ARRAY_SIZE(pfmkt_params)][24];
 
-/**
- * pfmkt_param_io() - read or write one of pfmk's module parameters
- * @name: the parameter, under /sys/module/pfmk/parameters/.
- * @buf: the value to write, or the buffer to read it into.
- * @len: size of @buf when reading.
- * @write: write @buf instead of reading.
- *
- * Return: 0 or a negative errno.
- */
-int pfmkt_param_io(const char *name, char *buf, size_t len, bool write)
+/* Read or write one of pfmk's module parameters (pfmk_test_file_io()). */
+static int pfmkt_param_io(const char *name, char *buf, size_t len, bool write)
 {
 	char path[96];
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "/sys/module/pfmk/parameters/%s", name);
-	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	if (write) {
-		n = kernel_write(f, buf, strlen(buf), &pos);
-	} else {
-		n = kernel_read(f, buf, len - 1, &pos);
-		if (n >= 0)
-			buf[n] = 0;
-	}
-	filp_close(f, NULL);
-	return n < 0 ? n : 0;
+	return pfmk_test_file_io(path, buf, len, write);
 }
 
 static void pfmkt_set_limit(struct kunit *test, const char *name, u64 val)
@@ -333,52 +311,6 @@ static struct kunit_suite pfmk_limits_suite = {
 };
 
 /* ---- hotplug ------------------------------------------------------------ */
-
-/**
- * pfmkt_hp_cpu() - the CPU a hotplug case takes offline
- * @test: the test; skipped on a single-CPU machine.
- *
- * Return: the highest online CPU other than 0.
- */
-int pfmkt_hp_cpu(struct kunit *test)
-{
-	int cpu;
-
-	for (cpu = nr_cpu_ids - 1; cpu > 0; cpu--)
-		if (cpu_online(cpu))
-			return cpu;
-	kunit_skip(test, "needs a second online CPU, have %u",
-		   num_online_cpus());
-	return -1;
-}
-
-/**
- * pfmkt_offline() - take @cpu offline for the rest of the case
- * @test: the test; the case's exit brings @cpu back if it fails first.
- * @cpu: the CPU.
- *
- * remove_cpu() failing on an SMP machine is a failure, not a skip.
- */
-void pfmkt_offline(struct kunit *test, int cpu)
-{
-	struct pfmkt_priv *priv = test->priv;
-
-	KUNIT_ASSERT_EQ_MSG(test, remove_cpu(cpu), 0, "remove_cpu(%d)", cpu);
-	priv->offline_cpu = cpu;
-}
-
-/**
- * pfmkt_online() - bring back the CPU pfmkt_offline() took away
- * @test: the test.
- * @cpu: the CPU.
- */
-void pfmkt_online(struct kunit *test, int cpu)
-{
-	struct pfmkt_priv *priv = test->priv;
-
-	KUNIT_ASSERT_EQ_MSG(test, add_cpu(cpu), 0, "add_cpu(%d)", cpu);
-	priv->offline_cpu = -1;
-}
 
 /**
  * pfmkt_expect_msg() - take the next message, of @type for @cpu

@@ -27,7 +27,6 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
-#include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -41,6 +40,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
+#include "pfmk_test_file.h"
 
 #define THRT_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
 #define THRT_PCT	"/proc/sys/kernel/perf_cpu_time_max_percent"
@@ -87,8 +87,8 @@ KUNIT_ARRAY_PARAM(thrt_event, thrt_events, thrt_event_desc);
 
 /**
  * struct thrt - state of one test
- * @done: completion of the context.
- * @desc: the open context, closed at exit if still open.
+ * @base: the shared per-test state: the context is tracked there.
+ * @desc: the test's context.
  * @buf: its sampling buffer.
  * @old_rate: kernel.perf_event_max_sample_rate before the test.
  * @old_pct: kernel.perf_cpu_time_max_percent before the test.
@@ -97,7 +97,7 @@ KUNIT_ARRAY_PARAM(thrt_event, thrt_events, thrt_event_desc);
  * @st: the context's statistics once stopped.
  */
 struct thrt {
-	struct completion	done;
+	struct pfmkt_priv	base;
 	void			*desc;
 	void			*buf;
 	int			old_rate;
@@ -107,48 +107,25 @@ struct thrt {
 	struct pfmk_ctx_stats	st;
 };
 
-/* Read or write an integer sysctl through /proc. */
-static int thrt_sysctl(const char *path, int *val, bool write)
-{
-	char buf[24];
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
-	int ret = 0;
-
-	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	if (write) {
-		n = scnprintf(buf, sizeof(buf), "%d\n", *val);
-		n = kernel_write(f, buf, n, &pos);
-	} else {
-		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-		if (n >= 0) {
-			buf[n] = 0;
-			ret = kstrtoint(strim(buf), 10, val);
-		}
-	}
-	if (n < 0)
-		ret = n;
-	filp_close(f, NULL);
-	return ret;
-}
+static_assert(offsetof(struct thrt, base) == 0);
 
 /* Lower perf's cap to THRT_PER_TICK; the exit puts the sysctl back. */
 static int thrt_init(struct kunit *test)
 {
-	struct thrt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	int rate = THRT_PER_TICK * HZ;
+	struct thrt *t;
+	int ret;
 
-	if (!t)
-		return -ENOMEM;
-	init_completion(&t->done);
-	test->priv = t;
-	KUNIT_ASSERT_EQ(test, thrt_sysctl(THRT_RATE, &t->old_rate, false), 0);
-	KUNIT_ASSERT_EQ(test, thrt_sysctl(THRT_PCT, &t->old_pct, false), 0);
+	ret = pfmkt_init_priv(test, sizeof(*t));
+	if (ret)
+		return ret;
+	t = test->priv;
+	KUNIT_ASSERT_EQ(test, pfmk_test_sysctl(THRT_RATE, &t->old_rate, false),
+			0);
+	KUNIT_ASSERT_EQ(test, pfmk_test_sysctl(THRT_PCT, &t->old_pct, false),
+			0);
 	t->set_rate = true;
-	KUNIT_ASSERT_EQ(test, thrt_sysctl(THRT_RATE, &rate, true), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_test_sysctl(THRT_RATE, &rate, true), 0);
 	return 0;
 }
 
@@ -158,15 +135,16 @@ static void thrt_exit(struct kunit *test)
 
 	if (!t)
 		return;
-	if (t->desc)
-		KUNIT_EXPECT_EQ(test, pfmk_close(t->desc), 0);
+	pfmkt_exit(test);
 	/* The percentage first: the rate cannot be written at 100. */
 	if (t->set_pct)
-		KUNIT_EXPECT_EQ(test, thrt_sysctl(THRT_PCT, &t->old_pct, true),
+		KUNIT_EXPECT_EQ(test,
+				pfmk_test_sysctl(THRT_PCT, &t->old_pct, true),
 				0);
 	if (t->set_rate)
 		KUNIT_EXPECT_EQ(test,
-				thrt_sysctl(THRT_RATE, &t->old_rate, true), 0);
+				pfmk_test_sysctl(THRT_RATE, &t->old_rate, true),
+				0);
 }
 
 /*
@@ -187,16 +165,15 @@ static void thrt_run(struct kunit *test, const struct thrt_event *ev,
 	int pct = 100;
 
 	if (ev->hw) {
-		KUNIT_ASSERT_EQ(test, thrt_sysctl(THRT_PCT, &pct, true), 0);
+		KUNIT_ASSERT_EQ(test, pfmk_test_sysctl(THRT_PCT, &pct, true), 0);
 		t->set_pct = true;
 	}
 	pfmkt_ctx_req(&req, "", 0, false);
 	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(pfm_uuid_t));
 	KUNIT_ASSERT_EQ(test, pfmk_encode(ev->name, 0, &req, pmcs,
 					  ARRAY_SIZE(pmcs), &n), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, arg, arg_size,
-						  &t->done, &t->desc,
-						  &t->buf), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, arg, arg_size,
+						   &t->desc, &t->buf), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, pmcs, n), 0);
 	pfmkt_pmd_req(&pmd, 0, 0, -ev->period);
 	pmd.reg_short_reset = -ev->period;
@@ -219,27 +196,14 @@ static void thrt_run(struct kunit *test, const struct thrt_event *ev,
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(t->desc, &t->st), 0);
 }
 
-/* The default format's entries of a stopped context. */
-static const struct pfm_dfl_smpl_entry *
-thrt_entry(const struct thrt *t, const struct thrt_event *ev, u64 i)
-{
-	size_t size = sizeof(struct pfm_dfl_smpl_entry) +
-		      (ev->smpl_self ? sizeof(u64) : 0);
-
-	return t->buf + sizeof(struct pfm_dfl_smpl_hdr) + i * size;
-}
-
 static u64 thrt_dfl_run(struct kunit *test, const struct thrt_event *ev)
 {
 	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
 	struct pfm_dfl_smpl_arg arg = { .buf_size = THRT_BUF };
 	struct thrt *t = test->priv;
-	struct pfm_dfl_smpl_hdr *hdr;
 
 	thrt_run(test, ev, dfl, &arg, sizeof(arg));
-	hdr = t->buf;
-	/* Pairs with the format's release store: the entries are whole. */
-	return smp_load_acquire(&hdr->hdr_count);
+	return pfmkt_hdr_count(t->buf);
 }
 
 /* perf's throttling of a pfmk sampling event is counted. */
@@ -267,7 +231,7 @@ static void throttle_entry_marked(struct kunit *test)
 	n = thrt_dfl_run(test, ev);
 	hdr = t->buf;
 	for (i = 0; i < n; i++) {
-		u16 flags = thrt_entry(t, ev, i)->reserved;
+		u16 flags = pfmkt_entry(t->buf, i, ev->smpl_self)->reserved;
 
 		KUNIT_EXPECT_EQ_MSG(test, flags & ~PFMK_DFL_ENT_THROTTLED, 0,
 				    "entry %llu", i);
@@ -294,7 +258,8 @@ static void throttle_recovers(struct kunit *test)
 	n = thrt_dfl_run(test, ev);
 	KUNIT_EXPECT_GE(test, n, (u64)(THRT_WANT * THRT_PER_TICK));
 	for (i = 0; i < n; i++) {
-		const struct pfm_dfl_smpl_entry *ent = thrt_entry(t, ev, i);
+		const struct pfm_dfl_smpl_entry *ent =
+			pfmkt_entry(t->buf, i, ev->smpl_self);
 		bool marked = ent->reserved & PFMK_DFL_ENT_THROTTLED;
 
 		KUNIT_EXPECT_FALSE_MSG(test, prev && marked,

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfmk_test_file.h - read and write a /proc/sys or /sys file from a test
+ *
+ * The tests set what an administrator would set (a sysctl of perf's,
+ * pfmk's module parameters) through the file an administrator would
+ * write, and put it back.  Shared by the KUnit suites and the KTAP
+ * modules alike; static inline, as pfmk_ktap.h: pfmk_emu_smoke.ko is
+ * one object, so there is no second one to link into it.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#ifndef _PFMK_TEST_FILE_H
+#define _PFMK_TEST_FILE_H
+
+#include <linux/err.h>
+#include <linux/fcntl.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+/**
+ * pfmk_test_file_io() - read or write a small text file of the kernel
+ * @path: its absolute path, under /proc/sys or /sys.
+ * @buf: the text to write (NUL-terminated), or the buffer to read into,
+ *	NUL-terminated on success.
+ * @len: size of @buf when reading, at least 1; unused when writing.
+ * @write: write @buf instead of reading.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno (of the open, read or write).
+ */
+static inline int pfmk_test_file_io(const char *path, char *buf, size_t len,
+				    bool write)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (write) {
+		n = kernel_write(f, buf, strlen(buf), &pos);
+	} else {
+		n = kernel_read(f, buf, len - 1, &pos);
+		if (n >= 0)
+			buf[n] = 0;
+	}
+	filp_close(f, NULL);
+	return n < 0 ? n : 0;
+}
+
+/**
+ * pfmk_test_sysctl() - read or write an integer sysctl
+ * @path: its file, /proc/sys/...
+ * @val: the value to write, or where to store the value read.
+ * @write: write *@val instead of reading it.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno (of the file, or of parsing what it held).
+ */
+static inline int pfmk_test_sysctl(const char *path, int *val, bool write)
+{
+	char buf[24];
+	int ret;
+
+	if (write) {
+		scnprintf(buf, sizeof(buf), "%d\n", *val);
+		return pfmk_test_file_io(path, buf, 0, true);
+	}
+	ret = pfmk_test_file_io(path, buf, sizeof(buf), false);
+	return ret ? ret : kstrtoint(strim(buf), 10, val);
+}
+
+#endif /* _PFMK_TEST_FILE_H */
