@@ -286,6 +286,21 @@ class ManifestKtapSizes(unittest.TestCase):
         self.assertEqual(self.problems(src),
                          ["m.c: m_body, run by case m_long, has 61 lines, more than 60"])
 
+    def test_helper_of_a_helper_rejected(self):
+        src = (self.func("m_deep", 57) + self.func("m_body", 3, ["m_deep"])
+               + self.func("m_short", 3) + self.func("m_long", 3, ["m_body"]) + self.TABLE)
+        self.assertEqual(self.problems(src),
+                         ["m.c: m_deep, run by case m_long, has 61 lines, more than 60"])
+
+    def test_sizes_include_ktap(self):
+        # What make check runs (sizes()) holds the KTAP cases too.
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "m.c"), "w") as f:
+            f.write(self.func("m_short", 3) + self.func("m_long", 57) + self.TABLE)
+        self.assertEqual(manifest_sources.sizes(d, {"m": ("m.c", "m_tests")}),
+                         ["m.c: case m_long has 61 lines, more than 60"])
+
     def test_helper_through_initializer_rejected(self):
         # A callback reached through a static structure the case uses.
         src = (self.func("m_cb", 57)
