@@ -18,7 +18,14 @@ fails before any kernel is booted.
 
 It also holds the test sources to the sizes a reader can take in: no KUnit
 case function over CASE_MAX_LINES lines (its definition to its closing
-brace), no test-modules/*.[ch] file over FILE_MAX_LINES lines.
+brace), no test-modules/*.[ch] file over FILE_MAX_LINES lines, and no
+function a KTAP module's case runs over CASE_MAX_LINES either.  A KTAP
+case is the function its table names ({ "name", fn, ... }) and every
+function of the same source it reaches, directly or through a static
+initializer (a case that hands its body to a helper is still one case);
+a module whose table holds names only ("a", "b", ...) prints the
+verdicts of one run as its cases, so its cases run everything its
+module_init() function reaches.
 
 usage: scripts/manifest_sources.py [test-modules-dir]
 Prints one line per difference or size over its limit; exits 1 if there is
@@ -36,6 +43,10 @@ NAME_RE = re.compile(r"\.name\s*=\s*\"([^\"]+)\"")
 TESTS_RE = re.compile(r"\.test_cases\s*=\s*(\w+)")
 COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 FUNC_RE = re.compile(r"^static\s+void\s+(\w+)\s*\(")
+STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+DEF_NAME_RE = re.compile(r"(\w+)\s*\(")
+OBJ_RE = re.compile(r"^[a-z][^(;]*?\b(\w+)\s*(?:\[[^\]]*\]\s*)?=\s*\{")
+IDENT_RE = re.compile(r"\b[A-Za-z_]\w*\b")
 
 CASE_MAX_LINES = 60
 FILE_MAX_LINES = 1200
@@ -124,6 +135,99 @@ def case_lengths(c_text):
     return out
 
 
+def definitions(c_text):
+    """({function: (first line, lines, body)}, {object: initializer}) of
+    one C source: the functions defined in it (a "{" alone on a line after
+    their declarator, to the next "}" alone) and its top-level objects
+    with a braced initializer ("<decl> name[] = {" to "};")."""
+    lines = c_text.split("\n")
+    funcs, objs = {}, {}
+    for i, line in enumerate(lines):
+        if line == "{":
+            start = i - 1
+            while start > 0 and lines[start][:1] in ("\t", " "):
+                start -= 1
+            m = DEF_NAME_RE.search(" ".join(lines[start:i]))
+            end = i
+            while end < len(lines) - 1 and lines[end] != "}":
+                end += 1
+            if m:
+                funcs[m.group(1)] = (start + 1, end - start + 1,
+                                     "\n".join(lines[i:end + 1]))
+            continue
+        m = OBJ_RE.match(line)
+        if m and not line.rstrip().endswith(";"):
+            end = i
+            while end < len(lines) - 1 and lines[end] != "};":
+                end += 1
+            objs[m.group(1)] = "\n".join(lines[i:end + 1])
+    return funcs, objs
+
+
+def names_in(code):
+    """The identifiers of @code, its comments and strings left out."""
+    return set(IDENT_RE.findall(STRING_RE.sub('""', COMMENT_RE.sub("", code))))
+
+
+def ktap_case_roots(c_text, table):
+    """{function: the case it runs} of the functions the cases of table
+    @table start from: the functions its entries name ({ "name", fn, ...}:
+    case fn), or, for a table of names only, the module's init function
+    ("the cases of <table>").  None if there is no such table."""
+    text = COMMENT_RE.sub("", c_text)
+    m = re.search(r"\b%s\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};" % re.escape(table), text, re.S)
+    if m is None:
+        return None
+    fns = re.findall(r"\{\s*\"[^\"]*\"\s*,\s*(\w+)", m.group(1))
+    if fns:
+        return {fn: "case " + fn for fn in fns}
+    return {fn: "the cases of " + table
+            for fn in re.findall(r"\bmodule_init\s*\(\s*(\w+)\s*\)", text)}
+
+
+def ktap_case_lengths(c_text, table):
+    """{function: (its lines, the case it is run by)} of every function of
+    one KTAP module's source that a case of table @table runs."""
+    roots = ktap_case_roots(c_text, table) or {}
+    funcs, objs = definitions(c_text)
+    out = {r: (funcs[r][1], roots[r]) for r in roots if r in funcs}
+    seen = set(out)
+    for root in sorted(out):
+        todo = [funcs[root][2]]
+        while todo:
+            for name in sorted(names_in(todo.pop()) - seen):
+                if name in funcs:
+                    out[name] = (funcs[name][1], roots[root])
+                    todo.append(funcs[name][2])
+                elif name in objs:
+                    todo.append(objs[name])
+                else:
+                    continue
+                seen.add(name)
+    return out
+
+
+def ktap_size_problems(testdir, tables=None):
+    """The functions the KTAP modules' cases run over CASE_MAX_LINES."""
+    problems = []
+    for mod, (src, table) in sorted((KTAP_TABLES if tables is None else tables).items()):
+        path = os.path.join(testdir, src)
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            lengths = ktap_case_lengths(f.read(), table)
+        for name, (n, case) in sorted(lengths.items()):
+            if n <= CASE_MAX_LINES:
+                continue
+            if case == "case " + name:
+                problems.append("%s: case %s has %d lines, more than %d"
+                                % (src, name, n, CASE_MAX_LINES))
+            else:
+                problems.append("%s: %s, run by %s, has %d lines, more than %d"
+                                % (src, name, case, n, CASE_MAX_LINES))
+    return problems
+
+
 def kunit_sources(testdir):
     """{module: [paths of its C sources]} for the *_kunit modules of @testdir."""
     with open(os.path.join(testdir, "Kbuild")) as f:
@@ -163,16 +267,17 @@ def size_problems(name, c_text):
     return problems
 
 
-def sizes(testdir):
+def sizes(testdir, tables=None):
     """size_problems() of every *.c and *.h file of @testdir (case lengths
-    concern the KUnit sources, the only ones with KUNIT_CASE())."""
+    concern the KUnit sources, the only ones with KUNIT_CASE()), and
+    ktap_size_problems() of its KTAP modules."""
     problems = []
     paths = sorted(os.path.join(testdir, n) for n in os.listdir(testdir)
                    if n.endswith((".c", ".h")) and not n.endswith(".mod.c"))
     for path in paths:
         with open(path) as f:
             problems += size_problems(os.path.basename(path), f.read())
-    return problems
+    return problems + ktap_size_problems(testdir, tables)
 
 
 def compare(manifest, sources):

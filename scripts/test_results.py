@@ -250,6 +250,94 @@ static const char * const m_names[] = {
                           "(KTAP_TABLES, scripts/manifest_sources.py)"])
 
 
+class ManifestKtapSizes(unittest.TestCase):
+    """The KTAP modules' cases held to CASE_MAX_LINES, helpers included."""
+
+    @staticmethod
+    def func(name, body_lines, calls=()):
+        return ("static bool %s(const char *t)\n{\n" % name
+                + "".join("\t%s(t);\n" % c for c in calls)
+                + "\tx();\n" * (body_lines - len(calls)) + "\treturn true;\n}\n\n")
+
+    def problems(self, src, table="m_tests"):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "m.c"), "w") as f:
+            f.write(src)
+        return manifest_sources.ktap_size_problems(d, {"m": ("m.c", table)})
+
+    TABLE = ("static const struct m_test m_tests[] = {\n"
+             "\t{ \"m_short\", m_short },\n\t{ \"m_long\", m_long, true },\n};\n")
+
+    def test_long_case_rejected(self):
+        # 3 + 57 + 1 = 61 lines, definition to closing brace.
+        src = self.func("m_short", 56) + self.func("m_long", 57) + self.TABLE
+        self.assertEqual(self.problems(src),
+                         ["m.c: case m_long has 61 lines, more than 60"])
+
+    def test_sixty_lines_pass(self):
+        src = self.func("m_short", 56) + self.func("m_long", 56) + self.TABLE
+        self.assertEqual(self.problems(src), [])
+
+    def test_long_helper_of_a_case_rejected(self):
+        # A case that hands its body to a helper is still one case.
+        src = (self.func("m_body", 57) + self.func("m_short", 3)
+               + self.func("m_long", 3, ["m_body"]) + self.TABLE)
+        self.assertEqual(self.problems(src),
+                         ["m.c: m_body, run by case m_long, has 61 lines, more than 60"])
+
+    def test_helper_of_a_helper_rejected(self):
+        src = (self.func("m_deep", 57) + self.func("m_body", 3, ["m_deep"])
+               + self.func("m_short", 3) + self.func("m_long", 3, ["m_body"]) + self.TABLE)
+        self.assertEqual(self.problems(src),
+                         ["m.c: m_deep, run by case m_long, has 61 lines, more than 60"])
+
+    def test_sizes_include_ktap(self):
+        # What make check runs (sizes()) holds the KTAP cases too.
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "m.c"), "w") as f:
+            f.write(self.func("m_short", 3) + self.func("m_long", 57) + self.TABLE)
+        self.assertEqual(manifest_sources.sizes(d, {"m": ("m.c", "m_tests")}),
+                         ["m.c: case m_long has 61 lines, more than 60"])
+
+    def test_helper_through_initializer_rejected(self):
+        # A callback reached through a static structure the case uses.
+        src = (self.func("m_cb", 57)
+               + "static struct m_ops m_fmt = {\n\t.handler = m_cb,\n};\n\n"
+               + self.func("m_short", 3)
+               + "static bool m_long(const char *t)\n{\n\treturn reg(&m_fmt);\n}\n\n"
+               + self.TABLE)
+        self.assertEqual(self.problems(src),
+                         ["m.c: m_cb, run by case m_long, has 61 lines, more than 60"])
+
+    def test_function_no_case_runs_not_counted(self):
+        src = (self.func("m_short", 3) + self.func("m_long", 3)
+               + self.func("m_unused", 99) + self.TABLE)
+        self.assertEqual(self.problems(src), [])
+
+    def test_name_table_counts_the_run(self):
+        # Names only: the cases are the verdicts of what module_init runs.
+        src = ("static const char * const m_names[] = {\n\t\"a\", \"b\",\n};\n\n"
+               + self.func("m_run", 57)
+               + "static int __init m_init(void)\n{\n\treturn m_run(0);\n}\n\n"
+               + "module_init(m_init);\n")
+        self.assertEqual(self.problems(src, "m_names"),
+                         ["m.c: m_run, run by the cases of m_names, has 61 lines, "
+                          "more than 60"])
+
+    def test_tree_sizes_include_ktap(self):
+        # The tree's own long KTAP case, copied, is seen.
+        testdir = os.path.join(HERE, "..", "test-modules")
+        with open(os.path.join(testdir, "pfmk_emu_smoke.c")) as f:
+            src = f.read()
+        long = src.replace("static bool emu_hotplug(const char *t)\n{\n",
+                           "static bool emu_hotplug(const char *t)\n{\n" + "\tx();\n" * 60)
+        new = set(self.problems(long, "emu_tests")) - set(self.problems(src, "emu_tests"))
+        self.assertEqual(len(new), 1)
+        self.assertRegex(new.pop(), r"^m\.c: case emu_hotplug has \d+ lines")
+
+
 class ManifestKinds(unittest.TestCase):
     MAN = {"m_kunit": {"kinds": ["debug", "arm64-debug"],
                        "suites": {"s_all": ["a"], "s_x86": ["b"]},

@@ -214,20 +214,82 @@ static int auxs_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The timed rounds of one buffer size. */
+struct auxs_tput {
+	unsigned int	loops;		/* copies per round and side */
+	unsigned int	n;		/* rounds timed */
+	u64		ratio[AUXS_MAX_ROUNDS];	/* memcpy / copy-out, x1000 */
+	u64		sum_c, sum_m, sum_k;	/* ns: copy-out, memcpy, call */
+};
+
 /*
- * Copy-out vs memcpy for one buffer size, as the benchmarks measure
+ * The rounds of one buffer size, as the benchmarks measure
  * (Documentation/performance.rst): one warm-up round of each, discarded
  * (under TCG the first run of a code path pays for its translation), then
  * bench_rounds rounds alternating which side goes first, a ratio per round
- * (memcpy time / copy-out time: the copy-out's bytes/s over memcpy's), and
- * the median and the best of the ratios.
+ * (memcpy time / copy-out time: the copy-out's bytes/s over memcpy's).
+ */
+static void auxs_rounds(struct auxs *s, const u8 *src, size_t size,
+			struct auxs_tput *tp)
+{
+	u64 tc, tm, tk;
+	unsigned int r;
+
+	/* Warm-up, discarded. */
+	AUXS_CHECK(s, auxs_time_copy(s, size, 1));
+	auxs_time_memcpy(s, src, size, 1);
+	for (r = 0; r < bench_rounds; r++) {
+		if (r & 1) {
+			tm = auxs_time_memcpy(s, src, size, tp->loops);
+			tc = auxs_time_copy(s, size, tp->loops);
+		} else {
+			tc = auxs_time_copy(s, size, tp->loops);
+			tm = auxs_time_memcpy(s, src, size, tp->loops);
+		}
+		tk = auxs_time_call(s, tp->loops);
+		AUXS_CHECK(s, tc);
+		AUXS_CHECK(s, tk);
+		if (!tc || !tm || !tk)
+			break;
+		tp->ratio[tp->n++] = div64_u64(tm * 1000, tc);
+		tp->sum_c += tc;
+		tp->sum_m += tm;
+		tp->sum_k += tk;
+	}
+}
+
+/* The throughputs and the median and best of the ratios, as diagnostics. */
+static void auxs_report(struct auxs *s, size_t size, struct auxs_tput *tp)
+{
+	u64 bytes = (u64)size * tp->loops * tp->n, calls = (u64)tp->loops * tp->n;
+	u64 *ratio = tp->ratio;
+	unsigned int n = tp->n;
+
+	if (!n)
+		return;
+	sort(ratio, n, sizeof(ratio[0]), auxs_cmp_u64, NULL);
+	pr_info("# %s: %zu KiB buffer, %u rounds of %u copies: copy-out %llu MB/s, memcpy %llu MB/s, ratio median %llu.%03llu best %llu.%03llu\n",
+		s->name, size >> 10, n, tp->loops,
+		div64_u64(bytes * 1000, tp->sum_c),
+		div64_u64(bytes * 1000, tp->sum_m),
+		ratio[n / 2] / 1000, ratio[n / 2] % 1000,
+		ratio[n - 1] / 1000, ratio[n - 1] % 1000);
+	/* Per call: the copy-out, the memcpy, and any locked KAPI call. */
+	pr_info("# %s: %zu KiB buffer, ns per call: copy-out %llu, memcpy %llu, pfmk_get_state %llu\n",
+		s->name, size >> 10, div64_u64(tp->sum_c, calls),
+		div64_u64(tp->sum_m, calls), div64_u64(tp->sum_k, calls));
+}
+
+/*
+ * Copy-out vs memcpy for one buffer size: a snapshot buffer filled once
+ * and stopped, the rounds of auxs_rounds(), auxs_report().
  */
 static void auxs_throughput(struct auxs *s, size_t size)
 {
-	unsigned int loops = max_t(unsigned int, bench_loops,
-				   DIV_ROUND_UP((size_t)bench_round_kib << 10, size));
-	u64 ratio[AUXS_MAX_ROUNDS], tc, tm, tk, sum_c = 0, sum_m = 0, sum_k = 0;
-	unsigned int r, n = 0;
+	struct auxs_tput tp = {
+		.loops = max_t(unsigned int, bench_loops,
+			       DIV_ROUND_UP((size_t)bench_round_kib << 10, size)),
+	};
 	u8 *src;
 
 	src = vmalloc(size);
@@ -241,44 +303,8 @@ static void auxs_throughput(struct auxs *s, size_t size)
 	/* Fill the buffer once, then stop: copies see a still snapshot. */
 	AUXS_CHECK(s, !pfmk_test_aux_write(s->cpu, size / PFMK_TEST_AUX_REC));
 	AUXS_CHECK(s, !pfmk_stop(s->desc));
-
-	/* Warm-up, discarded. */
-	AUXS_CHECK(s, auxs_time_copy(s, size, 1));
-	auxs_time_memcpy(s, src, size, 1);
-	for (r = 0; r < bench_rounds; r++) {
-		if (r & 1) {
-			tm = auxs_time_memcpy(s, src, size, loops);
-			tc = auxs_time_copy(s, size, loops);
-		} else {
-			tc = auxs_time_copy(s, size, loops);
-			tm = auxs_time_memcpy(s, src, size, loops);
-		}
-		tk = auxs_time_call(s, loops);
-		AUXS_CHECK(s, tc);
-		AUXS_CHECK(s, tk);
-		if (!tc || !tm || !tk)
-			break;
-		ratio[n++] = div64_u64(tm * 1000, tc);
-		sum_c += tc;
-		sum_m += tm;
-		sum_k += tk;
-	}
-	if (n) {
-		u64 bytes = (u64)size * loops * n;
-
-		sort(ratio, n, sizeof(ratio[0]), auxs_cmp_u64, NULL);
-		pr_info("# %s: %zu KiB buffer, %u rounds of %u copies: copy-out %llu MB/s, memcpy %llu MB/s, ratio median %llu.%03llu best %llu.%03llu\n",
-			s->name, size >> 10, n, loops,
-			div64_u64(bytes * 1000, sum_c),
-			div64_u64(bytes * 1000, sum_m),
-			ratio[n / 2] / 1000, ratio[n / 2] % 1000,
-			ratio[n - 1] / 1000, ratio[n - 1] % 1000);
-		/* Per call: the copy-out, the memcpy, and any locked KAPI call. */
-		pr_info("# %s: %zu KiB buffer, ns per call: copy-out %llu, memcpy %llu, pfmk_get_state %llu\n",
-			s->name, size >> 10, div64_u64(sum_c, (u64)loops * n),
-			div64_u64(sum_m, (u64)loops * n),
-			div64_u64(sum_k, (u64)loops * n));
-	}
+	auxs_rounds(s, src, size, &tp);
+	auxs_report(s, size, &tp);
 	auxs_close(s);
 out:
 	vfree(src);

@@ -15,7 +15,6 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
-#include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -290,33 +289,48 @@ out:
 	return emu_failed == failed;
 }
 
+/* Close @desc (if created); did the case since @failed pass every check? */
+static bool emu_close(const char *t, void *desc, unsigned int failed)
+{
+	if (desc)
+		emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
 /*
  * Sampling on cycles every 40 (10 ticks) with the default format,
  * recording instructions: each overflow is a real NMI, pfmk's overflow
- * handler runs in it, and every entry is exact.
+ * handler runs in it, and every entry is exact.  emu_smpl_run() samples,
+ * a case per behaviour checks the result.
  */
-static bool emu_sampling_nmi(const char *t)
+struct emu_smpl {
+	void			*desc;
+	struct pfm_dfl_smpl_hdr	*hdr;
+	int			cpu;
+	u64			nmis;	/* raised by the 100 ticks */
+};
+
+/* Create, program, load, start, 100 ticks; @s->desc for emu_close(). */
+static bool emu_smpl_run(const char *t, struct emu_smpl *s)
 {
 	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	struct pfm_dfl_smpl_arg arg = { .buf_size = 16384 };
-	int cpu = cpumask_last(cpu_online_mask);
-	struct pfarg_load load = { .load_pid = cpu };
-	unsigned int failed = emu_failed;
-	struct pfm_dfl_smpl_entry *ent;
-	struct pfm_dfl_smpl_hdr *hdr;
-	struct pfmk_ctx_stats st;
+	struct pfarg_load load = { };
 	struct pfarg_pmc pmc[2];
 	struct pfarg_pmd pmd[2];
-	void *desc = NULL, *buf = NULL;
-	u64 nmis, i, n;
+	void *buf = NULL;
+	u64 nmis;
 
+	s->desc = NULL;
+	s->cpu = cpumask_last(cpu_online_mask);
+	load.load_pid = s->cpu;
 	memcpy(ctx.ctx_smpl_buf_id, uuid, sizeof(uuid));
 	if (!emu_check(t, "create", 0,
 		       pfmk_create_context(&ctx, &arg, sizeof(arg), &emu_done,
-					   &desc, &buf)))
+					   &s->desc, &buf)))
 		return false;
-	hdr = buf;
+	s->hdr = buf;
 	memset(pmc, 0, sizeof(pmc));
 	memset(pmd, 0, sizeof(pmd));
 	pmc[0].reg_value = 0x53003c;
@@ -328,37 +342,73 @@ static bool emu_sampling_nmi(const char *t)
 	pmd[0].reg_long_reset = -40ULL;
 	pmd[0].reg_smpl_pmds[0] = 1ULL << 1;
 	pmd[1].reg_num = 1;
-	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(desc, pmc, 2)) ||
-	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(desc, pmd, 2)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
-		goto out;
-	nmis = pfmk_emu_nmis(cpu);
-	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 100, 0));
-	emu_check(t, "NMIs", 10, pfmk_emu_nmis(cpu) - nmis);
-	emu_check(t, "overflow handled in NMI", 1, pfmk_emu_handler_in_nmi());
-	/* Pairs with the format's release store of hdr_count. */
-	n = smp_load_acquire(&hdr->hdr_count);
-	emu_check(t, "entries", 10, n);
-	ent = (void *)(hdr + 1);
-	for (i = 0; i < n && i < 10; i++) {
-		u64 *val = (u64 *)(ent + 1);
+	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(s->desc, pmc, 2)) ||
+	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(s->desc, pmd, 2)) ||
+	    !emu_check(t, "load", 0, pfmk_load_context(s->desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(s->desc, NULL)))
+		return false;
+	nmis = pfmk_emu_nmis(s->cpu);
+	emu_check(t, "tick", 0, pfmk_emu_tick(s->cpu, 100, 0));
+	s->nmis = pfmk_emu_nmis(s->cpu) - nmis;
+	return true;
+}
 
-		emu_check(t, "entry's instructions",
-			  (i + 1) * 10 * PFMK_EMU_INC_INSTR, *val);
-		emu_check(t, "entry's cpu", cpu, ent->cpu);
-		ent = (void *)(val + 1);
+/* Each of the 10 overflows is an NMI, and pfmk handles it there. */
+static bool emu_sampling_nmi(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct emu_smpl s;
+
+	if (emu_smpl_run(t, &s)) {
+		emu_check(t, "NMIs", 10, s.nmis);
+		emu_check(t, "overflow handled in NMI", 1,
+			  pfmk_emu_handler_in_nmi());
 	}
-	if (emu_check(t, "stats", 0, pfmk_get_stats(desc, &st))) {
-		emu_check(t, "ovfl_count", 10, st.ovfl_count);
-		emu_check(t, "smpl_count", 10, st.smpl_count);
-		emu_check(t, "ovfl_nested", 0, st.ovfl_nested);
+	return emu_close(t, s.desc, failed);
+}
+
+/* 10 entries, each with the instructions at its overflow, on its CPU. */
+static bool emu_sampling_nmi_entries(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct pfm_dfl_smpl_entry *ent;
+	struct emu_smpl s;
+	u64 i, n;
+
+	if (emu_smpl_run(t, &s)) {
+		/* Pairs with the format's release store of hdr_count. */
+		n = smp_load_acquire(&s.hdr->hdr_count);
+		emu_check(t, "entries", 10, n);
+		ent = (void *)(s.hdr + 1);
+		for (i = 0; i < n && i < 10; i++) {
+			u64 *val = (u64 *)(ent + 1);
+
+			emu_check(t, "entry's instructions",
+				  (i + 1) * 10 * PFMK_EMU_INC_INSTR, *val);
+			emu_check(t, "entry's cpu", s.cpu, ent->cpu);
+			ent = (void *)(val + 1);
+		}
 	}
-	emu_check(t, "state", PFM_CTX_LOADED | PFMK_STATE_STARTED,
-		  pfmk_get_state(desc));
-out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-	return emu_failed == failed;
+	return emu_close(t, s.desc, failed);
+}
+
+/* The context's statistics count the 10, none nested; it runs on. */
+static bool emu_sampling_nmi_stats(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct pfmk_ctx_stats st;
+	struct emu_smpl s;
+
+	if (emu_smpl_run(t, &s)) {
+		if (emu_check(t, "stats", 0, pfmk_get_stats(s.desc, &st))) {
+			emu_check(t, "ovfl_count", 10, st.ovfl_count);
+			emu_check(t, "smpl_count", 10, st.smpl_count);
+			emu_check(t, "ovfl_nested", 0, st.ovfl_nested);
+		}
+		emu_check(t, "state", PFM_CTX_LOADED | PFMK_STATE_STARTED,
+			  pfmk_get_state(s.desc));
+	}
+	return emu_close(t, s.desc, failed);
 }
 
 static int emu_write_pmc(void *desc, u16 set, u16 reg, u64 val)
@@ -451,84 +501,135 @@ out:
  * general counters can count, on four.  Perf multiplexes them (pfmk's
  * events are not pinned) and pfmk's times say so: every event ran, none
  * all the time, never more than four at once, and what each counted is
- * what the ticks gave while it ran.
+ * what the ticks gave while it ran.  emu_mux_run() counts, a case per
+ * behaviour checks the result.
  */
-static bool emu_perf_multiplex(const char *t)
+static const struct {
+	u64	pmc;
+	u64	inc;
+} emu_mux_ev[] = {
+	{ PFMK_GEN_HW(PERF_COUNT_HW_CACHE_REFERENCES), PFMK_EMU_INC_LLC_REF },
+	{ PFMK_GEN_HW(PERF_COUNT_HW_CACHE_MISSES), PFMK_EMU_INC_LLC_MISS },
+	{ PFMK_GEN_HW(PERF_COUNT_HW_BRANCH_INSTRUCTIONS), PFMK_EMU_INC_BRANCH },
+	{ PFMK_GEN_HW(PERF_COUNT_HW_BRANCH_MISSES), PFMK_EMU_INC_BR_MISS },
+	{ PFMK_GEN_HW(PERF_COUNT_HW_BUS_CYCLES), PFMK_EMU_INC_BUS },
+	{ PFMK_GEN_PMC(PERF_TYPE_RAW, PFMK_EMU_LLC_REF), PFMK_EMU_INC_LLC_REF },
+};
+
+#define EMU_MUX_NR	ARRAY_SIZE(emu_mux_ev)
+
+static struct emu_mux {
+	void			*desc;
+	u64			ticks;
+	struct pfmk_pmd_time	time[EMU_MUX_NR];
+	struct pfarg_pmd	pmd[EMU_MUX_NR];
+} emu_mux;
+
+/* The six events, 300 ms of a tick a millisecond, their values and times. */
+static bool emu_mux_run(const char *t, struct emu_mux *m)
 {
-	static const struct {
-		u64	pmc;
-		u64	inc;
-	} ev[] = {
-		{ PFMK_GEN_HW(PERF_COUNT_HW_CACHE_REFERENCES), PFMK_EMU_INC_LLC_REF },
-		{ PFMK_GEN_HW(PERF_COUNT_HW_CACHE_MISSES), PFMK_EMU_INC_LLC_MISS },
-		{ PFMK_GEN_HW(PERF_COUNT_HW_BRANCH_INSTRUCTIONS), PFMK_EMU_INC_BRANCH },
-		{ PFMK_GEN_HW(PERF_COUNT_HW_BRANCH_MISSES), PFMK_EMU_INC_BR_MISS },
-		{ PFMK_GEN_HW(PERF_COUNT_HW_BUS_CYCLES), PFMK_EMU_INC_BUS },
-		{ PFMK_GEN_PMC(PERF_TYPE_RAW, PFMK_EMU_LLC_REF), PFMK_EMU_INC_LLC_REF },
-	};
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	int cpu = cpumask_last(cpu_online_mask);
 	struct pfarg_load load = { .load_pid = cpu };
-	struct pfmk_pmd_time time[ARRAY_SIZE(ev)];
-	struct pfarg_pmd pmd[ARRAY_SIZE(ev)];
-	unsigned int failed = emu_failed, i;
-	u64 enabled = 0, running = 0;
 	unsigned long end;
-	void *desc = NULL;
-	u64 ticks = 0;
+	unsigned int i;
 
+	m->desc = NULL;
+	m->ticks = 0;
 	if (pfmk_emu_nr_gp() != 4) {
 		pr_info("# %s: the case assumes 4 general counters\n", t);
 		return false;
 	}
 	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
-							   &emu_done, &desc,
+							   &emu_done, &m->desc,
 							   NULL)))
 		return false;
-	for (i = 0; i < ARRAY_SIZE(ev); i++)
+	for (i = 0; i < EMU_MUX_NR; i++)
 		if (!emu_check(t, "write_pmcs", 0,
-			       emu_write_pmc(desc, 0, i, ev[i].pmc)))
-			goto out;
-	if (!emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
-		goto out;
+			       emu_write_pmc(m->desc, 0, i, emu_mux_ev[i].pmc)))
+			return false;
+	if (!emu_check(t, "load", 0, pfmk_load_context(m->desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(m->desc, NULL)))
+		return false;
 	/* One kernel-mode tick a millisecond while perf rotates. */
 	end = jiffies + msecs_to_jiffies(300);
 	while (time_before(jiffies, end)) {
 		emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 0, 1));
-		ticks++;
+		m->ticks++;
 		usleep_range(1000, 1100);
 	}
-	emu_check(t, "stop", 0, pfmk_stop(desc));
-	memset(pmd, 0, sizeof(pmd));
-	for (i = 0; i < ARRAY_SIZE(ev); i++)
-		pmd[i].reg_num = i;
-	if (!emu_check(t, "read_pmds_time", 0,
-		       pfmk_read_pmds_time(desc, pmd, time, ARRAY_SIZE(ev))))
-		goto out;
-	for (i = 0; i < ARRAY_SIZE(ev); i++) {
-		emu_check(t, "ran", 1, time[i].time_running > 0);
+	emu_check(t, "stop", 0, pfmk_stop(m->desc));
+	memset(m->pmd, 0, sizeof(m->pmd));
+	for (i = 0; i < EMU_MUX_NR; i++)
+		m->pmd[i].reg_num = i;
+	return emu_check(t, "read_pmds_time", 0,
+			 pfmk_read_pmds_time(m->desc, m->pmd, m->time,
+					     EMU_MUX_NR));
+}
+
+/* Say why a check failed since @failed, close; did the case pass? */
+static bool emu_mux_end(const char *t, struct emu_mux *m, bool ran,
+			unsigned int failed)
+{
+	unsigned int i;
+
+	if (m->desc && emu_failed != failed)
+		for (i = 0; i < EMU_MUX_NR; i++)
+			emu_why(t, m->desc, i);
+	return emu_close(t, m->desc, failed) && ran;
+}
+
+/* Every event ran, none all the time. */
+static bool emu_perf_multiplex(const char *t)
+{
+	unsigned int failed = emu_failed, i;
+	bool ran = emu_mux_run(t, &emu_mux);
+
+	for (i = 0; ran && i < EMU_MUX_NR; i++) {
+		emu_check(t, "ran", 1, emu_mux.time[i].time_running > 0);
 		emu_check(t, "not all the time", 1,
-			  time[i].time_running < time[i].time_enabled);
-		emu_check(t, "counted", 1, pmd[i].reg_value > 0);
-		emu_check(t, "at most every tick", 1,
-			  pmd[i].reg_value <= ticks * ev[i].inc);
-		emu_check(t, "whole ticks", 0, pmd[i].reg_value % ev[i].inc);
-		enabled = max(enabled, time[i].time_enabled);
-		running += time[i].time_running;
+			  emu_mux.time[i].time_running <
+			  emu_mux.time[i].time_enabled);
 	}
-	/*
-	 * Four counters: the running times add up to at most 4x enabled,
-	 * within 1% (perf stamps each event's times at its own switch).
-	 */
-	emu_check(t, "at most four at once", 1,
-		  running * 100 <= 4 * enabled * 101);
-	if (emu_failed != failed)
-		for (i = 0; i < ARRAY_SIZE(ev); i++)
-			emu_why(t, desc, i);
-out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-	return emu_failed == failed;
+	return emu_mux_end(t, &emu_mux, ran, failed);
+}
+
+/* Each counted, whole ticks, never more than every tick gave. */
+static bool emu_perf_multiplex_counts(const char *t)
+{
+	unsigned int failed = emu_failed, i;
+	bool ran = emu_mux_run(t, &emu_mux);
+	u64 value;
+
+	for (i = 0; ran && i < EMU_MUX_NR; i++) {
+		value = emu_mux.pmd[i].reg_value;
+		emu_check(t, "counted", 1, value > 0);
+		emu_check(t, "at most every tick", 1,
+			  value <= emu_mux.ticks * emu_mux_ev[i].inc);
+		emu_check(t, "whole ticks", 0, value % emu_mux_ev[i].inc);
+	}
+	return emu_mux_end(t, &emu_mux, ran, failed);
+}
+
+/*
+ * Four counters: the running times add up to at most 4x enabled, within
+ * 1% (perf stamps each event's times at its own switch).
+ */
+static bool emu_perf_multiplex_four(const char *t)
+{
+	unsigned int failed = emu_failed, i;
+	bool ran = emu_mux_run(t, &emu_mux);
+	u64 enabled = 0, running = 0;
+
+	if (ran) {
+		for (i = 0; i < EMU_MUX_NR; i++) {
+			enabled = max(enabled, emu_mux.time[i].time_enabled);
+			running += emu_mux.time[i].time_running;
+		}
+		emu_check(t, "at most four at once", 1,
+			  running * 100 <= 4 * enabled * 101);
+	}
+	return emu_mux_end(t, &emu_mux, ran, failed);
 }
 
 /*
@@ -600,49 +701,68 @@ static int emu_sample_rate(int *rate, bool write)
  * samples, the 4th seen by pfmk as throttled (its entry marked, the
  * header counting it), and the PMU stops the event; at a later tick of
  * this CPU perf starts it again and it samples on, unmarked.
+ * emu_thr_burst() sets up and bursts, a case per behaviour checks.
  */
-static bool emu_throttle(const char *t)
+#define EMU_THR_PER_TICK	4
+
+struct emu_thr {
+	void			*desc;
+	struct pfm_dfl_smpl_hdr	*hdr;
+	int			cpu;
+	int			old_rate;
+	bool			rate_set;	/* old_rate to restore */
+	bool			pinned;		/* migrate_disable() */
+	u64			nmis;		/* NMIs of the burst */
+	u64			stops;		/* PMU stops of the burst */
+};
+
+/* The sample rate and a sampling context on this CPU; false: see @th. */
+static bool emu_thr_setup(const char *t, struct emu_thr *th)
 {
 	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	struct pfm_dfl_smpl_arg arg = { .buf_size = 16384 };
-	const int per_tick = 4;
-	unsigned int failed = emu_failed;
-	struct pfm_dfl_smpl_hdr *hdr;
-	struct pfmk_ctx_stats st;
-	struct pfarg_load load;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-	void *desc = NULL, *buf = NULL;
-	int cpu, rate, old_rate;
-	struct pfm_dfl_smpl_entry *ent;
-	u64 nmis, thr, n;
-	unsigned long end;
+	int rate = EMU_THR_PER_TICK * HZ;
+	void *buf = NULL;
 
+	memset(th, 0, sizeof(*th));
 	if (!pfmk_emu_perf_overflow()) {
 		if (need_perf_overflow)
 			emu_check(t, "built with PFMK_HAVE_PERF_EVENT_OVERFLOW", 1, 0);
 		else
 			emu_skip = EMU_NO_OVERFLOW;
-		return emu_failed == failed;
+		return false;
 	}
 	if (!emu_check(t, "read " EMU_SYSCTL_RATE, 0,
-		       emu_sample_rate(&old_rate, false)))
-		return false;
-	rate = per_tick * HZ;
-	if (!emu_check(t, "write " EMU_SYSCTL_RATE, 0,
+		       emu_sample_rate(&th->old_rate, false)) ||
+	    !emu_check(t, "write " EMU_SYSCTL_RATE, 0,
 		       emu_sample_rate(&rate, true)))
 		return false;
+	th->rate_set = true;
 	/* This CPU's own ticks unthrottle the event: stay on it. */
 	migrate_disable();
-	cpu = smp_processor_id();
-	load.load_pid = cpu;
+	th->pinned = true;
+	th->cpu = smp_processor_id();
 	memcpy(ctx.ctx_smpl_buf_id, uuid, sizeof(uuid));
 	if (!emu_check(t, "create", 0,
 		       pfmk_create_context(&ctx, &arg, sizeof(arg), &emu_done,
-					   &desc, &buf)))
-		goto restore;
-	hdr = buf;
+					   &th->desc, &buf)))
+		return false;
+	th->hdr = buf;
+	return true;
+}
+
+/* Cycles sampled every tick, then 20 ticks at once; false: see @th. */
+static bool emu_thr_burst(const char *t, struct emu_thr *th)
+{
+	struct pfarg_load load = { };
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+	u64 nmis, stops;
+
+	if (!emu_thr_setup(t, th))
+		return false;
+	load.load_pid = th->cpu;
 	memset(&pmc, 0, sizeof(pmc));
 	memset(&pmd, 0, sizeof(pmd));
 	pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
@@ -650,52 +770,105 @@ static bool emu_throttle(const char *t)
 	pmd.reg_value = -(u64)PFMK_EMU_INC_CYCLES;
 	pmd.reg_short_reset = -(u64)PFMK_EMU_INC_CYCLES;
 	pmd.reg_long_reset = -(u64)PFMK_EMU_INC_CYCLES;
-	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(desc, &pmc, 1)) ||
-	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(desc, &pmd, 1)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
-		goto out;
-	nmis = pfmk_emu_nmis(cpu);
-	thr = pfmk_emu_throttles(cpu);
+	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(th->desc, &pmc, 1)) ||
+	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(th->desc, &pmd, 1)) ||
+	    !emu_check(t, "load", 0, pfmk_load_context(th->desc, &load)) ||
+	    !emu_check(t, "start", 0, pfmk_start(th->desc, NULL)))
+		return false;
+	nmis = pfmk_emu_nmis(th->cpu);
+	stops = pfmk_emu_throttles(th->cpu);
 	/* 20 ticks in one interrupts-off burst: within one perf tick. */
-	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 0, 20));
-	emu_check(t, "NMIs until throttled", per_tick,
-		  pfmk_emu_nmis(cpu) - nmis);
-	emu_check(t, "PMU stops", 1, pfmk_emu_throttles(cpu) - thr);
-	/* Pairs with the format's release store of hdr_count. */
-	n = smp_load_acquire(&hdr->hdr_count);
-	emu_check(t, "entries", per_tick, n);
-	emu_check(t, "stats", 0, pfmk_get_stats(desc, &st));
-	emu_check(t, "pfmk saw it throttled", 1, st.throttled);
-	emu_check(t, "overflows", per_tick, st.ovfl_count);
-	emu_check(t, "nested", 0, st.ovfl_nested);
-	ent = (void *)(hdr + 1);
-	for (n = 0; n < per_tick; n++)
-		emu_check(t, "entry marked throttled",
-			  n == per_tick - 1 ? PFMK_DFL_ENT_THROTTLED : 0,
-			  ent[n].reserved);
-	emu_check(t, "header counts it", 1,
-		  hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED]);
+	emu_check(t, "tick", 0, pfmk_emu_tick(th->cpu, 0, 20));
+	th->nmis = pfmk_emu_nmis(th->cpu) - nmis;
+	th->stops = pfmk_emu_throttles(th->cpu) - stops;
+	return true;
+}
 
-	/* Busy on this CPU until one of its ticks has started it again. */
-	end = jiffies + 2 * HZ;
-	do {
-		mdelay(1000 / HZ + 1);
-		emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 0, 1));
-		/* Pairs with the format's release store of hdr_count. */
-		n = smp_load_acquire(&hdr->hdr_count);
-	} while (n == per_tick && time_before(jiffies, end));
-	emu_check(t, "samples again after a tick", per_tick + 1, n);
-	emu_check(t, "stats", 0, pfmk_get_stats(desc, &st));
-	emu_check(t, "throttled once", 1, st.throttled);
-	emu_check(t, "next entry not marked", 0, ent[per_tick].reserved);
-out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-restore:
-	migrate_enable();
-	emu_check(t, "restore " EMU_SYSCTL_RATE, 0,
-		  emu_sample_rate(&old_rate, true));
+/* Undo what emu_thr_setup() did; did the case since @failed pass? */
+static bool emu_thr_end(const char *t, struct emu_thr *th,
+			unsigned int failed)
+{
+	emu_close(t, th->desc, failed);
+	if (th->pinned)
+		migrate_enable();
+	if (th->rate_set)
+		emu_check(t, "restore " EMU_SYSCTL_RATE, 0,
+			  emu_sample_rate(&th->old_rate, true));
 	return emu_failed == failed;
+}
+
+/* perf throttles at the 4th interrupt of a tick and stops the PMU. */
+static bool emu_throttle(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct pfmk_ctx_stats st;
+	struct emu_thr th;
+	u64 n;
+
+	if (emu_thr_burst(t, &th)) {
+		emu_check(t, "NMIs until throttled", EMU_THR_PER_TICK, th.nmis);
+		emu_check(t, "PMU stops", 1, th.stops);
+		/* Pairs with the format's release store of hdr_count. */
+		n = smp_load_acquire(&th.hdr->hdr_count);
+		emu_check(t, "entries", EMU_THR_PER_TICK, n);
+		emu_check(t, "stats", 0, pfmk_get_stats(th.desc, &st));
+		emu_check(t, "overflows", EMU_THR_PER_TICK, st.ovfl_count);
+		emu_check(t, "nested", 0, st.ovfl_nested);
+	}
+	return emu_thr_end(t, &th, failed);
+}
+
+/* pfmk sees the 4th throttled: its entry marked, the header counting it. */
+static bool emu_throttle_marked(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct pfm_dfl_smpl_entry *ent;
+	struct pfmk_ctx_stats st;
+	struct emu_thr th;
+	u64 n;
+
+	if (emu_thr_burst(t, &th)) {
+		emu_check(t, "stats", 0, pfmk_get_stats(th.desc, &st));
+		emu_check(t, "pfmk saw it throttled", 1, st.throttled);
+		ent = (void *)(th.hdr + 1);
+		for (n = 0; n < EMU_THR_PER_TICK; n++)
+			emu_check(t, "entry marked throttled",
+				  n == EMU_THR_PER_TICK - 1 ?
+				  PFMK_DFL_ENT_THROTTLED : 0, ent[n].reserved);
+		emu_check(t, "header counts it", 1,
+			  th.hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED]);
+	}
+	return emu_thr_end(t, &th, failed);
+}
+
+/* A later tick of this CPU starts the event again: it samples, unmarked. */
+static bool emu_throttle_unthrottles(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct pfm_dfl_smpl_entry *ent;
+	struct pfmk_ctx_stats st;
+	unsigned long end;
+	struct emu_thr th;
+	u64 n;
+
+	if (emu_thr_burst(t, &th)) {
+		/* Busy on this CPU until one of its ticks has started it again. */
+		end = jiffies + 2 * HZ;
+		do {
+			mdelay(1000 / HZ + 1);
+			emu_check(t, "tick", 0, pfmk_emu_tick(th.cpu, 0, 1));
+			/* Pairs with the format's release store of hdr_count. */
+			n = smp_load_acquire(&th.hdr->hdr_count);
+		} while (n == EMU_THR_PER_TICK && time_before(jiffies, end));
+		emu_check(t, "samples again after a tick", EMU_THR_PER_TICK + 1,
+			  n);
+		emu_check(t, "stats", 0, pfmk_get_stats(th.desc, &st));
+		emu_check(t, "throttled once", 1, st.throttled);
+		ent = (void *)(th.hdr + 1);
+		emu_check(t, "next entry not marked", 0,
+			  ent[EMU_THR_PER_TICK].reserved);
+	}
+	return emu_thr_end(t, &th, failed);
 }
 
 /*
@@ -752,30 +925,39 @@ static struct pfmk_smpl_fmt emu_nest_fmt = {
 	.restart	= emu_nest_restart,
 };
 
-static bool emu_nested(const char *t)
+struct emu_nest {
+	void	*desc;
+	int	cpu;
+	bool	registered;
+	u64	nmis;		/* before the context ran */
+	int	calls;		/* cpu-clock overflows in 100 ms of both */
+	int	raised;		/* of them, with an NMI inside */
+};
+
+/* cpu-clock every 2 ms, cycles every tick, both on; false: see @n. */
+static bool emu_nest_start(const char *t, struct emu_nest *n)
 {
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
-	unsigned int failed = emu_failed;
-	struct pfmk_ctx_stats st;
-	struct pfarg_load load;
-	u64 fmt_arg = 0;
+	struct pfarg_load load = { };
 	struct pfarg_pmc pmc[2];
 	struct pfarg_pmd pmd[2];
-	void *desc = NULL, *buf = NULL;
-	int cpu = cpumask_last(cpu_online_mask), raised, calls, raised0, calls0;
-	u64 nmis;
+	void *buf = NULL;
+	u64 fmt_arg = 0;
 
+	memset(n, 0, sizeof(*n));
+	n->cpu = cpumask_last(cpu_online_mask);
 	if (!emu_check(t, "register format", 0,
 		       pfmk_smpl_fmt_register(&emu_nest_fmt)))
 		return false;
+	n->registered = true;
 	atomic_set(&emu_nest_raised, 0);
 	atomic_set(&emu_nest_calls, 0);
-	load.load_pid = cpu;
+	load.load_pid = n->cpu;
 	memcpy(ctx.ctx_smpl_buf_id, emu_nest_fmt.uuid, sizeof(pfm_uuid_t));
 	if (!emu_check(t, "create", 0,
 		       pfmk_create_context(&ctx, &fmt_arg, sizeof(fmt_arg),
-					   &emu_done, &desc, &buf)))
-		goto unregister;
+					   &emu_done, &n->desc, &buf)))
+		return false;
 	memset(pmc, 0, sizeof(pmc));
 	memset(pmd, 0, sizeof(pmd));
 	pmc[0].reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
@@ -789,40 +971,79 @@ static bool emu_nested(const char *t)
 	pmd[1].reg_value = -(u64)PFMK_EMU_INC_CYCLES;
 	pmd[1].reg_short_reset = -(u64)PFMK_EMU_INC_CYCLES;
 	pmd[1].reg_long_reset = -(u64)PFMK_EMU_INC_CYCLES;
-	nmis = pfmk_emu_nmis(cpu);
-	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(desc, pmc, 2)) ||
-	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(desc, pmd, 2)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
-		goto out;
-	/*
-	 * pfmk_start() enables cpu-clock, then cycles: an overflow between
-	 * the two finds cycles stopped, as may the last one before stop.
-	 * From here to the second snapshot both run: every overflow raises
-	 * an NMI, but for the one a snapshot may catch in progress.
-	 */
+	n->nmis = pfmk_emu_nmis(n->cpu);
+	return emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(n->desc, pmc, 2)) &&
+	       emu_check(t, "write_pmds", 0, pfmk_write_pmds(n->desc, pmd, 2)) &&
+	       emu_check(t, "load", 0, pfmk_load_context(n->desc, &load)) &&
+	       emu_check(t, "start", 0, pfmk_start(n->desc, NULL));
+}
+
+/*
+ * emu_nest_start(), then 100 ms of both running.  pfmk_start() enables
+ * cpu-clock, then cycles: an overflow between the two finds cycles
+ * stopped, as may the last one before stop.  From here to the second
+ * snapshot both run: every overflow raises an NMI, but for the one a
+ * snapshot may catch in progress.
+ */
+static bool emu_nest_run(const char *t, struct emu_nest *n)
+{
+	int calls0, raised0;
+
+	if (!emu_nest_start(t, n))
+		return false;
 	calls0 = atomic_read(&emu_nest_calls);
 	raised0 = atomic_read(&emu_nest_raised);
 	msleep(100);
-	calls = atomic_read(&emu_nest_calls) - calls0;
-	raised = atomic_read(&emu_nest_raised) - raised0;
-	emu_check(t, "cpu-clock overflowed", 1, calls > 0);
-	emu_check(t, "an NMI in every cpu-clock overflow while both ran", 1,
-		  raised >= calls - 1);
-	emu_check(t, "stop", 0, pfmk_stop(desc));
-	raised = atomic_read(&emu_nest_raised);
-	calls = atomic_read(&emu_nest_calls);
-	emu_check(t, "stats", 0, pfmk_get_stats(desc, &st));
-	emu_check(t, "NMIs", raised, pfmk_emu_nmis(cpu) - nmis);
-	emu_check(t, "nested", raised, st.ovfl_nested);
-	/* The nested ones are dropped: only cpu-clock's are handled. */
-	emu_check(t, "overflows handled", calls, st.ovfl_count);
-	emu_check(t, "throttled", 0, st.throttled);
-out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-unregister:
-	pfmk_smpl_fmt_unregister(&emu_nest_fmt);
+	n->calls = atomic_read(&emu_nest_calls) - calls0;
+	n->raised = atomic_read(&emu_nest_raised) - raised0;
+	return true;
+}
+
+/* Close, unregister the format; did the case since @failed pass? */
+static bool emu_nest_end(const char *t, struct emu_nest *n,
+			 unsigned int failed)
+{
+	emu_close(t, n->desc, failed);
+	if (n->registered)
+		pfmk_smpl_fmt_unregister(&emu_nest_fmt);
 	return emu_failed == failed;
+}
+
+/* While both run, every cpu-clock overflow has an NMI overflow inside. */
+static bool emu_nested(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct emu_nest n;
+
+	if (emu_nest_run(t, &n)) {
+		emu_check(t, "cpu-clock overflowed", 1, n.calls > 0);
+		emu_check(t, "an NMI in every cpu-clock overflow while both ran",
+			  1, n.raised >= n.calls - 1);
+		emu_check(t, "stop", 0, pfmk_stop(n.desc));
+	}
+	return emu_nest_end(t, &n, failed);
+}
+
+/* Each nested overflow counted and dropped; the context carries on. */
+static bool emu_nested_dropped(const char *t)
+{
+	unsigned int failed = emu_failed;
+	struct pfmk_ctx_stats st;
+	struct emu_nest n;
+	int raised, calls;
+
+	if (emu_nest_run(t, &n)) {
+		emu_check(t, "stop", 0, pfmk_stop(n.desc));
+		raised = atomic_read(&emu_nest_raised);
+		calls = atomic_read(&emu_nest_calls);
+		emu_check(t, "stats", 0, pfmk_get_stats(n.desc, &st));
+		emu_check(t, "NMIs", raised, pfmk_emu_nmis(n.cpu) - n.nmis);
+		emu_check(t, "nested", raised, st.ovfl_nested);
+		/* The nested ones are dropped: only cpu-clock's are handled. */
+		emu_check(t, "overflows handled", calls, st.ovfl_count);
+		emu_check(t, "throttled", 0, st.throttled);
+	}
+	return emu_nest_end(t, &n, failed);
 }
 
 struct emu_test {
@@ -836,11 +1057,18 @@ static const struct emu_test emu_tests[] = {
 	{ "client2006_images_exact", emu_client2006_images },
 	{ "pfmk_generic_hw_exact", emu_pfmk_generic },
 	{ "sampling_in_nmi", emu_sampling_nmi },
+	{ "sampling_nmi_entries_exact", emu_sampling_nmi_entries },
+	{ "sampling_nmi_stats", emu_sampling_nmi_stats },
 	{ "sets_multiplex_hw", emu_sets_multiplex },
 	{ "perf_multiplex_hw", emu_perf_multiplex },
+	{ "perf_multiplex_hw_counts", emu_perf_multiplex_counts },
+	{ "perf_multiplex_hw_four_at_once", emu_perf_multiplex_four },
 	{ "hotplug_hw", emu_hotplug },
 	{ "throttle_hw", emu_throttle },
+	{ "throttle_hw_entry_marked", emu_throttle_marked },
+	{ "throttle_hw_unthrottles", emu_throttle_unthrottles },
 	{ "nested_overflow_nmi", emu_nested },
+	{ "nested_overflow_dropped", emu_nested_dropped },
 };
 
 static int __init pfmk_emu_smoke_init(void)

@@ -389,12 +389,41 @@ static void hp_cycle(struct hp_state *hp, u64 *total_ticks)
 	hp->cycles++;
 }
 
+/*
+ * hotplug_global_stats: every cycle took each context offline and back
+ * online once (pfmk's global counters since @g0), and no re-arm failed.
+ */
+static void hp_check_global_stats(struct hp_state *hp,
+				  const struct pfmk_global_stats *g0)
+{
+	struct pfmk_global_stats g1;
+	u64 off, on;
+	int ret;
+
+	ret = pfmk_get_global_stats(&g1);
+	if (ret) {
+		hp_fail(hp, HP_CASE_STATS, "pfmk_get_global_stats: %pe",
+			ERR_PTR(ret));
+		return;
+	}
+	off = g1.cpu_offline - g0->cpu_offline;
+	on = g1.cpu_online - g0->cpu_online;
+	pfmk_ktap_diag("hotplug: cpu_offline +%llu cpu_online +%llu rearm_failed +%llu",
+		       off, on, g1.rearm_failed - g0->rearm_failed);
+	if (off != HP_NCTX * hp->cycles || on != HP_NCTX * hp->cycles ||
+	    g1.rearm_failed != g0->rearm_failed)
+		hp_fail(hp, HP_CASE_STATS,
+			"cpu_offline +%llu, cpu_online +%llu, rearm_failed +%llu; expected +%u, +%u, +0",
+			off, on, g1.rearm_failed - g0->rearm_failed,
+			HP_NCTX * hp->cycles, HP_NCTX * hp->cycles);
+}
+
 static void hp_run(struct pfmk_ktap *k)
 {
-	struct pfmk_global_stats g0, g1;
+	struct pfmk_global_stats g0;
 	struct hp_state *hp;
 	const char *why = pfmk_test_cpu_unavailable(HP_CPU);
-	u64 total_ticks = 0, off, on;
+	u64 total_ticks = 0;
 	unsigned int i, c;
 	int ret;
 
@@ -431,22 +460,7 @@ static void hp_run(struct pfmk_ktap *k)
 		       hp->clock_waits);
 	if (!ret && hp->cycles != hp_cycles)
 		hp_fail(hp, HP_CASE_COUNT, "stopped after %u cycles", hp->cycles);
-	ret = pfmk_get_global_stats(&g1);
-	if (ret) {
-		hp_fail(hp, HP_CASE_STATS, "pfmk_get_global_stats: %pe",
-			ERR_PTR(ret));
-	} else {
-		off = g1.cpu_offline - g0.cpu_offline;
-		on = g1.cpu_online - g0.cpu_online;
-		pfmk_ktap_diag("hotplug: cpu_offline +%llu cpu_online +%llu rearm_failed +%llu",
-			       off, on, g1.rearm_failed - g0.rearm_failed);
-		if (off != HP_NCTX * hp->cycles || on != HP_NCTX * hp->cycles ||
-		    g1.rearm_failed != g0.rearm_failed)
-			hp_fail(hp, HP_CASE_STATS,
-				"cpu_offline +%llu, cpu_online +%llu, rearm_failed +%llu; expected +%u, +%u, +0",
-				off, on, g1.rearm_failed - g0.rearm_failed,
-				HP_NCTX * hp->cycles, HP_NCTX * hp->cycles);
-	}
+	hp_check_global_stats(hp, &g0);
 	for (i = 0; i < HP_NCTX; i++)
 		if (hp->desc[i] && pfmk_close(hp->desc[i]))
 			hp_fail(hp, HP_CASE_COUNT, "%s: close failed",

@@ -381,6 +381,42 @@ static u64 pmx_common_offset(const struct pmx_entry *ent, u64 count)
 }
 
 /*
+ * The samples of pmx_sample() taken in the loop (@in_loop), exactly on
+ * time (@on_time), none over 10000 instructions late or behind.
+ */
+static void pmx_sample_timing(struct pmx *p, const struct pmx_entry *ent,
+			      u64 count, u64 *in_loop, u64 *on_time)
+{
+	u64 i, base = pmx_common_offset(ent, count);
+
+	for (i = 0; i < count; i++) {
+		u64 late = ent[i].pmd1 - i * PMX_PERIOD - base;
+		u64 early = -late;
+
+		if (!pmx_in_loop(&ent[i].e)) {
+			pfmk_ktap_diag("%s: sample %llu at %pS, pid %u", p->name,
+				       i, (void *)(unsigned long)ent[i].e.ip,
+				       ent[i].e.pid);
+			continue;
+		}
+		(*in_loop)++;
+		pmx_check(p, "pid of a sample in the loop", current->pid,
+			  ent[i].e.pid);
+		*on_time += !late;
+		if (late && early <= 10000) {
+			pfmk_ktap_diag("%s: sample %llu: PMD 1 %llu instructions behind",
+				       p->name, i, early);
+			continue;
+		}
+		if (late)
+			pfmk_ktap_diag("%s: sample %llu: %llu instructions late",
+				       p->name, i, late);
+		pmx_check_true(p, "none over 10000 instructions late or behind",
+			       late <= 10000);
+	}
+}
+
+/*
  * Case: sampling PMD 0 of @events every PMX_PERIOD events over a loop of
  * PMX_SMPL_INSNS instructions with interrupts on; PMD 1 (instructions) is
  * recorded in every entry.  Sample k is taken when the sampled count
@@ -399,7 +435,7 @@ static u64 pmx_common_offset(const struct pmx_entry *ent, u64 count)
  */
 static void pmx_sample(struct pmx *p, const char * const *events)
 {
-	u64 i, count, want, in_loop = 0, on_time = 0, base;
+	u64 i, count, want, in_loop = 0, on_time = 0;
 	struct pfm_dfl_smpl_hdr *hdr = NULL;
 	struct pfmk_ctx_stats st;
 	struct pmx_entry *ent;
@@ -430,32 +466,7 @@ static void pmx_sample(struct pmx *p, const char * const *events)
 		pmx_check(p, "ovfl_pmd", 0, ent[i].e.ovfl_pmd);
 		pmx_check(p, "cpu", cpu, ent[i].e.cpu);
 	}
-	base = pmx_common_offset(ent, count);
-	for (i = 0; i < count; i++) {
-		u64 late = ent[i].pmd1 - i * PMX_PERIOD - base;
-		u64 early = -late;
-
-		if (!pmx_in_loop(&ent[i].e)) {
-			pfmk_ktap_diag("%s: sample %llu at %pS, pid %u", p->name,
-				       i, (void *)(unsigned long)ent[i].e.ip,
-				       ent[i].e.pid);
-			continue;
-		}
-		in_loop++;
-		pmx_check(p, "pid of a sample in the loop", current->pid,
-			  ent[i].e.pid);
-		on_time += !late;
-		if (late && early <= 10000) {
-			pfmk_ktap_diag("%s: sample %llu: PMD 1 %llu instructions behind",
-				       p->name, i, early);
-			continue;
-		}
-		if (late)
-			pfmk_ktap_diag("%s: sample %llu: %llu instructions late",
-				       p->name, i, late);
-		pmx_check_true(p, "none over 10000 instructions late or behind",
-			       late <= 10000);
-	}
+	pmx_sample_timing(p, ent, count, &in_loop, &on_time);
 	pfmk_ktap_diag("%s: %llu samples in the loop, %llu exactly a period apart",
 		       p->name, in_loop, on_time);
 	/*
