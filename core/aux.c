@@ -305,6 +305,34 @@ void pfmk_aux_free(struct pfmk_ctx *ctx)
 	kfree_rcu(aux, rcu);
 }
 
+/* What a set-up says: the AUX PMD, the buffer's size and flags. */
+static void pfmk_aux_describe(struct pfmk_aux *aux, unsigned int pmd,
+			      size_t size, unsigned int flags)
+{
+	aux->pmd = pmd;
+	aux->buf.size = size;
+	aux->buf.flags = flags;
+}
+
+/* A new set-up, filled in before it is published. */
+static int pfmk_aux_create(struct pfmk_ctx *ctx, unsigned int pmd,
+			   size_t size, unsigned int flags)
+{
+	struct pfmk_aux *aux;
+
+	aux = pfmk_kzalloc_obj(*aux, GFP_KERNEL);
+	if (!aux)
+		return -ENOMEM;
+	if (!pfmk_aux_charge(size)) {
+		kfree(aux);
+		return -ENOMEM;
+	}
+	pfmk_aux_describe(aux, pmd, size, flags);
+	/* The crash path reads it without ctx->mutex: pfmk_aux_crash_copy(). */
+	rcu_assign_pointer(ctx->aux, aux);
+	return 0;
+}
+
 /**
  * pfmk_ctx_aux_setup() - set up, replace or remove a context's AUX PMD
  * @ctx: the context, locked.
@@ -335,16 +363,9 @@ int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
 		return 0;
 	}
 	aux = pfmk_ctx_aux(ctx);
-	if (!aux) {
-		aux = pfmk_kzalloc_obj(*aux, GFP_KERNEL);
-		if (!aux)
-			return -ENOMEM;
-		if (!pfmk_aux_charge(size)) {
-			kfree(aux);
-			return -ENOMEM;
-		}
-		rcu_assign_pointer(ctx->aux, aux);
-	} else if (size > aux->buf.size) {
+	if (!aux)
+		return pfmk_aux_create(ctx, pmd, size, flags);
+	if (size > aux->buf.size) {
 		/* Only the growth is charged: the set-up is replaced. */
 		if (!pfmk_charge_long(&pfmk_counters.smpl_bytes,
 				      size - aux->buf.size,
@@ -358,8 +379,10 @@ int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
 		atomic_long_sub(aux->buf.size - size,
 				&pfmk_counters.mem_bytes);
 	}
-	aux->pmd = pmd;
-	aux->buf.size = size;
-	aux->buf.flags = flags;
+	/*
+	 * Changed in place: unloaded, it owns no buffer (buf.event is NULL),
+	 * and buf.event is all the crash path reads of it.
+	 */
+	pfmk_aux_describe(aux, pmd, size, flags);
 	return 0;
 }

@@ -151,6 +151,7 @@ struct pfmk_crash;
  * @time_running: running ns of the events released before @event.
  * @long_reset: reg_long_reset.
  * @short_reset: reg_short_reset.
+ * @short_period: perf sample period of @short_reset (the plain path's).
  * @last_reset_val: reg_last_reset_val.
  * @ovfl_switch_cnt: reg_ovfl_switch_cnt.
  * @ovfl_switch_left: overflows left before the set switches (overflow
@@ -167,9 +168,10 @@ struct pfmk_crash;
  *	reloads the long reset value.
  * @has_reset_pmds: @reset_pmds names a PMD (the overflow path's test).
  * @has_smpl_pmds: @smpl_pmds names a PMD (the overflow path's test).
- * @ovfl_plain: no @reset_pmds, no @smpl_pmds, no PFM_REGFL_RANDOM: with
- *	the default format, an overflow may take the plain path
- *	(pfmk_ovfl_handler()).
+ * @ovfl_plain: an overflow may take the overflow path's plain sample: the
+ *	default format without AUX snippets, no @reset_pmds, no @smpl_pmds,
+ *	no PFM_REGFL_RANDOM, in a set that does not switch on overflows
+ *	(pfmk_pmd_set_plain(), at every change of one of these).
  * @num: PMD number.
  * @ctx: the context, for the overflow handler.
  * @set: the set the PMD belongs to.
@@ -189,6 +191,7 @@ struct pfmk_pmd {
 	u64			time_running;
 	u64			long_reset;
 	u64			short_reset;
+	u64			short_period;
 	u64			last_reset_val;
 	u64			ovfl_switch_cnt;
 	u64			ovfl_switch_left;
@@ -338,6 +341,9 @@ struct pfmk_msgq {
  * @masked: monitoring masked by a notification, until pfmk_restart().
  * @frozen: frozen by a crash (core/crash.c): the overflow handler records
  *	nothing any more; set once, in the crash path, until close.
+ * @ovfl_off: @masked and @frozen, read in one load by the overflow
+ *	handler (non-zero: neither records); each is written alone, as a
+ *	byte, by its own writers.
  * @stats: overflow statistics, written by the overflow handler (one at a
  *	time) and by pfmk_restart() (while no handler runs); msgs_dropped
  *	lives in @msgq, ovfl_nested and throttled below.
@@ -444,8 +450,13 @@ struct pfmk_ctx {
 	/* overflow path: no lock, see @ovfl_busy and @ovfl_seq */
 	local_t				ovfl_busy;
 	seqcount_t			ovfl_seq;
-	bool				masked;
-	bool				frozen;
+	union {
+		struct {
+			bool		masked;
+			bool		frozen;
+		};
+		u16			ovfl_off;
+	};
 	struct pfmk_ctx_stats		stats;
 	atomic64_t			ovfl_nested;
 	atomic64_t			throttled;
@@ -474,6 +485,11 @@ struct pfmk_ctx {
 	/* set 0's registers, as the fixed group */
 	u64				set0_regs[];
 };
+
+/* @ovfl_off covers @masked and @frozen, and nothing else. */
+static_assert(sizeof_field(struct pfmk_ctx, ovfl_off) ==
+	      sizeof_field(struct pfmk_ctx, masked) +
+	      sizeof_field(struct pfmk_ctx, frozen));
 
 /**
  * pfmk_pmd_event() - a PMD's perf event, for its context's lock holder
@@ -839,6 +855,7 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
 void pfmk_ovfl_work(struct irq_work *work);
 bool pfmk_pmd_samples(const struct pfmk_pmd *pmd);
+void pfmk_pmd_set_plain(struct pfmk_pmd *pmd);
 u64 pfmk_pmd_randomize(struct pfmk_pmd *pmd, u64 val);
 
 /**

@@ -109,6 +109,28 @@ bool pfmk_pmd_samples(const struct pfmk_pmd *pmd)
 	return (pmd->value | pmd->short_reset | pmd->long_reset) >> 63;
 }
 
+/**
+ * pfmk_pmd_set_plain() - may a PMD's overflows take the plain sample?
+ * @pmd: the PMD.
+ *
+ * The plain sample (pfmk_ovfl_plain()) takes the default format without
+ * AUX snippets, a PMD that resets no other PMD, records no PMD values nor
+ * randomizes its period, in a set that does not switch on overflows.
+ * Called whenever one of these changes: a PMD written, a set described.
+ *
+ * Context: process context; the PMD's ctx->mutex held, its events
+ * disabled.
+ */
+void pfmk_pmd_set_plain(struct pfmk_pmd *pmd)
+{
+	lockdep_assert_held(&pmd->ctx->mutex);
+
+	pmd->ovfl_plain = pmd->ctx->smpl_plain && !pmd->has_reset_pmds &&
+			  !pmd->has_smpl_pmds &&
+			  !(pmd->flags & PFM_REGFL_RANDOM) &&
+			  !(pmd->set->flags & PFM_SETFL_OVFL_SWITCH);
+}
+
 /* Value of a PMD at an overflow; @count is its event's count. */
 static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
 {
@@ -116,39 +138,44 @@ static u64 pfmk_pmd_value_at(const struct pfmk_pmd *pmd, u64 count)
 }
 
 /*
- * Reload a PMD with its short reset value; @count is its event's count,
- * @past how far the PMD ran past zero (0 for a PMD that did not overflow).
- * Like the PMU, which keeps counting from the overflow, the PMD keeps
- * @past modulo the new period, and whole periods in @past were missed:
- * the next overflow then comes when perf's comes.  @plain: the plain
- * sample's reset (pfmk_ovfl_handler()): no random part, and @ovfl set.
+ * Reload a PMD with @val, whose period is @period; @count is its event's
+ * count, @past how far the PMD ran past zero (0 for a PMD that did not
+ * overflow).  Like the PMU, which keeps counting from the overflow, the
+ * PMD keeps @past modulo the new period, and whole periods in @past were
+ * missed: the next overflow then comes when perf's comes.
  */
-static __always_inline void __pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
-						   struct pfmk_pmd *pmd,
-						   u64 count, u64 past,
-						   struct perf_event *ovfl,
-						   bool plain)
+static __always_inline void pfmk_pmd_reload(struct pfmk_ctx *ctx,
+					    struct pfmk_pmd *pmd, u64 val,
+					    u64 period, u64 count, u64 past)
 {
-	u64 val = plain ? pmd->short_reset : pfmk_pmd_reset_value(pmd, false);
-	u64 period = pfmk_pmd_period(val), carry = 0;
+	u64 carry;
 
-	if (unlikely(past))
+	pmd->value = val;
+	if (unlikely(past)) {
 		ctx->stats.ovfl_missed += div64_u64_rem(past, period, &carry);
-	pmd->value = val + carry;
+		pmd->value = val + carry;
+	}
 	pmd->perf_base = count;
 	pmd->last_reset_val = val;
-	if (plain || ovfl)
-		pfmk_perf_set_period_ovfl(ovfl, period);
-	else
-		pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), period);
 }
 
+/*
+ * Reload a PMD with its short reset value, random part included; @ovfl is
+ * @pmd's event if it is the one that overflowed, else NULL.
+ */
 static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 						 struct pfmk_pmd *pmd,
 						 u64 count, u64 past,
 						 struct perf_event *ovfl)
 {
-	__pfmk_pmd_short_reset(ctx, pmd, count, past, ovfl, false);
+	u64 val = pfmk_pmd_reset_value(pmd, false);
+	u64 period = pfmk_pmd_period(val);
+
+	pfmk_pmd_reload(ctx, pmd, val, period, count, past);
+	if (ovfl)
+		pfmk_perf_set_period_ovfl(ovfl, period);
+	else
+		pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), period);
 }
 
 static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
@@ -219,6 +246,8 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 						bool throttled)
 {
 	struct pfmk_dfl_priv *priv = ctx->smpl_priv;
+	void *buf = ctx->smpl_buf;
+	size_t cur = priv->cur;
 	struct pfm_dfl_smpl_entry *ent;
 	struct pfmk_ovfl_arg arg = {
 		.ovfl_pmd = pmd->num,
@@ -228,17 +257,17 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 	};
 
 	/* Every entry fits within max_entry: only the end of the buffer counts. */
-	if (unlikely(priv->cur + sizeof(*ent) > priv->buf_size))
+	if (unlikely(cur + sizeof(*ent) > priv->buf_size))
 		return 0;
 	arg.cpu = smp_processor_id();
 	arg.pid = task_pid_nr(current);
 	arg.tgid = task_tgid_nr(current);
 	arg.ip = regs ? instruction_pointer(regs) : 0;
 	arg.tstamp = now;
-	ent = ctx->smpl_buf + priv->cur;
+	ent = buf + cur;
 	pfmk_dfl_entry_fill(ent, &arg);
 	ctx->stats.smpl_count++;
-	return pfmk_dfl_commit(ctx->smpl_buf, priv, sizeof(*ent), throttled);
+	return pfmk_dfl_commit(buf, priv, cur + sizeof(*ent), throttled);
 }
 
 /* Record a sample through the format's ->handler(); returns its answer. */
@@ -335,8 +364,10 @@ static void pfmk_ovfl_mask(struct pfmk_ctx *ctx, struct pfmk_set *set,
  * 64-bit overflow.
  */
 static void pfmk_pmd_run_on(struct pfmk_pmd *pmd, struct perf_event *event,
-			    u64 count, u64 past)
+			    u64 count)
 {
+	u64 past = pfmk_pmd_value_at(pmd, count);
+
 	pmd->value = past;
 	pmd->perf_base = count;
 	pfmk_perf_set_period_ovfl(event, pfmk_pmd_period(past));
@@ -383,6 +414,244 @@ static noinline void pfmk_ovfl_trace(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			    notify, full);
 }
 
+/*
+ * The overflow handler, in parts.  pfmk_ovfl_handler() reads the time,
+ * sends a throttled overflow to pfmk_ovfl_throttled() (which counts it),
+ * takes the context (pfmk_ovfl_enter()) and sends the overflow down one
+ * of three paths, each of which opens the ovfl_seq write section
+ * (pfmk_ovfl_begin()), then closes it and gives the context back
+ * (pfmk_ovfl_end()):
+ *
+ * - masked: pfmk_ovfl_masked(), from pfmk_ovfl_enter(); a context frozen
+ *   by a crash is given back at once;
+ * - the plain sample, the common case: pfmk_ovfl_plain(), inline;
+ * - everything else: pfmk_ovfl_general(), which records (or answers as
+ *   2.2 without a format) and leaves the decision to pfmk_ovfl_decide(),
+ *   as the plain sample does when it finds the buffer full.
+ */
+
+/*
+ * One handler at a time owns the context's overflow state: a handler this
+ * one interrupted, on this CPU, owns it now.  Returns false if so.
+ */
+static __always_inline bool pfmk_ovfl_get(struct pfmk_ctx *ctx)
+{
+	if (likely(!local_cmpxchg(&ctx->ovfl_busy, 0, 1)))
+		return true;
+	atomic64_inc(&ctx->ovfl_nested);
+	return false;
+}
+
+static __always_inline void pfmk_ovfl_put(struct pfmk_ctx *ctx)
+{
+	/* Only handlers on this CPU look at it: program order is enough. */
+	barrier();
+	local_set(&ctx->ovfl_busy, 0);
+}
+
+/* Open the write section the readers of PMD values and stats retry on. */
+static __always_inline void pfmk_ovfl_begin(struct pfmk_ctx *ctx)
+{
+	raw_write_seqcount_begin(&ctx->ovfl_seq);
+	ctx->stats.ovfl_count++;
+}
+
+/* Close it and give the context back. */
+static __always_inline void pfmk_ovfl_end(struct pfmk_ctx *ctx,
+					  struct pfmk_pmd *pmd, bool masked,
+					  bool notify, bool full)
+{
+	if (trace_pfmk_overflow_enabled())
+		pfmk_ovfl_trace(ctx, pmd->set, pmd, masked, notify, full);
+	raw_write_seqcount_end(&ctx->ovfl_seq);
+	pfmk_ovfl_put(ctx);
+}
+
+/*
+ * How far the PMD ran past zero, from its event's @count.  It may not have
+ * wrapped yet where the PMU reloaded an older period before calling us
+ * (see pfmk_pmd_reload()): then there is nothing to carry.
+ */
+static __always_inline u64 pfmk_ovfl_past(const struct pfmk_pmd *pmd,
+					  u64 count)
+{
+	u64 past = pfmk_pmd_value_at(pmd, count);
+
+	return past > S64_MAX ? 0 : past;
+}
+
+/*
+ * Masked: record nothing, count nothing towards a switch.  A PMD waiting
+ * for its long reset stays saturated; others reload their short reset.
+ */
+static noinline void pfmk_ovfl_masked(struct pfmk_ctx *ctx,
+				      struct pfmk_pmd *pmd,
+				      struct perf_event *event)
+{
+	u64 count;
+
+	pfmk_ovfl_begin(ctx);
+	ctx->stats.ovfl_masked++;
+	if (!pmd->reset_pending) {
+		count = pfmk_perf_count_ovfl(event);
+		pfmk_pmd_short_reset(ctx, pmd, count,
+				     pfmk_ovfl_past(pmd, count), event);
+		pfmk_ovfl_reset_others(ctx, pmd->set, pmd);
+	}
+	pfmk_ovfl_end(ctx, pmd, true, false, false);
+}
+
+/*
+ * What the format (or 2.2 without one) answered, done: reset, run on or
+ * mask, then the switch request and the notification, both delivered by
+ * ctx->irq_work; @count is the event's, @must_switch tells that this
+ * overflow completed the PMD's PFM_SETFL_OVFL_SWITCH count.  Ends the
+ * overflow (pfmk_ovfl_end()).
+ */
+static noinline void pfmk_ovfl_decide(struct pfmk_pmd *pmd,
+				      struct perf_event *event,
+				      struct pt_regs *regs, u64 count,
+				      u32 ctrl, bool must_switch)
+{
+	struct pfmk_ctx *ctx = pmd->ctx;
+	struct pfmk_set *set = pmd->set;
+	bool full = ctrl & PFM_OVFL_CTRL_MASK;
+	bool notify;
+
+	if (full) {
+		pfmk_ovfl_mask(ctx, set, pmd);
+	} else if ((ctrl & PFM_OVFL_CTRL_RESET) || must_switch) {
+		pfmk_pmd_short_reset(ctx, pmd, count,
+				     pfmk_ovfl_past(pmd, count), event);
+		pfmk_ovfl_reset_others(ctx, set, pmd);
+	} else {
+		pfmk_pmd_run_on(pmd, event, count);
+	}
+	/* A switch that came due while masking waits for pfmk_restart(). */
+	if (must_switch) {
+		ctx->switch_kick_ns = ktime_get_mono_fast_ns();
+		atomic_set(&ctx->switch_kick, 1);
+	}
+	notify = (pmd->flags & PFM_REGFL_OVFL_NOTIFY) &&
+		 (ctrl & PFM_OVFL_CTRL_NOTIFY);
+	if (notify)
+		pfmk_ovfl_notify(ctx, set, pmd, regs);
+	pfmk_ovfl_end(ctx, pmd, false, notify, full);
+	if (notify || must_switch)
+		irq_work_queue(&ctx->irq_work);
+}
+
+/*
+ * 2.2 without a format: saturate and mask, notify if asked; an overflow
+ * that completes the switch count of a PMD without PFM_REGFL_OVFL_NOTIFY
+ * switches instead of masking.
+ */
+static u32 pfmk_ovfl_no_fmt_ctrl(const struct pfmk_pmd *pmd, bool must_switch)
+{
+	if (must_switch && !(pmd->flags & PFM_REGFL_OVFL_NOTIFY))
+		return PFM_OVFL_CTRL_NOTIFY;
+	return PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK;
+}
+
+/*
+ * Any overflow but the plain sample: a format other than the default one
+ * or with AUX snippets, no format, a PMD with reg_smpl_pmds,
+ * reg_reset_pmds or a random period, a set that switches on overflows, an
+ * overflow perf throttled (@throttled: its entry is marked).
+ */
+static noinline void pfmk_ovfl_general(struct pfmk_ctx *ctx,
+				       struct pfmk_pmd *pmd,
+				       struct perf_event *event,
+				       struct pt_regs *regs, u64 now,
+				       bool throttled)
+{
+	struct pfmk_set *set = pmd->set;
+	bool must_switch;
+	u64 count;
+	u32 ctrl;
+
+	pfmk_ovfl_begin(ctx);
+	count = pfmk_perf_count_ovfl(event);
+	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
+	must_switch = (set->flags & PFM_SETFL_OVFL_SWITCH) &&
+		      pmd->ovfl_switch_left && !--pmd->ovfl_switch_left;
+	if (ctx->fmt)
+		ctrl = pfmk_ovfl_record(ctx, set, pmd, count, regs, now,
+					throttled);
+	else
+		ctrl = pfmk_ovfl_no_fmt_ctrl(pmd, must_switch);
+	pfmk_ovfl_decide(pmd, event, regs, count, ctrl, must_switch);
+}
+
+/*
+ * The plain sample, of a PMD with ovfl_plain at an overflow perf did not
+ * throttle: an in-place entry of the default format, then the short reset
+ * it answers with while the buffer has room.  A full buffer (after this
+ * entry, or before it: the format then records) goes to the general
+ * path's decision.
+ */
+static __always_inline void pfmk_ovfl_plain(struct pfmk_ctx *ctx,
+					    struct pfmk_pmd *pmd,
+					    struct perf_event *event,
+					    struct pt_regs *regs, u64 now)
+{
+	u64 count;
+	u32 ctrl;
+
+	pfmk_ovfl_begin(ctx);
+	ctrl = pfmk_ovfl_record_dfl(ctx, pmd->set, pmd, regs, now, false);
+	count = pfmk_perf_count_ovfl(event);
+	if (unlikely(ctrl != PFM_OVFL_CTRL_RESET)) {
+		if (!ctrl)
+			ctrl = pfmk_ovfl_record_fmt(ctx, pmd->set, pmd, count,
+						    regs, now, false);
+		pfmk_ovfl_decide(pmd, event, regs, count, ctrl, false);
+		return;
+	}
+	/* No random part (ovfl_plain): the short reset value as it is. */
+	pfmk_pmd_reload(ctx, pmd, pmd->short_reset, pmd->short_period, count,
+			pfmk_ovfl_past(pmd, count));
+	pfmk_perf_set_period_ovfl(event, pmd->short_period);
+	pfmk_ovfl_end(ctx, pmd, false, false, false);
+}
+
+/*
+ * Take the context for this overflow: false if a handler this one
+ * interrupted owns it, or if it is masked (the masked path is done here)
+ * or frozen.  Masked and frozen are read in one load, once the context
+ * is ours: a handler that masks it cannot come in between.
+ */
+static __always_inline bool pfmk_ovfl_enter(struct pfmk_ctx *ctx,
+					    struct pfmk_pmd *pmd,
+					    struct perf_event *event)
+{
+	if (!pfmk_ovfl_get(ctx))
+		return false;
+	if (likely(!READ_ONCE(ctx->ovfl_off)))
+		return true;
+	/* Frozen by a crash (core/crash.c): the buffers stay as they were. */
+	if (READ_ONCE(ctx->frozen))
+		pfmk_ovfl_put(ctx);
+	else
+		pfmk_ovfl_masked(ctx, pmd, event);
+	return false;
+}
+
+/*
+ * An overflow at which perf throttled the event: counted even when nested,
+ * masked or frozen (no entry then tells it), then the general path marks
+ * its entry.
+ */
+static noinline void pfmk_ovfl_throttled(struct pfmk_ctx *ctx,
+					 struct pfmk_pmd *pmd,
+					 struct perf_event *event,
+					 struct pt_regs *regs, u64 now)
+{
+	atomic64_inc(&ctx->throttled);
+	if (pfmk_ovfl_enter(ctx, pmd, event))
+		pfmk_ovfl_general(ctx, pmd, event, regs, now, true);
+}
+
 /**
  * pfmk_ovfl_handler() - perf overflow handler of sampling PMDs
  * @event: the overflowing event; its context is the PMD.
@@ -396,137 +665,26 @@ static noinline void pfmk_ovfl_trace(struct pfmk_ctx *ctx, struct pfmk_set *set,
 void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
+	/*
+	 * The sample's time, read first: no value but the arguments is live
+	 * across the call, so none other is saved and reloaded around it.
+	 * A nested, masked or frozen overflow, or one without a format (each
+	 * masks), wastes the read, but they are rare.
+	 */
+	u64 now = local_clock();
 	struct pfmk_pmd *pmd = pfmk_perf_handler_ctx(event);
 	struct pfmk_ctx *ctx = pmd->ctx;
-	struct pfmk_set *set = pmd->set;
-	bool notify = false, kick = false, full = false, masked = false;
-	bool must_switch, has_notify, throttled;
-	u64 count, past, now = 0;
-	u32 ctrl;
 
-	/* Counted even when nested or masked: no entry then tells it. */
-	throttled = pfmk_perf_throttled(event);
-	if (unlikely(throttled))
-		atomic64_inc(&ctx->throttled);
-	/* Frozen by a crash (core/crash.c): the buffers stay as they were. */
-	if (unlikely(READ_ONCE(ctx->frozen)))
-		return;
-	/* A handler this one interrupted, on this CPU, owns the context. */
-	if (local_cmpxchg(&ctx->ovfl_busy, 0, 1)) {
-		atomic64_inc(&ctx->ovfl_nested);
+	if (unlikely(pfmk_perf_throttled(event))) {
+		pfmk_ovfl_throttled(ctx, pmd, event, regs, now);
 		return;
 	}
-
-	/*
-	 * The sample's time, read first: no other value but @throttled is
-	 * live across the call, so none other is saved and reloaded around
-	 * it.  A masked overflow records nothing and wastes the read, but
-	 * it is rare: masking saturates the PMD that overflowed, so only
-	 * the set's other sampling PMDs can still interrupt, and testing
-	 * ->masked here would add a load and a branch to every sample.
-	 */
-	if (ctx->fmt)
-		now = local_clock();
-	raw_write_seqcount_begin(&ctx->ovfl_seq);
-	ctx->stats.ovfl_count++;
-	count = pfmk_perf_count_ovfl(event);
-	/*
-	 * How far the PMD ran past zero.  It may not have wrapped yet where
-	 * the PMU reloaded an older period before calling us (see
-	 * pfmk_pmd_short_reset()): then there is nothing to carry.
-	 */
-	past = pfmk_pmd_value_at(pmd, count);
-	if (past > S64_MAX)
-		past = 0;
-
-	if (READ_ONCE(ctx->masked)) {
-		/*
-		 * Masked: record nothing, count nothing towards a switch.  A
-		 * PMD waiting for its long reset stays saturated; others
-		 * reload their short reset.
-		 */
-		ctx->stats.ovfl_masked++;
-		masked = true;
-		if (!pmd->reset_pending) {
-			pfmk_pmd_short_reset(ctx, pmd, count, past, event);
-			pfmk_ovfl_reset_others(ctx, set, pmd);
-		}
-		goto out;
-	}
-
-	/*
-	 * The plain sample: an in-place entry of the default format, then
-	 * the short reset it answers with while the buffer has room, for a
-	 * PMD that resets no other PMD nor randomizes its period, in a set
-	 * that does not switch on overflows.  What the general path below
-	 * does for it, with a few of its tests.
-	 */
-	if (likely(ctx->smpl_plain && pmd->ovfl_plain) &&
-	    !(set->flags & PFM_SETFL_OVFL_SWITCH)) {
-		ctrl = pfmk_ovfl_record_dfl(ctx, set, pmd, regs, now,
-					    throttled);
-		if (likely(ctrl == PFM_OVFL_CTRL_RESET)) {
-			/* No random part (ovfl_plain); @event overflowed. */
-			__pfmk_pmd_short_reset(ctx, pmd, count, past, event,
-					       true);
-			goto out;
-		}
-		/* Full: after this entry, or before it (the format records). */
-		if (!ctrl)
-			ctrl = pfmk_ovfl_record_fmt(ctx, set, pmd, count, regs,
-						    now, throttled);
-		must_switch = false;
-		has_notify = pmd->flags & PFM_REGFL_OVFL_NOTIFY;
-		goto decide;
-	}
-
-	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
-	must_switch = (set->flags & PFM_SETFL_OVFL_SWITCH) &&
-		      pmd->ovfl_switch_left && !--pmd->ovfl_switch_left;
-	has_notify = pmd->flags & PFM_REGFL_OVFL_NOTIFY;
-	if (ctx->fmt) {
-		ctrl = pfmk_ovfl_record(ctx, set, pmd, count, regs, now,
-					throttled);
-	} else {
-		/* 2.2 without a format: saturate and mask, notify if asked. */
-		ctrl = PFM_OVFL_CTRL_NOTIFY;
-		if (!must_switch || has_notify)
-			ctrl |= PFM_OVFL_CTRL_MASK;
-	}
-decide:
-	full = ctrl & PFM_OVFL_CTRL_MASK;
-
-	if (!(ctrl & PFM_OVFL_CTRL_MASK)) {
-		if ((ctrl & PFM_OVFL_CTRL_RESET) || must_switch) {
-			pfmk_pmd_short_reset(ctx, pmd, count, past, event);
-			pfmk_ovfl_reset_others(ctx, set, pmd);
-		} else {
-			pfmk_pmd_run_on(pmd, event, count,
-					pfmk_pmd_value_at(pmd, count));
-		}
-	} else {
-		pfmk_ovfl_mask(ctx, set, pmd);
-	}
-	/* A switch that came due while masking waits for pfmk_restart(). */
-	if (must_switch) {
-		ctx->switch_kick_ns = ktime_get_mono_fast_ns();
-		atomic_set(&ctx->switch_kick, 1);
-		kick = true;
-	}
-	notify = has_notify && (ctrl & PFM_OVFL_CTRL_NOTIFY);
-	if (notify)
-		pfmk_ovfl_notify(ctx, set, pmd, regs);
-out:
-	if (trace_pfmk_overflow_enabled())
-		pfmk_ovfl_trace(ctx, set, pmd, masked, notify, full);
-
-	raw_write_seqcount_end(&ctx->ovfl_seq);
-	/* Only handlers on this CPU look at it: program order is enough. */
-	barrier();
-	local_set(&ctx->ovfl_busy, 0);
-
-	if (notify || kick)
-		irq_work_queue(&ctx->irq_work);
+	if (!pfmk_ovfl_enter(ctx, pmd, event))
+		return;
+	if (likely(pmd->ovfl_plain))
+		pfmk_ovfl_plain(ctx, pmd, event, regs, now);
+	else
+		pfmk_ovfl_general(ctx, pmd, event, regs, now, false);
 }
 
 /**

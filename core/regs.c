@@ -295,6 +295,7 @@ static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
 	pmd->value = req->reg_value;
 	pmd->long_reset = req->reg_long_reset;
 	pmd->short_reset = req->reg_short_reset;
+	pmd->short_period = pfmk_pmd_period(pmd->short_reset);
 	pmd->ovfl_switch_cnt = req->reg_ovfl_switch_cnt;
 	WRITE_ONCE(pmd->ovfl_switch_left, req->reg_ovfl_switch_cnt);
 	memcpy(pmd->reset_pmds, req->reg_reset_pmds, sizeof(pmd->reset_pmds));
@@ -308,8 +309,7 @@ static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
 	pmd->random_seed = req->reg_random_seed;
 	pmd->rand_state = req->reg_random_seed;
 	pmd->flags = req->reg_flags & PFMK_PMD_FLAGS;
-	pmd->ovfl_plain = !pmd->has_reset_pmds && !pmd->has_smpl_pmds &&
-			  !(pmd->flags & PFM_REGFL_RANDOM);
+	pfmk_pmd_set_plain(pmd);
 	pmd->last_reset_val = req->reg_value;
 	pmd->reset_pending = false;
 }

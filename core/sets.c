@@ -530,6 +530,8 @@ static int pfmk_check_setdesc(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 static void pfmk_set_describe(struct pfmk_ctx *ctx, struct pfmk_set *set,
 			      const struct pfarg_setdesc *d)
 {
+	unsigned int i;
+
 	/*
 	 * Overflows of the set as it was may have counted its switch
 	 * counts down: reload them here, since pfmk_set_activate() only
@@ -537,6 +539,9 @@ static void pfmk_set_describe(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	 */
 	pfmk_set_reload_switch_counts(ctx, set);
 	set->flags = d->set_flags;
+	/* PFM_SETFL_OVFL_SWITCH keeps its overflows off the plain path. */
+	for (i = 0; i < ctx->nregs; i++)
+		pfmk_pmd_set_plain(&set->pmds[i]);
 	set->id_next = d->set_id_next;
 	set->timeout_us = 0;
 	if (d->set_flags & PFM_SETFL_TIME_SWITCH)

@@ -146,7 +146,7 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 	struct pfm_dfl_smpl_hdr *hdr = buf;
 	struct pfmk_dfl_priv *priv = data;
 	struct pfm_dfl_smpl_entry *ent;
-	size_t size;
+	size_t cur, size;
 
 	size = sizeof(*ent) + arg->nr_smpl_pmds * sizeof(u64) +
 	       priv->aux_bytes;
@@ -155,7 +155,8 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 		return -ENOBUFS;
 	}
 
-	ent = buf + priv->cur;
+	cur = priv->cur;
+	ent = buf + cur;
 	pfmk_dfl_entry_fill(ent, arg);
 	if (arg->nr_smpl_pmds)
 		memcpy(ent + 1, arg->smpl_pmds_val,
@@ -164,7 +165,8 @@ int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg)
 		pfmk_dfl_aux(arg, (u64 *)(ent + 1) + arg->nr_smpl_pmds,
 			     priv->aux_bytes);
 
-	arg->ovfl_ctrl = pfmk_dfl_commit(buf, priv, size, arg->throttled);
+	arg->ovfl_ctrl = pfmk_dfl_commit(buf, priv, cur + size,
+					 arg->throttled);
 	return 0;
 }
 

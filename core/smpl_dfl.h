@@ -86,7 +86,9 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
  * pfmk_dfl_commit() - publish the entry written at priv->cur
  * @buf: the sampling buffer.
  * @priv: the format's private state.
- * @size: size of the entry, checked by pfmk_dfl_room().
+ * @end: offset of the entry's end: priv->cur plus its size, checked by
+ *	pfmk_dfl_room() (the caller's copy: the entry's stores may alias
+ *	@priv for the compiler, which would load priv->cur again).
  * @throttled: the entry is of a throttled overflow (pfmk_ovfl_arg).
  *
  * hdr_cur_offs and the count of throttled entries first, hdr_count last
@@ -100,19 +102,18 @@ pfmk_dfl_entry_fill(struct pfm_dfl_smpl_entry *ent,
  */
 static __always_inline u32 pfmk_dfl_commit(void *buf,
 					   struct pfmk_dfl_priv *priv,
-					   size_t size, bool throttled)
+					   size_t end, bool throttled)
 {
 	struct pfm_dfl_smpl_hdr *hdr = buf;
-	size_t cur = priv->cur + size;
 
-	priv->cur = cur;
-	WRITE_ONCE(hdr->hdr_cur_offs, cur);
+	priv->cur = end;
+	WRITE_ONCE(hdr->hdr_cur_offs, end);
 	if (unlikely(throttled))
 		WRITE_ONCE(hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED],
 			   ++priv->throttled);
 	/* Publish the entry: pairs with the reader's smp_load_acquire(). */
 	smp_store_release(&hdr->hdr_count, ++priv->count);
-	if (cur + priv->max_entry > priv->buf_size) {
+	if (end + priv->max_entry > priv->buf_size) {
 		WRITE_ONCE(hdr->hdr_overflows, ++priv->overflows);
 		return PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK;
 	}

@@ -693,6 +693,32 @@ static void sets_smpl_entries_plain(struct kunit *test)
 	}
 }
 
+/*
+ * PFM_SETFL_OVFL_SWITCH given to a set after its sampling PMD was written
+ * (default format, no reg_smpl_pmds: a plain sample but for the flag):
+ * the overflow completes the switch count and the set switches.
+ */
+static void sets_switch_described_after_write(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, &buf);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	sets_write_sampler(test, desc, 0, 0, 10, 0, 1);
+	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
+					  0), 0);
+	pfmkt_load_start(test, desc, cpu);
+
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "no switch to set 1");
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+}
+
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
 	KUNIT_CASE(sets_expl_next_order),
@@ -703,6 +729,7 @@ static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE(sets_stop_cancels_timeout),
 	KUNIT_CASE(sets_smpl_entries),
 	KUNIT_CASE(sets_smpl_entries_plain),
+	KUNIT_CASE(sets_switch_described_after_write),
 	{}
 };
 

@@ -625,6 +625,49 @@ static void smpl_exact_reset_pmds_masked_ovfl(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_V2 + 11);
 }
 
+/*
+ * No format: PMD0 (period 7) masks the context; PMD1 (period 11) then
+ * overflows while masked, and PMD3 of its reg_reset_pmds, which the
+ * masking PMD0 does not name, is not waiting for a long reset: both
+ * reload their short reset.
+ */
+static void smpl_exact_masked_ovfl_resets_others(struct kunit *test)
+{
+	const struct pfmkt_pmd p0 = {
+		.value = -7ULL,
+		.short_reset = -7ULL,
+		.long_reset = -70ULL,
+	};
+	const struct pfmkt_pmd p1 = {
+		.value = -11ULL,
+		.short_reset = -11ULL,
+		.long_reset = -110ULL,
+		.reset_pmds = BIT_ULL(3),
+	};
+	const struct pfmkt_pmd p3 = {
+		.value = MASK_V2,
+		.short_reset = MASK_R2,
+		.long_reset = MASK_L2,
+	};
+	int cpu = pfmkt_cpu();
+	void *desc;
+	u16 i;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
+	for (i = 0; i < 4; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p0);
+	pfmkt_write_smpl_pmd(test, desc, 1, &p1);
+	pfmkt_write_smpl_pmd(test, desc, 3, &p3);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmk_test_pmu_tick(cpu, 4);
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL + 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), MASK_R2 + 3);
+}
+
 /* pfmk_restart() gives the masking PMD and its reset PMDs their long reset. */
 static void smpl_exact_reset_pmds_restart(struct kunit *test)
 {
@@ -965,6 +1008,7 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_reset_pmds_recorded),
 	KUNIT_CASE(smpl_exact_reset_pmds_mask),
 	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl),
+	KUNIT_CASE(smpl_exact_masked_ovfl_resets_others),
 	KUNIT_CASE(smpl_exact_reset_pmds_restart),
 	KUNIT_CASE_PARAM(smpl_exact_random, exact_random_gen_params),
 	KUNIT_CASE(smpl_exact_random_wide),
