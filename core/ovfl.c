@@ -233,11 +233,10 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 
 /*
  * The default format's entry without PMD values nor AUX snippet, written
- * in place: what pfmk_dfl_handler() writes for such an overflow, without
- * building a struct pfmk_ovfl_arg and calling it.  For a context whose
- * format is the default one without AUX snippets (ctx->smpl_plain) and a
- * PMD without reg_smpl_pmds.  Returns the format's answer, or 0 if the
- * entry does not fit (the handler then records the buffer full).
+ * in place (pfmk_dfl_record_plain()), for a context whose format is the
+ * default one without AUX snippets (ctx->smpl_plain) and a PMD without
+ * reg_smpl_pmds.  Returns the format's answer, or 0 if the entry does not
+ * fit (the handler then records the buffer full).
  */
 static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 						struct pfmk_set *set,
@@ -245,29 +244,16 @@ static __always_inline u32 pfmk_ovfl_record_dfl(struct pfmk_ctx *ctx,
 						struct pt_regs *regs, u64 now,
 						bool throttled)
 {
-	struct pfmk_dfl_priv *priv = ctx->smpl_priv;
-	void *buf = ctx->smpl_buf;
-	size_t cur = priv->cur;
-	struct pfm_dfl_smpl_entry *ent;
 	struct pfmk_ovfl_arg arg = {
 		.ovfl_pmd = pmd->num,
 		.active_set = set->id,
 		.throttled = throttled,
 		.last_reset_val = pmd->last_reset_val,
+		.tstamp = now,
 	};
 
-	/* Every entry fits within max_entry: only the end of the buffer counts. */
-	if (unlikely(cur + sizeof(*ent) > priv->buf_size))
-		return 0;
-	arg.cpu = smp_processor_id();
-	arg.pid = task_pid_nr(current);
-	arg.tgid = task_tgid_nr(current);
-	arg.ip = regs ? instruction_pointer(regs) : 0;
-	arg.tstamp = now;
-	ent = buf + cur;
-	pfmk_dfl_entry_fill(ent, &arg);
-	ctx->stats.smpl_count++;
-	return pfmk_dfl_commit(buf, priv, cur + sizeof(*ent), throttled);
+	return pfmk_dfl_record_plain(ctx->smpl_buf, ctx->smpl_priv, &arg, regs,
+				     &ctx->stats.smpl_count);
 }
 
 /* Record a sample through the format's ->handler(); returns its answer. */

@@ -12,6 +12,9 @@
 #define _PFMK_CORE_SMPL_DFL_H
 
 #include <linux/compiler.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 #include <asm/barrier.h>
 #include <pfmk/smpl.h>
@@ -118,6 +121,44 @@ static __always_inline u32 pfmk_dfl_commit(void *buf,
 		return PFM_OVFL_CTRL_NOTIFY | PFM_OVFL_CTRL_MASK;
 	}
 	return PFM_OVFL_CTRL_RESET;
+}
+
+/**
+ * pfmk_dfl_record_plain() - an entry without PMD values, written in place
+ * @buf: the sampling buffer.
+ * @priv: its private state.
+ * @arg: the overflow's arguments, without PMD values nor AUX snippet;
+ *	their CPU, task and IP are filled in here, once the entry fits.
+ * @regs: the interrupted registers, or NULL.
+ * @smpl_count: the context's sample count, incremented if the entry fits.
+ *
+ * What pfmk_dfl_handler() writes for such an overflow, without the call:
+ * the overflow path's plain sample.
+ *
+ * Context: the overflow path, owning the context (ctx->ovfl_busy).
+ * Return: the format's answer (see pfmk_dfl_commit()), or 0 if the entry
+ * does not fit: the caller then calls the format, which records the
+ * buffer full.
+ */
+static __always_inline u32 pfmk_dfl_record_plain(void *buf,
+						 struct pfmk_dfl_priv *priv,
+						 struct pfmk_ovfl_arg *arg,
+						 struct pt_regs *regs,
+						 u64 *smpl_count)
+{
+	size_t cur = priv->cur;
+	struct pfm_dfl_smpl_entry *ent = buf + cur;
+
+	/* Every entry fits within max_entry: only the buffer's end counts. */
+	if (unlikely(cur + sizeof(*ent) > priv->buf_size))
+		return 0;
+	arg->cpu = smp_processor_id();
+	arg->pid = task_pid_nr(current);
+	arg->tgid = task_tgid_nr(current);
+	arg->ip = regs ? instruction_pointer(regs) : 0;
+	pfmk_dfl_entry_fill(ent, arg);
+	(*smpl_count)++;
+	return pfmk_dfl_commit(buf, priv, cur + sizeof(*ent), arg->throttled);
 }
 
 int pfmk_dfl_handler(void *buf, void *data, struct pfmk_ovfl_arg *arg);
