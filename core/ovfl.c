@@ -654,8 +654,13 @@ void pfmk_ovfl_handler(struct perf_event *event, struct perf_sample_data *data,
 	/*
 	 * The sample's time, read first: no value but the arguments is live
 	 * across the call, so none other is saved and reloaded around it.
-	 * A nested, masked or frozen overflow, or one without a format (each
-	 * masks), wastes the read, but they are rare.
+	 * A nested or masked overflow, or one without a format (each masks),
+	 * wastes the read, but they are rare.  So does every overflow of a
+	 * context frozen by an oops without a panic (its events run on at
+	 * their last period), and each such overflow that finds the context
+	 * busy counts in ovfl_nested.  Read before the context is taken, the
+	 * time may be earlier than that of an entry a nested handler records
+	 * first (Documentation/sampling.rst).
 	 */
 	u64 now = local_clock();
 	struct pfmk_pmd *pmd = pfmk_perf_handler_ctx(event);

@@ -144,7 +144,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 		irqs_on |= handler && sw;
 	}
 	/* Only an event that exists makes stop wait (pfmk_ctx_sync_handlers()). */
-	if (irqs_on)
+	if (irqs_on && handler)
 		pmd->ctx->ovfl_irqs_on = true;
 	return event;
 }
