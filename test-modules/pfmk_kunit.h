@@ -21,9 +21,11 @@
 #define _PFMK_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <pfmk/encode.h>
@@ -42,6 +44,12 @@
 /* The default format's header and the common part of its entries. */
 #define PFMKT_HDR	sizeof(struct pfm_dfl_smpl_hdr)
 #define PFMKT_ENTRY	sizeof(struct pfm_dfl_smpl_entry)
+
+/* Select fields of pfmkt_expect_stats_in() and pfmkt_expect_gstats(). */
+#define PFMKT_ST_IDX(f)	(offsetof(struct pfmk_ctx_stats, f) / sizeof(u64))
+#define PFMKT_GST_IDX(f)	(offsetof(struct pfmk_global_stats, f) / sizeof(u64))
+#define PFMKT_ST(f)	BIT(PFMKT_ST_IDX(f))
+#define PFMKT_GST(f)	BIT(PFMKT_GST_IDX(f))
 
 /**
  * struct pfmkt_priv - per-test state, in test->priv
@@ -260,6 +268,11 @@ void pfmkt_forget(struct kunit *test, void *desc);
 
 void pfmkt_write_pmc(struct kunit *test, void *desc, u16 reg, u64 value);
 void pfmkt_write_pmd(struct kunit *test, void *desc, u16 reg, u64 value);
+int pfmkt_try_write_pmc(void *desc, u16 reg, u64 value);
+int pfmkt_try_write_pmd(void *desc, u16 reg, u64 value);
+int pfmkt_mkset(void *desc, u16 id, u32 flags, u32 timeout, u16 next);
+void *pfmkt_create_counting(struct kunit *test, u64 step, u64 init);
+void *pfmkt_create_started(struct kunit *test, int cpu, u64 step, u64 init);
 u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg);
 int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
@@ -273,6 +286,16 @@ void pfmkt_write_sampler(struct kunit *test, void *desc, u16 reg, u64 period,
 void pfmkt_stats(struct kunit *test, void *desc, struct pfmk_ctx_stats *st);
 void pfmkt_expect_stats(struct kunit *test, void *desc,
 			const struct pfmk_ctx_stats *want);
+void pfmkt_expect_stats_in(struct kunit *test,
+			   const struct pfmk_ctx_stats *got,
+			   const struct pfmk_ctx_stats *want,
+			   unsigned long fields);
+struct pfmk_global_stats pfmkt_gstats(struct kunit *test);
+void pfmkt_expect_gstats(struct kunit *test,
+			 const struct pfmk_global_stats *before,
+			 const struct pfmk_global_stats *after,
+			 const struct pfmk_global_stats *delta,
+			 unsigned long fields);
 void pfmkt_expect_no_msg(struct kunit *test, void *desc);
 void pfmkt_expect_ovfl_msg(struct kunit *test, void *desc, unsigned int pmd,
 			   int cpu);
@@ -283,6 +306,8 @@ u64 pfmkt_read_set_pmd(struct kunit *test, void *desc, u16 set, u16 reg);
 bool pfmkt_wait_set_runs(void *desc, u16 id, u64 runs);
 void pfmkt_wait_notify(struct kunit *test);
 int pfmkt_hp_cpu(struct kunit *test);
+int pfmkt_other_cpu(int cpu);
+int pfmkt_other_cpu_or_skip(struct kunit *test, int cpu);
 void pfmkt_offline(struct kunit *test, int cpu);
 void pfmkt_online(struct kunit *test, int cpu);
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,

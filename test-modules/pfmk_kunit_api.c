@@ -467,42 +467,48 @@ static void api_reg_num_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 }
 
+static const u16 api_bad_sets[] = { 1, 0xffff };
+
+static void api_bad_set_desc(const u16 *set, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "set %u", *set);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_set, api_bad_sets, api_bad_set_desc);
+
 /* reg_set other than 0: -EINVAL and NOSET (no event sets yet). */
 static void api_reg_set(struct kunit *test)
 {
+	const u16 set = *(const u16 *)test->param_value;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u16 sets[] = { 1, 0xffff };
 	struct pfmk_pmd_time time;
 	struct pfarg_pmc pmc[2];
 	struct pfarg_pmd pmd[2];
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(sets); i++) {
-		memset(pmc, 0, sizeof(pmc));
-		pmc[0].reg_value = PFMK_TEST_PMC(1);
-		pmc[1].reg_num = 1;
-		pmc[1].reg_set = sets[i];
-		pmc[1].reg_value = PFMK_TEST_PMC(1);
-		KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), -EINVAL);
-		KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOSET);
-		KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
+	memset(pmc, 0, sizeof(pmc));
+	pmc[0].reg_value = PFMK_TEST_PMC(1);
+	pmc[1].reg_num = 1;
+	pmc[1].reg_set = set;
+	pmc[1].reg_value = PFMK_TEST_PMC(1);
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOSET);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
 
-		memset(pmd, 0, sizeof(pmd));
-		pmd[0].reg_value = 5;
-		pmd[1].reg_set = sets[i];
-		KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 2), -EINVAL);
-		KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOSET);
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_value = 5;
+	pmd[1].reg_set = set;
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 2), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOSET);
 
-		memset(pmd, 0, sizeof(pmd));
-		pmd[0].reg_set = sets[i];
-		KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), -EINVAL);
-		KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
-		memset(pmd, 0, sizeof(pmd));
-		pmd[0].reg_set = sets[i];
-		KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, &time, 1),
-				-EINVAL);
-		KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
-	}
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_set = set;
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
+	memset(pmd, 0, sizeof(pmd));
+	pmd[0].reg_set = set;
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, &time, 1),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 	pfmkt_close(test, desc);
 }
@@ -795,26 +801,44 @@ static void api_start_args(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+static const size_t api_bad_msg_sizes[] = {
+	0, 1, sizeof(union pfm_msg) - 1, sizeof(union pfm_msg) + 1, SIZE_MAX
+};
+
+static void api_bad_msg_size_desc(const size_t *size, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "size %zu", *size);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_msg_size, api_bad_msg_sizes, api_bad_msg_size_desc);
+
+/* pfmk_read() of a size other than one message: -EINVAL, never a wait. */
+static void api_read_size(struct kunit *test)
+{
+	const size_t size = *(const size_t *)test->param_value;
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	union pfm_msg msg;
+
+	/* If a call wrongly waits, the completion ends the wait with 0. */
+	complete(&priv->done);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, size, 0),
+			    (ssize_t)-EINVAL, "size %zu", size);
+	reinit_completion(&priv->done);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, size, 1),
+			    (ssize_t)-EINVAL, "size %zu", size);
+	pfmkt_close(test, desc);
+}
+
 /* pfmk_read() and pfmk_read_pmds_time() argument checks. */
 static void api_read_args(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	size_t sizes[] = { 0, 1, sizeof(union pfm_msg) - 1,
-			   sizeof(union pfm_msg) + 1, SIZE_MAX };
 	struct pfarg_pmd pmd;
 	union pfm_msg msg;
-	unsigned int i;
 
 	/* If a call wrongly waits, the completion ends the wait with 0. */
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		complete(&priv->done);
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizes[i], 0),
-				    (ssize_t)-EINVAL, "size %zu", sizes[i]);
-		reinit_completion(&priv->done);
-		KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizes[i], 1),
-				    (ssize_t)-EINVAL, "size %zu", sizes[i]);
-	}
 	complete(&priv->done);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(msg), 0),
 			(ssize_t)-EINVAL);
@@ -869,7 +893,7 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_create_set_info, api_pmu_gen_params),
 	KUNIT_CASE(api_vector_counts),
 	KUNIT_CASE_PARAM(api_reg_num_range, api_bad_reg_gen_params),
-	KUNIT_CASE(api_reg_set),
+	KUNIT_CASE_PARAM(api_reg_set, api_bad_set_gen_params),
 	KUNIT_CASE_PARAM(api_reg_flags, api_bad_flags_gen_params),
 	KUNIT_CASE(api_reg_flags_valid),
 	KUNIT_CASE(api_pmc_values),
@@ -877,6 +901,7 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE(api_vector_atomic_loaded),
 	KUNIT_CASE(api_load_args),
 	KUNIT_CASE(api_start_args),
+	KUNIT_CASE_PARAM(api_read_size, api_bad_msg_size_gen_params),
 	KUNIT_CASE(api_read_args),
 	KUNIT_CASE(api_evtsets),
 	{}

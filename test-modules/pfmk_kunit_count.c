@@ -459,16 +459,6 @@ static struct kunit_suite pfmk_count_suite = {
 	.test_cases = pfmk_count_cases,
 };
 
-static void *multi_create(struct kunit *test, int cpu, u64 step, u64 init)
-{
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(step));
-	pfmkt_write_pmd(test, desc, 0, init);
-	pfmkt_load_start(test, desc, cpu);
-	return desc;
-}
-
 /* Two contexts on two CPUs: each counts its own CPU's ticks only. */
 static void multi_two_cpus(struct kunit *test)
 {
@@ -479,8 +469,8 @@ static void multi_two_cpus(struct kunit *test)
 		kunit_skip(test, "needs 2 online CPUs, have %u",
 			   num_online_cpus());
 
-	a = multi_create(test, cpu_a, 1, 0);
-	b = multi_create(test, cpu_b, 2, 0);
+	a = pfmkt_create_started(test, cpu_a, 1, 0);
+	b = pfmkt_create_started(test, cpu_b, 2, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_a), 1U);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_b), 1U);
 
@@ -514,8 +504,8 @@ static void multi_same_cpu(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *a, *b;
 
-	a = multi_create(test, cpu, 1, 0);
-	b = multi_create(test, cpu, 3, 1000);
+	a = pfmkt_create_started(test, cpu, 1, 0);
+	b = pfmkt_create_started(test, cpu, 3, 1000);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
@@ -555,7 +545,7 @@ static void multi_many(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < MULTI_NR; i++)
-		desc[i] = multi_create(test, cpu, i + 1, (u64)i << 32);
+		desc[i] = pfmkt_create_started(test, cpu, i + 1, (u64)i << 32);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR);
 	pfmk_test_pmu_tick(cpu, 100);
 	for (i = 0; i < MULTI_NR; i++)

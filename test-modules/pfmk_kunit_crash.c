@@ -216,8 +216,10 @@ static void crash_samples_kept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(copy, buf, CRT_BUF), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)k);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, (u64)k);
-	KUNIT_EXPECT_EQ(test, st.smpl_count, (u64)k);
+	pfmkt_expect_stats_in(test, &st,
+			      &(struct pfmk_ctx_stats){ .ovfl_count = k,
+							.smpl_count = k },
+			      PFMKT_ST(ovfl_count) | PFMKT_ST(smpl_count));
 	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
 			0);
 	KUNIT_EXPECT_EQ(test, info.reason, *reason);
@@ -343,18 +345,17 @@ static void crash_close_after_freeze(struct kunit *test)
 	struct crt *t = test->priv;
 	void *desc, *buf;
 
-	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&before), 0);
+	before = pfmkt_gstats(test);
 	desc = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
 	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
 	pfmkt_close(test, desc);
 	rcu_barrier();
-	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&after), 0);
-	KUNIT_EXPECT_EQ(test, after.ctx_open, before.ctx_open);
-	KUNIT_EXPECT_EQ(test, after.ctx_alive, before.ctx_alive);
-	KUNIT_EXPECT_EQ(test, after.smpl_bytes, before.smpl_bytes);
-	KUNIT_EXPECT_EQ(test, after.mem_bytes, before.mem_bytes);
-	KUNIT_EXPECT_EQ(test, after.events, before.events);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_gstats(test, &before, &after, &(struct pfmk_global_stats){},
+			    PFMKT_GST(ctx_open) | PFMKT_GST(ctx_alive) |
+			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes) |
+			    PFMKT_GST(events));
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 0);
 }
 

@@ -248,26 +248,14 @@ static u64 ll_read(void *desc, u16 set, u16 reg)
 	return pfmk_read_pmds(desc, &pmd, 1) ? ~0ULL : pmd.reg_value;
 }
 
-/* The CPU other than @cpu the IPI-path reader runs on. */
-static int ll_other_cpu(struct kunit *test, int cpu)
-{
-	unsigned int other = cpumask_any_but(cpu_online_mask, cpu);
-
-	if (other >= nr_cpu_ids)
-		kunit_skip(test, "needs a second online CPU");
-	return other;
-}
-
 /*
  * A context on the test PMU: PMD 0 counts one per tick from @base, PMD 1
  * is unused with LL_EXACT; loaded on @cpu and started.
  */
 static void *ll_create_started(struct kunit *test, int cpu, u64 base)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = pfmkt_create_counting(test, 1, base);
 
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmd(test, desc, 0, base);
 	pfmkt_write_pmd(test, desc, 1, LL_EXACT);
 	pfmkt_load_start(test, desc, cpu);
 	return desc;
@@ -291,7 +279,7 @@ static void ll_readers_setup(struct kunit *test, struct ll_reader **r,
 static void lockless_read_vs_close(struct kunit *test)
 {
 	unsigned long end = jiffies + LL_BUDGET, nr_ok = 0, nr_ebadf = 0;
-	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	struct task_struct *t[2];
 	struct ll_reader *r[2];
 	unsigned int i, j;
@@ -336,7 +324,7 @@ static void lockless_read_vs_close(struct kunit *test)
  */
 static void lockless_read_vs_unload(struct kunit *test)
 {
-	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	unsigned long end = jiffies + LL_BUDGET;
 	struct task_struct *t[2];
 	struct ll_reader *r[2];
@@ -495,7 +483,7 @@ static void ll_expect_sets(struct kunit *test, void *desc, u64 ticks)
  */
 static void lockless_read_vs_set_switch(struct kunit *test)
 {
-	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	unsigned long end = jiffies + LL_BUDGET;
 	struct pfmk_ctx_stats stats;
 	struct task_struct *t[2];
@@ -542,7 +530,7 @@ static void lockless_read_vs_set_switch(struct kunit *test)
  */
 static void lockless_read_vs_set_delete(struct kunit *test)
 {
-	int cpu = pfmkt_cpu(), other = ll_other_cpu(test, cpu);
+	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	unsigned long end = jiffies + LL_BUDGET;
 	struct pfarg_setdesc sd;
 	struct pfarg_setinfo si;

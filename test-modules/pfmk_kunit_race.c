@@ -106,27 +106,17 @@ static struct task_struct *race_start_reader(struct kunit *test,
 					     unsigned int i)
 {
 	struct task_struct *t;
-	unsigned int cpu;
+	int cpu;
 
 	init_completion(&r->started);
 	t = kthread_create(race_reader_fn, r, "pfmk_race/%u", i);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	if (cpu < nr_cpu_ids)
+	cpu = pfmkt_other_cpu(raw_smp_processor_id());
+	if (cpu >= 0)
 		kthread_bind(t, cpu);
 	wake_up_process(t);
 	wait_for_completion(&r->started);
 	return t;
-}
-
-static void *race_create_started(struct kunit *test, int cpu)
-{
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmd(test, desc, 0, RACE_VALUE);
-	pfmkt_load_start(test, desc, cpu);
-	return desc;
 }
 
 /* Close racing with read_pmds/get_state: 0 or -EBADF, nothing else. */
@@ -142,7 +132,7 @@ static void race_close_vs_read(struct kunit *test)
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	for (i = 0; i < RACE_ITERATIONS; i++) {
-		desc = race_create_started(test, cpu);
+		desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
 		memset(r, 0, sizeof(*r));
 		r->desc = desc;
 		t = race_start_reader(test, r, i);
@@ -182,7 +172,7 @@ static void race_start_stop_vs_read(struct kunit *test)
 
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	desc = race_create_started(test, cpu);
+	desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
 	r->desc = desc;
 	r->monotonic = true;
 	t = race_start_reader(test, r, 0);
@@ -332,7 +322,7 @@ static void race_read_signal(struct kunit *test)
 /* Closing a context wakes its waiting readers, which get -EBADF. */
 static void race_close_wakes_reader(struct kunit *test)
 {
-	void *desc = race_create_started(test, pfmkt_cpu());
+	void *desc = pfmkt_create_started(test, pfmkt_cpu(), 1, RACE_VALUE);
 	struct race_msg_reader *r;
 	struct task_struct *t;
 
@@ -442,7 +432,7 @@ static void race_read_vs_table_growth(struct kunit *test)
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, open);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	desc = race_create_started(test, cpu);
+	desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
 	r->desc = desc;
 	r->monotonic = true;
 	t = race_start_reader(test, r, 0);

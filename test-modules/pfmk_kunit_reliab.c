@@ -87,24 +87,15 @@ static void pfmk_limits_exit(struct kunit *test)
 						     pfmkt_saved[i], 0, true), 0);
 }
 
-static struct pfmk_global_stats pfmkt_gstats(struct kunit *test)
-{
-	struct pfmk_global_stats st;
-
-	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&st), 0);
-	return st;
-}
-
 /* What a failed request must leave as it was. */
 static void pfmkt_expect_nothing_allocated(struct kunit *test,
 					   const struct pfmk_global_stats *a,
 					   const struct pfmk_global_stats *b)
 {
-	KUNIT_EXPECT_EQ(test, a->ctx_open, b->ctx_open);
-	KUNIT_EXPECT_EQ(test, a->ctx_created, b->ctx_created);
-	KUNIT_EXPECT_EQ(test, a->events, b->events);
-	KUNIT_EXPECT_EQ(test, a->smpl_bytes, b->smpl_bytes);
-	KUNIT_EXPECT_EQ(test, a->mem_bytes, b->mem_bytes);
+	pfmkt_expect_gstats(test, a, b, &(struct pfmk_global_stats){},
+			    PFMKT_GST(ctx_open) | PFMKT_GST(ctx_created) |
+			    PFMKT_GST(events) | PFMKT_GST(smpl_bytes) |
+			    PFMKT_GST(mem_bytes));
 }
 
 static int pfmkt_create_smpl(struct kunit *test, u64 buf_size, void **desc)
@@ -241,13 +232,15 @@ static void limits_aux_mem(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * aux, 0), -ENOMEM);
 	st = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes);
-	KUNIT_EXPECT_EQ(test, st.mem_bytes, before.mem_bytes);
+	pfmkt_expect_gstats(test, &before, &st, &(struct pfmk_global_stats){},
+			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
 
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux, 0), 0);
 	st = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes + cost);
-	KUNIT_EXPECT_EQ(test, st.mem_bytes, before.mem_bytes + cost);
+	pfmkt_expect_gstats(test, &before, &st,
+			    &(struct pfmk_global_stats){ .smpl_bytes = cost,
+							 .mem_bytes = cost },
+			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
 	/* A bigger replacement does not fit: the set-up stays. */
 	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * aux, 0), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
@@ -258,8 +251,8 @@ static void limits_aux_mem(struct kunit *test)
 			before.smpl_bytes + aux / 2 + PAGE_SIZE);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, 0, 0), 0);
 	st = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes);
-	KUNIT_EXPECT_EQ(test, st.mem_bytes, before.mem_bytes);
+	pfmkt_expect_gstats(test, &before, &st, &(struct pfmk_global_stats){},
+			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
 	/* Closing with a set-up uncharges it too. */
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux, 0), 0);
 	pfmkt_close(test, desc);
@@ -280,17 +273,20 @@ static void limits_accounting_balanced(struct kunit *test)
 		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
 	pfmkt_load(test, desc, pfmkt_cpu());
 	after = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, after.ctx_open, before.ctx_open + 1);
-	KUNIT_EXPECT_EQ(test, after.events, before.events + PFMK_TEST_NUM_PMCS);
+	pfmkt_expect_gstats(test, &before, &after,
+			    &(struct pfmk_global_stats){
+				.ctx_open = 1, .events = PFMK_TEST_NUM_PMCS },
+			    PFMKT_GST(ctx_open) | PFMKT_GST(events));
 	KUNIT_EXPECT_GT(test, after.mem_bytes, before.mem_bytes);
 	pfmkt_close(test, desc);
 	rcu_barrier();
 	after = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, after.ctx_open, before.ctx_open);
-	KUNIT_EXPECT_EQ(test, after.ctx_created, before.ctx_created + 1);
-	KUNIT_EXPECT_EQ(test, after.ctx_freed, before.ctx_freed + 1);
-	KUNIT_EXPECT_EQ(test, after.events, before.events);
-	KUNIT_EXPECT_EQ(test, after.mem_bytes, before.mem_bytes);
+	pfmkt_expect_gstats(test, &before, &after,
+			    &(struct pfmk_global_stats){ .ctx_created = 1,
+							 .ctx_freed = 1 },
+			    PFMKT_GST(ctx_open) | PFMKT_GST(ctx_created) |
+			    PFMKT_GST(ctx_freed) | PFMKT_GST(events) |
+			    PFMKT_GST(mem_bytes));
 }
 
 static struct kunit_case pfmk_limits_cases[] = {
@@ -413,8 +409,9 @@ static void hotplug_sampling_phase(struct kunit *test)
 	for (i = 0; i < 35; i++)
 		pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 7);
-	KUNIT_EXPECT_EQ(test, st.ovfl_missed, 0);
+	pfmkt_expect_stats_in(test, &st,
+			      &(struct pfmk_ctx_stats){ .ovfl_count = 7 },
+			      PFMKT_ST(ovfl_count) | PFMKT_ST(ovfl_missed));
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
 }
 
@@ -855,8 +852,8 @@ static void hotplug_rearm_failed(struct kunit *test)
 			PFMKT_STARTED | PFMK_STATE_OFFLINE);
 	after = pfmkt_gstats(test);
 	KUNIT_EXPECT_GT(test, after.rearm_failed, before.rearm_failed);
-	KUNIT_EXPECT_EQ(test, after.events, before.events);
-	KUNIT_EXPECT_EQ(test, after.cpu_online, before.cpu_online);
+	pfmkt_expect_gstats(test, &before, &after, &(struct pfmk_global_stats){},
+			    PFMKT_GST(events) | PFMKT_GST(cpu_online));
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
 	pfmk_test_pmu_tick(cpu, 5);

@@ -27,18 +27,6 @@
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
 
-static int sets_create(void *desc, u16 id, u32 flags, u32 timeout, u16 next)
-{
-	struct pfarg_setdesc d;
-
-	memset(&d, 0, sizeof(d));
-	d.set_id = id;
-	d.set_flags = flags;
-	d.set_timeout = timeout;
-	d.set_id_next = next;
-	return pfmk_create_evtsets(desc, &d, 1);
-}
-
 static struct pfarg_setinfo sets_info(struct kunit *test, void *desc, u16 id)
 {
 	struct pfarg_setinfo info;
@@ -83,14 +71,14 @@ static void sets_bad_descriptions(struct kunit *test)
 	struct pfarg_setdesc d[2];
 
 	/* Unknown flag; both switch kinds; time switch without timeout. */
-	KUNIT_EXPECT_EQ(test, sets_create(desc, 1, 0x80, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sets_create(desc, 1, PFM_SETFL_TIME_SWITCH |
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, 0x80, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_TIME_SWITCH |
 					  PFM_SETFL_OVFL_SWITCH, 100, 0),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, sets_create(desc, 1, PFM_SETFL_TIME_SWITCH, 0, 0),
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_TIME_SWITCH, 0, 0),
 			-EINVAL);
 	/* Explicit next set that does not exist. */
-	KUNIT_EXPECT_EQ(test, sets_create(desc, 1, PFM_SETFL_EXPL_NEXT, 0, 7),
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_EXPL_NEXT, 0, 7),
 			-EINVAL);
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 1));
 
@@ -131,11 +119,11 @@ static void sets_limit(struct kunit *test)
 	u16 id;
 
 	for (id = 1; id < 64; id++)
-		KUNIT_ASSERT_EQ(test, sets_create(desc, id * 3, 0, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, sets_create(desc, 1000, 0, 0, 0), -E2BIG);
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id * 3, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1000, 0, 0, 0), -E2BIG);
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 1000));
 	/* Redefining an existing set is not a new one. */
-	KUNIT_EXPECT_EQ(test, sets_create(desc, 3, PFM_SETFL_TIME_SWITCH, 10,
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 3, PFM_SETFL_TIME_SWITCH, 10,
 					  0), 0);
 	/* The effective timeout is rounded up to the minimum (100 us). */
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 3).set_timeout, 100);
@@ -151,8 +139,8 @@ static void sets_bad_deletes(struct kunit *test)
 	struct pfarg_setinfo info[2];
 	struct pfarg_load load;
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 2, PFM_SETFL_EXPL_NEXT, 0, 1),
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 2, PFM_SETFL_EXPL_NEXT, 0, 1),
 			0);
 	memset(info, 0, sizeof(info));
 	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EINVAL);
@@ -177,7 +165,7 @@ static void sets_bad_deletes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EBUSY);
 	info[0].set_id = 1;
 	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EBUSY);
-	KUNIT_EXPECT_EQ(test, sets_create(desc, 6, 0, 0, 0), -EBUSY);
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 6, 0, 0, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
 
 	/* Both at once: set 2 goes, so set 1 is free to go. */
@@ -197,7 +185,7 @@ static void sets_load_start_set(struct kunit *test)
 	struct pfarg_load load;
 	int cpu = pfmkt_cpu();
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 2, 0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 2, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 2, 0, PFMK_TEST_PMC(1));
 	memset(&load, 0, sizeof(load));
@@ -257,9 +245,9 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	unsigned int k, i;
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, PFM_SETFL_OVFL_SWITCH, 0, 0),
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
@@ -287,8 +275,11 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -20ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), -5ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
-	KUNIT_EXPECT_EQ(test, st.set_switches, 2 * SETS_CYCLES);
-	KUNIT_EXPECT_EQ(test, st.ovfl_count, 2 * SETS_CYCLES);
+	pfmkt_expect_stats_in(test, &st,
+			      &(struct pfmk_ctx_stats){
+				.set_switches = 2 * SETS_CYCLES,
+				.ovfl_count = 2 * SETS_CYCLES },
+			      PFMKT_ST(set_switches) | PFMKT_ST(ovfl_count));
 	KUNIT_EXPECT_GT(test, st.switch_lat_max, 0);
 	info = sets_info(test, desc, 0);
 	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES + 1);
@@ -318,13 +309,13 @@ static void sets_expl_next_order(struct kunit *test)
 	unsigned int i, s;
 
 	/* A next set must exist when it is named: set 0 last. */
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, PFM_SETFL_OVFL_SWITCH, 0, 0),
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 2, PFM_SETFL_OVFL_SWITCH, 0, 0),
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 2, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 3, PFM_SETFL_OVFL_SWITCH |
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 3, PFM_SETFL_OVFL_SWITCH |
 					  PFM_SETFL_EXPL_NEXT, 0, 1), 0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH |
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH |
 					  PFM_SETFL_EXPL_NEXT, 0, 2), 0);
 	for (s = 0; s < 4; s++) {
 		pfmkt_write_set_pmc(test, desc, s, 0, PFMK_TEST_PMC(1));
@@ -354,9 +345,9 @@ static void sets_masked_switch_waits(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	union pfm_msg msg;
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampling(test, desc, 0, 0, 10, 1, PFM_REGFL_OVFL_NOTIFY);
@@ -402,7 +393,7 @@ static void sets_masked_no_switch_race(struct kunit *test)
 	u16 id;
 
 	for (id = 0; id < 2; id++) {
-		KUNIT_ASSERT_EQ(test, sets_create(desc, id,
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id,
 						  PFM_SETFL_TIME_SWITCH, 100,
 						  0), 0);
 		pfmkt_write_set_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
@@ -456,9 +447,9 @@ static void *sets_switch_at_second_tick(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
 			0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
@@ -525,7 +516,7 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, 0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
 	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
@@ -545,9 +536,9 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 	struct pfarg_load load;
 	int cpu = pfmkt_cpu();
 
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_TIME_SWITCH,
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_TIME_SWITCH,
 					  20000, 0), 0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	pfmkt_load_start(test, desc, cpu);
@@ -575,9 +566,9 @@ static void *sets_create_smpl(struct kunit *test, void **buf)
 	void *desc;
 
 	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, buf);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
 					  0), 0);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, PFM_SETFL_OVFL_SWITCH, 0,
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_OVFL_SWITCH, 0,
 					  0), 0);
 	return desc;
 }
@@ -704,11 +695,11 @@ static void sets_switch_described_after_write(struct kunit *test)
 	void *desc, *buf;
 
 	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, &buf);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 1, 0, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampler(test, desc, 0, 0, 10, 0, 1);
-	KUNIT_ASSERT_EQ(test, sets_create(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
 					  0), 0);
 	pfmkt_load_start(test, desc, cpu);
 
@@ -797,7 +788,7 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 	int ret;
 
 	for (id = 0; id < SETS_NR; id++) {
-		KUNIT_ASSERT_EQ(test, sets_create(desc, id,
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id,
 						  PFM_SETFL_TIME_SWITCH,
 						  SETS_TIMEOUT_US, 0), 0);
 		pfmkt_write_set_pmc(test, desc, id, 0,

@@ -19,34 +19,6 @@
 
 #define STATE_STARTED	(PFM_CTX_LOADED | PFMK_STATE_STARTED)
 
-static int state_write_pmc(void *desc, u16 reg, u64 value)
-{
-	struct pfarg_pmc pmc;
-
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = reg;
-	pmc.reg_value = value;
-	return pfmk_write_pmcs(desc, &pmc, 1);
-}
-
-static int state_write_pmd(void *desc, u16 reg, u64 value)
-{
-	struct pfarg_pmd pmd;
-
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	pmd.reg_value = value;
-	return pfmk_write_pmds(desc, &pmd, 1);
-}
-
-static int state_create_set0(void *desc)
-{
-	struct pfarg_setdesc setdesc;
-
-	memset(&setdesc, 0, sizeof(setdesc));
-	return pfmk_create_evtsets(desc, &setdesc, 1);
-}
-
 static int state_delete_set0(void *desc)
 {
 	struct pfarg_setinfo info;
@@ -68,8 +40,9 @@ static void state_unloaded(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 
-	KUNIT_EXPECT_EQ(test, state_write_pmc(desc, 0, PFMK_TEST_PMC(1)), 0);
-	KUNIT_EXPECT_EQ(test, state_write_pmd(desc, 0, 10), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 0, PFMK_TEST_PMC(1)),
+			0);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmd(desc, 0, 10), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), -ENOTCONN);
@@ -97,14 +70,15 @@ static void state_loaded_stopped(struct kunit *test)
 			-EBUSY);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), -EALREADY);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
-	KUNIT_EXPECT_EQ(test, state_create_set0(desc), -EBUSY);
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 0, 0, 0, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, state_delete_set0(desc), -EBUSY);
 	KUNIT_EXPECT_EQ(test, state_getinfo_set0(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 
-	KUNIT_EXPECT_EQ(test, state_write_pmc(desc, 0, PFMK_TEST_PMC(2)), 0);
-	KUNIT_EXPECT_EQ(test, state_write_pmd(desc, 0, 20), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 0, PFMK_TEST_PMC(2)),
+			0);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmd(desc, 0, 20), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
@@ -127,15 +101,15 @@ static void state_loaded_started(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), STATE_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 
-	KUNIT_EXPECT_EQ(test, state_write_pmc(desc, 0, PFMK_TEST_PMC(9)),
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 0, PFMK_TEST_PMC(9)),
 			-EBUSY);
-	KUNIT_EXPECT_EQ(test, state_write_pmc(desc, 1, PFMK_TEST_PMC(9)),
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 1, PFMK_TEST_PMC(9)),
 			-EBUSY);
-	KUNIT_EXPECT_EQ(test, state_write_pmd(desc, 0, 5), -EBUSY);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmd(desc, 0, 5), -EBUSY);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -EBUSY);
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -EALREADY);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
-	KUNIT_EXPECT_EQ(test, state_create_set0(desc), -EBUSY);
+	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 0, 0, 0, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, state_delete_set0(desc), -EBUSY);
 	KUNIT_EXPECT_EQ(test, state_getinfo_set0(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), STATE_STARTED);

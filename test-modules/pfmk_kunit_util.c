@@ -16,6 +16,7 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/bitops.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -29,6 +30,7 @@
 #include <pfmk/pfmk.h>
 
 #include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
 
 /**
  * pfmkt_init_priv() - suite init: allocate a suite's own per-test state
@@ -299,10 +301,95 @@ void pfmkt_close(struct kunit *test, void *desc)
  */
 void pfmkt_write_pmc(struct kunit *test, void *desc, u16 reg, u64 value)
 {
+	KUNIT_ASSERT_EQ(test, pfmkt_try_write_pmc(desc, reg, value), 0);
+}
+
+/**
+ * pfmkt_try_write_pmc() - write one PMC of set 0
+ * @desc: the context.
+ * @reg: PMC number.
+ * @value: the value.
+ *
+ * Return: what pfmk_write_pmcs() returns.
+ */
+int pfmkt_try_write_pmc(void *desc, u16 reg, u64 value)
+{
 	struct pfarg_pmc pmc;
 
 	pfmkt_pmc_req(&pmc, 0, reg, value);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+	return pfmk_write_pmcs(desc, &pmc, 1);
+}
+
+/**
+ * pfmkt_try_write_pmd() - write one PMD of set 0
+ * @desc: the context.
+ * @reg: PMD number.
+ * @value: the value.
+ *
+ * Return: what pfmk_write_pmds() returns.
+ */
+int pfmkt_try_write_pmd(void *desc, u16 reg, u64 value)
+{
+	struct pfarg_pmd pmd;
+
+	pfmkt_pmd_req(&pmd, 0, reg, value);
+	return pfmk_write_pmds(desc, &pmd, 1);
+}
+
+/**
+ * pfmkt_mkset() - create or modify one event set
+ * @desc: the context.
+ * @id: the set's id.
+ * @flags: PFM_SETFL_* flags.
+ * @timeout: the switch timeout, in microseconds.
+ * @next: the explicit next set (with PFM_SETFL_EXPL_NEXT).
+ *
+ * Return: what pfmk_create_evtsets() returns.
+ */
+int pfmkt_mkset(void *desc, u16 id, u32 flags, u32 timeout, u16 next)
+{
+	struct pfarg_setdesc d;
+
+	memset(&d, 0, sizeof(d));
+	d.set_id = id;
+	d.set_flags = flags;
+	d.set_timeout = timeout;
+	d.set_id_next = next;
+	return pfmk_create_evtsets(desc, &d, 1);
+}
+
+/**
+ * pfmkt_create_counting() - a context whose PMD 0 counts, not yet loaded
+ * @test: the test.
+ * @step: what PMD 0 gains per tick of the test PMU.
+ * @init: PMD 0's initial value.
+ *
+ * Return: the context, on the test PMU.
+ */
+void *pfmkt_create_counting(struct kunit *test, u64 step, u64 init)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(step));
+	pfmkt_write_pmd(test, desc, 0, init);
+	return desc;
+}
+
+/**
+ * pfmkt_create_started() - pfmkt_create_counting(), loaded and started
+ * @test: the test.
+ * @cpu: the CPU to load on.
+ * @step: what PMD 0 gains per tick of the test PMU.
+ * @init: PMD 0's initial value.
+ *
+ * Return: the context, counting on @cpu.
+ */
+void *pfmkt_create_started(struct kunit *test, int cpu, u64 step, u64 init)
+{
+	void *desc = pfmkt_create_counting(test, step, init);
+
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
 }
 
 /**
@@ -525,6 +612,112 @@ void pfmkt_expect_stats(struct kunit *test, void *desc,
 	}
 }
 
+/*
+ * The names of struct pfmk_ctx_stats and struct pfmk_global_stats fields,
+ * by u64 index: what PFMKT_ST() and PFMKT_GST() select.
+ */
+static const char * const pfmkt_ctx_stat_names[] = {
+	[PFMKT_ST_IDX(ovfl_count)] = "ovfl_count",
+	[PFMKT_ST_IDX(smpl_count)] = "smpl_count",
+	[PFMKT_ST_IDX(ovfl_masked)] = "ovfl_masked",
+	[PFMKT_ST_IDX(ovfl_nested)] = "ovfl_nested",
+	[PFMKT_ST_IDX(throttled)] = "throttled",
+	[PFMKT_ST_IDX(ovfl_missed)] = "ovfl_missed",
+	[PFMKT_ST_IDX(notify_count)] = "notify_count",
+	[PFMKT_ST_IDX(msgs_dropped)] = "msgs_dropped",
+	[PFMKT_ST_IDX(restarts)] = "restarts",
+	[PFMKT_ST_IDX(set_switches)] = "set_switches",
+	[PFMKT_ST_IDX(switch_lat_max)] = "switch_lat_max",
+	[PFMKT_ST_IDX(switch_lat_total)] = "switch_lat_total",
+};
+
+static const char * const pfmkt_global_stat_names[] = {
+	[PFMKT_GST_IDX(ctx_alive)] = "ctx_alive",
+	[PFMKT_GST_IDX(ctx_created)] = "ctx_created",
+	[PFMKT_GST_IDX(ctx_freed)] = "ctx_freed",
+	[PFMKT_GST_IDX(ctx_open)] = "ctx_open",
+	[PFMKT_GST_IDX(ctx_reclaimed)] = "ctx_reclaimed",
+	[PFMKT_GST_IDX(events)] = "events",
+	[PFMKT_GST_IDX(smpl_bytes)] = "smpl_bytes",
+	[PFMKT_GST_IDX(mem_bytes)] = "mem_bytes",
+	[PFMKT_GST_IDX(cpu_offline)] = "cpu_offline",
+	[PFMKT_GST_IDX(cpu_online)] = "cpu_online",
+	[PFMKT_GST_IDX(rearm_failed)] = "rearm_failed",
+};
+
+/* Every field before the reserved words is named. */
+static_assert(offsetof(struct pfmk_ctx_stats, reserved) ==
+	      ARRAY_SIZE(pfmkt_ctx_stat_names) * sizeof(u64));
+static_assert(offsetof(struct pfmk_global_stats, reserved) ==
+	      ARRAY_SIZE(pfmkt_global_stat_names) * sizeof(u64));
+
+/* got[i] == base[i] + want[i] for every i in @fields, naming the field. */
+static void pfmkt_expect_fields(struct kunit *test, const char *kind,
+				const char * const *names, unsigned int nr,
+				const u64 *got, const u64 *base,
+				const u64 *want, unsigned long fields)
+{
+	unsigned int i;
+	u64 exp;
+
+	for_each_set_bit(i, &fields, nr) {
+		exp = (base ? base[i] : 0) + want[i];
+		KUNIT_EXPECT_EQ_MSG(test, got[i], exp, "%s.%s", kind, names[i]);
+	}
+}
+
+/**
+ * pfmkt_expect_stats_in() - some fields of read statistics are exactly @want
+ * @test: the test.
+ * @got: statistics the case read.
+ * @want: the expected values of the fields in @fields.
+ * @fields: PFMKT_ST() bits: the fields compared; the others are not.
+ */
+void pfmkt_expect_stats_in(struct kunit *test,
+			   const struct pfmk_ctx_stats *got,
+			   const struct pfmk_ctx_stats *want,
+			   unsigned long fields)
+{
+	pfmkt_expect_fields(test, "stats", pfmkt_ctx_stat_names,
+			    ARRAY_SIZE(pfmkt_ctx_stat_names), (const u64 *)got,
+			    NULL, (const u64 *)want, fields);
+}
+
+/**
+ * pfmkt_gstats() - the pfmk-wide statistics, or abort the test
+ * @test: the test.
+ *
+ * Return: what pfmk_get_global_stats() gave.
+ */
+struct pfmk_global_stats pfmkt_gstats(struct kunit *test)
+{
+	struct pfmk_global_stats st;
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&st), 0);
+	return st;
+}
+
+/**
+ * pfmkt_expect_gstats() - some pfmk-wide counters moved by exactly @delta
+ * @test: the test.
+ * @before: the counters before.
+ * @after: the counters after.
+ * @delta: what each field in @fields gained (a decrease as its two's
+ *	complement, -(u64)n: the sum wraps like the counter).
+ * @fields: PFMKT_GST() bits: the fields compared; the others are not.
+ */
+void pfmkt_expect_gstats(struct kunit *test,
+			 const struct pfmk_global_stats *before,
+			 const struct pfmk_global_stats *after,
+			 const struct pfmk_global_stats *delta,
+			 unsigned long fields)
+{
+	pfmkt_expect_fields(test, "gstats", pfmkt_global_stat_names,
+			    ARRAY_SIZE(pfmkt_global_stat_names),
+			    (const u64 *)after, (const u64 *)before,
+			    (const u64 *)delta, fields);
+}
+
 /**
  * pfmkt_expect_no_msg() - the context has no message queued
  * @test: the test.
@@ -667,6 +860,35 @@ int pfmkt_hp_cpu(struct kunit *test)
 	kunit_skip(test, "needs a second online CPU, have %u",
 		   num_online_cpus());
 	return -1;
+}
+
+/**
+ * pfmkt_other_cpu() - an online CPU other than @cpu
+ * @cpu: the CPU to avoid.
+ *
+ * Return: the CPU, or -1 on a single-CPU machine.
+ */
+int pfmkt_other_cpu(int cpu)
+{
+	unsigned int other = cpumask_any_but(cpu_online_mask, cpu);
+
+	return other < nr_cpu_ids ? other : -1;
+}
+
+/**
+ * pfmkt_other_cpu_or_skip() - an online CPU other than @cpu, or skip
+ * @test: the test; skipped on a single-CPU machine.
+ * @cpu: the CPU to avoid.
+ *
+ * Return: the CPU.
+ */
+int pfmkt_other_cpu_or_skip(struct kunit *test, int cpu)
+{
+	int other = pfmkt_other_cpu(cpu);
+
+	if (other < 0)
+		kunit_skip(test, "needs a second online CPU");
+	return other;
 }
 
 /**
