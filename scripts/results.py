@@ -639,14 +639,18 @@ def row(kernel, suite, passed=0, failed=0, skipped=0, missing=0, notes=None):
 LAST_RAN = {}
 
 
-def parse(kernel, log, plan_file, qemu_rc):
-    with open(plan_file) as f:
-        plan = json.load(f)
+def _read_console(log):
+    """The cleaned lines of a console log; none if QEMU left no log."""
     try:
         with open(log, errors="replace") as f:
-            lines = [clean(x) for x in f]
+            return [clean(x) for x in f]
     except FileNotFoundError:
-        lines = []
+        return []
+
+
+def _step_marks(lines):
+    """Where each plan step began and ended: ({name: begin index},
+    {name: (end index, rc)}, whether the plan's done line was printed)."""
     begins, ends = {}, {}
     for i, text in enumerate(lines):
         m = BEGIN_RE.search(text)
@@ -656,83 +660,111 @@ def parse(kernel, log, plan_file, qemu_rc):
         if m:
             ends.setdefault(m.group(1), (i, int(m.group(2))))
     done = any(DONE_RE.search(x) for x in lines)
+    return begins, ends, done
 
+
+def _ktap_rows(kernel, name, label, seg, rc, notes, plan, ran):
+    """The rows of a KTAP step: one per suite (recorded in ran), a failed
+    insmod, or a missing or failed row when it printed no KTAP."""
+    root = parse_ktap(seg)
+    if root is None:
+        if rc == 0:
+            return [row(kernel, label, missing=1,
+                        notes=notes + ["no KTAP output from %s" % name])]
+        return [row(kernel, label, failed=1 if rc is not None else 0,
+                    missing=1 if rc is None else 0,
+                    notes=notes + ["%s rc=%s, no KTAP output" % (name, rc)])]
     rows = []
-    ran = {}
+    for sname, c, cases in suites(root, label, plan.get("expected_skips", {})):
+        ran.setdefault(label, {})[sname] = cases
+        rows.append(row(kernel, sname, c["passed"], c["failed"], c["skipped"],
+                        c["missing"], notes + with_diag(c["notes"], seg)))
+    if rc is not None and rc != 0:
+        rows.append(row(kernel, label + " (insmod)", failed=1,
+                        notes=["%s rc=%d" % (name, rc)]))
+    return rows
+
+
+def _output_row(kernel, name, label, rc, notes, problems_of):
+    """The one row of a step judged on its output (an example, or the bench
+    module's line format: its numbers are not judged): missing if it never
+    ended, else passed unless problems_of() or its rc finds a problem."""
+    if rc is None:
+        return row(kernel, label, missing=1, notes=notes)
+    problems = problems_of()
+    if rc != 0:
+        problems.insert(0, "%s rc=%d" % (name, rc))
+    return row(kernel, label, passed=0 if problems else 1,
+               failed=1 if problems else 0, notes=problems[:20])
+
+
+def _rc_step(kernel, name, rc, notes, life, rows):
+    """Count a step judged on its rc alone: insmod and rmmod in the
+    life row, another step in a row of its own."""
+    target = life if name.startswith(("insmod:", "rmmod:")) else None
+    if target is None:
+        target = row(kernel, name)
+        rows.append(target)
+    if rc is None:
+        target["missing"] += 1
+        target["notes"] += notes
+    elif rc == 0:
+        target["passed"] += 1
+    else:
+        target["failed"] += 1
+        target["notes"].append("%s rc=%d" % (name, rc))
+
+
+def _unstarted_step(kernel, st, label, life, rows):
+    """Count a step that did not run: its module not built, or it never
+    started (insmod and rmmod in the life row)."""
+    name, kind = st["name"], st["kind"]
+    if st.get("missing_module"):
+        rows.append(row(kernel, label, missing=1,
+                        notes=["expected module %s was not built" % label]))
+        return
+    note = "step %s never started" % name
+    if kind == "rc" and name.startswith(("insmod:", "rmmod:")):
+        life["missing"] += 1
+        life["notes"].append(note)
+    else:
+        rows.append(row(kernel, label, missing=1, notes=[note]))
+
+
+def _step_rows(kernel, plan, lines, begins, ends):
+    """The rows of the plan's steps, in plan order (insmod/rmmod first),
+    and {module: {suite: cases}} of the KTAP that ran."""
+    rows, ran = [], {}
     life = row(kernel, "insmod/rmmod")
     for st in plan["steps"]:
         name, kind = st["name"], st["kind"]
         label = name.split(":", 1)[-1] if kind in ("ktap", "bench") else name
-        if st.get("missing_module"):
-            rows.append(row(kernel, label, missing=1,
-                            notes=["expected module %s was not built" % label]))
-            continue
-        if name not in begins:
-            note = "step %s never started" % name
-            if kind == "rc" and name.startswith(("insmod:", "rmmod:")):
-                life["missing"] += 1
-                life["notes"].append(note)
-            else:
-                rows.append(row(kernel, label, missing=1, notes=[note]))
+        if st.get("missing_module") or name not in begins:
+            _unstarted_step(kernel, st, label, life, rows)
             continue
         b = begins[name]
         e, rc = ends.get(name, (len(lines), None))
+        seg = lines[b + 1:e]
         notes = [] if rc is not None else ["step %s never ended (crash or hang)" % name]
         if kind == "ktap":
-            root = parse_ktap(lines[b + 1:e])
-            if root is None:
-                if rc == 0:
-                    rows.append(row(kernel, label, missing=1,
-                                    notes=notes + ["no KTAP output from %s" % name]))
-                else:
-                    rows.append(row(kernel, label, failed=1 if rc is not None else 0,
-                                    missing=1 if rc is None else 0,
-                                    notes=notes + ["%s rc=%s, no KTAP output" % (name, rc)]))
-                continue
-            for sname, c, cases in suites(root, label, plan.get("expected_skips", {})):
-                ran.setdefault(label, {})[sname] = cases
-                rows.append(row(kernel, sname, c["passed"], c["failed"], c["skipped"],
-                                c["missing"], notes + with_diag(c["notes"], lines[b + 1:e])))
-            if rc is not None and rc != 0:
-                rows.append(row(kernel, label + " (insmod)", failed=1,
-                                notes=["%s rc=%d" % (name, rc)]))
+            rows += _ktap_rows(kernel, name, label, seg, rc, notes, plan, ran)
         elif kind == "example":
-            if rc is None:
-                rows.append(row(kernel, name, missing=1, notes=notes))
-                continue
-            problems = example_problems(name, lines[b + 1:e], plan.get("mode"))
-            if rc != 0:
-                problems.insert(0, "%s rc=%d" % (name, rc))
-            rows.append(row(kernel, name, passed=0 if problems else 1,
-                            failed=1 if problems else 0, notes=problems[:20]))
+            rows.append(_output_row(kernel, name, name, rc, notes,
+                                    lambda: example_problems(name, seg, plan.get("mode"))))
         elif kind == "bench":
-            # One case: the module ran every measurement and its output is
-            # well-formed (scripts/bench_format.py); the numbers are not
-            # judged.
-            if rc is None:
-                rows.append(row(kernel, label, missing=1, notes=notes))
-                continue
-            problems = bench_format.check_lines(lines[b + 1:e])
-            if rc != 0:
-                problems.insert(0, "%s rc=%d" % (name, rc))
-            rows.append(row(kernel, label, passed=0 if problems else 1,
-                            failed=1 if problems else 0, notes=problems[:20]))
+            rows.append(_output_row(kernel, name, label, rc, notes,
+                                    lambda: bench_format.check_lines(seg)))
         else:
-            target = life if name.startswith(("insmod:", "rmmod:")) else None
-            if target is None:
-                target = row(kernel, name)
-                rows.append(target)
-            if rc is None:
-                target["missing"] += 1
-                target["notes"] += notes
-            elif rc == 0:
-                target["passed"] += 1
-            else:
-                target["failed"] += 1
-                target["notes"].append("%s rc=%d" % (name, rc))
+            _rc_step(kernel, name, rc, notes, life, rows)
     if life["passed"] or life["failed"] or life["missing"]:
         rows.insert(0, life)
+    return rows, ran
 
+
+def _guest_row(kernel, lines, done, qemu_rc):
+    """The guest run's row: passed if the plan finished and QEMU exited 0;
+    else why (the watchdog's line says which step stalled, for how long,
+    and whether the console still moved)."""
     guest = row(kernel, "guest run")
     if done and qemu_rc == 0:
         guest["passed"] = 1
@@ -740,25 +772,36 @@ def parse(kernel, log, plan_file, qemu_rc):
         guest["failed"] = 1
         why = "QEMU rc=%d" % qemu_rc
         if qemu_rc == 124:
-            # run-guest.sh's watchdog says which step stalled, for how long,
-            # and whether the console still moved.
             killed = [x.split("PFMK-HOST: ", 1)[1] for x in lines if "PFMK-HOST: QEMU killed" in x]
             why = killed[-1] if killed else "QEMU killed by the watchdog"
         guest["notes"].append("%s, plan %s" % (why, "finished" if done else "did not finish"))
-    rows.append(guest)
+    return guest
 
+
+def _manifest_rows(kernel, plan, ran):
+    """On a stock or debug plan, the manifest's check against what ran."""
+    manifest = load_manifest(MANIFEST)
+    if plan.get("mode") not in ("stock", "debug"):
+        return []
+    planned = set(st["name"].split(":", 1)[-1] for st in plan["steps"]
+                  if st["kind"] == "ktap")
+    if manifest is None:
+        return [row(kernel, "manifest", failed=1, notes=["no %s" % MANIFEST])]
+    return manifest_check(kernel, plan.get("kind", plan["mode"]), manifest, ran, planned)
+
+
+def parse(kernel, log, plan_file, qemu_rc):
+    """The rows of one guest run: its plan's steps, the guest run, the
+    manifest check and the kernel reports in its console log."""
+    with open(plan_file) as f:
+        plan = json.load(f)
+    lines = _read_console(log)
+    begins, ends, done = _step_marks(lines)
+    rows, ran = _step_rows(kernel, plan, lines, begins, ends)
+    rows.append(_guest_row(kernel, lines, done, qemu_rc))
     LAST_RAN.clear()
     LAST_RAN.update(ran)
-    manifest = load_manifest(MANIFEST)
-    if plan.get("mode") in ("stock", "debug"):
-        planned = set(st["name"].split(":", 1)[-1] for st in plan["steps"]
-                      if st["kind"] == "ktap")
-        if manifest is None:
-            rows.append(row(kernel, "manifest", failed=1, notes=["no %s" % MANIFEST]))
-        else:
-            rows += manifest_check(kernel, plan.get("kind", plan["mode"]), manifest, ran,
-                                   planned)
-
+    rows += _manifest_rows(kernel, plan, ran)
     reps = scan_reports(lines) + pfmk_warnings(lines)
     rep = row(kernel, "reports", passed=0 if reps else 1, failed=len(reps),
               notes=["%s:%d: %s" % (os.path.basename(log), n, t) for n, t in reps])
