@@ -151,9 +151,9 @@ def parse_workload(lines):
     return runs
 
 
-def workload_summary(runs):
-    """Per frequency: slowdowns and the pfmk/perf ratio over measured rounds."""
-    problems = []
+def _workload_by_round(runs, problems):
+    """{hz: {round: {variant: run}}} of the runs that exited 0 with a
+    time; each other run is a problem."""
     by = {}
     for r in runs:
         if r["rc"] != 0 or r["ns_sum"] is None:
@@ -161,88 +161,120 @@ def workload_summary(runs):
                 r["round"], r["variant"], r["hz"], r["rc"]))
             continue
         by.setdefault(r["hz"], {}).setdefault(r["round"], {})[r["variant"]] = r
+    return by
+
+
+def _own_ratio(v, base, cost):
+    """pfmk's cost above the floor over perf record's (at pfmk's period if
+    measured) in one round, or None.  The floor: raw events whose handler
+    only counts; what is left above it is the sampler's own."""
+    if "raw" in v and v["raw"]["samples"] and "pfmk" in cost:
+        floor = (v["raw"]["ns_sum"] - base) / v["raw"]["samples"]
+        ref = cost.get("perf")
+        if "perfc" in v and v["perfc"]["samples"]:
+            ref = (v["perfc"]["ns_sum"] - base) / v["perfc"]["samples"]
+        if ref is not None and ref - floor > 0:
+            return (cost["pfmk"] - floor) / (ref - floor)
+    return None
+
+
+def _workload_round(v, acc):
+    """Add one complete round v ({variant: run}) to the accumulators acc:
+    slowdowns, their ratio, samples and cost per sample.
+
+    Per sample: extra ns over the same round's unsampled run, divided
+    by the samples that run took (the only fair figure when the two
+    tools take different numbers of samples at the same rate).
+    """
+    base = v["none"]["ns_sum"]
+    a = v["pfmk"]["ns_sum"] / base - 1
+    b = v["perf"]["ns_sum"] / base - 1
+    acc["sp"].append(a)
+    acc["sf"].append(b)
+    if b > 0:
+        acc["ratios"].append(a / b)
+    samples, per = acc["samples"], acc["per"]
+    for s in ("pfmk", "perf"):
+        if v[s]["samples"] is not None:
+            samples[s].append(v[s]["samples"])
+    cost = {}
+    for s in ("pfmk", "perf"):
+        if v[s]["samples"]:
+            cost[s] = (v[s]["ns_sum"] - base) / v[s]["samples"]
+            per[s].append(cost[s])
+    if len(cost) == 2 and cost["perf"] > 0:
+        acc["per_ratios"].append(cost["pfmk"] / cost["perf"])
+    # Optional variants: perf record at pfmk's fixed period (the
+    # same sample count), and the floor.
+    for s in ("perfc", "raw"):
+        if s in v and v[s]["samples"]:
+            per.setdefault(s, []).append((v[s]["ns_sum"] - base) / v[s]["samples"])
+            samples.setdefault(s, []).append(v[s]["samples"])
+    own = _own_ratio(v, base, cost)
+    if own is not None:
+        acc["own_ratios"].append(own)
+
+
+def _med(xs):
+    """The median of xs, None if empty or missing."""
+    return statistics.median(xs) if xs else None
+
+
+def _workload_row(hz, by_round, rounds, acc):
+    """The summary row of one frequency from its accumulated rounds."""
+    sp, sf, ratios, samples = acc["sp"], acc["sf"], acc["ratios"], acc["samples"]
+    per, per_ratios, own_ratios = acc["per"], acc["per_ratios"], acc["own_ratios"]
+    return {
+        "hz": hz, "rounds": len(sp),
+        "slowdown_pfmk_med": statistics.median(sp),
+        "slowdown_perf_med": statistics.median(sf),
+        "ratio_med": _med(ratios),
+        "ratio_of_medians": (statistics.median(sp) / statistics.median(sf)
+                             if statistics.median(sf) > 0 else None),
+        "ratio_min": min(ratios) if ratios else None,
+        "rounds_perf_not_slower": len(sp) - len(ratios),
+        "samples_pfmk_med": _med(samples["pfmk"]),
+        "samples_perf_med": _med(samples["perf"]),
+        "none_ns_sum_med": statistics.median(by_round[k]["none"]["ns_sum"] for k in rounds
+                                             if "none" in by_round[k]),
+        "ns_per_sample_pfmk_med": _med(per["pfmk"]),
+        "ns_per_sample_perf_med": _med(per["perf"]),
+        "per_sample_ratio_med": _med(per_ratios),
+        "per_sample_ratio_of_medians": (
+            statistics.median(per["pfmk"]) / statistics.median(per["perf"])
+            if per["pfmk"] and per["perf"] and statistics.median(per["perf"]) > 0
+            else None),
+        "per_sample_ratio_min": min(per_ratios) if per_ratios else None,
+        "samples_perfc_med": _med(samples.get("perfc")),
+        "samples_raw_med": _med(samples.get("raw")),
+        "ns_per_sample_perfc_med": _med(per.get("perfc")),
+        "ns_per_sample_floor_med": _med(per.get("raw")),
+        "own_ratio_med": _med(own_ratios),
+        "own_ratio_min": min(own_ratios) if own_ratios else None,
+        "own_ratio_max": max(own_ratios) if own_ratios else None,
+        "per_sample_ratio_max": max(per_ratios) if per_ratios else None,
+    }
+
+
+def workload_summary(runs):
+    """Per frequency: slowdowns and the pfmk/perf ratio over measured rounds."""
+    problems = []
+    by = _workload_by_round(runs, problems)
     out = []
     for hz in sorted(by):
         rounds = sorted(k for k in by[hz] if k > 0)   # round 0: warm-up
-        sp, sf, ratios, samples = [], [], [], {"pfmk": [], "perf": []}
-        # Per sample: extra ns over the same round's unsampled run, divided
-        # by the samples that run took (the only fair figure when the two
-        # tools take different numbers of samples at the same rate).
-        per = {"pfmk": [], "perf": []}
-        per_ratios, own_ratios = [], []
+        acc = {"sp": [], "sf": [], "ratios": [], "samples": {"pfmk": [], "perf": []},
+               "per": {"pfmk": [], "perf": []}, "per_ratios": [], "own_ratios": []}
         for k in rounds:
             v = by[hz][k]
             if not all(x in v for x in ("none", "pfmk", "perf")):
                 problems.append("workload %d Hz round %d incomplete" % (hz, k))
                 continue
-            base = v["none"]["ns_sum"]
-            a = v["pfmk"]["ns_sum"] / base - 1
-            b = v["perf"]["ns_sum"] / base - 1
-            sp.append(a)
-            sf.append(b)
-            if b > 0:
-                ratios.append(a / b)
-            for s in ("pfmk", "perf"):
-                if v[s]["samples"] is not None:
-                    samples[s].append(v[s]["samples"])
-            cost = {}
-            for s in ("pfmk", "perf"):
-                if v[s]["samples"]:
-                    cost[s] = (v[s]["ns_sum"] - base) / v[s]["samples"]
-                    per[s].append(cost[s])
-            if len(cost) == 2 and cost["perf"] > 0:
-                per_ratios.append(cost["pfmk"] / cost["perf"])
-            # Optional variants: perf record at pfmk's fixed period (the
-            # same sample count), and the floor (raw events whose handler
-            # only counts): what is left above it is the sampler's own.
-            for s in ("perfc", "raw"):
-                if s in v and v[s]["samples"]:
-                    per.setdefault(s, []).append((v[s]["ns_sum"] - base) / v[s]["samples"])
-                    samples.setdefault(s, []).append(v[s]["samples"])
-            if "raw" in v and v["raw"]["samples"] and "pfmk" in cost:
-                floor = (v["raw"]["ns_sum"] - base) / v["raw"]["samples"]
-                ref = cost.get("perf")
-                if "perfc" in v and v["perfc"]["samples"]:
-                    ref = (v["perfc"]["ns_sum"] - base) / v["perfc"]["samples"]
-                if ref is not None and ref - floor > 0:
-                    own_ratios.append((cost["pfmk"] - floor) / (ref - floor))
-        if not sp:
+            _workload_round(v, acc)
+        if not acc["sp"]:
             problems.append("workload %d Hz: no measured round" % hz)
             continue
-        out.append({
-            "hz": hz, "rounds": len(sp),
-            "slowdown_pfmk_med": statistics.median(sp),
-            "slowdown_perf_med": statistics.median(sf),
-            "ratio_med": statistics.median(ratios) if ratios else None,
-            "ratio_of_medians": (statistics.median(sp) / statistics.median(sf)
-                                 if statistics.median(sf) > 0 else None),
-            "ratio_min": min(ratios) if ratios else None,
-            "rounds_perf_not_slower": len(sp) - len(ratios),
-            "samples_pfmk_med": statistics.median(samples["pfmk"]) if samples["pfmk"] else None,
-            "samples_perf_med": statistics.median(samples["perf"]) if samples["perf"] else None,
-            "none_ns_sum_med": statistics.median(by[hz][k]["none"]["ns_sum"] for k in rounds
-                                                 if "none" in by[hz][k]),
-            "ns_per_sample_pfmk_med": statistics.median(per["pfmk"]) if per["pfmk"] else None,
-            "ns_per_sample_perf_med": statistics.median(per["perf"]) if per["perf"] else None,
-            "per_sample_ratio_med": statistics.median(per_ratios) if per_ratios else None,
-            "per_sample_ratio_of_medians": (
-                statistics.median(per["pfmk"]) / statistics.median(per["perf"])
-                if per["pfmk"] and per["perf"] and statistics.median(per["perf"]) > 0
-                else None),
-            "per_sample_ratio_min": min(per_ratios) if per_ratios else None,
-            "samples_perfc_med": (statistics.median(samples["perfc"])
-                                  if samples.get("perfc") else None),
-            "samples_raw_med": (statistics.median(samples["raw"])
-                                if samples.get("raw") else None),
-            "ns_per_sample_perfc_med": (statistics.median(per["perfc"])
-                                        if per.get("perfc") else None),
-            "ns_per_sample_floor_med": (statistics.median(per["raw"])
-                                        if per.get("raw") else None),
-            "own_ratio_med": statistics.median(own_ratios) if own_ratios else None,
-            "own_ratio_min": min(own_ratios) if own_ratios else None,
-            "own_ratio_max": max(own_ratios) if own_ratios else None,
-            "per_sample_ratio_max": max(per_ratios) if per_ratios else None,
-        })
+        out.append(_workload_row(hz, by[hz], rounds, acc))
     return out, problems
 
 
