@@ -259,6 +259,89 @@ PAGE_OFFSET = 0xffff888000000000
 KERNEL_IMAGE_SIZE = 512 << 20
 
 
+def _system_map(path):
+    """{symbol: address} of a System.map."""
+    syms = {}
+    with open(path) as f:
+        for line in f:
+            a, _, name = line.split()
+            syms[name] = int(a, 16)
+    return syms
+
+
+def _elf_phdrs(f, elf):
+    """The ELF header (64 bytes, to rewrite) and the program headers, each a
+    list of its eight fields; ValueError if f is not ELF64."""
+    ehdr = bytearray(f.read(64))
+    if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2:
+        raise ValueError("%s: not an ELF64 file" % elf)
+    phoff, = struct.unpack_from("<Q", ehdr, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", ehdr, 0x36)
+    phdrs = []
+    for k in range(phnum):
+        f.seek(phoff + k * phentsize)
+        phdrs.append(list(struct.unpack("<IIQQQQQQ", f.read(56))))
+    return ehdr, phdrs
+
+
+def _phys_read(f, loads, pa, n):
+    """n bytes of the dump at physical address pa."""
+    for _, _, off, _, base, fsz, _, _ in loads:
+        if base <= pa and pa + n <= base + fsz:
+            f.seek(off + pa - base)
+            return f.read(n)
+    raise ValueError("physical %#x not in the dump" % pa)
+
+
+def _vmcoreinfo_note(f, loads, syms):
+    """The guest's VMCOREINFO note, read from its memory (vmcoreinfo_note),
+    and its descriptor size; ValueError if it is not there."""
+    def u64(pa):
+        return struct.unpack("<Q", _phys_read(f, loads, pa, 8))[0]
+
+    phys_base = u64(syms["phys_base"] - START_KERNEL_MAP)
+    ptr = u64(syms["vmcoreinfo_note"] - START_KERNEL_MAP + phys_base)
+    pa = ptr - PAGE_OFFSET
+    namesz, descsz, _ = struct.unpack("<III", _phys_read(f, loads, pa, 12))
+    note = _phys_read(f, loads, pa, 12 + ((namesz + 3) & ~3) + ((descsz + 3) & ~3))
+    if namesz != 11 or note[12:23] != b"VMCOREINFO\0":
+        raise ValueError("no VMCOREINFO note at %#x" % ptr)
+    return note, descsz
+
+
+def _virtual_views(phdrs, loads):
+    """The program headers plus, per PT_LOAD, its direct-map view and (in
+    the kernel image's first KERNEL_IMAGE_SIZE) its kernel-image view."""
+    new = [p for p in phdrs]
+    for t, fl, off, _, pa, fsz, msz, al in loads:
+        new.append([t, fl, off, PAGE_OFFSET + pa, pa, fsz, msz, al])
+        if pa < KERNEL_IMAGE_SIZE:
+            n = min(fsz, KERNEL_IMAGE_SIZE - pa)
+            new.append([t, fl, off, START_KERNEL_MAP + pa, pa, n, n, al])
+    return new
+
+
+def _append_notes_and_table(f, ehdr, note_ph, notes, phdrs, loads):
+    """Append the notes and a new program header table (with the virtual
+    views) at the end of the file and point the ELF header at it; return
+    the number of headers added."""
+    f.seek(0, 2)
+    end = (f.tell() + 7) & ~7
+    note_ph[2], note_ph[5], note_ph[6] = end, len(notes), len(notes)
+    new = _virtual_views(phdrs, loads)
+    f.seek(end)
+    f.write(notes)
+    table = (f.tell() + 7) & ~7
+    f.seek(table)
+    for p in new:
+        f.write(struct.pack("<IIQQQQQQ", *p))
+    struct.pack_into("<Q", ehdr, 0x20, table)
+    struct.pack_into("<H", ehdr, 0x38, len(new))
+    f.seek(0)
+    f.write(ehdr)
+    return len(new) - len(phdrs)
+
+
 def make_vmcore(elf, system_map):
     """Make a dump-guest-memory ELF read as a kdump vmcore by drgn 0.0.22.
 
@@ -275,35 +358,12 @@ def make_vmcore(elf, system_map):
     same file bytes (a new header table at the end of the file).  Returns
     a note for the log.
     """
-    syms = {}
-    with open(system_map) as f:
-        for line in f:
-            a, _, name = line.split()
-            syms[name] = int(a, 16)
+    syms = _system_map(system_map)
     with open(elf, "r+b") as f:
-        ehdr = bytearray(f.read(64))
-        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2:
-            raise ValueError("%s: not an ELF64 file" % elf)
-        phoff, = struct.unpack_from("<Q", ehdr, 0x20)
-        phentsize, phnum = struct.unpack_from("<HH", ehdr, 0x36)
-        phdrs = []
-        for k in range(phnum):
-            f.seek(phoff + k * phentsize)
-            phdrs.append(list(struct.unpack("<IIQQQQQQ", f.read(56))))
+        ehdr, phdrs = _elf_phdrs(f, elf)
         loads = [p for p in phdrs if p[0] == 1]
         if any(p[3] >= PAGE_OFFSET for p in loads):
             return "the dump has kernel virtual addresses already"
-
-        def rd(pa, n):
-            for _, _, off, _, base, fsz, _, _ in loads:
-                if base <= pa and pa + n <= base + fsz:
-                    f.seek(off + pa - base)
-                    return f.read(n)
-            raise ValueError("physical %#x not in the dump" % pa)
-
-        def u64(pa):
-            return struct.unpack("<Q", rd(pa, 8))[0]
-
         note_ph = next((p for p in phdrs if p[0] == 4), None)
         if note_ph is None:
             raise ValueError("no PT_NOTE in %s" % elf)
@@ -311,35 +371,11 @@ def make_vmcore(elf, system_map):
         notes = f.read(note_ph[5])
         added = ""
         if b"VMCOREINFO\0" not in notes:
-            phys_base = u64(syms["phys_base"] - START_KERNEL_MAP)
-            ptr = u64(syms["vmcoreinfo_note"] - START_KERNEL_MAP + phys_base)
-            pa = ptr - PAGE_OFFSET
-            namesz, descsz, _ = struct.unpack("<III", rd(pa, 12))
-            note = rd(pa, 12 + ((namesz + 3) & ~3) + ((descsz + 3) & ~3))
-            if namesz != 11 or note[12:23] != b"VMCOREINFO\0":
-                raise ValueError("no VMCOREINFO note at %#x" % ptr)
+            note, descsz = _vmcoreinfo_note(f, loads, syms)
             notes += note
             added = "the guest's VMCOREINFO note (%d bytes), " % descsz
-        f.seek(0, 2)
-        end = (f.tell() + 7) & ~7
-        note_ph[2], note_ph[5], note_ph[6] = end, len(notes), len(notes)
-        new = [p for p in phdrs]
-        for t, fl, off, _, pa, fsz, msz, al in loads:
-            new.append([t, fl, off, PAGE_OFFSET + pa, pa, fsz, msz, al])
-            if pa < KERNEL_IMAGE_SIZE:
-                n = min(fsz, KERNEL_IMAGE_SIZE - pa)
-                new.append([t, fl, off, START_KERNEL_MAP + pa, pa, n, n, al])
-        f.seek(end)
-        f.write(notes)
-        table = (f.tell() + 7) & ~7
-        f.seek(table)
-        for p in new:
-            f.write(struct.pack("<IIQQQQQQ", *p))
-        struct.pack_into("<Q", ehdr, 0x20, table)
-        struct.pack_into("<H", ehdr, 0x38, len(new))
-        f.seek(0)
-        f.write(ehdr)
-    return "added %sthe direct map and kernel image views (%d segments)" % (added, len(new) - len(phdrs))
+        n = _append_notes_and_table(f, ehdr, note_ph, notes, phdrs, loads)
+    return "added %sthe direct map and kernel image views (%d segments)" % (added, n)
 
 
 def run_drgn(out, tag, dump_path, args):
