@@ -413,22 +413,9 @@ def wait_for(log, proc, pattern, timeout, start=0):
     return None
 
 
-def main(argv):
-    ap = argparse.ArgumentParser()
-    for a in ("id", "kernel", "vmlinux", "modules", "initrd", "out", "rows"):
-        ap.add_argument("--" + a, required=True)
-    ap.add_argument("--system-map", required=True)
-    ap.add_argument("--stall", default="600")
-    ap.add_argument("--keep-dumps", action="store_true")
-    args = ap.parse_args(argv)
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    log = os.path.join(out, "console.log")
-    qmp_path = os.path.join(out, "qmp.sock")
-    ctl_path = os.path.join(out, "ctl.sock")
-    for p in (qmp_path, ctl_path):
-        if os.path.exists(p):
-            os.unlink(p)
+def _guest_env(qmp_path, ctl_path):
+    """run-guest.sh's environment for the post-mortem run: QMP, a reboot
+    instead of a power-off, the control serial line and CMDLINE."""
     env = dict(os.environ)
     env.update({
         "PFMK_GUEST_QMP": qmp_path,
@@ -438,13 +425,14 @@ def main(argv):
         "PFMK_GUEST_CMDLINE": (env.get("PFMK_GUEST_CMDLINE", "") + " " + CMDLINE).strip(),
         "PFMK_QEMU_ACCEL": env.get("PFMK_QEMU_ACCEL", "tcg"),
     })
-    rows = []
+    return env
 
-    def row(suite, ck, extra=None):
-        notes = ck.bad + (extra or [])
-        rows.append(results.row(args.id, "postmortem: " + suite, passed=0 if ck.bad else 1,
-                                failed=1 if ck.bad else 0, notes=notes))
 
+def _boot_and_dump(args, out, log, qmp_path, ctl_path, rows):
+    """Boot the guest; take the live dump and the panic dump when it asks,
+    then reset it for the pstore boot.  A host-side failure is a failed row
+    in rows.  Return {tag: pfmk-drgn.py's result} of the dumps taken."""
+    env = _guest_env(qmp_path, ctl_path)
     say("booting %s (log: %s)" % (os.path.basename(args.kernel), log))
     proc = subprocess.Popen([os.path.join(HERE, "run-guest.sh"), args.kernel, args.initrd, log,
                              args.stall], env=env)
@@ -481,8 +469,40 @@ def main(argv):
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
+    return dumps
 
-    lines = log_lines(log)
+
+def _pstore_lines(lines):
+    """The lines of the pstore files the second boot printed (between
+    PFMK-PSTORE-FILE and PFMK-PSTORE-FILE-END)."""
+    ps_lines, inside = [], False
+    for x in lines:
+        if "PFMK-PSTORE-FILE " in x and "PFMK-PSTORE-FILE-END" not in x:
+            inside = True
+            continue
+        if "PFMK-PSTORE-FILE-END" in x:
+            inside = False
+        if inside:
+            ps_lines.append(x)
+    return ps_lines
+
+
+def _crash_path_clean(lines):
+    """The kernel reports of the crash path but the oops it was asked for.
+    It ran under KASAN and lockdep: nothing but that oops (BUG() in
+    pfmk_postmortem) may show up."""
+    reps = [(n, t) for n, t in results.scan_reports(lines)
+            if not re.search(r"kernel BUG at .*pfmk_postmortem|invalid opcode|pm_crash_set|Kernel panic - not syncing: Fatal exception|Oops", t)]
+    clean = Check("reports")
+    for n, t in reps:
+        clean.bad.append("console.log:%d: %s" % (n, t))
+    return clean
+
+
+def _verdict(lines, dumps, row):
+    """Judge the run from its console log and dumps: what the guest
+    recorded, both dumps, the crash summary on the console and in pstore,
+    and a clean crash path; row(suite, check) records each."""
     crash_at = next((i for i, x in enumerate(lines) if "pfmk-pm: crashing now" in x), len(lines))
     boot2 = next((i for i, x in enumerate(lines) if i > crash_at and "Linux version" in x), len(lines))
     head, gp = guest_prints(lines[:crash_at])
@@ -495,28 +515,41 @@ def main(argv):
     dec = load_pstore_decoder()
     row("crash summary, console",
         check_summary("console", dec.parse(lines[crash_at:boot2]), head, gp, dumps.get("panic")))
-    ps_lines, inside = [], False
-    for x in lines[boot2:]:
-        if "PFMK-PSTORE-FILE " in x and "PFMK-PSTORE-FILE-END" not in x:
-            inside = True
-            continue
-        if "PFMK-PSTORE-FILE-END" in x:
-            inside = False
-        if inside:
-            ps_lines.append(x)
+    ps_lines = _pstore_lines(lines[boot2:])
     found = Check("pstore")
     found.true("second boot printed pstore records", any("PFMK-PSTORE-DONE" in x for x in lines[boot2:]))
     psck = check_summary("pstore", dec.parse(ps_lines), head, gp, dumps.get("panic"))
     psck.bad = found.bad + psck.bad
     row("crash summary, pstore after reboot", psck)
-    # The crash path ran under KASAN and lockdep: nothing but the oops it
-    # was asked for (BUG() in pfmk_postmortem) may show up.
-    reps = [(n, t) for n, t in results.scan_reports(lines[:boot2])
-            if not re.search(r"kernel BUG at .*pfmk_postmortem|invalid opcode|pm_crash_set|Kernel panic - not syncing: Fatal exception|Oops", t)]
-    clean = Check("reports")
-    for n, t in reps:
-        clean.bad.append("console.log:%d: %s" % (n, t))
-    row("crash path clean (KASAN, lockdep)", clean)
+    row("crash path clean (KASAN, lockdep)", _crash_path_clean(lines[:boot2]))
+
+
+def main(argv):
+    """Run the post-mortem test of one kernel and write its rows."""
+    ap = argparse.ArgumentParser()
+    for a in ("id", "kernel", "vmlinux", "modules", "initrd", "out", "rows"):
+        ap.add_argument("--" + a, required=True)
+    ap.add_argument("--system-map", required=True)
+    ap.add_argument("--stall", default="600")
+    ap.add_argument("--keep-dumps", action="store_true")
+    args = ap.parse_args(argv)
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    log = os.path.join(out, "console.log")
+    qmp_path = os.path.join(out, "qmp.sock")
+    ctl_path = os.path.join(out, "ctl.sock")
+    for p in (qmp_path, ctl_path):
+        if os.path.exists(p):
+            os.unlink(p)
+    rows = []
+
+    def row(suite, ck, extra=None):
+        notes = ck.bad + (extra or [])
+        rows.append(results.row(args.id, "postmortem: " + suite, passed=0 if ck.bad else 1,
+                                failed=1 if ck.bad else 0, notes=notes))
+
+    dumps = _boot_and_dump(args, out, log, qmp_path, ctl_path, rows)
+    _verdict(log_lines(log), dumps, row)
     # The dumps (1 GiB each) stay only for a check that failed.
     if not args.keep_dumps and not any(r["failed"] for r in rows):
         for tag in ("live", "panic"):
