@@ -151,9 +151,9 @@ def parse_workload(lines):
     return runs
 
 
-def workload_summary(runs):
-    """Per frequency: slowdowns and the pfmk/perf ratio over measured rounds."""
-    problems = []
+def _workload_by_round(runs, problems):
+    """{hz: {round: {variant: run}}} of the runs that exited 0 with a
+    time; each other run is a problem."""
     by = {}
     for r in runs:
         if r["rc"] != 0 or r["ns_sum"] is None:
@@ -161,88 +161,120 @@ def workload_summary(runs):
                 r["round"], r["variant"], r["hz"], r["rc"]))
             continue
         by.setdefault(r["hz"], {}).setdefault(r["round"], {})[r["variant"]] = r
+    return by
+
+
+def _own_ratio(v, base, cost):
+    """pfmk's cost above the floor over perf record's (at pfmk's period if
+    measured) in one round, or None.  The floor: raw events whose handler
+    only counts; what is left above it is the sampler's own."""
+    if "raw" in v and v["raw"]["samples"] and "pfmk" in cost:
+        floor = (v["raw"]["ns_sum"] - base) / v["raw"]["samples"]
+        ref = cost.get("perf")
+        if "perfc" in v and v["perfc"]["samples"]:
+            ref = (v["perfc"]["ns_sum"] - base) / v["perfc"]["samples"]
+        if ref is not None and ref - floor > 0:
+            return (cost["pfmk"] - floor) / (ref - floor)
+    return None
+
+
+def _workload_round(v, acc):
+    """Add one complete round v ({variant: run}) to the accumulators acc:
+    slowdowns, their ratio, samples and cost per sample.
+
+    Per sample: extra ns over the same round's unsampled run, divided
+    by the samples that run took (the only fair figure when the two
+    tools take different numbers of samples at the same rate).
+    """
+    base = v["none"]["ns_sum"]
+    a = v["pfmk"]["ns_sum"] / base - 1
+    b = v["perf"]["ns_sum"] / base - 1
+    acc["sp"].append(a)
+    acc["sf"].append(b)
+    if b > 0:
+        acc["ratios"].append(a / b)
+    samples, per = acc["samples"], acc["per"]
+    for s in ("pfmk", "perf"):
+        if v[s]["samples"] is not None:
+            samples[s].append(v[s]["samples"])
+    cost = {}
+    for s in ("pfmk", "perf"):
+        if v[s]["samples"]:
+            cost[s] = (v[s]["ns_sum"] - base) / v[s]["samples"]
+            per[s].append(cost[s])
+    if len(cost) == 2 and cost["perf"] > 0:
+        acc["per_ratios"].append(cost["pfmk"] / cost["perf"])
+    # Optional variants: perf record at pfmk's fixed period (the
+    # same sample count), and the floor.
+    for s in ("perfc", "raw"):
+        if s in v and v[s]["samples"]:
+            per.setdefault(s, []).append((v[s]["ns_sum"] - base) / v[s]["samples"])
+            samples.setdefault(s, []).append(v[s]["samples"])
+    own = _own_ratio(v, base, cost)
+    if own is not None:
+        acc["own_ratios"].append(own)
+
+
+def _med(xs):
+    """The median of xs, None if empty or missing."""
+    return statistics.median(xs) if xs else None
+
+
+def _workload_row(hz, by_round, rounds, acc):
+    """The summary row of one frequency from its accumulated rounds."""
+    sp, sf, ratios, samples = acc["sp"], acc["sf"], acc["ratios"], acc["samples"]
+    per, per_ratios, own_ratios = acc["per"], acc["per_ratios"], acc["own_ratios"]
+    return {
+        "hz": hz, "rounds": len(sp),
+        "slowdown_pfmk_med": statistics.median(sp),
+        "slowdown_perf_med": statistics.median(sf),
+        "ratio_med": _med(ratios),
+        "ratio_of_medians": (statistics.median(sp) / statistics.median(sf)
+                             if statistics.median(sf) > 0 else None),
+        "ratio_min": min(ratios) if ratios else None,
+        "rounds_perf_not_slower": len(sp) - len(ratios),
+        "samples_pfmk_med": _med(samples["pfmk"]),
+        "samples_perf_med": _med(samples["perf"]),
+        "none_ns_sum_med": statistics.median(by_round[k]["none"]["ns_sum"] for k in rounds
+                                             if "none" in by_round[k]),
+        "ns_per_sample_pfmk_med": _med(per["pfmk"]),
+        "ns_per_sample_perf_med": _med(per["perf"]),
+        "per_sample_ratio_med": _med(per_ratios),
+        "per_sample_ratio_of_medians": (
+            statistics.median(per["pfmk"]) / statistics.median(per["perf"])
+            if per["pfmk"] and per["perf"] and statistics.median(per["perf"]) > 0
+            else None),
+        "per_sample_ratio_min": min(per_ratios) if per_ratios else None,
+        "samples_perfc_med": _med(samples.get("perfc")),
+        "samples_raw_med": _med(samples.get("raw")),
+        "ns_per_sample_perfc_med": _med(per.get("perfc")),
+        "ns_per_sample_floor_med": _med(per.get("raw")),
+        "own_ratio_med": _med(own_ratios),
+        "own_ratio_min": min(own_ratios) if own_ratios else None,
+        "own_ratio_max": max(own_ratios) if own_ratios else None,
+        "per_sample_ratio_max": max(per_ratios) if per_ratios else None,
+    }
+
+
+def workload_summary(runs):
+    """Per frequency: slowdowns and the pfmk/perf ratio over measured rounds."""
+    problems = []
+    by = _workload_by_round(runs, problems)
     out = []
     for hz in sorted(by):
         rounds = sorted(k for k in by[hz] if k > 0)   # round 0: warm-up
-        sp, sf, ratios, samples = [], [], [], {"pfmk": [], "perf": []}
-        # Per sample: extra ns over the same round's unsampled run, divided
-        # by the samples that run took (the only fair figure when the two
-        # tools take different numbers of samples at the same rate).
-        per = {"pfmk": [], "perf": []}
-        per_ratios, own_ratios = [], []
+        acc = {"sp": [], "sf": [], "ratios": [], "samples": {"pfmk": [], "perf": []},
+               "per": {"pfmk": [], "perf": []}, "per_ratios": [], "own_ratios": []}
         for k in rounds:
             v = by[hz][k]
             if not all(x in v for x in ("none", "pfmk", "perf")):
                 problems.append("workload %d Hz round %d incomplete" % (hz, k))
                 continue
-            base = v["none"]["ns_sum"]
-            a = v["pfmk"]["ns_sum"] / base - 1
-            b = v["perf"]["ns_sum"] / base - 1
-            sp.append(a)
-            sf.append(b)
-            if b > 0:
-                ratios.append(a / b)
-            for s in ("pfmk", "perf"):
-                if v[s]["samples"] is not None:
-                    samples[s].append(v[s]["samples"])
-            cost = {}
-            for s in ("pfmk", "perf"):
-                if v[s]["samples"]:
-                    cost[s] = (v[s]["ns_sum"] - base) / v[s]["samples"]
-                    per[s].append(cost[s])
-            if len(cost) == 2 and cost["perf"] > 0:
-                per_ratios.append(cost["pfmk"] / cost["perf"])
-            # Optional variants: perf record at pfmk's fixed period (the
-            # same sample count), and the floor (raw events whose handler
-            # only counts): what is left above it is the sampler's own.
-            for s in ("perfc", "raw"):
-                if s in v and v[s]["samples"]:
-                    per.setdefault(s, []).append((v[s]["ns_sum"] - base) / v[s]["samples"])
-                    samples.setdefault(s, []).append(v[s]["samples"])
-            if "raw" in v and v["raw"]["samples"] and "pfmk" in cost:
-                floor = (v["raw"]["ns_sum"] - base) / v["raw"]["samples"]
-                ref = cost.get("perf")
-                if "perfc" in v and v["perfc"]["samples"]:
-                    ref = (v["perfc"]["ns_sum"] - base) / v["perfc"]["samples"]
-                if ref is not None and ref - floor > 0:
-                    own_ratios.append((cost["pfmk"] - floor) / (ref - floor))
-        if not sp:
+            _workload_round(v, acc)
+        if not acc["sp"]:
             problems.append("workload %d Hz: no measured round" % hz)
             continue
-        out.append({
-            "hz": hz, "rounds": len(sp),
-            "slowdown_pfmk_med": statistics.median(sp),
-            "slowdown_perf_med": statistics.median(sf),
-            "ratio_med": statistics.median(ratios) if ratios else None,
-            "ratio_of_medians": (statistics.median(sp) / statistics.median(sf)
-                                 if statistics.median(sf) > 0 else None),
-            "ratio_min": min(ratios) if ratios else None,
-            "rounds_perf_not_slower": len(sp) - len(ratios),
-            "samples_pfmk_med": statistics.median(samples["pfmk"]) if samples["pfmk"] else None,
-            "samples_perf_med": statistics.median(samples["perf"]) if samples["perf"] else None,
-            "none_ns_sum_med": statistics.median(by[hz][k]["none"]["ns_sum"] for k in rounds
-                                                 if "none" in by[hz][k]),
-            "ns_per_sample_pfmk_med": statistics.median(per["pfmk"]) if per["pfmk"] else None,
-            "ns_per_sample_perf_med": statistics.median(per["perf"]) if per["perf"] else None,
-            "per_sample_ratio_med": statistics.median(per_ratios) if per_ratios else None,
-            "per_sample_ratio_of_medians": (
-                statistics.median(per["pfmk"]) / statistics.median(per["perf"])
-                if per["pfmk"] and per["perf"] and statistics.median(per["perf"]) > 0
-                else None),
-            "per_sample_ratio_min": min(per_ratios) if per_ratios else None,
-            "samples_perfc_med": (statistics.median(samples["perfc"])
-                                  if samples.get("perfc") else None),
-            "samples_raw_med": (statistics.median(samples["raw"])
-                                if samples.get("raw") else None),
-            "ns_per_sample_perfc_med": (statistics.median(per["perfc"])
-                                        if per.get("perfc") else None),
-            "ns_per_sample_floor_med": (statistics.median(per["raw"])
-                                        if per.get("raw") else None),
-            "own_ratio_med": statistics.median(own_ratios) if own_ratios else None,
-            "own_ratio_min": min(own_ratios) if own_ratios else None,
-            "own_ratio_max": max(own_ratios) if own_ratios else None,
-            "per_sample_ratio_max": max(per_ratios) if per_ratios else None,
-        })
+        out.append(_workload_row(hz, by[hz], rounds, acc))
     return out, problems
 
 
@@ -424,31 +456,30 @@ def judged_label(x):
     return "%s k=%d" % (x["name"], x["arg"])
 
 
-def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_kernel=None):
-    x86 = log != "-"
-    lines = []
-    if x86:
-        with open(log, errors="replace") as f:
-            lines = [clean(x) for x in f]
-    micro, problems = parse_micro(lines)
-    if not x86:
-        problems = []
-    runs = parse_workload(lines)
-    wl, wl_problems = workload_summary(runs)
-    problems += wl_problems
-    if x86 and not runs:
-        problems.append("no workload runs")
-    scal = scaling_summary(micro["scales"])
+def read_log(log):
+    """The cleaned lines of a console log; none for "-" (no x86 run)."""
+    if log == "-":
+        return []
+    with open(log, errors="replace") as f:
+        return [clean(x) for x in f]
 
+
+def timed_rows(micro):
+    """The timed run's micro rows, each with its item, target and cost over raw."""
     rows = []
     for r in micro["results"]:
         rows.append(dict(r, arch="x86_64", item=ITEM[r["name"]],
                          target=target_of(r["name"], r["arg"]),
                          delta_ns=r["cand_ns"] - r["base_ns"],
                          kapi2_ns=micro["floors"].get((r["name"], r["arg"]))))
+    return rows
+
+
+def judge_workload(wl):
+    """Decide each workload row's target and verdict (only WORKLOAD_TARGET_HZ
+    is judged, per sample: slowdowns divided by samples taken)."""
     for w in wl:
         w["arch"] = "x86_64"
-        # Judged per sample: slowdowns divided by samples taken.
         t = None
         if w["hz"] == WORKLOAD_TARGET_HZ:
             t = {"metric": "time", "op": "<=", "value": WORKLOAD_TARGET,
@@ -458,9 +489,10 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
         w["verdict"] = judge(w["measured"], t)
         w["met"] = {"met": True, "MISSED": False}.get(w["verdict"])
 
-    # The instruction-count pass: same measurements, counted in guest
-    # instructions.  Verdicts stay time-based; the instruction ratio only
-    # says whose a missed target is.
+
+def load_icount(icount_log, problems):
+    """Parse the instruction-count pass: (icount summary, its micro or None).
+    Decides its status; a log without a result is added to problems."""
     icount = {"log": icount_log, "status": "not run", "notes": [], "rows": [],
               "attributions": []}
     imicro = None
@@ -472,56 +504,89 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
                 icount_log, ": " + "; ".join(icount["notes"]) if icount["notes"] else ""))
         else:
             icount["status"] = "problems" if icount["notes"] else "ok"
-    insn = {}   # (name, arg) of a timed row: (instruction ratio, attribution)
+    return icount, imicro
+
+
+def judge_row(r, imicro):
+    """Decide one timed row's measured figure, verdict and attribution from
+    its target's metric; return the matching icount result (or None)."""
+    m = icount_match(imicro, r["name"], r["arg"]) if imicro else None
+    ratio = m["ratio_med"] if m else None
+    t = r["target"]
+    r["insn_ratio_med"] = ratio
+    r["insns_over_floor"] = None
+    if m and m["arg"] == r["arg"] and (m["name"], m["arg"]) in imicro["floors"]:
+        r["insns_over_floor"] = (m["cand_ns"] - m["base_ns"] -
+                                 imicro["floors"][(m["name"], m["arg"])])
+    metric = t["metric"] if t else None
+    r["measured"] = {"time": r["ratio_med"], "insns": ratio,
+                     "insns_over_floor": r["insns_over_floor"], None: None}[metric]
+    r["verdict"] = judge(r["measured"], t)
+    r["met"] = {"met": True, "MISSED": False}.get(r["verdict"])
+    r["attribution"] = attribution(r["verdict"], metric, ratio, t["value"] if t else None)
+    return m
+
+
+def judge_rows(rows, imicro, icount):
+    """Judge every timed row.  Verdicts stay time-based; the instruction
+    ratio only says whose a missed target is (recorded in icount).
+    Return {(name, arg): (instruction ratio, attribution)}."""
+    insn = {}
     for r in rows:
-        m = icount_match(imicro, r["name"], r["arg"]) if imicro else None
-        ratio = m["ratio_med"] if m else None
-        t = r["target"]
-        r["insn_ratio_med"] = ratio
-        r["insns_over_floor"] = None
-        if m and m["arg"] == r["arg"] and (m["name"], m["arg"]) in imicro["floors"]:
-            r["insns_over_floor"] = (m["cand_ns"] - m["base_ns"] -
-                                     imicro["floors"][(m["name"], m["arg"])])
-        metric = t["metric"] if t else None
-        r["measured"] = {"time": r["ratio_med"], "insns": ratio,
-                         "insns_over_floor": r["insns_over_floor"], None: None}[metric]
-        r["verdict"] = judge(r["measured"], t)
-        r["met"] = {"met": True, "MISSED": False}.get(r["verdict"])
-        attr = attribution(r["verdict"], metric, ratio, t["value"] if t else None)
-        r["attribution"] = attr
+        m = judge_row(r, imicro)
+        ratio, attr = r["insn_ratio_med"], r["attribution"]
         insn[(r["name"], r["arg"])] = (ratio, attr)
         if attr is not None:
             icount["attributions"].append({
-                "name": r["name"], "arg": r["arg"], "item": r["item"], "target": t,
+                "name": r["name"], "arg": r["arg"], "item": r["item"], "target": r["target"],
                 "ratio_med": r["ratio_med"], "verdict": r["verdict"],
                 "insn_ratio_med": ratio, "icount_arg": m["arg"] if m else None,
                 "attribution": attr})
-    if imicro:
-        for m in imicro["results"]:
-            icount["rows"].append({
-                "name": m["name"], "arg": m["arg"], "item": ITEM[m["name"]],
-                "target": target_of(m["name"], m["arg"]),
-                "base_insns": m["base_ns"], "cand_insns": m["cand_ns"],
-                "delta_insns": m["cand_ns"] - m["base_ns"],
-                "ratio_med": m["ratio_med"], "ratio_min": m["ratio_min"],
-                "rounds": m["rounds"],
-                "kapi2_insns": imicro["floors"].get((m["name"], m["arg"]))})
+    return insn
 
-    def num(x, fmt="%.3f"):
-        return fmt % x if x is not None else "n/a"
 
-    def line(item, label, arg, base, cand, rmed, rmin, insn, target, verdict_, attr):
-        print(("%-2d %-48s %4s %11s %11s %9s %9s %10s %7s  %-7s %s" % (
-            item, label, arg, base, cand, rmed, rmin, insn, target, verdict_,
-            attr or "")).rstrip())
+def icount_rows(imicro):
+    """The instruction-count pass's own rows, in instructions."""
+    out = []
+    for m in imicro["results"]:
+        out.append({
+            "name": m["name"], "arg": m["arg"], "item": ITEM[m["name"]],
+            "target": target_of(m["name"], m["arg"]),
+            "base_insns": m["base_ns"], "cand_insns": m["cand_ns"],
+            "delta_insns": m["cand_ns"] - m["base_ns"],
+            "ratio_med": m["ratio_med"], "ratio_min": m["ratio_min"],
+            "rounds": m["rounds"],
+            "kapi2_insns": imicro["floors"].get((m["name"], m["arg"]))})
+    return out
 
-    print("pfmk benchmarks on %s (QEMU TCG, emulated: compare ratios, not ns)%s" % (
-        kernel, "" if x86 else ": x86 not run"))
-    print()
-    # Without an x86 run its sections would be empty: not printed.
-    real_stdout = sys.stdout
-    if not x86:
-        sys.stdout = io.StringIO()
+
+def num(x, fmt="%.3f"):
+    """x in fmt, or "n/a" when not measured."""
+    return fmt % x if x is not None else "n/a"
+
+
+def table_line(item, label, arg, base, cand, rmed, rmin, insn, target, verdict_, attr):
+    """Print one row of the main table."""
+    print(("%-2d %-48s %4s %11s %11s %9s %9s %10s %7s  %-7s %s" % (
+        item, label, arg, base, cand, rmed, rmin, insn, target, verdict_,
+        attr or "")).rstrip())
+
+
+def judge_aux(a):
+    """Decide an AUX copy-out row's target and verdict.  Higher is better
+    here: the target is a floor.  A debug kernel's ratio measures KASAN and
+    lockdep: reported, not judged."""
+    t = AUX_TARGETS.get(a["kib"])
+    a["target"] = ({"metric": "time", "op": ">=", "value": t, "text": ">=%.2f" % t}
+                   if t and not a["kernel"].startswith("debug-") else None)
+    a["measured"] = a["ratio_med"]
+    a["verdict"] = judge(a["measured"], a["target"])
+    a["met"] = {"met": True, "MISSED": False}.get(a["verdict"])
+
+
+def print_main_table(rows, insn, wl):
+    """Print the main table (timed rows, workload, AUX copy-out); return the
+    AUX rows, judged."""
     hdr = "%-2s %-48s %4s %11s %11s %9s %9s %10s %7s  %-7s %s" % (
         "#", "measurement (pfmk vs baseline)", "arg", "base ns/op", "pfmk ns/op",
         "ratio med", "ratio min", "insn ratio", "target", "verdict", "attribution")
@@ -529,35 +594,57 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
     print("-" * len(hdr))
     for r in rows:
         ratio, attr = insn[(r["name"], r["arg"])]
-        line(r["item"], LABEL[r["name"]], r["arg"], r["base_ns"], r["cand_ns"],
-             "%.3f" % r["ratio_med"], "%.3f" % r["ratio_min"],
-             "%.3f" % ratio if ratio is not None else "-",
-             r["target"]["text"] if r["target"] else "-", r["verdict"], attr)
+        table_line(r["item"], LABEL[r["name"]], r["arg"], r["base_ns"], r["cand_ns"],
+                   "%.3f" % r["ratio_med"], "%.3f" % r["ratio_min"],
+                   "%.3f" % ratio if ratio is not None else "-",
+                   r["target"]["text"] if r["target"] else "-", r["verdict"], attr)
     for w in wl:
-        line(6, "cost per sample %d Hz (vs perf record -a)" % w["hz"],
-             "", num(w["ns_per_sample_perf_med"], "%.0f"),
-             num(w["ns_per_sample_pfmk_med"], "%.0f"),
-             num(w["per_sample_ratio_med"]), num(w["per_sample_ratio_min"]), "-",
-             w["target"]["text"] if w["target"] else "-", w["verdict"],
-             attribution(w["verdict"], "time", None, None))
+        table_line(6, "cost per sample %d Hz (vs perf record -a)" % w["hz"],
+                   "", num(w["ns_per_sample_perf_med"], "%.0f"),
+                   num(w["ns_per_sample_pfmk_med"], "%.0f"),
+                   num(w["per_sample_ratio_med"]), num(w["per_sample_ratio_min"]), "-",
+                   w["target"]["text"] if w["target"] else "-", w["verdict"],
+                   attribution(w["verdict"], "time", None, None))
     aux = aux_copyout()
     for a in aux:
-        t = AUX_TARGETS.get(a["kib"])
-        # Higher is better here: the target is a floor.  A debug kernel's
-        # ratio measures KASAN and lockdep: reported, not judged.
-        a["target"] = ({"metric": "time", "op": ">=", "value": t, "text": ">=%.2f" % t}
-                       if t and not a["kernel"].startswith("debug-") else None)
-        a["measured"] = a["ratio_med"]
-        a["verdict"] = judge(a["measured"], a["target"])
-        a["met"] = {"met": True, "MISSED": False}.get(a["verdict"])
-        line(8, "AUX copy-out vs memcpy, %s, %d KiB" % (a["kernel"], a["kib"]),
-             "", "", "", "%.3f" % a["ratio_med"], "", "-",
-             a["target"]["text"] if a["target"] else "-",
-             a["verdict"], attribution(a["verdict"], "time", None, None))
+        judge_aux(a)
+        table_line(8, "AUX copy-out vs memcpy, %s, %d KiB" % (a["kernel"], a["kib"]),
+                   "", "", "", "%.3f" % a["ratio_med"], "", "-",
+                   a["target"]["text"] if a["target"] else "-",
+                   a["verdict"], attribution(a["verdict"], "time", None, None))
     if not aux:
         print("%-2d %-48s %s" % (8, "AUX copy-out vs memcpy",
                                  "no result: make bench's AUX run (PFMK_BENCH_AUX) or make test's debug kernels"))
-    print()
+    return aux
+
+
+def print_icount_rows(icount, imicro, rows):
+    """Print the instruction-count pass's rows, floors and arg mismatches."""
+    ihdr = "   %-2s %-48s %4s %11s %11s %10s %9s %9s" % (
+        "#", "measurement (pfmk vs baseline)", "arg", "base insns", "pfmk insns",
+        "pfmk-base", "ratio med", "ratio min")
+    print(ihdr)
+    for m in icount["rows"]:
+        print("   %-2d %-48s %4d %11d %11d %10d %9.3f %9.3f" % (
+            m["item"], LABEL[m["name"]], m["arg"], m["base_insns"], m["cand_insns"],
+            m["delta_insns"], m["ratio_med"], m["ratio_min"]))
+    for m in icount["rows"]:
+        if m["kapi2_insns"] is not None:
+            print("   2: k=%d: pfmk - raw %d insns, floor (two pfmk_get_state) %d insns,"
+                  " rest %d insns" % (m["arg"], m["delta_insns"], m["kapi2_insns"],
+                                      m["delta_insns"] - m["kapi2_insns"]))
+    for r in rows:
+        m = icount_match(imicro, r["name"], r["arg"])
+        if m and m["arg"] != r["arg"]:
+            print("   %d: %s arg=%d is compared with the timed run's arg=%d%s" % (
+                r["item"], r["name"], m["arg"], r["arg"],
+                ": one vCPU, the waiter runs on the driver's CPU"
+                if r["name"] == "wakeup" else ""))
+
+
+def print_icount(icount_log, icount, imicro, rows):
+    """Print the instructions-per-op section: which of not run, no result
+    or the pass's table."""
     if icount_log is None:
         print("instructions per op: no icount run (PFMK_BENCH_ICOUNT=0); insn ratio and "
               "attribution n/a")
@@ -567,32 +654,17 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
     else:
         print("instructions per op (icount run, one vCPU: 1 ns of guest time = 1 instruction;"
               " %s)" % icount_log)
-        ihdr = "   %-2s %-48s %4s %11s %11s %10s %9s %9s" % (
-            "#", "measurement (pfmk vs baseline)", "arg", "base insns", "pfmk insns",
-            "pfmk-base", "ratio med", "ratio min")
-        print(ihdr)
-        for m in icount["rows"]:
-            print("   %-2d %-48s %4d %11d %11d %10d %9.3f %9.3f" % (
-                m["item"], LABEL[m["name"]], m["arg"], m["base_insns"], m["cand_insns"],
-                m["delta_insns"], m["ratio_med"], m["ratio_min"]))
-        for m in icount["rows"]:
-            if m["kapi2_insns"] is not None:
-                print("   2: k=%d: pfmk - raw %d insns, floor (two pfmk_get_state) %d insns,"
-                      " rest %d insns" % (m["arg"], m["delta_insns"], m["kapi2_insns"],
-                                          m["delta_insns"] - m["kapi2_insns"]))
-        for r in rows:
-            m = icount_match(imicro, r["name"], r["arg"])
-            if m and m["arg"] != r["arg"]:
-                print("   %d: %s arg=%d is compared with the timed run's arg=%d%s" % (
-                    r["item"], r["name"], m["arg"], r["arg"],
-                    ": one vCPU, the waiter runs on the driver's CPU"
-                    if r["name"] == "wakeup" else ""))
+        print_icount_rows(icount, imicro, rows)
         if icount["notes"]:
             print("   icount run problems (not counted as failures of the report): " +
                   "; ".join(icount["notes"]))
     print("   insn ratio: the icount run's median ratio; attribution of a MISSED time verdict:"
           " pfmk if the instruction ratio misses the target too, emulator if it meets it,"
           " n/a without an instruction count")
+
+
+def print_floors(rows):
+    """Print item 2's cost over raw against its floor, if a row has one."""
     floors = [r for r in rows if r["kapi2_ns"] is not None]
     if floors:
         print()
@@ -601,7 +673,10 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
         for r in floors:
             print("   k=%d: pfmk - raw %d ns, floor %d ns, rest %d ns" % (
                 r["arg"], r["delta_ns"], r["kapi2_ns"], r["delta_ns"] - r["kapi2_ns"]))
-    print()
+
+
+def print_workload_notes(wl):
+    """Print item 6's notes: slowdowns, per-sample costs and the floor."""
     print("6: slowdown = workload time / same-round time without sampling - 1, median of "
           "%s rounds;" % (", ".join(str(w["rounds"]) for w in wl) or "0"))
     print("   ratio = pfmk slowdown / perf record slowdown per round (rounds where perf record "
@@ -625,7 +700,10 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
                       num(w["ns_per_sample_perfc_med"], "%.0f"), w["samples_perfc_med"]))
             print("          above the floor: pfmk / perf record = median %s, spread %s..%s" % (
                 num(w["own_ratio_med"]), num(w["own_ratio_min"]), num(w["own_ratio_max"])))
-    print()
+
+
+def print_scaling(scal):
+    """Print item 7: the cost of n contexts and whether it grows linearly."""
     print("7: scaling, cost of n contexts (ns) for n = %s" % (
         ",".join(str(x) for x in scal[0]["ctxs"]) if scal else "-"))
     print("   %-5s %-9s %12s %8s %8s  %s" % ("pmds", "metric", "slope ns/ctx", "R^2",
@@ -638,6 +716,10 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
     print("   growth: marginal cost per context over the last doubling / over the first;"
           " linear: R^2 >= 0.98 and growth <= 2;")
     print("   raw_start: perf_event_enable() of the same number of raw events (n x pmds)")
+
+
+def print_aux_notes(aux):
+    """Print item 8's notes: where the AUX figures come from, per-call costs."""
     if aux:
         print()
         print("8: from make bench's AUX run and the last make test (%s): ratio = copy-out bytes/s / memcpy bytes/s, "
@@ -652,48 +734,116 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
                           a["kernel"], a["kib"], a["copy_ns"], a["memcpy_ns"], a["call_ns"],
                           a["copy_ns"] - a["memcpy_ns"] - a["call_ns"]))
 
-    sys.stdout = real_stdout
-    arm = {"log": None, "status": "not run", "rows": []}
-    if arm64_log is not None:
-        arm, arm_problems = arm64_rows(arm64_log, arm64_kernel or "arm64")
-        problems += arm_problems
-        print()
-        pmu = arm["pmu"] or {"name": "?", "events": "?"}
-        print("arm64 (%s, %s driver, events %s; %s):" % (
-            arm["kernel"], pmu["name"], pmu["events"], arm64_log))
-        print("   QEMU -icount shift=0, one vCPU: every figure is guest instructions per op,"
-              " exact and repeatable;")
-        print("   under icount QEMU's cycle counter advances once per instruction (cycles ="
-              " instructions)")
-        ahdr = "   %-2s %-48s %7s %11s %11s %10s %9s %9s %22s  %-7s %s" % (
-            "#", "measurement (pfmk vs raw perf, arm64)", "arg", "base insns", "pfmk insns",
-            "pfmk-base", "ratio med", "ratio min", "target", "verdict", "attribution")
-        print(ahdr)
-        print("   " + "-" * (len(ahdr) - 3))
-        for a in arm["rows"]:
-            print(("   %-2d %-48s %7d %11d %11d %10d %9.3f %9.3f %22s  %-7s %s" % (
-                a["item"], LABEL[a["name"]], a["arg"], a["base_insns"], a["cand_insns"],
-                a["delta_insns"], a["ratio_med"], a["ratio_min"],
-                a["target"]["text"] if a["target"] else "-", a["verdict"],
-                a["attribution"] or "")).rstrip())
-        for a in arm["rows"]:
-            if a["kapi2_insns"] is not None:
-                print("   2: k=%d: pfmk - raw %d insns, floor (two pfmk_get_state) %d insns,"
-                      " rest %d insns" % (a["arg"], a["delta_insns"], a["kapi2_insns"],
-                                          a["insns_over_floor"]))
-        print("   4: smpl_hw: arg = the period in cycles; per sample = loop time under the"
-              " event - loop time alone, over the overflows (raw: a no-op handler)")
-        print("   ks 1, 4, 7: 7 is every counter of QEMU's PMUv3; attribution of a MISSED"
-              " instruction target: pfmk")
 
-    judged = rows + wl + aux + arm["rows"]
+def print_x86(rows, insn, wl, scal, icount_log, icount, imicro):
+    """Print every x86 section; return the AUX rows, judged."""
+    aux = print_main_table(rows, insn, wl)
+    print()
+    print_icount(icount_log, icount, imicro, rows)
+    print_floors(rows)
+    print()
+    print_workload_notes(wl)
+    print()
+    print_scaling(scal)
+    print_aux_notes(aux)
+    return aux
+
+
+def print_arm64_rows(arm):
+    """Print the arm64 pass's table and its floors."""
+    ahdr = "   %-2s %-48s %7s %11s %11s %10s %9s %9s %22s  %-7s %s" % (
+        "#", "measurement (pfmk vs raw perf, arm64)", "arg", "base insns", "pfmk insns",
+        "pfmk-base", "ratio med", "ratio min", "target", "verdict", "attribution")
+    print(ahdr)
+    print("   " + "-" * (len(ahdr) - 3))
+    for a in arm["rows"]:
+        print(("   %-2d %-48s %7d %11d %11d %10d %9.3f %9.3f %22s  %-7s %s" % (
+            a["item"], LABEL[a["name"]], a["arg"], a["base_insns"], a["cand_insns"],
+            a["delta_insns"], a["ratio_med"], a["ratio_min"],
+            a["target"]["text"] if a["target"] else "-", a["verdict"],
+            a["attribution"] or "")).rstrip())
+    for a in arm["rows"]:
+        if a["kapi2_insns"] is not None:
+            print("   2: k=%d: pfmk - raw %d insns, floor (two pfmk_get_state) %d insns,"
+                  " rest %d insns" % (a["arg"], a["delta_insns"], a["kapi2_insns"],
+                                      a["insns_over_floor"]))
+
+
+def report_arm64(arm64_log, arm64_kernel, problems):
+    """Judge and print the arm64 pass if it ran; its problems go to problems.
+    Return its summary."""
+    arm = {"log": None, "status": "not run", "rows": []}
+    if arm64_log is None:
+        return arm
+    arm, arm_problems = arm64_rows(arm64_log, arm64_kernel or "arm64")
+    problems += arm_problems
+    print()
+    pmu = arm["pmu"] or {"name": "?", "events": "?"}
+    print("arm64 (%s, %s driver, events %s; %s):" % (
+        arm["kernel"], pmu["name"], pmu["events"], arm64_log))
+    print("   QEMU -icount shift=0, one vCPU: every figure is guest instructions per op,"
+          " exact and repeatable;")
+    print("   under icount QEMU's cycle counter advances once per instruction (cycles ="
+          " instructions)")
+    print_arm64_rows(arm)
+    print("   4: smpl_hw: arg = the period in cycles; per sample = loop time under the"
+          " event - loop time alone, over the overflows (raw: a no-op handler)")
+    print("   ks 1, 4, 7: 7 is every counter of QEMU's PMUv3; attribution of a MISSED"
+          " instruction target: pfmk")
+    return arm
+
+
+def print_tally(judged):
+    """Count the verdicts of every judged row, print the targets line and
+    return the counts."""
     tally = {v: sum(1 for x in judged if x["verdict"] == v) for v in ("met", "MISSED", "n/a")}
     print()
     print("targets: %d met, %d missed, %d not measured (%s)" % (
         tally["met"], tally["MISSED"], tally["n/a"],
         "; ".join("%s: %s" % (judged_label(x), x["verdict"])
                   for x in judged if x["verdict"] in ("MISSED", "n/a")) or "none"))
+    return tally
 
+
+def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_kernel=None):
+    """Judge a bench run, print its table, write summary_file; 1 if the
+    output is malformed or a measurement is missing."""
+    x86 = log != "-"
+    lines = read_log(log)
+    micro, problems = parse_micro(lines)
+    if not x86:
+        problems = []
+    runs = parse_workload(lines)
+    wl, wl_problems = workload_summary(runs)
+    problems += wl_problems
+    if x86 and not runs:
+        problems.append("no workload runs")
+    scal = scaling_summary(micro["scales"])
+    rows = timed_rows(micro)
+    judge_workload(wl)
+    icount, imicro = load_icount(icount_log, problems)
+    insn = judge_rows(rows, imicro, icount)
+    if imicro:
+        icount["rows"] += icount_rows(imicro)
+
+    print("pfmk benchmarks on %s (QEMU TCG, emulated: compare ratios, not ns)%s" % (
+        kernel, "" if x86 else ": x86 not run"))
+    print()
+    # Without an x86 run its sections would be empty: not printed.
+    real_stdout = sys.stdout
+    if not x86:
+        sys.stdout = io.StringIO()
+    aux = print_x86(rows, insn, wl, scal, icount_log, icount, imicro)
+    sys.stdout = real_stdout
+    arm = report_arm64(arm64_log, arm64_kernel, problems)
+    tally = print_tally(rows + wl + aux + arm["rows"])
+    return write_summary(summary_file, kernel, tally, rows, wl, icount, arm, runs, scal, aux,
+                         micro["skips"], problems)
+
+
+def write_summary(summary_file, kernel, tally, rows, wl, icount, arm, runs, scal, aux, skips,
+                  problems):
+    """Write summary.json and print the problems: 1 if there are any."""
     summary = {
         "kernel": kernel,
         "targets": {"met": tally["met"], "missed": tally["MISSED"],
@@ -703,7 +853,7 @@ def report(log, summary_file, kernel, icount_log=None, arm64_log=None, arm64_ker
         "workload_runs": runs, "scaling": scal,
         "aux_copyout": aux,
         "skipped": [dict(s, note="measured by pfmk_aux_smoke on the patched debug kernels"
-                         " (make test): see aux_copyout") for s in micro["skips"]],
+                         " (make test): see aux_copyout") for s in skips],
         "problems": problems,
     }
     with open(summary_file, "w") as f:

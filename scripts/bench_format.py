@@ -50,57 +50,55 @@ def clean(line):
     return PREFIX_RE.sub("", line.rstrip("\r\n"), count=1)
 
 
-def parse_micro(lines, expected=None, expected_skips=None, scales=True):
-    """Parse a micro run (by default x86's: EXPECTED, EXPECTED_SKIPS and a
-    scaling run). Returns (dict, problems)."""
-    expected = EXPECTED if expected is None else expected
-    expected_skips = EXPECTED_SKIPS if expected_skips is None else expected_skips
-    out = {"results": [], "scales": [], "skips": [], "done": None, "floors": {},
-           "pmu": None}
-    problems = []
-    for text in lines:
-        if "pfmk_bench: " not in text:
-            continue
-        m = PMU_RE.search(text)
-        if m:
-            out["pmu"] = {"name": m.group(1), "events": m.group(2), "ks": m.group(3)}
-            continue
-        m = RESULT_RE.search(text)
-        if m:
-            out["results"].append({
-                "name": m.group(1), "arg": int(m.group(2)),
-                "base_ns": int(m.group(3)), "cand_ns": int(m.group(4)),
-                "ratio_med": float(m.group(5)), "ratio_min": float(m.group(6)),
-                "rounds": int(m.group(7))})
-            continue
-        m = SCALE_RE.search(text)
-        if m:
-            v = [int(x) for x in m.groups()]
-            out["scales"].append({"ctxs": v[0], "pmds": v[1], "create_ns": v[2],
-                                  "start_ns": v[3], "read_ns": v[4], "raw_start_ns": v[5],
-                                  "rounds": v[6]})
-            continue
-        m = FLOOR_RE.search(text)
-        if m:
-            out["floors"][(m.group(1), int(m.group(2)))] = int(m.group(3))
-            continue
-        m = SKIP_RE.search(text)
-        if m:
-            out["skips"].append({"name": m.group(1), "reason": m.group(2)})
-            continue
-        m = DONE_RE.search(text)
-        if m:
-            out["done"] = [int(x) for x in m.groups()]
-            continue
-        m = ERROR_RE.search(text)
-        if m:
-            problems.append("pfmk_bench error: " + m.group(1).strip())
-            continue
-        if WL_RE.search(text):
-            continue
-        if re.search(r"pfmk_bench: (result|scale|skip|done)\b", text):
-            problems.append("malformed line: " + text.strip())
+def _micro_line(text, out, problems):
+    """Record one pfmk_bench line of a micro run in out: a result, scale,
+    floor, skip, done or pmu line; an error line or a malformed one is a
+    problem; workload lines are left to parse_workload()."""
+    m = PMU_RE.search(text)
+    if m:
+        out["pmu"] = {"name": m.group(1), "events": m.group(2), "ks": m.group(3)}
+        return
+    m = RESULT_RE.search(text)
+    if m:
+        out["results"].append({
+            "name": m.group(1), "arg": int(m.group(2)),
+            "base_ns": int(m.group(3)), "cand_ns": int(m.group(4)),
+            "ratio_med": float(m.group(5)), "ratio_min": float(m.group(6)),
+            "rounds": int(m.group(7))})
+        return
+    m = SCALE_RE.search(text)
+    if m:
+        v = [int(x) for x in m.groups()]
+        out["scales"].append({"ctxs": v[0], "pmds": v[1], "create_ns": v[2],
+                              "start_ns": v[3], "read_ns": v[4], "raw_start_ns": v[5],
+                              "rounds": v[6]})
+        return
+    m = FLOOR_RE.search(text)
+    if m:
+        out["floors"][(m.group(1), int(m.group(2)))] = int(m.group(3))
+        return
+    m = SKIP_RE.search(text)
+    if m:
+        out["skips"].append({"name": m.group(1), "reason": m.group(2)})
+        return
+    m = DONE_RE.search(text)
+    if m:
+        out["done"] = [int(x) for x in m.groups()]
+        return
+    m = ERROR_RE.search(text)
+    if m:
+        problems.append("pfmk_bench error: " + m.group(1).strip())
+        return
+    if WL_RE.search(text):
+        return
+    if re.search(r"pfmk_bench: (result|scale|skip|done)\b", text):
+        problems.append("malformed line: " + text.strip())
 
+
+def _micro_missing(out, expected):
+    """The problems of a micro run as a whole: no done line or one that
+    disagrees with what was parsed, and each expected result missing."""
+    problems = []
     if out["done"] is None:
         problems.append("no 'pfmk_bench: done' line")
     elif out["done"] != [len(out["results"]), len(out["scales"]), len(out["skips"])]:
@@ -116,20 +114,44 @@ def parse_micro(lines, expected=None, expected_skips=None, scales=True):
         for a in args:
             if (name, a) not in have:
                 problems.append("missing result %s arg=%d" % (name, a))
-    for r in out["results"]:
+    return problems
+
+
+def _micro_insane(results):
+    """The results whose figures cannot be a measurement, as problems.
+
+    Sanity bounds, not performance targets: a median ratio that is
+    zero, negative or not finite means a broken measurement.  The
+    best round may be 0: the module prints ratios to 1/1000, and a
+    per-sample cost computed as a difference of two timings
+    (DIFFERENCE_ITEMS) can be lost in the noise of one round (it then
+    counts 1 ns against a base of microseconds).  For those items the
+    median may be 0 for the same reason in a short run.
+    """
+    problems = []
+    for r in results:
         if r["base_ns"] == 0 and r["cand_ns"] == 0:
             problems.append("%s arg=%d: no time measured" % (r["name"], r["arg"]))
-        # Sanity bounds, not performance targets: a median ratio that is
-        # zero, negative or not finite means a broken measurement.  The
-        # best round may be 0: the module prints ratios to 1/1000, and a
-        # per-sample cost computed as a difference of two timings
-        # (DIFFERENCE_ITEMS) can be lost in the noise of one round (it then
-        # counts 1 ns against a base of microseconds).  For those items the
-        # median may be 0 for the same reason in a short run.
         elif not (0 <= r["ratio_min"] <= r["ratio_med"] < math.inf) or \
                 (r["ratio_med"] == 0 and r["name"] not in DIFFERENCE_ITEMS):
             problems.append("%s arg=%d: ratio median %s best %s out of sanity bounds" % (
                 r["name"], r["arg"], r["ratio_med"], r["ratio_min"]))
+    return problems
+
+
+def parse_micro(lines, expected=None, expected_skips=None, scales=True):
+    """Parse a micro run (by default x86's: EXPECTED, EXPECTED_SKIPS and a
+    scaling run). Returns (dict, problems)."""
+    expected = EXPECTED if expected is None else expected
+    expected_skips = EXPECTED_SKIPS if expected_skips is None else expected_skips
+    out = {"results": [], "scales": [], "skips": [], "done": None, "floors": {},
+           "pmu": None}
+    problems = []
+    for text in lines:
+        if "pfmk_bench: " in text:
+            _micro_line(text, out, problems)
+    problems += _micro_missing(out, expected)
+    problems += _micro_insane(out["results"])
     if scales and not out["scales"]:
         problems.append("no scaling lines")
     for s in expected_skips:

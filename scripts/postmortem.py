@@ -259,6 +259,89 @@ PAGE_OFFSET = 0xffff888000000000
 KERNEL_IMAGE_SIZE = 512 << 20
 
 
+def _system_map(path):
+    """{symbol: address} of a System.map."""
+    syms = {}
+    with open(path) as f:
+        for line in f:
+            a, _, name = line.split()
+            syms[name] = int(a, 16)
+    return syms
+
+
+def _elf_phdrs(f, elf):
+    """The ELF header (64 bytes, to rewrite) and the program headers, each a
+    list of its eight fields; ValueError if f is not ELF64."""
+    ehdr = bytearray(f.read(64))
+    if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2:
+        raise ValueError("%s: not an ELF64 file" % elf)
+    phoff, = struct.unpack_from("<Q", ehdr, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", ehdr, 0x36)
+    phdrs = []
+    for k in range(phnum):
+        f.seek(phoff + k * phentsize)
+        phdrs.append(list(struct.unpack("<IIQQQQQQ", f.read(56))))
+    return ehdr, phdrs
+
+
+def _phys_read(f, loads, pa, n):
+    """n bytes of the dump at physical address pa."""
+    for _, _, off, _, base, fsz, _, _ in loads:
+        if base <= pa and pa + n <= base + fsz:
+            f.seek(off + pa - base)
+            return f.read(n)
+    raise ValueError("physical %#x not in the dump" % pa)
+
+
+def _vmcoreinfo_note(f, loads, syms):
+    """The guest's VMCOREINFO note, read from its memory (vmcoreinfo_note),
+    and its descriptor size; ValueError if it is not there."""
+    def u64(pa):
+        return struct.unpack("<Q", _phys_read(f, loads, pa, 8))[0]
+
+    phys_base = u64(syms["phys_base"] - START_KERNEL_MAP)
+    ptr = u64(syms["vmcoreinfo_note"] - START_KERNEL_MAP + phys_base)
+    pa = ptr - PAGE_OFFSET
+    namesz, descsz, _ = struct.unpack("<III", _phys_read(f, loads, pa, 12))
+    note = _phys_read(f, loads, pa, 12 + ((namesz + 3) & ~3) + ((descsz + 3) & ~3))
+    if namesz != 11 or note[12:23] != b"VMCOREINFO\0":
+        raise ValueError("no VMCOREINFO note at %#x" % ptr)
+    return note, descsz
+
+
+def _virtual_views(phdrs, loads):
+    """The program headers plus, per PT_LOAD, its direct-map view and (in
+    the kernel image's first KERNEL_IMAGE_SIZE) its kernel-image view."""
+    new = [p for p in phdrs]
+    for t, fl, off, _, pa, fsz, msz, al in loads:
+        new.append([t, fl, off, PAGE_OFFSET + pa, pa, fsz, msz, al])
+        if pa < KERNEL_IMAGE_SIZE:
+            n = min(fsz, KERNEL_IMAGE_SIZE - pa)
+            new.append([t, fl, off, START_KERNEL_MAP + pa, pa, n, n, al])
+    return new
+
+
+def _append_notes_and_table(f, ehdr, note_ph, notes, phdrs, loads):
+    """Append the notes and a new program header table (with the virtual
+    views) at the end of the file and point the ELF header at it; return
+    the number of headers added."""
+    f.seek(0, 2)
+    end = (f.tell() + 7) & ~7
+    note_ph[2], note_ph[5], note_ph[6] = end, len(notes), len(notes)
+    new = _virtual_views(phdrs, loads)
+    f.seek(end)
+    f.write(notes)
+    table = (f.tell() + 7) & ~7
+    f.seek(table)
+    for p in new:
+        f.write(struct.pack("<IIQQQQQQ", *p))
+    struct.pack_into("<Q", ehdr, 0x20, table)
+    struct.pack_into("<H", ehdr, 0x38, len(new))
+    f.seek(0)
+    f.write(ehdr)
+    return len(new) - len(phdrs)
+
+
 def make_vmcore(elf, system_map):
     """Make a dump-guest-memory ELF read as a kdump vmcore by drgn 0.0.22.
 
@@ -275,35 +358,12 @@ def make_vmcore(elf, system_map):
     same file bytes (a new header table at the end of the file).  Returns
     a note for the log.
     """
-    syms = {}
-    with open(system_map) as f:
-        for line in f:
-            a, _, name = line.split()
-            syms[name] = int(a, 16)
+    syms = _system_map(system_map)
     with open(elf, "r+b") as f:
-        ehdr = bytearray(f.read(64))
-        if ehdr[:4] != b"\x7fELF" or ehdr[4] != 2:
-            raise ValueError("%s: not an ELF64 file" % elf)
-        phoff, = struct.unpack_from("<Q", ehdr, 0x20)
-        phentsize, phnum = struct.unpack_from("<HH", ehdr, 0x36)
-        phdrs = []
-        for k in range(phnum):
-            f.seek(phoff + k * phentsize)
-            phdrs.append(list(struct.unpack("<IIQQQQQQ", f.read(56))))
+        ehdr, phdrs = _elf_phdrs(f, elf)
         loads = [p for p in phdrs if p[0] == 1]
         if any(p[3] >= PAGE_OFFSET for p in loads):
             return "the dump has kernel virtual addresses already"
-
-        def rd(pa, n):
-            for _, _, off, _, base, fsz, _, _ in loads:
-                if base <= pa and pa + n <= base + fsz:
-                    f.seek(off + pa - base)
-                    return f.read(n)
-            raise ValueError("physical %#x not in the dump" % pa)
-
-        def u64(pa):
-            return struct.unpack("<Q", rd(pa, 8))[0]
-
         note_ph = next((p for p in phdrs if p[0] == 4), None)
         if note_ph is None:
             raise ValueError("no PT_NOTE in %s" % elf)
@@ -311,35 +371,11 @@ def make_vmcore(elf, system_map):
         notes = f.read(note_ph[5])
         added = ""
         if b"VMCOREINFO\0" not in notes:
-            phys_base = u64(syms["phys_base"] - START_KERNEL_MAP)
-            ptr = u64(syms["vmcoreinfo_note"] - START_KERNEL_MAP + phys_base)
-            pa = ptr - PAGE_OFFSET
-            namesz, descsz, _ = struct.unpack("<III", rd(pa, 12))
-            note = rd(pa, 12 + ((namesz + 3) & ~3) + ((descsz + 3) & ~3))
-            if namesz != 11 or note[12:23] != b"VMCOREINFO\0":
-                raise ValueError("no VMCOREINFO note at %#x" % ptr)
+            note, descsz = _vmcoreinfo_note(f, loads, syms)
             notes += note
             added = "the guest's VMCOREINFO note (%d bytes), " % descsz
-        f.seek(0, 2)
-        end = (f.tell() + 7) & ~7
-        note_ph[2], note_ph[5], note_ph[6] = end, len(notes), len(notes)
-        new = [p for p in phdrs]
-        for t, fl, off, _, pa, fsz, msz, al in loads:
-            new.append([t, fl, off, PAGE_OFFSET + pa, pa, fsz, msz, al])
-            if pa < KERNEL_IMAGE_SIZE:
-                n = min(fsz, KERNEL_IMAGE_SIZE - pa)
-                new.append([t, fl, off, START_KERNEL_MAP + pa, pa, n, n, al])
-        f.seek(end)
-        f.write(notes)
-        table = (f.tell() + 7) & ~7
-        f.seek(table)
-        for p in new:
-            f.write(struct.pack("<IIQQQQQQ", *p))
-        struct.pack_into("<Q", ehdr, 0x20, table)
-        struct.pack_into("<H", ehdr, 0x38, len(new))
-        f.seek(0)
-        f.write(ehdr)
-    return "added %sthe direct map and kernel image views (%d segments)" % (added, len(new) - len(phdrs))
+        n = _append_notes_and_table(f, ehdr, note_ph, notes, phdrs, loads)
+    return "added %sthe direct map and kernel image views (%d segments)" % (added, n)
 
 
 def run_drgn(out, tag, dump_path, args):
@@ -377,22 +413,9 @@ def wait_for(log, proc, pattern, timeout, start=0):
     return None
 
 
-def main(argv):
-    ap = argparse.ArgumentParser()
-    for a in ("id", "kernel", "vmlinux", "modules", "initrd", "out", "rows"):
-        ap.add_argument("--" + a, required=True)
-    ap.add_argument("--system-map", required=True)
-    ap.add_argument("--stall", default="600")
-    ap.add_argument("--keep-dumps", action="store_true")
-    args = ap.parse_args(argv)
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    log = os.path.join(out, "console.log")
-    qmp_path = os.path.join(out, "qmp.sock")
-    ctl_path = os.path.join(out, "ctl.sock")
-    for p in (qmp_path, ctl_path):
-        if os.path.exists(p):
-            os.unlink(p)
+def _guest_env(qmp_path, ctl_path):
+    """run-guest.sh's environment for the post-mortem run: QMP, a reboot
+    instead of a power-off, the control serial line and CMDLINE."""
     env = dict(os.environ)
     env.update({
         "PFMK_GUEST_QMP": qmp_path,
@@ -402,13 +425,14 @@ def main(argv):
         "PFMK_GUEST_CMDLINE": (env.get("PFMK_GUEST_CMDLINE", "") + " " + CMDLINE).strip(),
         "PFMK_QEMU_ACCEL": env.get("PFMK_QEMU_ACCEL", "tcg"),
     })
-    rows = []
+    return env
 
-    def row(suite, ck, extra=None):
-        notes = ck.bad + (extra or [])
-        rows.append(results.row(args.id, "postmortem: " + suite, passed=0 if ck.bad else 1,
-                                failed=1 if ck.bad else 0, notes=notes))
 
+def _boot_and_dump(args, out, log, qmp_path, ctl_path, rows):
+    """Boot the guest; take the live dump and the panic dump when it asks,
+    then reset it for the pstore boot.  A host-side failure is a failed row
+    in rows.  Return {tag: pfmk-drgn.py's result} of the dumps taken."""
+    env = _guest_env(qmp_path, ctl_path)
     say("booting %s (log: %s)" % (os.path.basename(args.kernel), log))
     proc = subprocess.Popen([os.path.join(HERE, "run-guest.sh"), args.kernel, args.initrd, log,
                              args.stall], env=env)
@@ -445,8 +469,40 @@ def main(argv):
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
+    return dumps
 
-    lines = log_lines(log)
+
+def _pstore_lines(lines):
+    """The lines of the pstore files the second boot printed (between
+    PFMK-PSTORE-FILE and PFMK-PSTORE-FILE-END)."""
+    ps_lines, inside = [], False
+    for x in lines:
+        if "PFMK-PSTORE-FILE " in x and "PFMK-PSTORE-FILE-END" not in x:
+            inside = True
+            continue
+        if "PFMK-PSTORE-FILE-END" in x:
+            inside = False
+        if inside:
+            ps_lines.append(x)
+    return ps_lines
+
+
+def _crash_path_clean(lines):
+    """The kernel reports of the crash path but the oops it was asked for.
+    It ran under KASAN and lockdep: nothing but that oops (BUG() in
+    pfmk_postmortem) may show up."""
+    reps = [(n, t) for n, t in results.scan_reports(lines)
+            if not re.search(r"kernel BUG at .*pfmk_postmortem|invalid opcode|pm_crash_set|Kernel panic - not syncing: Fatal exception|Oops", t)]
+    clean = Check("reports")
+    for n, t in reps:
+        clean.bad.append("console.log:%d: %s" % (n, t))
+    return clean
+
+
+def _verdict(lines, dumps, row):
+    """Judge the run from its console log and dumps: what the guest
+    recorded, both dumps, the crash summary on the console and in pstore,
+    and a clean crash path; row(suite, check) records each."""
     crash_at = next((i for i, x in enumerate(lines) if "pfmk-pm: crashing now" in x), len(lines))
     boot2 = next((i for i, x in enumerate(lines) if i > crash_at and "Linux version" in x), len(lines))
     head, gp = guest_prints(lines[:crash_at])
@@ -459,28 +515,41 @@ def main(argv):
     dec = load_pstore_decoder()
     row("crash summary, console",
         check_summary("console", dec.parse(lines[crash_at:boot2]), head, gp, dumps.get("panic")))
-    ps_lines, inside = [], False
-    for x in lines[boot2:]:
-        if "PFMK-PSTORE-FILE " in x and "PFMK-PSTORE-FILE-END" not in x:
-            inside = True
-            continue
-        if "PFMK-PSTORE-FILE-END" in x:
-            inside = False
-        if inside:
-            ps_lines.append(x)
+    ps_lines = _pstore_lines(lines[boot2:])
     found = Check("pstore")
     found.true("second boot printed pstore records", any("PFMK-PSTORE-DONE" in x for x in lines[boot2:]))
     psck = check_summary("pstore", dec.parse(ps_lines), head, gp, dumps.get("panic"))
     psck.bad = found.bad + psck.bad
     row("crash summary, pstore after reboot", psck)
-    # The crash path ran under KASAN and lockdep: nothing but the oops it
-    # was asked for (BUG() in pfmk_postmortem) may show up.
-    reps = [(n, t) for n, t in results.scan_reports(lines[:boot2])
-            if not re.search(r"kernel BUG at .*pfmk_postmortem|invalid opcode|pm_crash_set|Kernel panic - not syncing: Fatal exception|Oops", t)]
-    clean = Check("reports")
-    for n, t in reps:
-        clean.bad.append("console.log:%d: %s" % (n, t))
-    row("crash path clean (KASAN, lockdep)", clean)
+    row("crash path clean (KASAN, lockdep)", _crash_path_clean(lines[:boot2]))
+
+
+def main(argv):
+    """Run the post-mortem test of one kernel and write its rows."""
+    ap = argparse.ArgumentParser()
+    for a in ("id", "kernel", "vmlinux", "modules", "initrd", "out", "rows"):
+        ap.add_argument("--" + a, required=True)
+    ap.add_argument("--system-map", required=True)
+    ap.add_argument("--stall", default="600")
+    ap.add_argument("--keep-dumps", action="store_true")
+    args = ap.parse_args(argv)
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    log = os.path.join(out, "console.log")
+    qmp_path = os.path.join(out, "qmp.sock")
+    ctl_path = os.path.join(out, "ctl.sock")
+    for p in (qmp_path, ctl_path):
+        if os.path.exists(p):
+            os.unlink(p)
+    rows = []
+
+    def row(suite, ck, extra=None):
+        notes = ck.bad + (extra or [])
+        rows.append(results.row(args.id, "postmortem: " + suite, passed=0 if ck.bad else 1,
+                                failed=1 if ck.bad else 0, notes=notes))
+
+    dumps = _boot_and_dump(args, out, log, qmp_path, ctl_path, rows)
+    _verdict(log_lines(log), dumps, row)
     # The dumps (1 GiB each) stay only for a check that failed.
     if not args.keep_dumps and not any(r["failed"] for r in rows):
         for tag in ("live", "panic"):

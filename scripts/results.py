@@ -364,6 +364,166 @@ def _ints(text):
     return [int(x) for x in re.findall(r"\d+", text)]
 
 
+def _example_lines(mod, lines):
+    """What module mod printed, without its "mod: " prefix."""
+    out = []
+    for text in lines:
+        m = re.match(r"^%s: (.*)$" % re.escape(mod), text)
+        if m:
+            out.append(m.group(1).strip())
+    return out
+
+
+def _example_table(out, header_re, ncols, probs):
+    """The numeric rows (one per CPU) after the header matching header_re,
+    each of ncols values; a missing header, no rows or a malformed row is
+    added to probs."""
+    rows, seen = [], False
+    for x in out:
+        if re.match(header_re, x):
+            seen = True
+            continue
+        if seen and re.match(r"^\d+\s", x):
+            v = x.split()
+            if len(v) != ncols + 1 or not all(re.match(r"^\d+(\.\d+)?$", c) for c in v):
+                probs.append("malformed row: %r" % x)
+            else:
+                rows.append(v)
+    if not seen:
+        probs.append("no table header matching %r" % header_re)
+    elif not rows:
+        probs.append("a table without rows")
+    return rows
+
+
+def _example_count_plain(out, probs):
+    """pfmk_example_count: every CPU counted some cpu-clock time."""
+    rows = _example_table(
+        out, r"^CPU\s+cpu-clock\(ns\)\s+task-clock\(ns\)\s+ctx-switches\s+page-faults$", 4, probs)
+    for v in rows:
+        if int(v[1]) == 0:
+            probs.append("CPU %s counted no cpu-clock time" % v[0])
+
+
+def _example_count_hw(out, probs):
+    """pfmk_example_count@hw: the emulated PMU's 4:3:1 within 6%.
+
+    pfmk enables and disables a context's events one after the other
+    (as perf stat -a does its events), each through an IPI to the
+    counted CPU, which counts on meanwhile.  On an idle host the gap
+    is under a tick of the emulator (0.1% of a second's count at
+    run_hz=1000); on a host at load 10 the example's vCPU was once
+    descheduled for about 40 ms between two disables, and LLC came
+    out 3.1% high.  The ratios hold within 6% (IPC 0.71 to 0.79),
+    far from any other pair of events the emulator counts (4:4, 3:1).
+    """
+    rows = _example_table(out, r"^CPU\s+cycles\s+instructions\s+IPC\s+LLC-misses$", 4, probs)
+    for v in rows:
+        cyc, ins, llc = int(v[1]), int(v[2]), int(v[4])
+        if not cyc or abs(ins * 4 - cyc * 3) * 100 > cyc * 3 * 6 or \
+                abs(llc * 4 - cyc) * 100 > cyc * 6 or \
+                abs(float(v[3]) - 0.75) > 0.75 * 0.06:
+            probs.append("CPU %s: cycles %d instructions %d IPC %s LLC %d: "
+                         "not the emulated 4:3:1 under load" % (v[0], cyc, ins, v[3], llc))
+
+
+def _example_count_pmu(out, probs):
+    """pfmk_example_count@pmu: cycles equal instructions within 0.1%.
+
+    arm64's exact plan: QEMU's PMUv3 in instruction-count mode on
+    one vCPU under a load, where the cycle counter advances once per
+    instruction: cycles and instructions agree but for the
+    instructions between enabling (or disabling) one event and the
+    other, a few thousand of a second's billion.
+    """
+    for v in _example_table(out, r"^CPU\s+cycles\s+instructions$", 2, probs):
+        cyc, ins = int(v[1]), int(v[2])
+        if not cyc or abs(cyc - ins) * 1000 > cyc:
+            probs.append("CPU %s: cycles %d instructions %d: not equal within 0.1%% "
+                         "under icount" % (v[0], cyc, ins))
+
+
+def _example_count_strings(out, probs):
+    """pfmk_example_count@strings: a column per event, headed by its string,
+    each counted; the tracepoint and the software event agree.
+
+    Where both are counted, sched:sched_switch and context-switches fire for
+    the same switches, enabled and disabled one after the other in
+    one context, each by an IPI from the example's CPU to the
+    counted one: within 3 + 10% of each other.  Not pfmk_smoke's
+    2 + 2% on the local CPU: on a host at load 9 a vCPU ran 6 more
+    switches between the two IPIs (87 against 81).
+    """
+    head = [x.split() for x in out if re.match(r"^CPU\s+\S", x)]
+    if not head:
+        probs.append("no table header")
+        return
+    names = head[0][1:]
+    rows = _example_table(out, r"^CPU\s+%s$" % r"\s+".join(re.escape(n) for n in names),
+                          len(names), probs)
+    for v in rows:
+        c = dict(zip(names, (int(x) for x in v[1:])))
+        for n, val in c.items():
+            if not val:
+                probs.append("CPU %s counted no %s" % (v[0], n))
+        tp, cs = c.get("sched:sched_switch"), c.get("context-switches")
+        if tp is not None and cs is not None and \
+                (tp > cs + 3 + cs // 10 or cs > tp + 3 + tp // 10):
+            probs.append("CPU %s: sched:sched_switch %d, context-switches %d" % (v[0], tp, cs))
+
+
+def _example_sample(out, variant, probs):
+    """pfmk_example_sample: samples taken, a table of functions with a kernel
+    function among the top ones (the scheduler's for a tracepoint)."""
+    head = [x for x in out if re.match(r"^\d+ samples of \S+, \d+ functions, \d+ buffer restarts$", x)]
+    if not head:
+        probs.append("no 'N samples of EVENT, N functions, N buffer restarts' line")
+    elif _ints(head[0])[0] == 0:
+        probs.append("no samples: %s" % head[0])
+    if not any(re.match(r"^samples\s+%\s+function$", x) for x in out):
+        probs.append("no table header")
+    elif not any(re.match(r"^\d+\s+\d+%\s+\S", x) for x in out):
+        probs.append("a table without rows")
+    elif not any(re.match(r"^\d+\s+\d+%\s+[A-Za-z_][\w.]*$", x) for x in out):
+        # System-wide sampling of a CPU that idles or runs dd: kernel
+        # functions (the idle loop, the copy) are among the top ones.
+        probs.append("no kernel function among the top samples")
+    elif variant == "tracepoint":
+        # A tracepoint's sample has the registers of its call site:
+        # sched_switch fires in the scheduler, nowhere else.
+        top = [x.split()[2] for x in out if re.match(r"^\d+\s+\d+%\s+\S+$", x)]
+        if not top or "schedule" not in top[0]:
+            probs.append("sched:sched_switch samples outside the scheduler: %s" % top[:3])
+
+
+def _example_sets(out, probs):
+    """pfmk_example_sets: set rows printed and sets switched."""
+    rows = [x for x in out if re.match(r"^\d+\s+\d+\s+\d+\s+\d+%\s+\S+\s+\d+\s+\d+$", x)]
+    sw = [x for x in out if re.match(r"^\d+ switches, switch latency", x)]
+    if not rows:
+        probs.append("no set rows")
+    if not sw or _ints(sw[0])[0] == 0:
+        probs.append("no set switches")
+
+
+def _example_flightrec(out, mode, probs):
+    """pfmk_example_flightrec: snapshots recorded on the debug kernels (they
+    carry the AUX patch), the no-AUX line on the others."""
+    summ = [x for x in out if re.match(r"^\d+ snapshots, \d+ bytes copied, \d+ bad records$", x)]
+    if mode == "debug":
+        if not summ:
+            probs.append("no snapshot summary on a patched kernel")
+        elif _ints(summ[0])[0] == 0 or _ints(summ[0])[2] != 0:
+            probs.append(summ[0])
+    elif not any(x.startswith("no kernel-owned AUX buffers") for x in out):
+        probs.append("no 'no kernel-owned AUX buffers' line on an unpatched kernel")
+
+
+# pfmk_example_count's checks by variant; another variant is not judged.
+_COUNT_CHECKS = {"": _example_count_plain, "hw": _example_count_hw,
+                 "pmu": _example_count_pmu, "strings": _example_count_strings}
+
+
 def example_problems(step, lines, mode):
     """What is wrong with an example's output (examples/), as a list.
 
@@ -375,126 +535,19 @@ def example_problems(step, lines, mode):
     LLC misses 1).
     """
     mod, _, variant = step.split(":", 1)[1].partition("@")
-    out = []
-    for text in lines:
-        m = re.match(r"^%s: (.*)$" % re.escape(mod), text)
-        if m:
-            out.append(m.group(1).strip())
+    out = _example_lines(mod, lines)
     if not any(x.startswith("done errors=0") for x in out):
         return ["no 'done errors=0' line"]
     probs = []
-
-    def table(header_re, ncols):
-        rows, seen = [], False
-        for x in out:
-            if re.match(header_re, x):
-                seen = True
-                continue
-            if seen and re.match(r"^\d+\s", x):
-                v = x.split()
-                if len(v) != ncols + 1 or not all(re.match(r"^\d+(\.\d+)?$", c) for c in v):
-                    probs.append("malformed row: %r" % x)
-                else:
-                    rows.append(v)
-        if not seen:
-            probs.append("no table header matching %r" % header_re)
-        elif not rows:
-            probs.append("a table without rows")
-        return rows
-
-    if mod == "pfmk_example_count" and not variant:
-        rows = table(r"^CPU\s+cpu-clock\(ns\)\s+task-clock\(ns\)\s+ctx-switches\s+page-faults$", 4)
-        for v in rows:
-            if int(v[1]) == 0:
-                probs.append("CPU %s counted no cpu-clock time" % v[0])
-    elif mod == "pfmk_example_count" and variant == "hw":
-        rows = table(r"^CPU\s+cycles\s+instructions\s+IPC\s+LLC-misses$", 4)
-        # pfmk enables and disables a context's events one after the other
-        # (as perf stat -a does its events), each through an IPI to the
-        # counted CPU, which counts on meanwhile.  On an idle host the gap
-        # is under a tick of the emulator (0.1% of a second's count at
-        # run_hz=1000); on a host at load 10 the example's vCPU was once
-        # descheduled for about 40 ms between two disables, and LLC came
-        # out 3.1% high.  The ratios hold within 6% (IPC 0.71 to 0.79),
-        # far from any other pair of events the emulator counts (4:4, 3:1).
-        for v in rows:
-            cyc, ins, llc = int(v[1]), int(v[2]), int(v[4])
-            if not cyc or abs(ins * 4 - cyc * 3) * 100 > cyc * 3 * 6 or \
-                    abs(llc * 4 - cyc) * 100 > cyc * 6 or \
-                    abs(float(v[3]) - 0.75) > 0.75 * 0.06:
-                probs.append("CPU %s: cycles %d instructions %d IPC %s LLC %d: "
-                             "not the emulated 4:3:1 under load" % (v[0], cyc, ins, v[3], llc))
-    elif mod == "pfmk_example_count" and variant == "pmu":
-        # arm64's exact plan: QEMU's PMUv3 in instruction-count mode on
-        # one vCPU under a load, where the cycle counter advances once per
-        # instruction: cycles and instructions agree but for the
-        # instructions between enabling (or disabling) one event and the
-        # other, a few thousand of a second's billion.
-        for v in table(r"^CPU\s+cycles\s+instructions$", 2):
-            cyc, ins = int(v[1]), int(v[2])
-            if not cyc or abs(cyc - ins) * 1000 > cyc:
-                probs.append("CPU %s: cycles %d instructions %d: not equal within 0.1%% "
-                             "under icount" % (v[0], cyc, ins))
-    elif mod == "pfmk_example_count" and variant == "strings":
-        # events=: a column per event, headed by its string.  Where both
-        # are counted, sched:sched_switch and context-switches fire for
-        # the same switches, enabled and disabled one after the other in
-        # one context, each by an IPI from the example's CPU to the
-        # counted one: within 3 + 10% of each other.  Not pfmk_smoke's
-        # 2 + 2% on the local CPU: on a host at load 9 a vCPU ran 6 more
-        # switches between the two IPIs (87 against 81).
-        head = [x.split() for x in out if re.match(r"^CPU\s+\S", x)]
-        if not head:
-            probs.append("no table header")
-            return probs
-        names = head[0][1:]
-        rows = table(r"^CPU\s+%s$" % r"\s+".join(re.escape(n) for n in names), len(names))
-        for v in rows:
-            c = dict(zip(names, (int(x) for x in v[1:])))
-            for n, val in c.items():
-                if not val:
-                    probs.append("CPU %s counted no %s" % (v[0], n))
-            tp, cs = c.get("sched:sched_switch"), c.get("context-switches")
-            if tp is not None and cs is not None and \
-                    (tp > cs + 3 + cs // 10 or cs > tp + 3 + tp // 10):
-                probs.append("CPU %s: sched:sched_switch %d, context-switches %d" % (v[0], tp, cs))
+    if mod == "pfmk_example_count":
+        if variant in _COUNT_CHECKS:
+            _COUNT_CHECKS[variant](out, probs)
     elif mod == "pfmk_example_sample":
-        head = [x for x in out if re.match(r"^\d+ samples of \S+, \d+ functions, \d+ buffer restarts$", x)]
-        if not head:
-            probs.append("no 'N samples of EVENT, N functions, N buffer restarts' line")
-        elif _ints(head[0])[0] == 0:
-            probs.append("no samples: %s" % head[0])
-        if not any(re.match(r"^samples\s+%\s+function$", x) for x in out):
-            probs.append("no table header")
-        elif not any(re.match(r"^\d+\s+\d+%\s+\S", x) for x in out):
-            probs.append("a table without rows")
-        elif not any(re.match(r"^\d+\s+\d+%\s+[A-Za-z_][\w.]*$", x) for x in out):
-            # System-wide sampling of a CPU that idles or runs dd: kernel
-            # functions (the idle loop, the copy) are among the top ones.
-            probs.append("no kernel function among the top samples")
-        elif variant == "tracepoint":
-            # A tracepoint's sample has the registers of its call site:
-            # sched_switch fires in the scheduler, nowhere else.
-            top = [x.split()[2] for x in out if re.match(r"^\d+\s+\d+%\s+\S+$", x)]
-            if not top or "schedule" not in top[0]:
-                probs.append("sched:sched_switch samples outside the scheduler: %s" % top[:3])
+        _example_sample(out, variant, probs)
     elif mod == "pfmk_example_sets":
-        rows = [x for x in out if re.match(r"^\d+\s+\d+\s+\d+\s+\d+%\s+\S+\s+\d+\s+\d+$", x)]
-        sw = [x for x in out if re.match(r"^\d+ switches, switch latency", x)]
-        if not rows:
-            probs.append("no set rows")
-        if not sw or _ints(sw[0])[0] == 0:
-            probs.append("no set switches")
+        _example_sets(out, probs)
     elif mod == "pfmk_example_flightrec":
-        summ = [x for x in out if re.match(r"^\d+ snapshots, \d+ bytes copied, \d+ bad records$", x)]
-        if mode == "debug":
-            # The debug kernels carry the AUX patch: it must record.
-            if not summ:
-                probs.append("no snapshot summary on a patched kernel")
-            elif _ints(summ[0])[0] == 0 or _ints(summ[0])[2] != 0:
-                probs.append(summ[0])
-        elif not any(x.startswith("no kernel-owned AUX buffers") for x in out):
-            probs.append("no 'no kernel-owned AUX buffers' line on an unpatched kernel")
+        _example_flightrec(out, mode, probs)
     return probs
 
 
@@ -586,14 +639,18 @@ def row(kernel, suite, passed=0, failed=0, skipped=0, missing=0, notes=None):
 LAST_RAN = {}
 
 
-def parse(kernel, log, plan_file, qemu_rc):
-    with open(plan_file) as f:
-        plan = json.load(f)
+def _read_console(log):
+    """The cleaned lines of a console log; none if QEMU left no log."""
     try:
         with open(log, errors="replace") as f:
-            lines = [clean(x) for x in f]
+            return [clean(x) for x in f]
     except FileNotFoundError:
-        lines = []
+        return []
+
+
+def _step_marks(lines):
+    """Where each plan step began and ended: ({name: begin index},
+    {name: (end index, rc)}, whether the plan's done line was printed)."""
     begins, ends = {}, {}
     for i, text in enumerate(lines):
         m = BEGIN_RE.search(text)
@@ -603,83 +660,111 @@ def parse(kernel, log, plan_file, qemu_rc):
         if m:
             ends.setdefault(m.group(1), (i, int(m.group(2))))
     done = any(DONE_RE.search(x) for x in lines)
+    return begins, ends, done
 
+
+def _ktap_rows(kernel, name, label, seg, rc, notes, plan, ran):
+    """The rows of a KTAP step: one per suite (recorded in ran), a failed
+    insmod, or a missing or failed row when it printed no KTAP."""
+    root = parse_ktap(seg)
+    if root is None:
+        if rc == 0:
+            return [row(kernel, label, missing=1,
+                        notes=notes + ["no KTAP output from %s" % name])]
+        return [row(kernel, label, failed=1 if rc is not None else 0,
+                    missing=1 if rc is None else 0,
+                    notes=notes + ["%s rc=%s, no KTAP output" % (name, rc)])]
     rows = []
-    ran = {}
+    for sname, c, cases in suites(root, label, plan.get("expected_skips", {})):
+        ran.setdefault(label, {})[sname] = cases
+        rows.append(row(kernel, sname, c["passed"], c["failed"], c["skipped"],
+                        c["missing"], notes + with_diag(c["notes"], seg)))
+    if rc is not None and rc != 0:
+        rows.append(row(kernel, label + " (insmod)", failed=1,
+                        notes=["%s rc=%d" % (name, rc)]))
+    return rows
+
+
+def _output_row(kernel, name, label, rc, notes, problems_of):
+    """The one row of a step judged on its output (an example, or the bench
+    module's line format: its numbers are not judged): missing if it never
+    ended, else passed unless problems_of() or its rc finds a problem."""
+    if rc is None:
+        return row(kernel, label, missing=1, notes=notes)
+    problems = problems_of()
+    if rc != 0:
+        problems.insert(0, "%s rc=%d" % (name, rc))
+    return row(kernel, label, passed=0 if problems else 1,
+               failed=1 if problems else 0, notes=problems[:20])
+
+
+def _rc_step(kernel, name, rc, notes, life, rows):
+    """Count a step judged on its rc alone: insmod and rmmod in the
+    life row, another step in a row of its own."""
+    target = life if name.startswith(("insmod:", "rmmod:")) else None
+    if target is None:
+        target = row(kernel, name)
+        rows.append(target)
+    if rc is None:
+        target["missing"] += 1
+        target["notes"] += notes
+    elif rc == 0:
+        target["passed"] += 1
+    else:
+        target["failed"] += 1
+        target["notes"].append("%s rc=%d" % (name, rc))
+
+
+def _unstarted_step(kernel, st, label, life, rows):
+    """Count a step that did not run: its module not built, or it never
+    started (insmod and rmmod in the life row)."""
+    name, kind = st["name"], st["kind"]
+    if st.get("missing_module"):
+        rows.append(row(kernel, label, missing=1,
+                        notes=["expected module %s was not built" % label]))
+        return
+    note = "step %s never started" % name
+    if kind == "rc" and name.startswith(("insmod:", "rmmod:")):
+        life["missing"] += 1
+        life["notes"].append(note)
+    else:
+        rows.append(row(kernel, label, missing=1, notes=[note]))
+
+
+def _step_rows(kernel, plan, lines, begins, ends):
+    """The rows of the plan's steps, in plan order (insmod/rmmod first),
+    and {module: {suite: cases}} of the KTAP that ran."""
+    rows, ran = [], {}
     life = row(kernel, "insmod/rmmod")
     for st in plan["steps"]:
         name, kind = st["name"], st["kind"]
         label = name.split(":", 1)[-1] if kind in ("ktap", "bench") else name
-        if st.get("missing_module"):
-            rows.append(row(kernel, label, missing=1,
-                            notes=["expected module %s was not built" % label]))
-            continue
-        if name not in begins:
-            note = "step %s never started" % name
-            if kind == "rc" and name.startswith(("insmod:", "rmmod:")):
-                life["missing"] += 1
-                life["notes"].append(note)
-            else:
-                rows.append(row(kernel, label, missing=1, notes=[note]))
+        if st.get("missing_module") or name not in begins:
+            _unstarted_step(kernel, st, label, life, rows)
             continue
         b = begins[name]
         e, rc = ends.get(name, (len(lines), None))
+        seg = lines[b + 1:e]
         notes = [] if rc is not None else ["step %s never ended (crash or hang)" % name]
         if kind == "ktap":
-            root = parse_ktap(lines[b + 1:e])
-            if root is None:
-                if rc == 0:
-                    rows.append(row(kernel, label, missing=1,
-                                    notes=notes + ["no KTAP output from %s" % name]))
-                else:
-                    rows.append(row(kernel, label, failed=1 if rc is not None else 0,
-                                    missing=1 if rc is None else 0,
-                                    notes=notes + ["%s rc=%s, no KTAP output" % (name, rc)]))
-                continue
-            for sname, c, cases in suites(root, label, plan.get("expected_skips", {})):
-                ran.setdefault(label, {})[sname] = cases
-                rows.append(row(kernel, sname, c["passed"], c["failed"], c["skipped"],
-                                c["missing"], notes + with_diag(c["notes"], lines[b + 1:e])))
-            if rc is not None and rc != 0:
-                rows.append(row(kernel, label + " (insmod)", failed=1,
-                                notes=["%s rc=%d" % (name, rc)]))
+            rows += _ktap_rows(kernel, name, label, seg, rc, notes, plan, ran)
         elif kind == "example":
-            if rc is None:
-                rows.append(row(kernel, name, missing=1, notes=notes))
-                continue
-            problems = example_problems(name, lines[b + 1:e], plan.get("mode"))
-            if rc != 0:
-                problems.insert(0, "%s rc=%d" % (name, rc))
-            rows.append(row(kernel, name, passed=0 if problems else 1,
-                            failed=1 if problems else 0, notes=problems[:20]))
+            rows.append(_output_row(kernel, name, name, rc, notes,
+                                    lambda: example_problems(name, seg, plan.get("mode"))))
         elif kind == "bench":
-            # One case: the module ran every measurement and its output is
-            # well-formed (scripts/bench_format.py); the numbers are not
-            # judged.
-            if rc is None:
-                rows.append(row(kernel, label, missing=1, notes=notes))
-                continue
-            problems = bench_format.check_lines(lines[b + 1:e])
-            if rc != 0:
-                problems.insert(0, "%s rc=%d" % (name, rc))
-            rows.append(row(kernel, label, passed=0 if problems else 1,
-                            failed=1 if problems else 0, notes=problems[:20]))
+            rows.append(_output_row(kernel, name, label, rc, notes,
+                                    lambda: bench_format.check_lines(seg)))
         else:
-            target = life if name.startswith(("insmod:", "rmmod:")) else None
-            if target is None:
-                target = row(kernel, name)
-                rows.append(target)
-            if rc is None:
-                target["missing"] += 1
-                target["notes"] += notes
-            elif rc == 0:
-                target["passed"] += 1
-            else:
-                target["failed"] += 1
-                target["notes"].append("%s rc=%d" % (name, rc))
+            _rc_step(kernel, name, rc, notes, life, rows)
     if life["passed"] or life["failed"] or life["missing"]:
         rows.insert(0, life)
+    return rows, ran
 
+
+def _guest_row(kernel, lines, done, qemu_rc):
+    """The guest run's row: passed if the plan finished and QEMU exited 0;
+    else why (the watchdog's line says which step stalled, for how long,
+    and whether the console still moved)."""
     guest = row(kernel, "guest run")
     if done and qemu_rc == 0:
         guest["passed"] = 1
@@ -687,25 +772,36 @@ def parse(kernel, log, plan_file, qemu_rc):
         guest["failed"] = 1
         why = "QEMU rc=%d" % qemu_rc
         if qemu_rc == 124:
-            # run-guest.sh's watchdog says which step stalled, for how long,
-            # and whether the console still moved.
             killed = [x.split("PFMK-HOST: ", 1)[1] for x in lines if "PFMK-HOST: QEMU killed" in x]
             why = killed[-1] if killed else "QEMU killed by the watchdog"
         guest["notes"].append("%s, plan %s" % (why, "finished" if done else "did not finish"))
-    rows.append(guest)
+    return guest
 
+
+def _manifest_rows(kernel, plan, ran):
+    """On a stock or debug plan, the manifest's check against what ran."""
+    manifest = load_manifest(MANIFEST)
+    if plan.get("mode") not in ("stock", "debug"):
+        return []
+    planned = set(st["name"].split(":", 1)[-1] for st in plan["steps"]
+                  if st["kind"] == "ktap")
+    if manifest is None:
+        return [row(kernel, "manifest", failed=1, notes=["no %s" % MANIFEST])]
+    return manifest_check(kernel, plan.get("kind", plan["mode"]), manifest, ran, planned)
+
+
+def parse(kernel, log, plan_file, qemu_rc):
+    """The rows of one guest run: its plan's steps, the guest run, the
+    manifest check and the kernel reports in its console log."""
+    with open(plan_file) as f:
+        plan = json.load(f)
+    lines = _read_console(log)
+    begins, ends, done = _step_marks(lines)
+    rows, ran = _step_rows(kernel, plan, lines, begins, ends)
+    rows.append(_guest_row(kernel, lines, done, qemu_rc))
     LAST_RAN.clear()
     LAST_RAN.update(ran)
-    manifest = load_manifest(MANIFEST)
-    if plan.get("mode") in ("stock", "debug"):
-        planned = set(st["name"].split(":", 1)[-1] for st in plan["steps"]
-                      if st["kind"] == "ktap")
-        if manifest is None:
-            rows.append(row(kernel, "manifest", failed=1, notes=["no %s" % MANIFEST]))
-        else:
-            rows += manifest_check(kernel, plan.get("kind", plan["mode"]), manifest, ran,
-                                   planned)
-
+    rows += _manifest_rows(kernel, plan, ran)
     reps = scan_reports(lines) + pfmk_warnings(lines)
     rep = row(kernel, "reports", passed=0 if reps else 1, failed=len(reps),
               notes=["%s:%d: %s" % (os.path.basename(log), n, t) for n, t in reps])
