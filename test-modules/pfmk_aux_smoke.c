@@ -330,21 +330,38 @@ static void aux_copy_throughput(struct auxs *s)
 		auxs_throughput(s, size);
 }
 
-static const struct {
+struct auxs_test {
 	const char	*name;
 	void		(*run)(struct auxs *s);
 	bool		needs_patch;
-} auxs_tests[] = {
+};
+
+static const struct auxs_test auxs_tests[] = {
 	{ "aux_unsupported", aux_unsupported, false },
 	{ "aux_stream", aux_stream, true },
 	{ "aux_copy_throughput", aux_copy_throughput, true },
 };
 
+static bool auxs_run_case(struct auxs *s, const struct auxs_test *t,
+			  const char **skip)
+{
+	s->name = t->name;
+	s->result = 0;
+	if (t->needs_patch && !pfmk_aux_supported()) {
+		s->result = 2;
+		s->skip = AUXS_NO_PATCH;
+	} else {
+		t->run(s);
+	}
+	if (s->result == 2)
+		*skip = s->skip;
+	return s->result != 1;
+}
+
 static int __init pfmk_aux_smoke_init(void)
 {
 	struct pfmk_ktap k;
 	struct auxs *s;
-	unsigned int i;
 
 	s = pfmk_kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
@@ -358,21 +375,8 @@ static int __init pfmk_aux_smoke_init(void)
 	init_completion(&s->done);
 	s->cpu = cpumask_first(cpu_online_mask);
 
-	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(auxs_tests));
-	for (i = 0; i < ARRAY_SIZE(auxs_tests); i++) {
-		s->name = auxs_tests[i].name;
-		s->result = 0;
-		if (auxs_tests[i].needs_patch && !pfmk_aux_supported()) {
-			s->result = 2;
-			s->skip = AUXS_NO_PATCH;
-		} else {
-			auxs_tests[i].run(s);
-		}
-		if (s->result == 2)
-			pfmk_ktap_skip(&k, s->name, s->skip);
-		else
-			pfmk_ktap_result(&k, s->name, !s->result);
-	}
+	pfmk_ktap_run(&k, auxs_tests, ARRAY_SIZE(auxs_tests), auxs_run_case,
+		      s);
 	pfmk_ktap_end(&k);
 	auxs_close(s);
 	vfree(s->buf);

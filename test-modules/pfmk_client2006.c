@@ -246,15 +246,18 @@ static const struct c2006_test c2006_tests[] = {
 	{ "x86_images_count_or_refused", c2006_x86_images },
 };
 
+static bool c2006_run_case(void *unused, const struct c2006_test *t,
+			   const char **skip)
+{
+	return t->run(t->name);
+}
+
 static int __init pfmk_client2006_init(void)
 {
 	struct pfmk_ktap k;
-	unsigned int i;
 
-	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(c2006_tests));
-	for (i = 0; i < ARRAY_SIZE(c2006_tests); i++)
-		pfmk_ktap_result(&k, c2006_tests[i].name,
-				 c2006_tests[i].run(c2006_tests[i].name));
+	pfmk_ktap_run(&k, c2006_tests, ARRAY_SIZE(c2006_tests),
+		      c2006_run_case, NULL);
 	pfmk_ktap_diag("pfmk_client2006: %u checks failed", c2006_failed);
 	pfmk_ktap_end(&k);
 	return 0;

@@ -29,6 +29,7 @@
 #include "pfmk_emu_pmu.h"
 #include "pfmk_ktap.h"
 #include "pfmk_test_file.h"
+#include "pfmk_test_ops.h"
 
 static bool need_perf_overflow;
 module_param(need_perf_overflow, bool, 0444);
@@ -38,6 +39,9 @@ MODULE_PARM_DESC(need_perf_overflow,
 static unsigned int emu_failed;
 static struct completion emu_done;
 static const char *emu_skip;
+
+/* Bytes of the default-format buffer of a sampling case. */
+#define EMU_SMPL_BUF	16384
 
 static bool emu_check(const char *t, const char *what, long long expected,
 		      long long actual)
@@ -153,19 +157,6 @@ out:
 	return emu_failed == failed;
 }
 
-static int emu_read_pmd(void *desc, u16 num, u64 *value)
-{
-	struct pfarg_pmd pmd;
-	int ret;
-
-	memset(&pmd, 0xa5, sizeof(pmd));
-	pmd.reg_num = num;
-	pmd.reg_set = 0;
-	ret = pfmk_read_pmds(desc, &pmd, 1);
-	*value = pmd.reg_value;
-	return ret;
-}
-
 /* Say which PMD was wrong, and whether its event ran. */
 static void emu_why(const char *t, void *desc, u16 num)
 {
@@ -231,7 +222,7 @@ static bool emu_client2006_images(const char *t)
 	emu_check(t, "stop", 0, pfmk_stop(desc));
 	for (i = 0; i < ARRAY_SIZE(r); i++)
 		if (emu_check(t, "read_pmds", 0,
-			      emu_read_pmd(desc, r[i].pmd, &value)) &&
+			      pfmk_test_read_pmds(desc, r[i].pmd, 1, &value)) &&
 		    !emu_check(t, "PMD", r[i].expect, value))
 			emu_why(t, desc, r[i].pmd);
 out:
@@ -256,7 +247,6 @@ static bool emu_pfmk_generic(const char *t)
 		{ PFMK_GEN_HW(PERF_COUNT_HW_INSTRUCTIONS) | PFMK_GEN_XUSER,
 		  4 * PFMK_EMU_INC_INSTR },
 	};
-	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	int cpu = cpumask_last(cpu_online_mask);
 	struct pfarg_load load = { .load_pid = cpu };
 	unsigned int failed = emu_failed, i;
@@ -264,9 +254,8 @@ static bool emu_pfmk_generic(const char *t)
 	void *desc = NULL;
 	u64 value;
 
-	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
-							   &emu_done, &desc,
-							   NULL)))
+	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
+							&desc, NULL)))
 		return false;
 	for (i = 0; i < ARRAY_SIZE(r); i++) {
 		memset(&pmc, 0, sizeof(pmc));
@@ -282,7 +271,8 @@ static bool emu_pfmk_generic(const char *t)
 	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 2, 4));
 	emu_check(t, "stop", 0, pfmk_stop(desc));
 	for (i = 0; i < ARRAY_SIZE(r); i++)
-		if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, i, &value)))
+		if (emu_check(t, "read_pmds", 0,
+			      pfmk_test_read_pmds(desc, i, 1, &value)))
 			emu_check(t, "PMD", r[i].expect, value);
 out:
 	emu_check(t, "close", 0, pfmk_close(desc));
@@ -313,9 +303,6 @@ struct emu_smpl {
 /* Create, program, load, start, 100 ticks; @s->desc for emu_close(). */
 static bool emu_smpl_run(const char *t, struct emu_smpl *s)
 {
-	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
-	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
-	struct pfm_dfl_smpl_arg arg = { .buf_size = 16384 };
 	struct pfarg_load load = { };
 	struct pfarg_pmc pmc[2];
 	struct pfarg_pmd pmd[2];
@@ -325,10 +312,9 @@ static bool emu_smpl_run(const char *t, struct emu_smpl *s)
 	s->desc = NULL;
 	s->cpu = cpumask_last(cpu_online_mask);
 	load.load_pid = s->cpu;
-	memcpy(ctx.ctx_smpl_buf_id, uuid, sizeof(uuid));
 	if (!emu_check(t, "create", 0,
-		       pfmk_create_context(&ctx, &arg, sizeof(arg), &emu_done,
-					   &s->desc, &buf)))
+		       pfmk_test_create(NULL, EMU_SMPL_BUF, &emu_done,
+					&s->desc, &buf)))
 		return false;
 	s->hdr = buf;
 	memset(pmc, 0, sizeof(pmc));
@@ -452,7 +438,6 @@ static bool emu_sets_multiplex(const char *t)
 		{ PFMK_EMU_INC_BRANCH, PFMK_EMU_INC_BR_MISS, PFMK_EMU_INC_BUS,
 		  PFMK_EMU_INC_LLC_REF },
 	};
-	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	int cpu = cpumask_last(cpu_online_mask);
 	struct pfarg_load load = { .load_pid = cpu };
 	struct pfarg_setdesc sd = { .set_id = 1 };
@@ -462,9 +447,8 @@ static bool emu_sets_multiplex(const char *t)
 	void *desc = NULL;
 	u64 value;
 
-	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
-							   &emu_done, &desc,
-							   NULL)) ||
+	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
+							&desc, NULL)) ||
 	    !emu_check(t, "create_evtsets", 0,
 		       pfmk_create_evtsets(desc, &sd, 1)))
 		goto out;
@@ -528,7 +512,6 @@ static struct emu_mux {
 /* The six events, 300 ms of a tick a millisecond, their values and times. */
 static bool emu_mux_run(const char *t, struct emu_mux *m)
 {
-	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	int cpu = cpumask_last(cpu_online_mask);
 	struct pfarg_load load = { .load_pid = cpu };
 	unsigned long end;
@@ -540,9 +523,8 @@ static bool emu_mux_run(const char *t, struct emu_mux *m)
 		pr_info("# %s: the case assumes 4 general counters\n", t);
 		return false;
 	}
-	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
-							   &emu_done, &m->desc,
-							   NULL)))
+	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
+							&m->desc, NULL)))
 		return false;
 	for (i = 0; i < EMU_MUX_NR; i++)
 		if (!emu_check(t, "write_pmcs", 0,
@@ -639,7 +621,6 @@ static bool emu_perf_multiplex_four(const char *t)
  */
 static bool emu_hotplug(const char *t)
 {
-	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	int cpu = cpumask_last(cpu_online_mask);
 	struct pfarg_load load = { .load_pid = cpu };
 	unsigned int failed = emu_failed;
@@ -651,9 +632,8 @@ static bool emu_hotplug(const char *t)
 		pr_info("# %s: one CPU: nothing to take offline\n", t);
 		return true;
 	}
-	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
-							   &emu_done, &desc,
-							   NULL)))
+	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
+							&desc, NULL)))
 		return false;
 	if (!emu_check(t, "write_pmcs", 0, emu_write_pmc(desc, 0, 0, 0x53003c)) ||
 	    !emu_check(t, "write_pmcs", 0, emu_write_pmc(desc, 0, 16, 0x3)) ||
@@ -667,15 +647,18 @@ static bool emu_hotplug(const char *t)
 	emu_check(t, "state offline",
 		  PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE,
 		  pfmk_get_state(desc));
-	if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, 0, &value)))
+	if (emu_check(t, "read_pmds", 0,
+		      pfmk_test_read_pmds(desc, 0, 1, &value)))
 		emu_check(t, "cycles kept", 4 * PFMK_EMU_INC_CYCLES, value);
 	emu_check(t, "add_cpu", 0, add_cpu(cpu));
 	emu_check(t, "state online", PFM_CTX_LOADED | PFMK_STATE_STARTED,
 		  pfmk_get_state(desc));
 	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 3, 0));
-	if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, 0, &value)))
+	if (emu_check(t, "read_pmds", 0,
+		      pfmk_test_read_pmds(desc, 0, 1, &value)))
 		emu_check(t, "cycles go on", 7 * PFMK_EMU_INC_CYCLES, value);
-	if (emu_check(t, "read_pmds", 0, emu_read_pmd(desc, 16, &value)))
+	if (emu_check(t, "read_pmds", 0,
+		      pfmk_test_read_pmds(desc, 16, 1, &value)))
 		emu_check(t, "instructions go on", 7 * PFMK_EMU_INC_INSTR,
 			  value);
 out:
@@ -719,9 +702,6 @@ struct emu_thr {
 /* The sample rate and a sampling context on this CPU; false: see @th. */
 static bool emu_thr_setup(const char *t, struct emu_thr *th)
 {
-	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
-	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
-	struct pfm_dfl_smpl_arg arg = { .buf_size = 16384 };
 	int rate = EMU_THR_PER_TICK * HZ;
 	void *buf = NULL;
 
@@ -743,10 +723,9 @@ static bool emu_thr_setup(const char *t, struct emu_thr *th)
 	migrate_disable();
 	th->pinned = true;
 	th->cpu = smp_processor_id();
-	memcpy(ctx.ctx_smpl_buf_id, uuid, sizeof(uuid));
 	if (!emu_check(t, "create", 0,
-		       pfmk_create_context(&ctx, &arg, sizeof(arg), &emu_done,
-					   &th->desc, &buf)))
+		       pfmk_test_create(NULL, EMU_SMPL_BUF, &emu_done,
+					&th->desc, &buf)))
 		return false;
 	th->hdr = buf;
 	return true;
@@ -1071,23 +1050,24 @@ static const struct emu_test emu_tests[] = {
 	{ "nested_overflow_dropped", emu_nested_dropped },
 };
 
+static bool emu_run_case(void *unused, const struct emu_test *t,
+			 const char **skip)
+{
+	bool ok;
+
+	emu_skip = NULL;
+	ok = t->run(t->name);
+	*skip = emu_skip;
+	return ok;
+}
+
 static int __init pfmk_emu_smoke_init(void)
 {
 	struct pfmk_ktap k;
-	unsigned int i;
 
 	init_completion(&emu_done);
-	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(emu_tests));
-	for (i = 0; i < ARRAY_SIZE(emu_tests); i++) {
-		bool ok;
-
-		emu_skip = NULL;
-		ok = emu_tests[i].run(emu_tests[i].name);
-		if (ok && emu_skip)
-			pfmk_ktap_skip(&k, emu_tests[i].name, emu_skip);
-		else
-			pfmk_ktap_result(&k, emu_tests[i].name, ok);
-	}
+	pfmk_ktap_run(&k, emu_tests, ARRAY_SIZE(emu_tests), emu_run_case,
+		      NULL);
 	pfmk_ktap_diag("pfmk_emu_smoke: %u checks failed", emu_failed);
 	pfmk_ktap_end(&k);
 	return 0;

@@ -34,6 +34,7 @@
 
 #include "pfmk_ktap.h"
 #include "pfmk_test_cpu.h"
+#include "pfmk_test_ops.h"
 #include "pfmk_test_pmu.h"
 
 static uint hp_cycles = 50;
@@ -106,26 +107,13 @@ static bool hp_fail(struct hp_state *hp, unsigned int c, const char *fmt, ...)
 
 static int hp_create(struct hp_state *hp, int i, bool test, bool smpl)
 {
-	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
-	struct pfm_dfl_smpl_arg arg;
-	struct pfarg_ctx req;
 	void *buf = NULL;
 	int ret;
 
-	memset(&req, 0, sizeof(req));
-	memset(&arg, 0, sizeof(arg));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	if (test)
-		strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME,
-			sizeof(req.ctx_pmu_name));
-	if (smpl) {
-		memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
-		arg.buf_size = HP_SMPL_BUF;
-	}
 	init_completion(&hp->done[i]);
-	ret = pfmk_create_context(&req, smpl ? &arg : NULL,
-				  smpl ? sizeof(arg) : 0, &hp->done[i],
-				  &hp->desc[i], &buf);
+	ret = pfmk_test_create(test ? PFMK_TEST_PMU_NAME : NULL,
+			       smpl ? HP_SMPL_BUF : 0, &hp->done[i],
+			       &hp->desc[i], &buf);
 	if (smpl)
 		hp->hdr = buf;
 	return ret;
@@ -133,7 +121,6 @@ static int hp_create(struct hp_state *hp, int i, bool test, bool smpl)
 
 static int hp_setup(struct hp_state *hp)
 {
-	struct pfarg_load load = { .load_pid = HP_CPU };
 	struct pfarg_pmc pmc[2];
 	struct pfarg_pmd pmd[2];
 	int i, ret;
@@ -172,8 +159,7 @@ static int hp_setup(struct hp_state *hp)
 	if (ret)
 		return ret;
 	for (i = 0; i < HP_NCTX; i++) {
-		ret = pfmk_load_context(hp->desc[i], &load) ?:
-		      pfmk_start(hp->desc[i], NULL);
+		ret = pfmk_test_load_start(hp->desc[i], HP_CPU);
 		if (ret)
 			return ret;
 	}
@@ -185,18 +171,15 @@ static int hp_setup(struct hp_state *hp)
 /* Read PMD 0 and 1 of context @i; never backwards (PMD 0 of HP_SMPL wraps). */
 static bool hp_read(struct hp_state *hp, int i, u64 *val)
 {
-	struct pfarg_pmd pmd[2];
 	int ret, n = i == HP_CLOCK ? 1 : 2;
 
-	memset(pmd, 0, sizeof(pmd));
-	pmd[1].reg_num = 1;
-	ret = pfmk_read_pmds(hp->desc[i], pmd, n);
+	ret = pfmk_test_read_pmds(hp->desc[i], 0, n, val);
 	if (ret)
 		return hp_fail(hp, i == HP_SMPL ? HP_CASE_SMPL : HP_CASE_COUNT,
 			       "%s: read_pmds: %pe", hp_ctx_name[i],
 			       ERR_PTR(ret));
-	val[0] = pmd[0].reg_value;
-	val[1] = n == 2 ? pmd[1].reg_value : 0;
+	if (n == 1)
+		val[1] = 0;
 	if ((i != HP_SMPL && val[0] < hp->last[i][0]) ||
 	    val[1] < hp->last[i][1])
 		hp_fail(hp, i == HP_SMPL ? HP_CASE_SMPL : HP_CASE_COUNT,

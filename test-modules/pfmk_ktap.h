@@ -91,6 +91,50 @@ static inline void pfmk_ktap_skip(struct pfmk_ktap *k, const char *name,
 }
 
 /**
+ * pfmk_ktap_report() - the result line of a case that ran or was skipped
+ * @k: the document.
+ * @name: the case's name.
+ * @ok: it passed (or did not fail before deciding to skip).
+ * @skip: why it skipped, or NULL; a failed case is reported failed.
+ */
+static inline void pfmk_ktap_report(struct pfmk_ktap *k, const char *name,
+				    bool ok, const char *skip)
+{
+	if (ok && skip)
+		pfmk_ktap_skip(k, name, skip);
+	else
+		pfmk_ktap_result(k, name, ok);
+}
+
+/**
+ * pfmk_ktap_run() - plan and run a table of cases, one result line each
+ * @k: the document.
+ * @cases: the module's table, of @nr entries with a @name member each.
+ * @nr: ARRAY_SIZE(@cases).
+ * @run_case: bool run_case(arg, &cases[i], const char **skip): runs the
+ *	case, returns whether it passed and sets *skip (NULL before the
+ *	call) to say why it did not run.
+ * @arg: the module's state, passed to @run_case.
+ *
+ * The runner loop of every KTAP module; the suite is KBUILD_MODNAME.  A
+ * macro, for the tables are of each module's own type.
+ */
+#define pfmk_ktap_run(k, cases, nr, run_case, arg)			\
+do {									\
+	struct pfmk_ktap *__k = (k);					\
+	__auto_type __c = (cases);					\
+	unsigned int __i, __nr = (nr);					\
+									\
+	pfmk_ktap_plan(__k, KBUILD_MODNAME, __nr);			\
+	for (__i = 0; __i < __nr; __i++) {				\
+		const char *__skip = NULL;				\
+		bool __ok = run_case(arg, &__c[__i], &__skip);		\
+									\
+		pfmk_ktap_report(__k, __c[__i].name, __ok, __skip);	\
+	}								\
+} while (0)
+
+/**
  * pfmk_ktap_end() - close the document with a summary diagnostic
  * @k: the document.
  *

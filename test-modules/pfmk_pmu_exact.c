@@ -52,6 +52,7 @@
 
 #include "pfmk_ktap.h"
 #include "pfmk_test_cpu.h"
+#include "pfmk_test_ops.h"
 
 static unsigned int cpu;
 module_param(cpu, uint, 0444);
@@ -79,6 +80,7 @@ static const char * const pmx_events[2][2] = {
  * @name: the running case, for diagnostics.
  * @failed: the running case failed.
  * @skip: why the running case skips, or NULL.
+ * @alone: why no case can run (pmx_alone()), or NULL.
  * @desc: the two counting contexts.
  * @min1: smallest count of each event over a loop of PMX_N1 iterations.
  * @min2: the same for PMX_N2.
@@ -89,6 +91,7 @@ struct pmx {
 	const char		*name;
 	bool			failed;
 	const char		*skip;
+	const char		*alone;
 	void			*desc[2];
 	u64			min1[PMX_NEV];
 	u64			min2[PMX_NEV];
@@ -198,17 +201,12 @@ static int pmx_open(struct pmx *p, const char * const *events, bool smpl,
 /* All four counters, generic context first. */
 static int pmx_read(void * const *desc, u64 *v)
 {
-	struct pfarg_pmd pmd[2];
 	int i, ret;
 
 	for (i = 0; i < 2; i++) {
-		memset(pmd, 0, sizeof(pmd));
-		pmd[1].reg_num = 1;
-		ret = pfmk_read_pmds(desc[i], pmd, 2);
+		ret = pfmk_test_read_pmds(desc[i], 0, 2, &v[2 * i]);
 		if (ret)
 			return ret;
-		v[2 * i] = pmd[0].reg_value;
-		v[2 * i + 1] = pmd[1].reg_value;
 	}
 	return 0;
 }
@@ -492,10 +490,12 @@ static void pmx_sample_cpu_cycles(struct pmx *p)
 	pmx_sample(p, pmx_events[1]);
 }
 
-static const struct {
+struct pmx_case {
 	const char	*name;
 	void		(*run)(struct pmx *p);
-} pmx_cases[] = {
+};
+
+static const struct pmx_case pmx_cases[] = {
 	{ "events_encode", pmx_setup },
 	{ "count_loop_exact", pmx_count_loop_exact },
 	{ "count_events_agree", pmx_count_events_agree },
@@ -530,29 +530,29 @@ static void pmx_together(struct pmx *p)
 	cpumask_clear(p->offlined);
 }
 
+/* A case skips when it cannot measure, even after a failed check. */
+static bool pmx_run_case(struct pmx *p, const struct pmx_case *c,
+			 const char **skip)
+{
+	p->name = c->name;
+	p->failed = false;
+	p->skip = p->alone;
+	if (!p->alone)
+		c->run(p);
+	*skip = p->skip;
+	return p->skip || !p->failed;
+}
+
 static int __init pfmk_pmu_exact_init(void)
 {
 	struct pmx *p = &pmx;
 	struct pfmk_ktap k;
-	const char *alone;
-	unsigned int i;
 
 	init_completion(&p->done);
 	if (!zalloc_cpumask_var(&p->offlined, GFP_KERNEL))
 		return -ENOMEM;
-	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(pmx_cases));
-	alone = pmx_alone(p);
-	for (i = 0; i < ARRAY_SIZE(pmx_cases); i++) {
-		p->name = pmx_cases[i].name;
-		p->failed = false;
-		p->skip = alone;
-		if (!alone)
-			pmx_cases[i].run(p);
-		if (p->skip)
-			pfmk_ktap_skip(&k, p->name, p->skip);
-		else
-			pfmk_ktap_result(&k, p->name, !p->failed);
-	}
+	p->alone = pmx_alone(p);
+	pfmk_ktap_run(&k, pmx_cases, ARRAY_SIZE(pmx_cases), pmx_run_case, p);
 	pmx_close_counting(p);
 	pmx_together(p);
 	pfmk_ktap_end(&k);

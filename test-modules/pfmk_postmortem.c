@@ -47,6 +47,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_test_aux_pmu.h"
+#include "pfmk_test_ops.h"
 #include "pfmk_test_pmu.h"
 
 PFMK_IMPORT_NS();
@@ -127,17 +128,14 @@ static int pm_pmd(unsigned int i, u64 value, u32 flags)
 
 static int pm_load_start(unsigned int i)
 {
-	struct pfarg_load load = { .load_pid = cpu };
-
-	return pfmk_load_context(pm_desc[i], &load) ?:
-	       pfmk_start(pm_desc[i], NULL);
+	return pfmk_test_load_start(pm_desc[i], cpu);
 }
 
 static u64 pm_read_pmd0(unsigned int i)
 {
-	struct pfarg_pmd d = { .reg_num = 0 };
+	u64 v;
 
-	return pfmk_read_pmds(pm_desc[i], &d, 1) ? ~0ULL : d.reg_value;
+	return pfmk_test_read_pmds(pm_desc[i], 0, 1, &v) ? ~0ULL : v;
 }
 
 struct pm_copy {

@@ -35,6 +35,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_ktap.h"
+#include "pfmk_test_ops.h"
 #include "pfmk_test_pmu.h"
 
 #define SMOKE_INIT0		BIT_ULL(40)
@@ -115,21 +116,7 @@ static bool smoke_need_ctx(struct smoke *s)
 
 static int smoke_create(struct smoke *s, const char *pmu, void **desc)
 {
-	struct pfarg_ctx req;
-
-	memset(&req, 0, sizeof(req));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	strscpy(req.ctx_pmu_name, pmu, sizeof(req.ctx_pmu_name));
-	return pfmk_create_context(&req, NULL, 0, &s->done, desc, NULL);
-}
-
-static int smoke_load(void *desc, int cpu)
-{
-	struct pfarg_load load;
-
-	memset(&load, 0, sizeof(load));
-	load.load_pid = cpu;
-	return pfmk_load_context(desc, &load);
+	return pfmk_test_create(pmu, 0, &s->done, desc, NULL);
 }
 
 /* Read PMD 0 and 1 of the life-cycle context and compare to s->expect. */
@@ -186,7 +173,7 @@ static void smoke_lifecycle_load_start(struct smoke *s)
 {
 	if (!smoke_need_ctx(s))
 		return;
-	if (!smoke_check(s, "load", 0, smoke_load(s->desc, s->cpu)))
+	if (!smoke_check(s, "load", 0, pfmk_test_load(s->desc, s->cpu)))
 		return;
 	smoke_check(s, "state after load", PFM_CTX_LOADED,
 		    pfmk_get_state(s->desc));
@@ -357,7 +344,7 @@ static void smoke_invalid_pmc(struct smoke *s)
 			 pmc[0].reg_flags & PFM_REG_RETFL_NOTAVAIL);
 
 	/* PMC 0 must still be disabled: loaded and started, it counts 0. */
-	if (smoke_check(s, "load", 0, smoke_load(desc, s->cpu)) &&
+	if (smoke_check(s, "load", 0, pfmk_test_load(desc, s->cpu)) &&
 	    smoke_check(s, "start", 0, pfmk_start(desc, NULL))) {
 		smoke_check(s, "active events", 0,
 			    pfmk_test_pmu_nr_active(s->cpu));
@@ -404,7 +391,7 @@ static void smoke_cpu_clock(struct smoke *s)
 	memset(&pmc, 0, sizeof(pmc));
 	pmc.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
 	if (!smoke_check(s, "write_pmcs", 0, pfmk_write_pmcs(desc, &pmc, 1)) ||
-	    !smoke_check(s, "load", 0, smoke_load(desc, cpu)))
+	    !smoke_check(s, "load", 0, pfmk_test_load(desc, cpu)))
 		goto out;
 
 	t0 = smoke_local_clock(cpu);
@@ -458,7 +445,7 @@ static void smoke_hw_event(struct smoke *s)
 		expected = pfmk_test_hw_cycles_expected(cpu);
 		pr_info("# %s: hardware cycles on CPU %d: perf says %d\n",
 			s->name, cpu, expected);
-		ret = smoke_load(desc, cpu);
+		ret = pfmk_test_load(desc, cpu);
 		smoke_check(s, "load", expected, ret);
 		smoke_check(s, "state", ret ? PFM_CTX_UNLOADED : PFM_CTX_LOADED,
 			    pfmk_get_state(desc));
@@ -470,20 +457,10 @@ static void smoke_hw_event(struct smoke *s)
 static int smoke_create_smpl(struct smoke *s, u64 size, void **desc,
 			     struct pfm_dfl_smpl_hdr **hdr)
 {
-	static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
-	struct pfm_dfl_smpl_arg arg;
-	struct pfarg_ctx req;
 	void *buf = NULL;
 	int ret;
 
-	memset(&req, 0, sizeof(req));
-	memset(&arg, 0, sizeof(arg));
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
-	strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME, sizeof(req.ctx_pmu_name));
-	arg.buf_size = size;
-	ret = pfmk_create_context(&req, &arg, sizeof(arg), &s->done, desc,
-				  &buf);
+	ret = pfmk_test_create(PFMK_TEST_PMU_NAME, size, &s->done, desc, &buf);
 	*hdr = buf;
 	return ret;
 }
@@ -526,7 +503,7 @@ static int smoke_program_smpl(void *desc, int cpu, u32 flags, u64 long_reset)
 	pmd[0].reg_smpl_pmds[0] = BIT_ULL(1);
 	pmd[1].reg_num = 1;
 	return pfmk_write_pmcs(desc, pmc, 2) ?: pfmk_write_pmds(desc, pmd, 2) ?:
-	       smoke_load(desc, cpu) ?: pfmk_start(desc, NULL);
+	       pfmk_test_load(desc, cpu) ?: pfmk_start(desc, NULL);
 }
 
 static void smoke_sampling_exact(struct smoke *s)
@@ -637,7 +614,7 @@ static int smoke_encode_ctx(struct smoke *s, const char * const *events,
 		return ret;
 	ret = pfmk_write_pmcs(*desc, pmcs, count);
 	if (!ret)
-		ret = smoke_load(*desc, cpu);
+		ret = pfmk_test_load(*desc, cpu);
 	if (!ret)
 		ret = pfmk_start(*desc, NULL);
 	if (!smoke_check(s, "write, load, start", 0, ret)) {
@@ -649,12 +626,10 @@ static int smoke_encode_ctx(struct smoke *s, const char * const *events,
 
 static u64 smoke_read1(struct smoke *s, void *desc, u16 reg)
 {
-	struct pfarg_pmd pmd;
+	u64 v;
 
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
-	return pmd.reg_value;
+	smoke_check(s, "read_pmds", 0, pfmk_test_read_pmds(desc, reg, 1, &v));
+	return v;
 }
 
 /* pfmk_test by name, through its format attribute: exact counts. */
@@ -877,25 +852,27 @@ static const struct smoke_test smoke_tests[] = {
 	{ "encode_errnos", smoke_encode_errnos },
 };
 
+static bool smoke_run_case(struct smoke *s, const struct smoke_test *t,
+			   const char **skip)
+{
+	s->name = t->name;
+	s->result = SMOKE_PASS;
+	t->run(s);
+	if (s->result == SMOKE_SKIP)
+		*skip = s->skip_reason;
+	return s->result != SMOKE_FAIL;
+}
+
 static int __init pfmk_smoke_init(void)
 {
 	struct smoke *s = &smoke;
 	struct pfmk_ktap k;
-	unsigned int i;
 
 	init_completion(&s->done);
 	s->cpu = cpumask_last(cpu_online_mask);
 
-	pfmk_ktap_plan(&k, KBUILD_MODNAME, ARRAY_SIZE(smoke_tests));
-	for (i = 0; i < ARRAY_SIZE(smoke_tests); i++) {
-		s->name = smoke_tests[i].name;
-		s->result = SMOKE_PASS;
-		smoke_tests[i].run(s);
-		if (s->result == SMOKE_SKIP)
-			pfmk_ktap_skip(&k, s->name, s->skip_reason);
-		else
-			pfmk_ktap_result(&k, s->name, s->result == SMOKE_PASS);
-	}
+	pfmk_ktap_run(&k, smoke_tests, ARRAY_SIZE(smoke_tests),
+		      smoke_run_case, s);
 	/* A failed life-cycle step may leave its context behind. */
 	if (s->desc) {
 		pfmk_close(s->desc);

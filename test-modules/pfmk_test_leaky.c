@@ -22,6 +22,8 @@
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
 
+#include "pfmk_test_ops.h"
+
 PFMK_IMPORT_NS();
 
 static unsigned int contexts = 4;
@@ -35,25 +37,13 @@ static int leaky_create(unsigned int i)
 {
 	struct pfarg_pmc pmc = { };
 	struct pfarg_pmd pmd = { };
-	struct pfarg_ctx req = { };
 	struct pfarg_load load = { };
-	struct pfm_dfl_smpl_arg arg = { };
 	bool sampling = i & 1;
 	void *desc;
 	int ret;
 
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE;
-	if (sampling) {
-		static const pfm_uuid_t uuid = PFM_DFL_SMPL_UUID;
-
-		memcpy(req.ctx_smpl_buf_id, uuid, sizeof(uuid));
-		arg.buf_size = 64 << 10;
-		ret = pfmk_create_context(&req, &arg, sizeof(arg), &leaky_done,
-					  &desc, NULL);
-	} else {
-		ret = pfmk_create_context(&req, NULL, 0, &leaky_done, &desc,
-					  NULL);
-	}
+	ret = pfmk_test_create(NULL, sampling ? 64 << 10 : 0, &leaky_done,
+			       &desc, NULL);
 	if (ret)
 		return ret;
 
