@@ -185,8 +185,12 @@ void pfmk_ctx_free(struct pfmk_ctx *ctx)
 		call_rcu(&ctx->rcu, pfmk_ctx_free_rcu);
 }
 
-static int pfmk_ctx_check_req(const struct pfarg_ctx *req)
+/* The arguments of pfmk_ctx_create(): -EINVAL unless all are usable. */
+static int pfmk_ctx_check_args(const struct pfarg_ctx *req,
+			       const struct completion *c, void **desc)
 {
+	if (!req || !c || !desc)
+		return -EINVAL;
 	if (!(req->ctx_flags & PFM_FL_SYSTEM_WIDE))
 		return -EINVAL;
 	if (req->ctx_flags & ~PFMK_CTX_FLAGS)
@@ -240,6 +244,118 @@ static void pfmk_completion_prepare(struct completion *c)
 }
 
 /**
+ * pfmk_ctx_new() - a new context of a description, not yet published
+ * @pmu: the description, pinned by the caller (the context keeps the pin).
+ * @req: context description, checked.
+ * @c: the owner's completion, prepared.
+ * @owner: the calling module, or NULL for built-in code.
+ *
+ * The context has its creation reference and cookie, set 0 and no
+ * sampling format; it is still dead, so that no lookup can use it before
+ * pfmk_ctx_publish().  Undo with pfmk_ctx_discard().
+ *
+ * Context: process context; may sleep.
+ * Return: the context, or NULL if out of memory.
+ */
+static struct pfmk_ctx *pfmk_ctx_new(const struct pfmk_pmu_desc *pmu,
+				     const struct pfarg_ctx *req,
+				     struct completion *c, struct module *owner)
+{
+	/* One allocation: the context and set 0's registers. */
+	struct pfmk_ctx *ctx = pfmk_ctx_alloc(pmu->num_pmcs);
+
+	if (!ctx)
+		return NULL;
+	ctx->nregs = pmu->num_pmcs;
+	pfmk_desc_prepare(ctx);
+	ctx->state = PFM_CTX_UNLOADED;
+	ctx->cpu = -1;
+	ctx->flags = req->ctx_flags;
+	ctx->completion = c;
+	atomic_set(&ctx->readers, 0);
+	ctx->pmu = pmu;
+	pfmk_msgq_init(&ctx->msgq);
+	local_set(&ctx->ovfl_busy, 0);
+	seqcount_init(&ctx->ovfl_seq);
+	init_irq_work(&ctx->irq_work, pfmk_ovfl_work);
+	atomic_set(&ctx->notify_wake, 0);
+	atomic_set(&ctx->switch_kick, 0);
+	atomic64_set(&ctx->ovfl_nested, 0);
+	atomic64_set(&ctx->throttled, 0);
+	ctx->owner = owner;
+	pfmk_hotplug_init_ctx(ctx);
+	pfmk_sets_init(ctx);
+	return ctx;
+}
+
+/*
+ * Undo pfmk_ctx_new() (its sampling format already freed).  A lookup that
+ * found this memory before it was reused may hold a reference for an
+ * instant: the last one frees, without counting a context freed
+ * (->counted clear).
+ */
+static void pfmk_ctx_discard(struct pfmk_ctx *ctx)
+{
+	pfmk_sets_free(ctx);
+	pfmk_ctx_put(ctx);
+}
+
+/* Count a context in the module's reference and pfmk's counters. */
+static void pfmk_ctx_count(struct pfmk_ctx *ctx, bool on)
+{
+	if (on) {
+		ctx->counted = true;
+		__module_get(THIS_MODULE);
+		atomic_long_add(ctx->mem, &pfmk_counters.mem_bytes);
+		atomic64_inc(&pfmk_counters.created);
+		return;
+	}
+	atomic64_dec(&pfmk_counters.created);
+	atomic_long_sub(ctx->mem, &pfmk_counters.mem_bytes);
+	ctx->counted = false;
+	module_put(THIS_MODULE);
+}
+
+/**
+ * pfmk_ctx_publish() - count a new context and give it its descriptor
+ * @ctx: the context, set up (pfmk_ctx_new(), pfmk_smpl_setup()).
+ * @req: output: ctx_fd and ctx_smpl_buf_size.
+ * @desc: output: descriptor.
+ * @buf: output, optional: sampling buffer address.
+ *
+ * What the caller needs of the context is read before it is published:
+ * from then on a racing pfmk_close() of the descriptor may free it, and a
+ * create reuse the memory.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the error of pfmk_desc_alloc(); on error the context is
+ * uncounted and its sampling format freed, the rest is the caller's.
+ */
+static int pfmk_ctx_publish(struct pfmk_ctx *ctx, struct pfarg_ctx *req,
+			    void **desc, void **buf)
+{
+	void *smpl_buf = ctx->smpl_buf;
+	size_t smpl_buf_size = ctx->smpl_size;
+	int ret;
+
+	ctx->mem = sizeof(*ctx) + ctx->smpl_size +
+		   ctx->nregs * (sizeof(u64) + sizeof(struct pfmk_pmd) +
+				 (ctx->fmt ? sizeof(u64) : 0));
+	pfmk_ctx_count(ctx, true);
+	ret = pfmk_desc_alloc(ctx, desc);
+	if (ret) {
+		pfmk_ctx_count(ctx, false);
+		pfmk_smpl_free(ctx);
+		return ret;
+	}
+	req->ctx_fd = -1;
+	req->ctx_smpl_buf_size = smpl_buf_size;
+	if (buf)
+		*buf = smpl_buf;
+	return 0;
+}
+
+/**
  * pfmk_ctx_create() - create a context (see pfmk_create_context())
  * @req: context description.
  * @smpl_arg: sampling format argument.
@@ -260,14 +376,10 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		    struct module *owner)
 {
 	const struct pfmk_pmu_desc *pmu;
-	size_t smpl_buf_size;
 	struct pfmk_ctx *ctx;
-	void *smpl_buf;
 	int ret;
 
-	if (!req || !c || !desc)
-		return -EINVAL;
-	ret = pfmk_ctx_check_req(req);
+	ret = pfmk_ctx_check_args(req, c, desc);
 	if (ret)
 		return ret;
 	if (!pfmk_charge(&pfmk_counters.open, READ_ONCE(pfmk_max_contexts)))
@@ -279,77 +391,20 @@ int pfmk_ctx_create(struct pfarg_ctx *req, void *smpl_arg, size_t smpl_size,
 		ret = PTR_ERR(pmu);
 		goto err_open;
 	}
-
-	/* One allocation: the context and set 0's registers. */
-	ctx = pfmk_ctx_alloc(pmu->num_pmcs);
+	ctx = pfmk_ctx_new(pmu, req, c, owner);
 	if (!ctx) {
 		ret = -ENOMEM;
 		goto err_pmu;
 	}
-	ctx->nregs = pmu->num_pmcs;
-	pfmk_desc_prepare(ctx);
-	ctx->state = PFM_CTX_UNLOADED;
-	ctx->cpu = -1;
-	ctx->flags = req->ctx_flags;
-	ctx->completion = c;
-	atomic_set(&ctx->readers, 0);
-	ctx->pmu = pmu;
-	pfmk_msgq_init(&ctx->msgq);
-	local_set(&ctx->ovfl_busy, 0);
-	seqcount_init(&ctx->ovfl_seq);
-	init_irq_work(&ctx->irq_work, pfmk_ovfl_work);
-	atomic_set(&ctx->notify_wake, 0);
-	atomic_set(&ctx->switch_kick, 0);
-	atomic64_set(&ctx->ovfl_nested, 0);
-	atomic64_set(&ctx->throttled, 0);
-	ctx->owner = owner;
-	pfmk_hotplug_init_ctx(ctx);
-
-	pfmk_sets_init(ctx);
-
 	ret = pfmk_smpl_setup(ctx, req, smpl_arg, smpl_size);
+	if (!ret)
+		ret = pfmk_ctx_publish(ctx, req, desc, buf);
 	if (ret)
-		goto err_set;
-
-	/*
-	 * What the context and the caller need of it is read or written
-	 * before it is published: from then on a racing pfmk_close() of the
-	 * descriptor may free it, and a create reuse the memory.
-	 */
-	ctx->mem = sizeof(*ctx) + ctx->smpl_size +
-		   pmu->num_pmcs * (sizeof(u64) + sizeof(struct pfmk_pmd) +
-				    (ctx->fmt ? sizeof(u64) : 0));
-	ctx->counted = true;
-	smpl_buf = ctx->smpl_buf;
-	smpl_buf_size = ctx->smpl_size;
-	__module_get(THIS_MODULE);
-	atomic_long_add(ctx->mem, &pfmk_counters.mem_bytes);
-	atomic64_inc(&pfmk_counters.created);
-
-	ret = pfmk_desc_alloc(ctx, desc);
-	if (ret)
-		goto err_counted;
-
-	req->ctx_fd = -1;
-	req->ctx_smpl_buf_size = smpl_buf_size;
-	if (buf)
-		*buf = smpl_buf;
+		goto err_ctx;
 	return 0;
 
-err_counted:
-	atomic64_dec(&pfmk_counters.created);
-	atomic_long_sub(ctx->mem, &pfmk_counters.mem_bytes);
-	ctx->counted = false;
-	module_put(THIS_MODULE);
-	pfmk_smpl_free(ctx);
-err_set:
-	pfmk_sets_free(ctx);
-	/*
-	 * A lookup that found this memory before it was reused may hold a
-	 * reference for an instant: the last one frees, without counting a
-	 * context freed (->counted clear).
-	 */
-	pfmk_ctx_put(ctx);
+err_ctx:
+	pfmk_ctx_discard(ctx);
 err_pmu:
 	pfmk_pmu_put(pmu);
 err_open:
