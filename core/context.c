@@ -185,13 +185,16 @@ void pfmk_ctx_cache_exit(void)
  * the type-stable fields, which hold the constructor's values or those the
  * last context left: dead, no reference, an old cookie, the mutex
  * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).  Set
- * 0's PMDs are clean (pfmk_set_clean()), its PMC values not set.
+ * 0's PMDs are clean (pfmk_set_clean()), its PMC values not set; the
+ * message ring holds what it held.
  */
 static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 {
 	unsigned int class = pfmk_ctx_class(nregs);
 	size_t from = offsetof(struct pfmk_ctx, id);
 	size_t to = offsetof(struct pfmk_ctx, set0_regs);
+	size_t ring = offsetof(struct pfmk_ctx, msgq.msgs);
+	size_t ring_end = offsetofend(struct pfmk_ctx, msgq.msgs);
 	struct pfmk_ctx *ctx;
 
 	/* The type-stable group comes first, up to @id. */
@@ -204,8 +207,14 @@ static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 		return ctx;
 	}
 	ctx = kmem_cache_alloc(pfmk_ctx_cache[class], GFP_KERNEL);
-	if (ctx)
-		memset((char *)ctx + from, 0, to - from);
+	if (!ctx)
+		return NULL;
+	/*
+	 * Nor the message ring: pfmk_msgq_init() empties it, and a message
+	 * is read only after it was queued.
+	 */
+	memset((char *)ctx + from, 0, ring - from);
+	memset((char *)ctx + ring_end, 0, to - ring_end);
 	return ctx;
 }
 
