@@ -94,6 +94,8 @@ static void pfmk_ctx_ctor(struct pfmk_ctx *ctx, unsigned int class,
 	ctx->cache_class = class;
 	atomic_set(&ctx->read_passes, 0);
 	pfmk_set_clean(ctx, ctx->set0_regs, nregs);
+	/* Set 0's PMC values, after the PMDs (pfmk_sets_init()). */
+	memset((struct pfmk_pmd *)ctx->set0_regs + nregs, 0, nregs * sizeof(u64));
 }
 
 static void pfmk_ctx_ctor_8(void *obj)
@@ -185,8 +187,8 @@ void pfmk_ctx_cache_exit(void)
  * the type-stable fields, which hold the constructor's values or those the
  * last context left: dead, no reference, an old cookie, the mutex
  * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).  Set
- * 0's PMDs are clean (pfmk_set_clean()), its PMC values not set; the
- * message ring holds what it held.
+ * 0's PMDs are clean (pfmk_set_clean()), its PMC values 0; the message
+ * ring holds what it held.
  */
 static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 {

@@ -71,8 +71,10 @@ size_t pfmk_set_regs_size(unsigned int nregs)
  *
  * Zero, but for what a PMD of @ctx's set 0 always holds: its number, its
  * context and its set.  The cache's constructor cleans every PMD of the
- * size class; the close of a context (pfmk_sets_free()) the ones it may
- * have changed, so that a create reusing the memory need not touch them.
+ * size class, and zeroes the PMC values; the close of a context
+ * (pfmk_sets_free()) cleans the PMDs it may have changed and zeroes the
+ * PMC values it used, so that a create reusing the memory need not touch
+ * them but for PMCs whose default is not 0.
  *
  * Context: any context; nothing else uses the PMDs.
  */
@@ -91,8 +93,9 @@ void pfmk_set_clean(struct pfmk_ctx *ctx, void *regs, unsigned int nregs)
 
 /*
  * Give @set its id and register arrays, laid out in @regs: @room PMDs,
- * then the PMC values.  Set 0's PMDs are clean already (pfmk_set_clean());
- * another set's are zero, and get their number, context and set here.
+ * then the PMC values, all zero, and their defaults written.  Set 0's
+ * PMDs are clean already (pfmk_set_clean()); another set's get their
+ * number, context and set here.
  */
 static void pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id,
 			  void *regs, unsigned int room)
@@ -103,7 +106,7 @@ static void pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id,
 	set->id = id;
 	set->pmds = regs;
 	set->pmcs = (u64 *)(set->pmds + room);
-	for (i = 0; i < nregs; i++)
+	for_each_set_bit(i, pmu->dfl_set, nregs)
 		set->pmcs[i] = pmu->pmc_desc[i].dfl_val;
 	if (set == &ctx->set0)
 		return;
@@ -197,8 +200,9 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
  * @ctx: the context, unloaded and dead, or never published: no handler,
  *	work or lockless reader is left in its registers.
  *
- * Cleans set 0's PMDs up to the last one the context may have changed, so
- * that the next context in this memory finds them clean.
+ * Cleans set 0's PMDs up to the last one the context may have changed,
+ * and zeroes its PMC values, so that the next context in this memory finds
+ * them clean.
  *
  * Context: process context; may sleep.
  */
@@ -215,6 +219,7 @@ void pfmk_sets_free(struct pfmk_ctx *ctx)
 	RCU_INIT_POINTER(ctx->active_set, NULL);
 	pfmk_set_clean(ctx, ctx->set0_regs, ctx->set0.pmd_span);
 	ctx->set0.pmd_span = 0;
+	memset(ctx->set0.pmcs, 0, ctx->nregs * sizeof(*ctx->set0.pmcs));
 }
 
 /**

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfmk_reuse_kunit: a context created in the memory of a closed one finds
- * set 0's PMDs clean.
+ * set 0's registers clean.
  *
  * A create does not clear set 0's registers: the cache's constructor left
  * them clean, and each close cleans the PMDs its context may have changed
- * (core/sets.c, pfmk_sets_free(); Documentation/locking.rst, "Type-stable
- * contexts").  These cases dirty PMDs of the generic description (64 PMDs)
- * the ways a client can, close, and check that the next contexts read
- * every PMD as new; the race case does it from two threads at once, so
+ * and zeroes its PMC values (core/sets.c, pfmk_sets_free();
+ * Documentation/locking.rst, "Type-stable contexts").  These cases dirty
+ * registers of the generic description (64 PMDs) the ways a client can,
+ * close, and check that the next contexts read every PMD as new, and count
+ * nothing with the PMCs at their defaults; the race case does it from two threads at once, so
  * that a context created on one CPU may take the memory of one closed on
  * another.  The generic description is built into pfmk: no precondition.
  *
@@ -107,9 +108,42 @@ static int reuse_dirty_written(struct reuset *t, struct pfarg_pmd *pmd,
 	return pfmk_close(desc) ?: ret;
 }
 
-/* Read every PMD of a new context: 0 if each reads as new, or -errno. */
+/* A counting event on PMC @num, cpu-clock; the context stays unloaded. */
+static int reuse_dirty_pmc(struct reuset *t, unsigned int num)
+{
+	struct pfarg_pmc pmc = {
+		.reg_num = num,
+		.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+	};
+	void *desc;
+	int ret;
+
+	ret = reuse_create(t, &desc);
+	if (ret)
+		return ret;
+	ret = pfmk_write_pmcs(desc, &pmc, 1);
+	return pfmk_close(desc) ?: ret;
+}
+
+/* Count for a while with the PMCs as a new context has them. */
+static int reuse_run(void *desc)
+{
+	struct pfarg_load load = { .load_pid = cpumask_first(cpu_online_mask) };
+	int ret;
+
+	ret = pfmk_load_context(desc, &load) ?: pfmk_start(desc, NULL);
+	if (ret)
+		return ret;
+	mdelay(2);
+	return pfmk_stop(desc) ?: pfmk_unload_context(desc);
+}
+
+/*
+ * Read every PMD of a new context, after counting with it if @run: 0 if
+ * each reads as new, or -errno.
+ */
 static int reuse_read_new(struct reuset *t, struct pfarg_pmd *pmd,
-			  unsigned int *bad)
+			  unsigned int *bad, bool run)
 {
 	unsigned int i;
 	void *desc;
@@ -118,6 +152,11 @@ static int reuse_read_new(struct reuset *t, struct pfarg_pmd *pmd,
 	ret = reuse_create(t, &desc);
 	if (ret)
 		return ret;
+	ret = run ? reuse_run(desc) : 0;
+	if (ret) {
+		pfmk_close(desc);
+		return ret;
+	}
 	memset(pmd, 0, REUSE_NREGS * sizeof(*pmd));
 	for (i = 0; i < REUSE_NREGS; i++)
 		pmd[i].reg_num = i;
@@ -132,19 +171,20 @@ static int reuse_read_new(struct reuset *t, struct pfarg_pmd *pmd,
 	return pfmk_close(desc) ?: ret;
 }
 
-static void reuse_expect_new(struct kunit *test, unsigned int rounds)
+static void reuse_expect_new(struct kunit *test, unsigned int rounds,
+			     bool run)
 {
 	struct reuset *t = test->priv;
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < rounds; i++) {
-		KUNIT_ASSERT_EQ_MSG(test, reuse_read_new(t, t->pmd, &bad), 0,
+		KUNIT_ASSERT_EQ_MSG(test, reuse_read_new(t, t->pmd, &bad, run), 0,
 				    "context %u after the dirty one: PMD %u", i,
 				    bad);
 	}
 }
 
-/* PMD written, PMD in its reset bit vector. */
+/* Register written; PMD in its reset bit vector (PMD cases). */
 struct reuse_param {
 	unsigned int	num;
 	unsigned int	reset;
@@ -152,10 +192,10 @@ struct reuse_param {
 };
 
 static const struct reuse_param reuse_params[] = {
-	{ 0, 1, "pmd0" },
-	{ 5, 63, "pmd5_reset63" },
-	{ 31, 2, "pmd31" },
-	{ 63, 0, "pmd63_reset0" },
+	{ 0, 1, "reg0_reset1" },
+	{ 5, 63, "reg5_reset63" },
+	{ 31, 2, "reg31_reset2" },
+	{ 63, 0, "reg63_reset0" },
 };
 
 static void reuse_param_desc(const struct reuse_param *p, char *desc)
@@ -173,13 +213,25 @@ static void reuse_written_pmd_clean(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, reuse_dirty_written(t, t->pmd, p->num, p->reset),
 			0);
-	reuse_expect_new(test, REUSE_AFTER);
+	reuse_expect_new(test, REUSE_AFTER, false);
+}
+
+/*
+ * A PMC written (and left unloaded) is at its default, off, in the next
+ * contexts: counting with them leaves every PMD at 0.
+ */
+static void reuse_written_pmc_clean(struct kunit *test)
+{
+	const struct reuse_param *p = test->param_value;
+	struct reuset *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, reuse_dirty_pmc(t, p->num), 0);
+	reuse_expect_new(test, REUSE_AFTER, true);
 }
 
 /* A PMD whose event counted, folded at unload, reads as new after. */
 static void reuse_event_pmd_clean(struct kunit *test)
 {
-	struct pfarg_load load = { .load_pid = cpumask_first(cpu_online_mask) };
 	struct pfarg_pmc pmc = {
 		.reg_num = 40,
 		.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
@@ -190,18 +242,14 @@ static void reuse_event_pmd_clean(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, reuse_create(t, &desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
-	mdelay(2);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, reuse_run(desc), 0);
 	memset(pmd, 0, sizeof(*pmd));
 	pmd->reg_num = 40;
 	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), 0);
-	/* The PMD is dirty: a count, and the time its event ran. */
+	/* The PMD is dirty: its event's count. */
 	KUNIT_EXPECT_GT(test, pmd->reg_value, 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_close(desc), 0);
-	reuse_expect_new(test, REUSE_AFTER);
+	reuse_expect_new(test, REUSE_AFTER, false);
 }
 
 static int reuse_dirtier(void *data)
@@ -246,7 +294,7 @@ static void reuse_race_create_close(struct kunit *test)
 	t->dirtier = thr;
 	wake_up_process(thr);
 	for (i = 0; i < REUSE_RACE_ROUNDS && time_before(jiffies, end); i++) {
-		ret = reuse_read_new(t, t->pmd, &bad);
+		ret = reuse_read_new(t, t->pmd, &bad, false);
 		if (ret)
 			break;
 		cond_resched();
@@ -260,6 +308,7 @@ static void reuse_race_create_close(struct kunit *test)
 
 static struct kunit_case pfmk_reuse_cases[] = {
 	KUNIT_CASE_PARAM(reuse_written_pmd_clean, reuse_gen_params),
+	KUNIT_CASE_PARAM(reuse_written_pmc_clean, reuse_gen_params),
 	KUNIT_CASE(reuse_event_pmd_clean),
 	KUNIT_CASE(reuse_race_create_close),
 	{}
