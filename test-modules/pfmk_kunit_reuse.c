@@ -32,6 +32,8 @@
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
 
+#include "pfmk_kunit.h"
+
 #define REUSE_NREGS	PFMK_GENERIC_NUM_PMCS
 /* Contexts created after a dirty one, each checked. */
 #define REUSE_AFTER	8
@@ -310,7 +312,7 @@ static struct kunit_case pfmk_reuse_cases[] = {
 	KUNIT_CASE_PARAM(reuse_written_pmd_clean, reuse_gen_params),
 	KUNIT_CASE_PARAM(reuse_written_pmc_clean, reuse_gen_params),
 	KUNIT_CASE(reuse_event_pmd_clean),
-	KUNIT_CASE(reuse_race_create_close),
+	KUNIT_CASE_SLOW(reuse_race_create_close),
 	{}
 };
 
