@@ -35,8 +35,13 @@
 #include "pfmk_kunit.h"
 
 #define REUSE_NREGS	PFMK_GENERIC_NUM_PMCS
-/* Contexts created after a dirty one, each checked. */
-#define REUSE_AFTER	8
+/*
+ * Rounds of dirtying a context and checking a new one, and their bound in
+ * time: on KASAN kernels a closed context's memory waits in KASAN's
+ * quarantine, and comes back to the cache only after many others.
+ */
+#define REUSE_ROUNDS	3000
+#define REUSE_TIME	(3 * HZ)
 /* The race: rounds of the reader, and its bound in time. */
 #define REUSE_RACE_ROUNDS	2000
 #define REUSE_RACE_TIME		(5 * HZ)
@@ -173,16 +178,23 @@ static int reuse_read_new(struct reuset *t, struct pfarg_pmd *pmd,
 	return pfmk_close(desc) ?: ret;
 }
 
-static void reuse_expect_new(struct kunit *test, unsigned int rounds,
-			     bool run)
+/*
+ * Dirty a context with @dirty, close it, then check that a new one reads
+ * as new (after counting with it if @run), round after round.
+ */
+static void reuse_cycle(struct kunit *test,
+			int (*dirty)(struct reuset *t, const void *arg),
+			const void *arg, bool run)
 {
 	struct reuset *t = test->priv;
+	unsigned long end = jiffies + REUSE_TIME;
 	unsigned int i, bad = 0;
 
-	for (i = 0; i < rounds; i++) {
+	for (i = 0; i < REUSE_ROUNDS && time_before(jiffies, end); i++) {
+		KUNIT_ASSERT_EQ(test, dirty(t, arg), 0);
 		KUNIT_ASSERT_EQ_MSG(test, reuse_read_new(t, t->pmd, &bad, run), 0,
-				    "context %u after the dirty one: PMD %u", i,
-				    bad);
+				    "round %u: PMD %u not new", i, bad);
+		cond_resched();
 	}
 }
 
@@ -208,50 +220,61 @@ static void reuse_param_desc(const struct reuse_param *p, char *desc)
 KUNIT_ARRAY_PARAM(reuse, reuse_params, reuse_param_desc);
 
 /* A PMD written by the client reads as new in the next contexts. */
+static int reuse_dirty_pmd(struct reuset *t, const void *arg)
+{
+	const struct reuse_param *p = arg;
+	struct pfarg_pmd pmd;
+
+	return reuse_dirty_written(t, &pmd, p->num, p->reset);
+}
+
 static void reuse_written_pmd_clean(struct kunit *test)
 {
-	const struct reuse_param *p = test->param_value;
-	struct reuset *t = test->priv;
-
-	KUNIT_ASSERT_EQ(test, reuse_dirty_written(t, t->pmd, p->num, p->reset),
-			0);
-	reuse_expect_new(test, REUSE_AFTER, false);
+	reuse_cycle(test, reuse_dirty_pmd, test->param_value, false);
 }
 
 /*
  * A PMC written (and left unloaded) is at its default, off, in the next
  * contexts: counting with them leaves every PMD at 0.
  */
-static void reuse_written_pmc_clean(struct kunit *test)
+static int reuse_dirty_pmc_arg(struct reuset *t, const void *arg)
 {
-	const struct reuse_param *p = test->param_value;
-	struct reuset *t = test->priv;
+	const struct reuse_param *p = arg;
 
-	KUNIT_ASSERT_EQ(test, reuse_dirty_pmc(t, p->num), 0);
-	reuse_expect_new(test, REUSE_AFTER, true);
+	return reuse_dirty_pmc(t, p->num);
 }
 
-/* A PMD whose event counted, folded at unload, reads as new after. */
-static void reuse_event_pmd_clean(struct kunit *test)
+static void reuse_written_pmc_clean(struct kunit *test)
+{
+	reuse_cycle(test, reuse_dirty_pmc_arg, test->param_value, true);
+}
+
+/* PMD 40 counted by an event, its count folded at unload, and closed. */
+static int reuse_dirty_event(struct reuset *t, const void *arg)
 {
 	struct pfarg_pmc pmc = {
 		.reg_num = 40,
 		.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
 	};
-	struct reuset *t = test->priv;
-	struct pfarg_pmd *pmd = t->pmd;
+	struct pfarg_pmd pmd = { .reg_num = 40 };
 	void *desc;
+	int ret;
 
-	KUNIT_ASSERT_EQ(test, reuse_create(t, &desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-	KUNIT_EXPECT_EQ(test, reuse_run(desc), 0);
-	memset(pmd, 0, sizeof(*pmd));
-	pmd->reg_num = 40;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), 0);
-	/* The PMD is dirty: its event's count. */
-	KUNIT_EXPECT_GT(test, pmd->reg_value, 0ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_close(desc), 0);
-	reuse_expect_new(test, REUSE_AFTER, false);
+	ret = reuse_create(t, &desc);
+	if (ret)
+		return ret;
+	ret = pfmk_write_pmcs(desc, &pmc, 1) ?: reuse_run(desc) ?:
+	      pfmk_read_pmds(desc, &pmd, 1);
+	/* The PMD must be dirty: its event's count. */
+	if (!ret && !pmd.reg_value)
+		ret = -ENODATA;
+	return pfmk_close(desc) ?: ret;
+}
+
+/* A PMD whose event counted, folded at unload, reads as new after. */
+static void reuse_event_pmd_clean(struct kunit *test)
+{
+	reuse_cycle(test, reuse_dirty_event, NULL, false);
 }
 
 static int reuse_dirtier(void *data)
@@ -311,7 +334,7 @@ static void reuse_race_create_close(struct kunit *test)
 static struct kunit_case pfmk_reuse_cases[] = {
 	KUNIT_CASE_PARAM(reuse_written_pmd_clean, reuse_gen_params),
 	KUNIT_CASE_PARAM(reuse_written_pmc_clean, reuse_gen_params),
-	KUNIT_CASE(reuse_event_pmd_clean),
+	KUNIT_CASE_SLOW(reuse_event_pmd_clean),
 	KUNIT_CASE_SLOW(reuse_race_create_close),
 	{}
 };
