@@ -392,7 +392,8 @@ struct pfmk_msgq {
  *   under RCU may find the memory of a context closed, freed and created
  *   again.  These fields keep their meaning across that reuse (set up
  *   once by the cache's constructor, never cleared by a create; so are
- *   @set0_regs, kept clean instead, see there), and every
+ *   @set0_regs, kept clean instead, see there, and the message ring's
+ *   slots, read only once queued again after pfmk_msgq_init()), and every
  *   lockless user that looks at more than them pins the context first
  *   (@ref or @read_passes) and then checks that it is still the
  *   descriptor's, @dead then @cookie (pfmk_ctx_is()).  @mutex and @dead

@@ -584,8 +584,13 @@ static void pfmk_set_describe(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	 */
 	pfmk_set_reload_switch_counts(ctx, set);
 	set->flags = d->set_flags;
-	/* PFM_SETFL_OVFL_SWITCH keeps its overflows off the plain path. */
-	for (i = 0; i < ctx->nregs; i++)
+	/*
+	 * PFM_SETFL_OVFL_SWITCH keeps its overflows off the plain path.  A
+	 * PMD past pmd_span was never written, so it cannot overflow, and
+	 * pfmk_pmd_apply() decides its path when it is: set 0 stays clean
+	 * (zero) past pmd_span, as its reuse wants.
+	 */
+	for (i = 0; i < set->pmd_span; i++)
 		pfmk_pmd_set_plain(&set->pmds[i]);
 	set->id_next = d->set_id_next;
 	set->timeout_us = 0;
