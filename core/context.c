@@ -53,6 +53,12 @@
  * struct pfmk_ctx are set up once per object by the constructor, never
  * cleared, and every lockless user checks pfmk_ctx_is() once it has
  * pinned the memory.
+ *
+ * Set 0's registers are not cleared by a create either: the constructor
+ * cleans the PMDs of the whole class, and each close those its context
+ * may have changed (pfmk_sets_free()), so that a context of a description
+ * of 64 PMDs, of which a client uses one, costs one PMD at create and
+ * close, not 64.
  */
 #define PFMK_CTX_MIN_REGS	8
 #define PFMK_CTX_CACHES		4	/* up to 8, 16, 32 and 64 registers */
@@ -73,18 +79,64 @@ static size_t pfmk_ctx_size(unsigned int nregs)
 	return sizeof(struct pfmk_ctx) + pfmk_set_regs_size(nregs);
 }
 
-/* The type-stable fields: once per object, never again. */
-static void pfmk_ctx_ctor(void *obj)
+/*
+ * The type-stable fields, and set 0's PMDs, clean: once per object, never
+ * again (a close leaves the PMDs it changed clean, pfmk_sets_free()).
+ */
+static void pfmk_ctx_ctor(struct pfmk_ctx *ctx, unsigned int class,
+			  unsigned int nregs)
 {
-	struct pfmk_ctx *ctx = obj;
-
 	mutex_init(&ctx->mutex);
 	seqcount_init(&ctx->state_seq);
 	refcount_set(&ctx->ref, 0);
 	ctx->cookie = 0;
 	ctx->dead = true;
-	ctx->cache_class = PFMK_CTX_CACHES;
+	ctx->cache_class = class;
 	atomic_set(&ctx->read_passes, 0);
+	pfmk_set_clean(ctx, ctx->set0_regs, nregs);
+	/* Set 0's PMC values, after the PMDs (pfmk_sets_init()). */
+	memset((struct pfmk_pmd *)ctx->set0_regs + nregs, 0, nregs * sizeof(u64));
+}
+
+static void pfmk_ctx_ctor_8(void *obj)
+{
+	pfmk_ctx_ctor(obj, 0, PFMK_CTX_MIN_REGS);
+}
+
+static void pfmk_ctx_ctor_16(void *obj)
+{
+	pfmk_ctx_ctor(obj, 1, PFMK_CTX_MIN_REGS << 1);
+}
+
+static void pfmk_ctx_ctor_32(void *obj)
+{
+	pfmk_ctx_ctor(obj, 2, PFMK_CTX_MIN_REGS << 2);
+}
+
+static void pfmk_ctx_ctor_64(void *obj)
+{
+	pfmk_ctx_ctor(obj, 3, PFMK_CTX_MIN_REGS << 3);
+}
+
+static void (*const pfmk_ctx_ctors[PFMK_CTX_CACHES])(void *) = {
+	pfmk_ctx_ctor_8, pfmk_ctx_ctor_16, pfmk_ctx_ctor_32, pfmk_ctx_ctor_64,
+};
+
+/**
+ * pfmk_ctx_regs_room() - PMDs of room in set 0's registers
+ * @ctx: the context.
+ *
+ * Those of its size class, or @ctx->nregs beyond the classes; set 0's
+ * PMC values follow them (pfmk_sets_init()).
+ *
+ * Context: any context.
+ * Return: the number of PMDs.
+ */
+unsigned int pfmk_ctx_regs_room(const struct pfmk_ctx *ctx)
+{
+	if (ctx->cache_class < PFMK_CTX_CACHES)
+		return PFMK_CTX_MIN_REGS << ctx->cache_class;
+	return ctx->nregs;
 }
 
 /**
@@ -103,7 +155,7 @@ int pfmk_ctx_cache_init(void)
 					  pfmk_ctx_size(PFMK_CTX_MIN_REGS << i),
 					  __alignof__(struct pfmk_ctx),
 					  SLAB_HWCACHE_ALIGN |
-					  SLAB_TYPESAFE_BY_RCU, pfmk_ctx_ctor);
+					  SLAB_TYPESAFE_BY_RCU, pfmk_ctx_ctors[i]);
 		if (!pfmk_ctx_cache[i]) {
 			pfmk_ctx_cache_exit();
 			return -ENOMEM;
@@ -131,15 +183,20 @@ void pfmk_ctx_cache_exit(void)
 }
 
 /*
- * A context with room for set 0's registers, cleared but for the
- * type-stable fields, which hold the constructor's values or those the
+ * A context with room for set 0's registers, cleared up to them but for
+ * the type-stable fields, which hold the constructor's values or those the
  * last context left: dead, no reference, an old cookie, the mutex
- * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).
+ * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).  Set
+ * 0's PMDs are clean (pfmk_set_clean()), its PMC values 0; the message
+ * ring holds what it held.
  */
 static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 {
 	unsigned int class = pfmk_ctx_class(nregs);
 	size_t from = offsetof(struct pfmk_ctx, id);
+	size_t to = offsetof(struct pfmk_ctx, set0_regs);
+	size_t ring = offsetof(struct pfmk_ctx, msgq.msgs);
+	size_t ring_end = offsetofend(struct pfmk_ctx, msgq.msgs);
 	struct pfmk_ctx *ctx;
 
 	/* The type-stable group comes first, up to @id. */
@@ -148,14 +205,18 @@ static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 	if (class >= PFMK_CTX_CACHES) {
 		ctx = kzalloc(pfmk_ctx_size(nregs), GFP_KERNEL);
 		if (ctx)
-			pfmk_ctx_ctor(ctx);
+			pfmk_ctx_ctor(ctx, PFMK_CTX_CACHES, nregs);
 		return ctx;
 	}
 	ctx = kmem_cache_alloc(pfmk_ctx_cache[class], GFP_KERNEL);
-	if (ctx) {
-		ctx->cache_class = class;
-		memset((char *)ctx + from, 0, pfmk_ctx_size(nregs) - from);
-	}
+	if (!ctx)
+		return NULL;
+	/*
+	 * Nor the message ring: pfmk_msgq_init() empties it, and a message
+	 * is read only after it was queued.
+	 */
+	memset((char *)ctx + from, 0, ring - from);
+	memset((char *)ctx + ring_end, 0, to - ring_end);
 	return ctx;
 }
 

@@ -228,6 +228,11 @@ struct pfmk_pmd {
  * @ev_span: no PMD from this index on has an event (an upper bound, under
  *	ctx->mutex: start, stop and unload go through @pmds up to it, not
  *	all).
+ * @pmd_span: no PMD from this index on was changed since the set was
+ *	created (an upper bound, under ctx->mutex): the PMDs of a client's
+ *	writes (pfmk_pmd_apply()), of those writes' reset bit vectors, which
+ *	the overflow path changes, and those that had an event
+ *	(pfmk_set_event_added()).  Set 0 is cleaned up to it at close.
  * @pmcs_written: PMCs written since the set was created; a load asks the
  *	description only about these and the PMDs not off by default
  *	(pfmk_perf_load_set()).  Under ctx->mutex.
@@ -251,6 +256,7 @@ struct pfmk_set {
 	u64			duration;
 	u64			act_start;
 	unsigned int		ev_span;
+	unsigned int		pmd_span;
 	DECLARE_BITMAP(pmcs_written, PFM_MAX_HW_PMDS);
 };
 
@@ -372,8 +378,11 @@ struct pfmk_msgq {
  *	(written under @mutex, read locklessly for the pending check).
  * @offline: loaded but without events: @cpu went offline; PMD values are
  *	saved and re-armed when it comes back (written under @mutex).
- * @set0_regs: set 0's registers (pfmk_set_regs_size()), allocated with the
- *	context.
+ * @set0_regs: set 0's registers (pfmk_set_regs_size() of the size class's
+ *	registers, or of @nregs beyond the classes), allocated with the
+ *	context.  A create does not clear them: the constructor, then the
+ *	close of the previous context (pfmk_sets_free()), left them clean
+ *	(pfmk_set_clean()).
  *
  * The fields are grouped by who may write them, as in perf's struct
  * perf_event_context (DOC: Lock order above):
@@ -382,7 +391,9 @@ struct pfmk_msgq {
  *   come from SLAB_TYPESAFE_BY_RCU caches (core/context.c), so a lookup
  *   under RCU may find the memory of a context closed, freed and created
  *   again.  These fields keep their meaning across that reuse (set up
- *   once by the cache's constructor, never cleared by a create), and every
+ *   once by the cache's constructor, never cleared by a create; so are
+ *   @set0_regs, kept clean instead, see there, and the message ring's
+ *   slots, read only once queued again after pfmk_msgq_init()), and every
  *   lockless user that looks at more than them pins the context first
  *   (@ref or @read_passes) and then checks that it is still the
  *   descriptor's, @dead then @cookie (pfmk_ctx_is()).  @mutex and @dead
@@ -799,6 +810,8 @@ int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count);
 
 /* core/sets.c: event sets */
 size_t pfmk_set_regs_size(unsigned int nregs);
+void pfmk_set_clean(struct pfmk_ctx *ctx, void *regs, unsigned int nregs);
+unsigned int pfmk_ctx_regs_room(const struct pfmk_ctx *ctx);
 void pfmk_sets_init(struct pfmk_ctx *ctx);
 void pfmk_sets_free(struct pfmk_ctx *ctx);
 struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id);
@@ -820,6 +833,21 @@ int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 			  int count);
 
 /**
+ * pfmk_set_pmd_changed() - note that a PMD of a set may not be clean now
+ * @set: the set.
+ * @num: the PMD's number.
+ *
+ * Context: ctx->mutex held.
+ */
+static inline void pfmk_set_pmd_changed(struct pfmk_set *set,
+					unsigned int num)
+{
+	lockdep_assert_held(&set->pmds[num].ctx->mutex);
+	if (num >= set->pmd_span)
+		set->pmd_span = num + 1;
+}
+
+/**
  * pfmk_set_event_added() - note that a PMD of a set got an event
  * @set: the set.
  * @num: the PMD's number.
@@ -832,6 +860,7 @@ static inline void pfmk_set_event_added(struct pfmk_set *set,
 	lockdep_assert_held(&set->pmds[num].ctx->mutex);
 	if (num >= set->ev_span)
 		set->ev_span = num + 1;
+	pfmk_set_pmd_changed(set, num);
 }
 
 /**

@@ -289,9 +289,19 @@ static int pfmk_check_pmd(struct pfmk_ctx *ctx, struct pfarg_pmd *pmd)
 	return 0;
 }
 
-/* Copy the caller's PMD parameters into a PMD, its value included. */
+/*
+ * Copy the caller's PMD parameters into a PMD (of a set, or a copy of
+ * one), its value included.  The PMD and those its reset bit vector names,
+ * which an overflow changes, are no longer clean (pfmk_set_pmd_changed()).
+ */
 static void pfmk_pmd_apply(struct pfmk_pmd *pmd, const struct pfarg_pmd *req)
 {
+	unsigned long last = find_last_bit((const unsigned long *)req->reg_reset_pmds,
+					   PFM_MAX_PMDS);
+
+	pfmk_set_pmd_changed(pmd->set, pmd->num);
+	if (last < PFM_MAX_PMDS)
+		pfmk_set_pmd_changed(pmd->set, last);
 	pmd->value = req->reg_value;
 	pmd->long_reset = req->reg_long_reset;
 	pmd->short_reset = req->reg_short_reset;

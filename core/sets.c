@@ -63,18 +63,54 @@ size_t pfmk_set_regs_size(unsigned int nregs)
 	return nregs * (sizeof(struct pfmk_pmd) + sizeof(u64));
 }
 
-/* Give @set its id and register arrays, laid out in @regs (zeroed). */
+/**
+ * pfmk_set_clean() - set 0's first PMDs as a new context finds them
+ * @ctx: the context whose memory holds them.
+ * @regs: set 0's registers (ctx->set0_regs).
+ * @nregs: how many PMDs, from 0.
+ *
+ * Zero, but for what a PMD of @ctx's set 0 always holds: its number, its
+ * context and its set.  The cache's constructor cleans every PMD of the
+ * size class, and zeroes the PMC values; the close of a context
+ * (pfmk_sets_free()) cleans the PMDs it may have changed and zeroes the
+ * PMC values it used, so that a create reusing the memory need not touch
+ * them but for PMCs whose default is not 0.
+ *
+ * Context: any context; nothing else uses the PMDs.
+ */
+void pfmk_set_clean(struct pfmk_ctx *ctx, void *regs, unsigned int nregs)
+{
+	struct pfmk_pmd *pmds = regs;
+	unsigned int i;
+
+	memset(pmds, 0, nregs * sizeof(*pmds));
+	for (i = 0; i < nregs; i++) {
+		pmds[i].num = i;
+		pmds[i].ctx = ctx;
+		pmds[i].set = &ctx->set0;
+	}
+}
+
+/*
+ * Give @set its id and register arrays, laid out in @regs: @room PMDs,
+ * then the PMC values, all zero, and their defaults written.  Set 0's
+ * PMDs are clean already (pfmk_set_clean()); another set's get their
+ * number, context and set here.
+ */
 static void pfmk_set_init(struct pfmk_ctx *ctx, struct pfmk_set *set, u16 id,
-			  void *regs)
+			  void *regs, unsigned int room)
 {
 	const struct pfmk_pmu_desc *pmu = ctx->pmu;
 	unsigned int i, nregs = ctx->nregs;
 
 	set->id = id;
 	set->pmds = regs;
-	set->pmcs = (u64 *)(set->pmds + nregs);
-	for (i = 0; i < nregs; i++) {
+	set->pmcs = (u64 *)(set->pmds + room);
+	for_each_set_bit(i, pmu->dfl_set, nregs)
 		set->pmcs[i] = pmu->pmc_desc[i].dfl_val;
+	if (set == &ctx->set0)
+		return;
+	for (i = 0; i < nregs; i++) {
 		set->pmds[i].num = i;
 		set->pmds[i].ctx = ctx;
 		set->pmds[i].set = set;
@@ -89,7 +125,7 @@ static struct pfmk_set *pfmk_set_alloc(struct pfmk_ctx *ctx, u16 id)
 	set = kzalloc(sizeof(*set) + pfmk_set_regs_size(ctx->nregs),
 		      GFP_KERNEL);
 	if (set)
-		pfmk_set_init(ctx, set, id, set + 1);
+		pfmk_set_init(ctx, set, id, set + 1, ctx->nregs);
 	return set;
 }
 
@@ -140,7 +176,7 @@ static void pfmk_set_switch_work(struct work_struct *work);
 /**
  * pfmk_sets_init() - give a new context its set 0
  * @ctx: the context being created, its PMU description and nregs set;
- *	set 0's registers are in ctx->set0_regs.
+ *	set 0's registers are in ctx->set0_regs, clean (pfmk_set_clean()).
  *
  * Context: process context.
  */
@@ -152,7 +188,8 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
 			   HRTIMER_MODE_REL);
 	INIT_WORK(&ctx->switch_work, pfmk_set_switch_work);
 	atomic_set(&ctx->switch_req, 0);
-	pfmk_set_init(ctx, &ctx->set0, 0, ctx->set0_regs);
+	pfmk_set_init(ctx, &ctx->set0, 0, ctx->set0_regs,
+		      pfmk_ctx_regs_room(ctx));
 	pfmk_set_insert(ctx, &ctx->set0);
 	/* Not yet published: no reader to order against. */
 	RCU_INIT_POINTER(ctx->active_set, &ctx->set0);
@@ -160,7 +197,12 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
 
 /**
  * pfmk_sets_free() - free every set of a context
- * @ctx: the context, unloaded.
+ * @ctx: the context, unloaded and dead, or never published: no handler,
+ *	work or lockless reader is left in its registers.
+ *
+ * Cleans set 0's PMDs up to the last one the context may have changed,
+ * and zeroes its PMC values, so that the next context in this memory finds
+ * them clean.
  *
  * Context: process context; may sleep.
  */
@@ -175,6 +217,9 @@ void pfmk_sets_free(struct pfmk_ctx *ctx)
 	}
 	ctx->nr_sets = 0;
 	RCU_INIT_POINTER(ctx->active_set, NULL);
+	pfmk_set_clean(ctx, ctx->set0_regs, ctx->set0.pmd_span);
+	ctx->set0.pmd_span = 0;
+	memset(ctx->set0.pmcs, 0, ctx->nregs * sizeof(*ctx->set0.pmcs));
 }
 
 /**
@@ -539,8 +584,13 @@ static void pfmk_set_describe(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	 */
 	pfmk_set_reload_switch_counts(ctx, set);
 	set->flags = d->set_flags;
-	/* PFM_SETFL_OVFL_SWITCH keeps its overflows off the plain path. */
-	for (i = 0; i < ctx->nregs; i++)
+	/*
+	 * PFM_SETFL_OVFL_SWITCH keeps its overflows off the plain path.  A
+	 * PMD past pmd_span was never written, so it cannot overflow, and
+	 * pfmk_pmd_apply() decides its path when it is: set 0 stays clean
+	 * (zero) past pmd_span, as its reuse wants.
+	 */
+	for (i = 0; i < set->pmd_span; i++)
 		pfmk_pmd_set_plain(&set->pmds[i]);
 	set->id_next = d->set_id_next;
 	set->timeout_us = 0;

@@ -77,6 +77,16 @@ void pfmk_smpl_fmt_unregister(struct pfmk_smpl_fmt *fmt)
 }
 EXPORT_SYMBOL_GPL(pfmk_smpl_fmt_unregister);
 
+/* All zero: no sampling format (two loads, not a byte loop). */
+static bool pfmk_uuid_null(const pfm_uuid_t id)
+{
+	u64 w[2];
+
+	static_assert(sizeof(pfm_uuid_t) == sizeof(w));
+	memcpy(w, id, sizeof(w));
+	return !(w[0] | w[1]);
+}
+
 /**
  * pfmk_smpl_setup() - give a new context its sampling format and buffer
  * @ctx: the context being created (its PMU description is set).
@@ -101,7 +111,7 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 	ssize_t size;
 	int ret;
 
-	if (!memchr_inv(req->ctx_smpl_buf_id, 0, sizeof(pfm_uuid_t)))
+	if (pfmk_uuid_null(req->ctx_smpl_buf_id))
 		return (smpl_arg || smpl_size) ? -EINVAL : 0;
 
 	mutex_lock(&pfmk_smpl_lock);

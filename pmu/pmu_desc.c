@@ -51,18 +51,26 @@ static struct pfmk_pmu_desc *pfmk_pmu_find(const char *name)
  * A description registered again while contexts of its previous
  * registration load gets the same bitmap (->pmc_to_attr() answers from
  * the register and value alone): it is stored only if it changed, so that
- * those loads read no bitmap being rewritten.
+ * those loads read no bitmap being rewritten.  So is the bitmap of the
+ * PMCs whose default is not 0, which a create writes (pfmk_sets_init()).
  */
 static void pfmk_pmu_find_dfl_off(struct pfmk_pmu_desc *desc, u64 *pmcs)
 {
 	DECLARE_BITMAP(off, PFM_MAX_HW_PMDS);
+	DECLARE_BITMAP(set, PFM_MAX_HW_PMDS);
 	struct perf_event_attr attr;
 	unsigned int i;
 	u64 val;
 
 	bitmap_zero(off, PFM_MAX_HW_PMDS);
-	for (i = 0; i < desc->num_pmcs; i++)
+	bitmap_zero(set, PFM_MAX_HW_PMDS);
+	for (i = 0; i < desc->num_pmcs; i++) {
 		pmcs[i] = desc->pmc_desc[i].dfl_val;
+		if (pmcs[i])
+			__set_bit(i, set);
+	}
+	if (!bitmap_equal(set, desc->dfl_set, PFM_MAX_HW_PMDS))
+		bitmap_copy(desc->dfl_set, set, PFM_MAX_HW_PMDS);
 	for (i = 0; i < desc->num_pmcs; i++) {
 		val = pfmk_pmd_pmc(desc, i, pmcs);
 		if (val != pmcs[i])

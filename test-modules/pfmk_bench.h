@@ -41,6 +41,7 @@ extern unsigned int opt_smpl_hz;
 extern unsigned int opt_raw_hz;
 extern unsigned int opt_hw;
 extern unsigned int opt_hw_period;
+extern unsigned int opt_steps;
 
 /* Per-round totals of one measurement. */
 struct bench_rounds {
@@ -101,6 +102,7 @@ int bench_ctx_open(struct bench *b, void **desc, unsigned int k);
 int bench_read(struct bench *b, unsigned int k);
 int bench_start_stop(struct bench *b, unsigned int k);
 int bench_create_close(struct bench *b, unsigned int k);
+int bench_create_steps(struct bench *b, unsigned int k);
 int bench_scale(struct bench *b);
 
 /* Sampling and notification (pfmk_bench_smpl.c). */

@@ -12,6 +12,8 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <pfmk/compat.h>
 #include <pfmk/ns.h>
@@ -179,6 +181,94 @@ int bench_create_close(struct bench *b, unsigned int k)
 	}
 	if (!ret)
 		bench_report(b, "create_close", k, cnt);
+	return ret;
+}
+
+/*
+ * The steps of create..close, one by one, for where the difference goes
+ * (module parameter steps=1; Documentation/performance.rst): per
+ * operation, the medians over the rounds of raw create, raw release,
+ * pfmk create, write_pmcs, load and close, less the cost of a clock
+ * read, which the line gives as well.  In instruction-count mode these
+ * are instructions.
+ */
+enum { STEP_RAW_CREATE, STEP_RAW_RELEASE, STEP_CREATE, STEP_WRITE_PMCS,
+       STEP_LOAD, STEP_CLOSE, STEP_CLOCK, STEPS };
+
+static int bench_steps_round(struct bench *b, unsigned int k, unsigned int cnt,
+			     u64 *sum)
+{
+	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
+	struct pfarg_load load = { .load_pid = opt_cpu };
+	u64 t[STEPS + 1];
+	unsigned int n, s;
+	void *desc;
+	int ret = 0;
+
+	if (!opt_hw)
+		strscpy(req.ctx_pmu_name, PFMK_TEST_PMU_NAME,
+			sizeof(req.ctx_pmu_name));
+	for (n = 0; n < cnt && !ret; n++) {
+		t[0] = ktime_get_ns();
+		ret = bench_raw_create_k(b, k);
+		if (ret)
+			break;
+		t[1] = ktime_get_ns();
+		bench_raw_release_k(b, k);
+		t[2] = ktime_get_ns();
+		ret = pfmk_create_context(&req, NULL, 0, &b->ctx_done, &desc,
+					  NULL);
+		if (ret)
+			break;
+		t[3] = ktime_get_ns();
+		ret = pfmk_write_pmcs(desc, b->pmc, k);
+		t[4] = ktime_get_ns();
+		ret = ret ?: pfmk_load_context(desc, &load);
+		t[5] = ktime_get_ns();
+		ret = pfmk_close(desc) ?: ret;
+		t[6] = ktime_get_ns();
+		t[7] = ktime_get_ns();
+		for (s = 0; s < STEPS; s++)
+			sum[s] += t[s + 1] - t[s];
+	}
+	return ret;
+}
+
+int bench_create_steps(struct bench *b, unsigned int k)
+{
+	static const char *const names[STEPS] = {
+		"raw_create", "raw_release", "create", "write_pmcs", "load",
+		"close", "clock",
+	};
+	unsigned int i, s, cnt = max(opt_iters / 10, 1U);
+	u64 *v, sum[STEPS], med[STEPS];
+	int ret = 0;
+
+	v = kcalloc(STEPS * BENCH_MAX_ROUNDS, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; !ret && i < opt_warmup + opt_rounds; i++) {
+		memset(sum, 0, sizeof(sum));
+		ret = bench_steps_round(b, k, cnt, sum);
+		if (i < opt_warmup)
+			continue;
+		for (s = 0; s < STEPS; s++)
+			v[s * BENCH_MAX_ROUNDS + i - opt_warmup] = sum[s];
+	}
+	if (!ret) {
+		for (s = 0; s < STEPS; s++)
+			med[s] = div_u64(bench_median(&v[s * BENCH_MAX_ROUNDS],
+						      opt_rounds, b->r.tmp), cnt);
+		/* Each step's figure holds one clock read. */
+		for (s = 0; s < STEP_CLOCK; s++) {
+			med[s] -= min(med[s], med[STEP_CLOCK]);
+			pr_info("step name=create_close arg=%u step=%s ns=%llu\n",
+				k, names[s], med[s]);
+		}
+		pr_info("step name=create_close arg=%u step=clock ns=%llu\n", k,
+			med[STEP_CLOCK]);
+	}
+	kfree(v);
 	return ret;
 }
 

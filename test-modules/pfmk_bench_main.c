@@ -12,6 +12,11 @@
  *   pfmk_bench: skip name=<id> reason=<word>
  *   pfmk_bench: done results=<n> scales=<n> skips=<n>
  *
+ * With steps=1 it runs only the create..close rows, each followed by the
+ * time of each step of both sides (pfmk_bench_count.c):
+ *
+ *   pfmk_bench: step name=create_close arg=<k> step=<step> ns=<ns>
+ *
  * Each measurement runs `warmup` + `rounds` rounds; a round measures the
  * baseline (the raw perf kernel API, or a raw irq_work ping-pong), then
  * the candidate (pfmk), on the same CPU and the same events, and the
@@ -130,6 +135,10 @@ MODULE_PARM_DESC(hw, "1: the machine's PMU (cycles, instructions) instead of the
 unsigned int opt_hw_period = 1000000;
 module_param_named(hw_period, opt_hw_period, uint, 0444);
 MODULE_PARM_DESC(hw_period, "hw=1: cycles per sample of the cycles-overflow row (1000-100000000)");
+
+unsigned int opt_steps;
+module_param_named(steps, opt_steps, uint, 0444);
+MODULE_PARM_DESC(steps, "1: only create..close and its steps, one by one (pfmk_bench_count.c)");
 
 u64 bench_sink;
 
@@ -290,6 +299,16 @@ static int bench_micro(struct bench *b)
 			return ret;
 		}
 	}
+	if (opt_steps) {
+		for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
+			ret = bench_create_close(b, ks[i]) ?:
+			      bench_create_steps(b, ks[i]);
+		if (ret) {
+			pr_err("error: create..close steps: %d\n", ret);
+			return ret;
+		}
+		goto done;
+	}
 	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
 		ret = bench_read(b, ks[i]);
 	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
@@ -359,6 +378,7 @@ static int __init pfmk_bench_init(void)
 	    !opt_clock_spin || opt_clock_spin > 1000 || opt_clock_period_us < 10 ||
 	    opt_clock_period_us > 100000 || opt_work > 100000 || opt_smpl_hz > 100000 ||
 	    opt_raw_hz > 100000 || (opt_smpl_hz && opt_raw_hz) || opt_hw > 1 ||
+	    opt_steps > 1 || (opt_steps && opt_work) ||
 	    (opt_hw && opt_work) || opt_hw_period < 1000 ||
 	    opt_hw_period > 100000000)
 		return -EINVAL;

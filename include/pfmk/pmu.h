@@ -78,6 +78,7 @@ struct pfmk_reg_desc {
  * @list: private to the core.
  * @dfl_off: private to the core: the PMDs that the default PMC values
  *	leave unused (->pmc_to_attr() said PFMK_PMC_OFF at registration).
+ * @dfl_set: private to the core: the PMCs whose default value is not 0.
  *
  * Context: the callbacks run in process context with the context's mutex
  * held (->pmc_to_attr() and ->pmd_pmc() also at registration, under the
@@ -100,6 +101,7 @@ struct pfmk_pmu_desc {
 			const u64 *pmcs, struct perf_event_attr *attr);
 	struct list_head		list;
 	DECLARE_BITMAP(dfl_off, PFM_MAX_HW_PMDS);
+	DECLARE_BITMAP(dfl_set, PFM_MAX_HW_PMDS);
 };
 
 int pfmk_pmu_register(struct pfmk_pmu_desc *desc);
