@@ -53,7 +53,7 @@
 #define FZ_FLOOR_CREATES	400
 #define FZ_FLOOR_LOADS		250
 #define FZ_FLOOR_STARTS		120
-#define FZ_FLOOR_OVERFLOWS	60
+#define FZ_FLOOR_OVERFLOWS	10
 #define FZ_FLOOR_MESSAGES	0	/* printed, not judged: see the KTAP loop */
 
 /* The calls, and the ticks of the test PMU. */
