@@ -950,6 +950,8 @@ void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 		     unsigned int num, struct perf_event *event);
 void pfmk_aux_free(struct pfmk_ctx *ctx);
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg);
+void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
+			 struct pfmk_dfl_aux_snippet *snip);
 
 /* core/crash.c: contexts frozen at a crash (<pfmk/crash.h>) */
 struct pfmk_crash_info;
@@ -961,7 +963,5 @@ int pfmk_ctx_crash_read(struct pfmk_ctx *ctx, struct pfmk_crash_info *info,
 			struct pfarg_pmd *pmds, int count, void *aux,
 			size_t aux_size);
 void pfmk_crash_close(struct pfmk_ctx *ctx);
-void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
-			 struct pfmk_dfl_aux_snippet *snip);
 
 #endif /* _PFMK_INTERNAL_H */

@@ -65,7 +65,8 @@
  * meaning is checked by the pfmk_dyn_glue suite (task_ctx_nr:
  * glue_sw_context; the device and its driver data: glue_bus_lookup;
  * ->module: glue_pins_module) and by the dynamic descriptions' cases
- * (->type, ->name).
+ * (->type, ->name; ->attr_groups and ->attr_update: the formats and
+ * events they describe).
  */
 #define pfmk_pmu_field(type, member, t) \
 	static_assert(__same_type(typeof_member(struct type, member), t))
@@ -76,6 +77,8 @@ pfmk_pmu_field(pmu, module, struct module *);
 pfmk_pmu_field(pmu, name, const char *);
 pfmk_pmu_field(pmu, type, int);
 pfmk_pmu_field(pmu, task_ctx_nr, int);
+pfmk_pmu_field(pmu, attr_groups, const struct attribute_group **);
+pfmk_pmu_field(pmu, attr_update, const struct attribute_group **);
 
 /*
  * perf's "event_source" bus, found once (it is static in perf).  Typed

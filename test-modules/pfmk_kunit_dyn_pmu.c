@@ -182,12 +182,6 @@ int dynt_suite_init(struct kunit_suite *suite)
 	return ret;
 }
 
-static int __init pfmk_dyn_kunit_init(void)
-{
-	return 0;
-}
-module_init(pfmk_dyn_kunit_init);
-
 static void __exit pfmk_dyn_kunit_exit(void)
 {
 	if (fmt_registered)
