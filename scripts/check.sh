@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck
 # and shellcheck (scripts/*.sh); the tests of pfmk's Coccinelle rules for
 # its clients (coccinelle/, scripts/pfmk-check.sh); and the harness's own

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Common helpers for the pfmk build-and-test harness. Source this file.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Create the guest initramfs (busybox + /init + modules + plan) for one kernel.
 # /init is scripts/guest-init.sh; this script writes the plan it runs.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """pfmk test results: parse guest console logs, record rows, print the summary.
 
 usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot a kernel + initramfs in QEMU (TCG) and save the serial console log.
 #
 # usage: scripts/run-guest.sh <bzImage|Image> <initramfs> <log> [stall-seconds]
