@@ -48,8 +48,9 @@ PFMK_PACKAGES=(
 	qemu-system-arm gcc-aarch64-linux-gnu
 )
 
-# arm64 (Documentation/testing.rst, "arm64"): modules and the arm64 debug kernel are
-# cross-built with this prefix; the guests run in qemu-system-aarch64.
+# arm64 (Documentation/testing.rst, "arm64"): modules and the arm64
+# debug kernel are cross-built with this prefix; the guests run in
+# qemu-system-aarch64.
 PFMK_CROSS_COMPILE_ARM64=${PFMK_CROSS_COMPILE_ARM64:-aarch64-linux-gnu-}
 export PFMK_CROSS_COMPILE_ARM64
 

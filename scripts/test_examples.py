@@ -110,7 +110,8 @@ class Common(unittest.TestCase):
         self.assertEqual(problems("pfmk_example_count", head + "\n" + SETS + rest), [])
 
     def test_count_variant_without_check_not_judged(self):
-        self.assertEqual(problems("pfmk_example_count@other", "pfmk_example_count: done errors=0"), [])
+        self.assertEqual(problems("pfmk_example_count@other",
+                                  "pfmk_example_count: done errors=0"), [])
 
 
 class Count(unittest.TestCase):
