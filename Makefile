@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # pfmk: perfmon2 KAPI on top of perf_events -- top-level Makefile.
 # The module list is in Kbuild; the harness logic lives in scripts/.
 

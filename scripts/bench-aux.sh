@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench's AUX guest: pfmk's AUX copy-out against memcpy() on a kernel
 # with pfmk's AUX patch and without debug options (scripts/debug-kernel.sh
 # --nodebug, cached as aux-<series>; built on first use).  Boots it with

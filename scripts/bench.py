@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """pfmk benchmarks: parse pfmk_bench output, check it, print the table.
 
 usage:

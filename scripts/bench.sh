@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench: pfmk against the raw perf kernel API and against perf record.
 #
 # Builds the modules for the Debian 6.1 kernel (whose perf, package

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the pfmk modules for one kernel, out of tree, with W=1 -Werror.
 #
 # usage: scripts/build-modules.sh <kernel-id> <kdir> [arm64]

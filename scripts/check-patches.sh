@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Check pfmk's kernel patch series (patches/linux-<series>/, for AUX, see
 # Documentation/aux.rst): for each series, that it applies, in order, to a
 # pristine linux-source-<series> tarball (installed, or fetched from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Static checks: sparse, checkpatch --strict, kernel-doc -Wall, coccicheck
 # and shellcheck (scripts/*.sh); the tests of pfmk's Coccinelle rules for
 # its clients (coccinelle/, scripts/pfmk-check.sh); and the harness's own
@@ -182,13 +183,15 @@ grep -v '^\s*$' "$sc_log" >"$sc_log.findings" || true
 record shellcheck "$sc_log.findings" $((SECONDS - t))
 
 # The harness's verdicts: results.py on recorded guest logs and the KTAP
-# shapes the kernels print (scripts/test_results.py), bench.py's targets
-# on logs in pfmk_bench's formats (scripts/test_bench.py), and the manifest
-# against the KUnit suites the sources define (scripts/manifest_sources.py).
+# shapes the kernels print (scripts/test_results.py), the kernel reports
+# it leaves out (scripts/test_reports.py), the examples' output checks
+# (scripts/test_examples.py), bench.py's targets on logs in pfmk_bench's
+# formats (scripts/test_bench.py), and the manifest against the KUnit
+# suites the sources define (scripts/manifest_sources.py).
 t=$SECONDS
 hn_log=$PFMK_LOGS/check-harness.log
 {
-	for ut in test_results test_bench; do
+	for ut in test_results test_reports test_examples test_bench; do
 		python3 "$PFMK_ROOT/scripts/$ut.py" >"$hn_log.$ut" 2>&1
 		grep -E '^(FAIL|ERROR): ' "$hn_log.$ut" || true
 		tail -n 3 "$hn_log.$ut" | grep -q '^OK' ||

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build (or reuse from the cache) a debug kernel from linux-source-<series>.
 #
 # usage: scripts/debug-kernel.sh [--key] [--arch arm64] [--nodebug] <series>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make demo: boot the stock Debian 6.1 kernel in QEMU, load pfmk (+ the test
 # PMU when built), run pfmk_example_count, pfmk_example_sample,
 # pfmk_example_sets and pfmk_example_flightrec with seconds=3, then show

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 # The guest's /init (busybox sh), the same file for every kernel and plan.
 #

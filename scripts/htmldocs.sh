@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the HTML documentation (make htmldocs): Documentation/ through
 # Sphinx with the kernel's kernel-doc extension, which generates the API
 # reference from the kernel-doc comments of pfmk's sources.  The extension

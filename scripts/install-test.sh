@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Check pfmk's packaging and install targets (Documentation/install.rst) on
 # each installed Debian stock kernel, as a user or a distribution would use
 # them, in scratch trees under build/install/<series>/: nothing is written to

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Common helpers for the pfmk build-and-test harness. Source this file.
 #
@@ -47,8 +48,9 @@ PFMK_PACKAGES=(
 	qemu-system-arm gcc-aarch64-linux-gnu
 )
 
-# arm64 (scripts/arm64.sh): modules and the arm64 debug kernel are
-# cross-built with this prefix; the guests run in qemu-system-aarch64.
+# arm64 (Documentation/testing.rst, "arm64"): modules and the arm64
+# debug kernel are cross-built with this prefix; the guests run in
+# qemu-system-aarch64.
 PFMK_CROSS_COMPILE_ARM64=${PFMK_CROSS_COMPILE_ARM64:-aarch64-linux-gnu-}
 export PFMK_CROSS_COMPILE_ARM64
 
@@ -73,18 +75,13 @@ kernel_image_name() {
 
 # guest_accel <mode>: the QEMU accelerator for a guest of that kind (the
 # default of PFMK_QEMU_ACCEL in test.sh and demo.sh).  Stock kernels run
-# under single-threaded TCG.  Under QEMU 7.2's multi-threaded TCG,
-# Debian's 6.12 kernel oopsed ("Oops: int3") in 3 of 8 identical boots,
-# each time on a vCPU executing the int3 of a static-key site
-# (perf_swevent_enabled[] in __schedule(), finish_task_switch(),
-# do_user_addr_fault()) after text_poke_bp() had already written the
-# final jump: a stale translation of patched kernel text.  With
-# thread=single: 0 in 8 (and every later run).  The debug kernels are
-# built without CONFIG_JUMP_LABEL (static keys are plain branches there,
-# nothing is patched at run time), never showed it, and keep one host
-# thread per vCPU for the race tests.  make bench keeps multi-threaded
-# TCG for its two-CPU workload.  Documentation/testing.rst, "Known
-# problems".
+# under single-threaded TCG: QEMU 7.2's multi-threaded TCG can run a
+# stale translation of kernel text that a static key patched at run
+# time, and the guest oopses on the int3 of the patch site.  The debug
+# kernels are built without CONFIG_JUMP_LABEL (nothing is patched at run
+# time) and keep one host thread per vCPU for the race tests.  make bench
+# keeps multi-threaded TCG for its two-CPU workload.
+# Documentation/testing.rst, "Known problems".
 guest_accel() {
 	case $1 in
 	stock | demo) echo tcg,thread=single ;;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Create the guest initramfs (busybox + /init + modules + plan) for one kernel.
 # /init is scripts/guest-init.sh; this script writes the plan it runs.
 #
@@ -162,10 +163,9 @@ if [[ $mode != demo && $mode != bench ]]; then
 	if [[ $mode == debug || ${PFMK_FUZZ_STOCK:-1} == 1 ]]; then
 		fuzz_ops=100000
 		if [[ $mode == debug ]]; then fuzz_ops=200000; fi
-		# The arm64 debug kernel runs it at half the x86 ones' rate
-		# (about 550 ops/s under load): 100k there.  With 20k, the
-		# overflow floor (60 per 100k) failed one run in two: 2, 4, 79
-		# overflows in three runs, 818 and 1099 in two of 100k.
+		# The arm64 debug kernel runs it at half the x86 ones' rate:
+		# 100k there, since the fuzzer's overflow floor needs that
+		# many operations to hold (Documentation/testing.rst, "arm64").
 		if [[ $arch == arm64 ]]; then fuzz_ops=100000; fi
 		fuzz_seed=$(date +%s)
 		# The seed varies per run (printed in the KTAP); the module runs
@@ -388,8 +388,9 @@ exact_plan() {
 aux_plan() {
 	step_insmod pfmk rc
 	step_insmod pfmk_test_aux_pmu rc
-	# More and longer rounds than make test's: 15 medians of 32 MiB a
-	# side (5 of 4 MiB gave 0.74 then 1.01 at 1 MiB in two runs).
+	# More and longer rounds than make test's, 15 of 32 MiB a side, so
+	# that the median ratio holds from one run to the next
+	# (Documentation/performance.rst).
 	step_insmod pfmk_aux_smoke ktap bench_rounds=15 bench_round_kib=32768
 	step_rmmod pfmk_aux_smoke
 	step_rmmod pfmk_test_aux_pmu

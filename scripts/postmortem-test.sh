@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The post-mortem test (make test; Documentation/postmortem.rst): pfmk's
 # contexts in a memory dump of a running guest and of a panicked one,
 # decoded by scripts/pfmk-drgn.py, and pfmk's crash summary in pstore

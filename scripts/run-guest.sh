@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Boot a kernel + initramfs in QEMU (TCG) and save the serial console log.
 #
 # usage: scripts/run-guest.sh <bzImage|Image> <initramfs> <log> [stall-seconds]
@@ -64,12 +65,11 @@ fi
 cmdline="printk.time=0 printk.devkmsg=on loglevel=7 panic=-1 nokaslr"
 icount=${PFMK_GUEST_ICOUNT:-0}
 # Under TCG the guest's TSC is the host's.  Its calibration against the
-# PIT races the host's load: a debug-7.2 guest on a busy host took 507 MHz
-# for the host's 2596 ("PIT calibration deviates from HPET"), the
-# clocksource watchdog then marked the TSC unstable, and sched_clock moved
-# in tick-sized steps, so two perf reads within a tick saw the same times
-# and cpu-clock counts (count_read_pmds_time and hotplug_counting failed).
-# When the host's TSC rate is known and constant, the guest is told it.
+# PIT races the host's load, and a wrong rate gets the TSC marked
+# unstable: sched_clock then moves in tick-sized steps and two perf reads
+# within a tick see the same times (Documentation/testing.rst, "Known
+# problems").  When the host's TSC rate is known and constant, the guest
+# is told it.
 # Not in icount mode: there the guest's TSC, PIT and HPET all follow
 # QEMU's virtual clock, not the host's TSC (with shift=0 the TSC ticks at
 # 1 GHz, once per instruction); the host's rate would be wrong, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The harness's own tests: scripts/run-guest.sh's watchdog against a
 # scripted fake QEMU (PFMK_QEMU_BIN), on the host, in about 40 seconds.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The full pfmk test suite (make test).
 #
 #  0. the harness's own tests (scripts/test-harness.sh: the guest watchdog);
