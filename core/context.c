@@ -186,7 +186,7 @@ void pfmk_ctx_cache_exit(void)
  * A context with room for set 0's registers, cleared up to them but for
  * the type-stable fields, which hold the constructor's values or those the
  * last context left: dead, no reference, an old cookie, the mutex
- * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).  Set
+ * unlocked (a call takes it only with a reference, pfmk_desc_lock()).  Set
  * 0's PMDs are clean (pfmk_set_clean()), its PMC values 0; the message
  * ring holds what it held.
  */
@@ -358,7 +358,7 @@ static struct pfmk_ctx *pfmk_ctx_new(const struct pfmk_pmu_desc *pmu,
 static void pfmk_ctx_discard(struct pfmk_ctx *ctx)
 {
 	pfmk_sets_free(ctx);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 }
 
 /* Count a context in the module's reference and pfmk's counters. */
@@ -831,6 +831,6 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	ctx->pmu = NULL;
 	atomic_long_sub(ctx->mem, &pfmk_counters.mem_bytes);
 	atomic_dec(&pfmk_counters.open);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 	module_put(THIS_MODULE);
 }

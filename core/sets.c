@@ -451,7 +451,7 @@ void pfmk_set_request_switch(struct pfmk_ctx *ctx, u64 when)
 	WRITE_ONCE(ctx->switch_req_ns, when);
 	refcount_inc(&ctx->ref);
 	if (!queue_work(pfmk_sets_wq, &ctx->switch_work))
-		pfmk_ctx_put(ctx);
+		pfmk_desc_put(ctx);
 }
 
 /* Switch from the active set to the next one. */
@@ -526,7 +526,7 @@ static void pfmk_set_switch_work(struct work_struct *work)
 	mutex_lock(&ctx->mutex);
 	pfmk_set_switch_pending(ctx);
 	mutex_unlock(&ctx->mutex);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 }
 
 static int pfmk_setdesc_error(struct pfarg_setdesc *d, u32 retfl)
