@@ -40,8 +40,8 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-#include <pfmk/compat.h>
 
+#include "../pmu/compat_internal.h"
 #include "internal.h"
 #include "perf.h"
 #include "trace.h"
