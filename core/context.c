@@ -186,7 +186,7 @@ void pfmk_ctx_cache_exit(void)
  * A context with room for set 0's registers, cleared up to them but for
  * the type-stable fields, which hold the constructor's values or those the
  * last context left: dead, no reference, an old cookie, the mutex
- * unlocked (a call takes it only with a reference, pfmk_ctx_lock()).  Set
+ * unlocked (a call takes it only with a reference, pfmk_desc_lock()).  Set
  * 0's PMDs are clean (pfmk_set_clean()), its PMC values 0; the message
  * ring holds what it held.
  */
@@ -273,15 +273,29 @@ static int pfmk_ctx_check_args(const struct pfarg_ctx *req,
  * count of completions is never all zero, so init_completion() on an
  * all-zero one loses nothing, whatever the layout; an initialised
  * completion is not all zero either (its empty wait list points to
- * itself).  The pfmk_glue KUnit suite (test-modules/pfmk_kunit_glue.c)
- * fails if a completion's waiter or count is lost at create.
+ * itself).  pfmk_glue's cases (test-modules/pfmk_kunit_glue.c) fail if
+ * this changes: glue_completion_zero (an all-zero completion is
+ * initialised), glue_completion_done_kept (a count of completions is
+ * kept) and glue_completion_waiter_kept (a waiter is kept).
+ *
+ * The read races with writers on purpose: another CPU may complete or
+ * wait on @c meanwhile, if an initialised @c is shared with a live
+ * context (its irq_work completes it, its owner waits on it).  Such
+ * writes take the completion's own lock, which this cannot take without
+ * knowing the completion was initialised, and none makes @c all zero:
+ * its wait list head always holds kernel addresses (itself or a waiter),
+ * whose upper address bits are all ones in any value a torn read may mix.
+ * An all-zero @c has no writer but its creators, which serialise on
+ * pfmk_completion_lock.  Hence data_race(): a racy read gives the same
+ * answer.
  *
  * Context: any context.
  * Return: true if @c is all zero bytes (never initialised).
  */
 static bool pfmk_completion_blank(const struct completion *c)
 {
-	return !memchr_inv(c, 0, sizeof(*c));
+	/* Racy on purpose: no concurrent write makes it all zero (above). */
+	return !data_race(memchr_inv(c, 0, sizeof(*c)));
 }
 
 /* Serialises pfmk_completion_prepare()'s check with its initialisation. */
@@ -358,7 +372,7 @@ static struct pfmk_ctx *pfmk_ctx_new(const struct pfmk_pmu_desc *pmu,
 static void pfmk_ctx_discard(struct pfmk_ctx *ctx)
 {
 	pfmk_sets_free(ctx);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 }
 
 /* Count a context in the module's reference and pfmk's counters. */
@@ -831,6 +845,6 @@ void pfmk_ctx_close(struct pfmk_ctx *ctx)
 	ctx->pmu = NULL;
 	atomic_long_sub(ctx->mem, &pfmk_counters.mem_bytes);
 	atomic_dec(&pfmk_counters.open);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 	module_put(THIS_MODULE);
 }

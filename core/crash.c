@@ -361,33 +361,17 @@ static bool pfmk_crash_takeover(struct pfmk_crash *rec)
 	return !smp_load_acquire(&rec->info.reason);
 }
 
-/**
- * pfmk_crash_freeze_all() - the crash path: freeze every set-up context
- * @reason: PFMK_CRASH_OOPS or PFMK_CRASH_PANIC.
- *
- * First every context is frozen (fast: their capture stops as early as
- * can be), then the summaries are printed (slow: a console may take
- * milliseconds a line).
- *
- * Context: the crashing context: any, NMI included, interrupts off
- * (die(), panic()); takes no lock.
- * Return: the number of contexts this call froze.
+/*
+ * Freeze every record of the list not claimed yet, and at a panic those
+ * an oops on another CPU claimed but never froze; walks at most @max
+ * records.  Returns how many it froze.  RCU held.
  */
-static unsigned int pfmk_crash_freeze_all(unsigned int reason)
+static unsigned int pfmk_crash_freeze_each(unsigned int reason,
+					   unsigned int max)
 {
-	unsigned int n = 0, logged = 0, reason_kept, max, seen;
-	int cpu = raw_smp_processor_id();
+	unsigned int n = 0, seen = 0;
 	struct pfmk_crash *rec;
 
-	if (this_cpu_inc_return(pfmk_crash_nest) > 1)
-		goto out;
-	/*
-	 * A list a memory corruption made circular must not hang the crash
-	 * path: each walk stops after as many records as were added.
-	 */
-	max = smp_load_acquire(&pfmk_crash_nr);
-	rcu_read_lock();
-	seen = 0;
 	list_for_each_entry_rcu(rec, &pfmk_crash_list, node) {
 		if (seen++ == max)
 			break;
@@ -402,7 +386,21 @@ static unsigned int pfmk_crash_freeze_all(unsigned int reason)
 		pfmk_crash_freeze(rec, reason, 0);
 		n++;
 	}
-	seen = 0;
+	return n;
+}
+
+/*
+ * Print the summary of each frozen record that asked for it
+ * (PFMK_CRASH_LOG) and was not printed yet, between a begin and an end
+ * line, at most PFMK_CRASH_LOG_CTXS of them; walks at most @max records.
+ * RCU held.
+ */
+static void pfmk_crash_log_each(unsigned int reason, int cpu,
+				unsigned int max)
+{
+	unsigned int logged = 0, reason_kept, seen = 0;
+	struct pfmk_crash *rec;
+
 	list_for_each_entry_rcu(rec, &pfmk_crash_list, node) {
 		if (seen++ == max)
 			break;
@@ -429,6 +427,35 @@ static unsigned int pfmk_crash_freeze_all(unsigned int reason)
 	}
 	if (logged)
 		pr_info("end contexts=%u\n", logged);
+}
+
+/**
+ * pfmk_crash_freeze_all() - the crash path: freeze every set-up context
+ * @reason: PFMK_CRASH_OOPS or PFMK_CRASH_PANIC.
+ *
+ * First every context is frozen (fast: their capture stops as early as
+ * can be), then the summaries are printed (slow: a console may take
+ * milliseconds a line).
+ *
+ * Context: the crashing context: any, NMI included, interrupts off
+ * (die(), panic()); takes no lock.
+ * Return: the number of contexts this call froze.
+ */
+static unsigned int pfmk_crash_freeze_all(unsigned int reason)
+{
+	int cpu = raw_smp_processor_id();
+	unsigned int n = 0, max;
+
+	if (this_cpu_inc_return(pfmk_crash_nest) > 1)
+		goto out;
+	/*
+	 * A list a memory corruption made circular must not hang the crash
+	 * path: each walk stops after as many records as were added.
+	 */
+	max = smp_load_acquire(&pfmk_crash_nr);
+	rcu_read_lock();
+	n = pfmk_crash_freeze_each(reason, max);
+	pfmk_crash_log_each(reason, cpu, max);
 	rcu_read_unlock();
 	WRITE_ONCE(pfmk_crash_last, n);
 out:

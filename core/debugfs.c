@@ -42,7 +42,7 @@ static void pfmk_debugfs_ctx(struct seq_file *m, struct pfmk_ctx *ctx)
 	state = pfmk_ctx_state(ctx);
 	for (i = 0; i < ctx->pmu->num_pmcs; i++)
 		pmds += !!pfmk_pmd_event(&pfmk_ctx_active_set(ctx)->pmds[i]);
-	pfmk_ctx_get_stats(ctx, &st);
+	pfmk_ovfl_get_stats(ctx, &st);
 	seq_printf(m, "%#018lx %4d %-8s %-7s %-7s %4u %4u %10llu %8u %10llu %9llu %-10s %s\n",
 		   pfmk_desc_of(ctx), ctx->cpu, pfmk_state_name(state),
 		   (state & PFMK_STATE_STARTED) ? "started" : "stopped",
@@ -63,7 +63,7 @@ static int pfmk_contexts_show(struct seq_file *m, void *v)
 		if (!ctx->dead)
 			pfmk_debugfs_ctx(m, ctx);
 		mutex_unlock(&ctx->mutex);
-		pfmk_ctx_put(ctx);
+		pfmk_desc_put(ctx);
 		index++;
 	}
 	return 0;

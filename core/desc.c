@@ -31,9 +31,10 @@
  * (pfmk_ctx_is()) on memory that stays a context (type-stable, or freed a
  * grace period after its close), as it had to with any table.
  *
- * The lock and reference calls of a context live here too:
- * pfmk_ctx_lock(), pfmk_ctx_put() and pfmk_ctx_unlock(), so that the
- * lookup inlines into pfmk_ctx_lock(), the path of every locked KAPI call.
+ * The reference and lock calls a KAPI call makes through a descriptor
+ * live here too, named after it: pfmk_desc_get() and pfmk_desc_put(),
+ * pfmk_desc_lock() and pfmk_desc_unlock(), so that the lookup inlines
+ * into pfmk_desc_lock(), the path of every locked KAPI call.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -321,7 +322,7 @@ struct pfmk_ctx *pfmk_desc_get(void *desc)
 		/* The reference before the cookie: pairs with pfmk_desc_prepare(). */
 		smp_rmb();
 		if (!pfmk_ctx_is(ctx, (unsigned long)desc)) {
-			pfmk_ctx_put(ctx);
+			pfmk_desc_put(ctx);
 			ctx = NULL;
 		}
 	}
@@ -330,7 +331,7 @@ struct pfmk_ctx *pfmk_desc_get(void *desc)
 }
 
 /**
- * pfmk_ctx_put() - drop a context reference
+ * pfmk_desc_put() - drop a context reference
  * @ctx: the context.
  *
  * The last reference gives the context's memory back to its cache
@@ -338,7 +339,7 @@ struct pfmk_ctx *pfmk_desc_get(void *desc)
  *
  * Context: any context but NMI.
  */
-void pfmk_ctx_put(struct pfmk_ctx *ctx)
+void pfmk_desc_put(struct pfmk_ctx *ctx)
 {
 	if (refcount_dec_and_test(&ctx->ref)) {
 		/* Not a create that failed (pfmk_ctx_create()). */
@@ -355,7 +356,7 @@ void pfmk_ctx_put(struct pfmk_ctx *ctx)
  *
  * Context: any context that may take a reference (not NMI).
  * Return: the next context at or after *@index, referenced (drop the
- * reference with pfmk_ctx_put()), or NULL at the end.
+ * reference with pfmk_desc_put()), or NULL at the end.
  */
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
 {
@@ -380,7 +381,7 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
 			smp_rmb();
 			if (pfmk_desc_slot_rcu(*index) == ctx)
 				break;
-			pfmk_ctx_put(ctx);
+			pfmk_desc_put(ctx);
 		}
 		(*index)++;
 	}
@@ -389,13 +390,13 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
 }
 
 /**
- * pfmk_ctx_lock() - look a descriptor up and lock its context
+ * pfmk_desc_lock() - look a descriptor up and lock its context
  * @desc: the descriptor given by the caller.
  *
  * Takes a reference and checks the context as pfmk_desc_get() does
  * (here, beside the lookup, which the compiler inlines), then the mutex,
  * then checks that no close ran while the call slept on it.  The
- * reference keeps the memory this context's until pfmk_ctx_unlock(), even
+ * reference keeps the memory this context's until pfmk_desc_unlock(), even
  * if a close drops the creation reference meanwhile: its cookie cannot
  * change, and the mutex of a freed context is never touched.
  *
@@ -403,7 +404,7 @@ struct pfmk_ctx *pfmk_desc_next(unsigned long *index)
  * Return: the context, with a reference and its mutex held, or
  * ERR_PTR(-EBADF) for an unknown, forged or closed descriptor.
  */
-struct pfmk_ctx *pfmk_ctx_lock(void *desc)
+struct pfmk_ctx *pfmk_desc_lock(void *desc)
 {
 	struct pfmk_ctx *ctx;
 
@@ -433,12 +434,12 @@ struct pfmk_ctx *pfmk_ctx_lock(void *desc)
 	return ctx;
 
 err_put:
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 	return ERR_PTR(-EBADF);
 }
 
 /**
- * pfmk_ctx_unlock() - unlock a context locked by pfmk_ctx_lock()
+ * pfmk_desc_unlock() - unlock a context locked by pfmk_desc_lock()
  * @ctx: the context.
  *
  * Unlocks, then drops the call's reference, which may be the last one if
@@ -446,9 +447,9 @@ err_put:
  *
  * Context: process context; ctx->mutex held.
  */
-void pfmk_ctx_unlock(struct pfmk_ctx *ctx)
+void pfmk_desc_unlock(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
 	mutex_unlock(&ctx->mutex);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 }

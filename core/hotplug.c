@@ -189,7 +189,7 @@ static void pfmk_hotplug_work(struct work_struct *work)
 	mutex_lock(&ctx->mutex);
 	pfmk_hotplug_sync(ctx);
 	mutex_unlock(&ctx->mutex);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 }
 
 /**
@@ -205,7 +205,7 @@ void pfmk_hotplug_queue(struct pfmk_ctx *ctx)
 {
 	refcount_inc(&ctx->ref);
 	if (!queue_work(pfmk_hp_wq, &ctx->hp_work))
-		pfmk_ctx_put(ctx);
+		pfmk_desc_put(ctx);
 }
 
 /*

@@ -14,10 +14,13 @@
  * exceptions are named here: the life cycle, which runs before a context
  * can be locked or after nothing can lock it any more (pfmk_ctx_create(),
  * pfmk_ctx_free(), pfmk_ctx_cache_init() and pfmk_ctx_cache_exit(), and
- * the static helpers of core/context.c they call), and the lock itself
- * (pfmk_ctx_lock(), pfmk_ctx_put(), pfmk_ctx_is()).
- * pfmk_perf_*() are the perf glue (core/perf.h); pfmk_desc_*() manage
- * descriptors (handles); pfmk_dfl_*() the default format
+ * the static helpers of core/context.c they call), and pfmk_ctx_is(), the
+ * check of a pinned context.  pfmk_desc_*() manage descriptors (handles)
+ * and what a call takes through one (core/desc.c): the table, the
+ * context's references (pfmk_desc_get(), pfmk_desc_put()) and its lock
+ * (pfmk_desc_lock(), pfmk_desc_unlock()).  pfmk_perf_*() are the perf
+ * glue (core/perf.h); pfmk_ovfl_*() the overflow path and the statistics
+ * it keeps (core/ovfl.c); pfmk_dfl_*() the default format
  * (core/smpl_dfl.h); pfmk_aux_*() the AUX set-up of a context
  * (core/aux.c); pfmk_msgq_*() the message queue, under its own lock.
  *
@@ -86,7 +89,7 @@
  *
  * Descriptor lookups run under RCU.  A KAPI call takes a reference
  * (ctx->ref) under RCU, then ctx->mutex, and drops both when it returns
- * (pfmk_ctx_lock(), pfmk_ctx_unlock()).  A context's memory goes back to
+ * (pfmk_desc_lock(), pfmk_desc_unlock()).  A context's memory goes back to
  * its SLAB_TYPESAFE_BY_RCU cache with the last reference: a lookup under
  * RCU may find it reused by a new context, and checks, once it has pinned
  * it (reference or read pass), that it is still the descriptor's
@@ -740,9 +743,9 @@ int pfmk_desc_alloc(struct pfmk_ctx *ctx, void **desc);
 void pfmk_desc_free(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_lookup_rcu(void *desc);
 struct pfmk_ctx *pfmk_desc_get(void *desc);
-void pfmk_ctx_put(struct pfmk_ctx *ctx);
-struct pfmk_ctx *pfmk_ctx_lock(void *desc);
-void pfmk_ctx_unlock(struct pfmk_ctx *ctx);
+void pfmk_desc_put(struct pfmk_ctx *ctx);
+struct pfmk_ctx *pfmk_desc_lock(void *desc);
+void pfmk_desc_unlock(struct pfmk_ctx *ctx);
 struct pfmk_ctx *pfmk_desc_next(unsigned long *index);
 
 /**
@@ -920,7 +923,7 @@ static inline u64 pfmk_pmd_period(u64 val)
 	return (!val || left > S64_MAX) ? S64_MAX : left;
 }
 
-void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
+void pfmk_ovfl_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
 
 /* core/smpl.c: sampling formats and buffers */
 int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,

@@ -41,7 +41,7 @@
  * event with interrupts on, on the context's CPU: no locks, no
  * allocation, no complete().  Notifications go through ctx->irq_work.
  * The overflow statistics it keeps are read here too, next to their
- * writer, by pfmk_ctx_get_stats() (process context, ctx->mutex held).
+ * writer, by pfmk_ovfl_get_stats() (process context, ctx->mutex held).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -711,13 +711,13 @@ void pfmk_ovfl_work(struct irq_work *work)
 }
 
 /**
- * pfmk_ctx_get_stats() - snapshot of a context's overflow statistics
+ * pfmk_ovfl_get_stats() - snapshot of a context's overflow statistics
  * @ctx: the context, locked.
  * @stats: output.
  *
  * Context: process context; ctx->mutex held.
  */
-void pfmk_ctx_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats)
+void pfmk_ovfl_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats)
 {
 	unsigned int seq;
 

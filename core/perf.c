@@ -55,6 +55,57 @@ static bool pfmk_perf_handler_irqs_on(const struct perf_event_attr *attr)
 	}
 }
 
+/*
+ * perf's kernel counter of @attr on @cpu, counted against the max_events
+ * limit: the event, or ERR_PTR(-ENOMEM) at the limit, ERR_PTR(-EOPNOTSUPP)
+ * if no PMU of the running machine knows the event, or perf's ERR_PTR.
+ */
+static struct perf_event *pfmk_perf_counter(struct perf_event_attr *attr,
+					    int cpu,
+					    perf_overflow_handler_t handler,
+					    struct pfmk_pmd *pmd)
+{
+	struct perf_event *event;
+
+	if (!pfmk_charge(&pfmk_counters.events, READ_ONCE(pfmk_max_events)))
+		return ERR_PTR(-ENOMEM);
+	event = perf_event_create_kernel_counter(attr, cpu, NULL, handler, pmd);
+	if (IS_ERR(event)) {
+		atomic_dec(&pfmk_counters.events);
+		if (PTR_ERR(event) == -ENOENT)
+			return ERR_PTR(-EOPNOTSUPP);
+	}
+	return event;
+}
+
+/*
+ * Is the new @event the one @pmu asked for, on @cpu?  0, or the errno of
+ * pfmk_perf_create(); *@sw tells whether perf schedules a dynamic
+ * description's PMU as software (its handler may run with interrupts on).
+ */
+static int pfmk_perf_check_event(const struct pfmk_pmu_desc *pmu,
+				 struct perf_event *event, int cpu, bool *sw)
+{
+	/*
+	 * Uncore-style drivers move an event to the CPU their cpumask
+	 * lists (event_init() sets event->cpu): a context counts on its own
+	 * CPU, so such an event is refused rather than counted elsewhere.
+	 */
+	if (pfmk_perf_event_cpu(event) != cpu)
+		return -EXDEV;
+	/*
+	 * A dynamic description's event must be on the PMU it was built for
+	 * (a type number may have gone to another PMU meanwhile).  A PMU
+	 * that perf schedules as software may call the handler from its hook
+	 * with interrupts on (kprobe, uprobe): counted as such; so are
+	 * cpu_clock, msr or intel_pt, whose handlers run with interrupts
+	 * off, at the cost of a wait at stop.
+	 */
+	if (pfmk_pmu_is_dyn(pmu))
+		return pfmk_dyn_check_event(pmu, event, sw);
+	return 0;
+}
+
 /**
  * pfmk_perf_create() - create the perf event programmed by a PMC
  * @pmu: the context's PMU description.
@@ -85,6 +136,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	struct perf_event_attr attr;
 	struct perf_event *event;
 	bool irqs_on = false;
+	bool sw = false;
 	int ret;
 
 	/* Most PMCs of a description stay at a default that is off. */
@@ -107,42 +159,15 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 		irqs_on = pfmk_perf_handler_irqs_on(&attr);
 	}
 
-	if (!pfmk_charge(&pfmk_counters.events, READ_ONCE(pfmk_max_events)))
-		return ERR_PTR(-ENOMEM);
-	event = perf_event_create_kernel_counter(&attr, cpu, NULL, handler, pmd);
-	if (IS_ERR(event)) {
-		atomic_dec(&pfmk_counters.events);
-		if (PTR_ERR(event) == -ENOENT)
-			return ERR_PTR(-EOPNOTSUPP);
+	event = pfmk_perf_counter(&attr, cpu, handler, pmd);
+	if (IS_ERR(event))
 		return event;
-	}
-	/*
-	 * Uncore-style drivers move an event to the CPU their cpumask
-	 * lists (event_init() sets event->cpu): a context counts on its own
-	 * CPU, so such an event is refused rather than counted elsewhere.
-	 */
-	if (pfmk_perf_event_cpu(event) != cpu) {
+	ret = pfmk_perf_check_event(pmu, event, cpu, &sw);
+	if (ret) {
 		pfmk_perf_destroy(event);
-		return ERR_PTR(-EXDEV);
+		return ERR_PTR(ret);
 	}
-	/*
-	 * A dynamic description's event must be on the PMU it was built for
-	 * (a type number may have gone to another PMU meanwhile).  A PMU
-	 * that perf schedules as software may call the handler from its hook
-	 * with interrupts on (kprobe, uprobe): counted as such; so are
-	 * cpu_clock, msr or intel_pt, whose handlers run with interrupts
-	 * off, at the cost of a wait at stop.
-	 */
-	if (pfmk_pmu_is_dyn(pmu)) {
-		bool sw = false;
-
-		ret = pfmk_dyn_check_event(pmu, event, &sw);
-		if (ret) {
-			pfmk_perf_destroy(event);
-			return ERR_PTR(ret);
-		}
-		irqs_on |= handler && sw;
-	}
+	irqs_on |= handler && sw;
 	/* Only an event that exists makes stop wait (pfmk_ctx_sync_handlers()). */
 	if (irqs_on && handler)
 		pmd->ctx->ovfl_irqs_on = true;

@@ -15,8 +15,10 @@
  * these.  The PMU layer's use of perf PMUs found by name (their device,
  * type, module, name and sysfs groups, and whether perf schedules them
  * as software) is the other half of pfmk's perf glue, pmu/perf_pmu.c,
- * with its own type asserts and the pfmk_dyn_glue suite: no other file
- * of pfmk names a field of perf's structures.
+ * with its own type asserts and the cases of pfmk_dyn_glue
+ * (glue_bus_lookup, glue_format_show, glue_pins_module,
+ * glue_sw_context): no other file of pfmk names a field of perf's
+ * structures.
  *
  * Included by the files that use perf: perf.c, and context.c, regs.c,
  * sets.c (the functions), ovfl.c and crash.c (the accessors); not by
@@ -84,8 +86,10 @@ pfmk_perf_field(pmu, read, void (*)(struct perf_event *));
  *
  * perf passes its overflow handler the event, not the context given to
  * perf_event_create_kernel_counter(), and has no function returning it
- * (in-tree users, such as KVM's PMU, read the field too).  Every pfmk
- * sampling test fails if it changes: the handler finds its PMD here.
+ * (in-tree users, such as KVM's PMU, read the field too).  The handler
+ * finds its PMD here: pfmk_smpl_exact's smpl_exact_entries (each entry
+ * names the PMD that overflowed), and every other sampling case, fails if
+ * it changes.
  *
  * Context: the overflow handler of @event.
  * Return: the overflow handler's context of @event.
@@ -104,9 +108,10 @@ static __always_inline void *pfmk_perf_handler_ctx(struct perf_event *event)
  * marking the event with hw.interrupts = MAX_INTERRUPTS before it calls
  * the handler; the event is stopped until a later tick unthrottles it
  * (from 7.2 on, perf stops it before calling the handler; before 7.2,
- * just after).  The pfmk_throttle KUnit suite
+ * just after).  pfmk_throttle's throttle_counted
  * (test-modules/pfmk_kunit_throttle.c) fails if the mark changes: it has
- * perf throttle an event and checks that pfmk saw it.
+ * perf throttle an event and checks that pfmk counted it; its
+ * throttle_entry_marked, that the entry of each throttled overflow says so.
  *
  * Context: the overflow handler of @event.
  * Return: true if perf throttled @event at the overflow being handled.
@@ -122,8 +127,10 @@ static __always_inline bool pfmk_perf_throttled(const struct perf_event *event)
  *
  * perf brought the count up to date before it called the handler; its
  * readers, perf_event_read_value() (a mutex) and perf_event_read_local()
- * (not exported), cannot serve in NMI.  The sampling suites on the test
- * PMU (exact entries and values) fail if the count changes meaning.
+ * (not exported), cannot serve in NMI.  pfmk_smpl_exact's
+ * smpl_exact_step_carry and smpl_exact_step_missed fail if the count
+ * changes meaning: how far a PMD ran past zero, which the reset carries
+ * and the missed periods count, comes from it.
  *
  * Context: the overflow handler of @event.
  * Return: the count of @event.
@@ -140,10 +147,10 @@ static __always_inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
  * What perf_event_read_local() does, which perf does not export: an
  * active event on this CPU is brought up to date by its PMU's ->read(),
  * which PMUs make NMI-safe for this very use (perf's own sample
- * read-out).  The sampling cases that read other PMDs at an overflow
- * (smpl_exact_self, smpl_fmt_args, smpl_exact_reset_pmds*) and
- * pfmk_crash's crash_pmds_at_freeze, on the test PMU, fail if this
- * changes.
+ * read-out).  The cases that read other PMDs at an overflow, on the test
+ * PMU, fail if this changes: pfmk_smpl_exact's smpl_exact_self (values of
+ * reg_smpl_pmds) and smpl_exact_reset_pmds (the base of reg_reset_pmds),
+ * pfmk_smpl_fmt's smpl_fmt_args, and pfmk_crash's crash_pmds_at_freeze.
  *
  * Context: an overflow handler on @event's CPU (NMI, hard-irq, or a
  * software event's task with preemption off), or the crash path
@@ -170,9 +177,11 @@ static __always_inline u64 pfmk_perf_count_nmi(struct perf_event *event)
  * ->read(); an event not counting (oncpu -1) has a stable count, read
  * from any CPU; one counting elsewhere cannot be read here.  With
  * interrupts off, an event counting here can neither be scheduled out
- * nor released (perf removes a CPU event by an IPI to its CPU).  The
- * pfmk_lockless suite (exact values read against close, unload, hotplug
- * and set switches) fails if this changes.
+ * nor released (perf removes a CPU event by an IPI to its CPU).
+ * pfmk_count's count_lifecycle_exact (exact values of counting PMDs, read
+ * by this path first) fails if this changes; so does pfmk_lockless's
+ * lockless_read_vs_unload (an unused PMD reads exactly what was written,
+ * a counting one never goes back, while events come and go).
  *
  * Context: interrupts off, within an RCU read-side section.
  * Return: 0 with *@count set, -EREMOTE if @event counts on another CPU.
@@ -199,9 +208,10 @@ static inline int pfmk_perf_count_here(struct perf_event *event, u64 *count)
  * path the period is set as perf's own frequency mode sets it
  * (perf_adjust_period()).  hrtimer-based events and the test PMU use it
  * for the next period at once, PMUs that reload before calling the
- * handler (x86 PMCs, software events) from the overflow after.  The
- * exact reset and random-period cases of the sampling suites fail if
- * this changes.
+ * handler (x86 PMCs, software events) from the overflow after.
+ * pfmk_smpl_exact's smpl_exact_step_carry (the tick of each overflow
+ * after a short reset) and smpl_exact_random (the tick of each overflow
+ * after a random reset) fail if this changes.
  *
  * Context: the overflow handler of @event.
  */
@@ -233,8 +243,9 @@ static __always_inline void pfmk_perf_set_period_nmi(struct perf_event *event,
  * @event: an event pfmk created on a CPU.
  *
  * An uncore-style PMU's event_init() moves an event to the CPU its
- * cpumask lists; perf has no function that tells.  The pfmk_dyn case of
- * a PMU moving its events (-EXDEV) fails if this changes.
+ * cpumask lists; perf has no function that tells.  pfmk_dyn's
+ * dyn_moved_event_refused (a PMU that moves its events: -EXDEV) fails if
+ * this changes.
  *
  * Context: any context.
  * Return: the CPU @event counts on.

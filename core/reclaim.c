@@ -34,7 +34,7 @@ static unsigned int pfmk_reclaim_module(struct module *mod)
 			}
 			mutex_unlock(&ctx->mutex);
 		}
-		pfmk_ctx_put(ctx);
+		pfmk_desc_put(ctx);
 		index++;
 	}
 	return n;

@@ -40,8 +40,8 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-#include <pfmk/compat.h>
 
+#include "../pmu/compat_internal.h"
 #include "internal.h"
 #include "perf.h"
 #include "trace.h"
@@ -451,7 +451,7 @@ void pfmk_set_request_switch(struct pfmk_ctx *ctx, u64 when)
 	WRITE_ONCE(ctx->switch_req_ns, when);
 	refcount_inc(&ctx->ref);
 	if (!queue_work(pfmk_sets_wq, &ctx->switch_work))
-		pfmk_ctx_put(ctx);
+		pfmk_desc_put(ctx);
 }
 
 /* Switch from the active set to the next one. */
@@ -526,7 +526,7 @@ static void pfmk_set_switch_work(struct work_struct *work)
 	mutex_lock(&ctx->mutex);
 	pfmk_set_switch_pending(ctx);
 	mutex_unlock(&ctx->mutex);
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 }
 
 static int pfmk_setdesc_error(struct pfarg_setdesc *d, u32 retfl)
@@ -599,30 +599,16 @@ static void pfmk_set_describe(struct pfmk_ctx *ctx, struct pfmk_set *set,
 					PFMK_SET_MIN_TIMEOUT_US);
 }
 
-/**
- * pfmk_ctx_create_sets() - define event sets (see pfmk_create_evtsets())
- * @ctx: the context, locked.
- * @req: set descriptions.
- * @count: number of entries.
- *
- * Context: process context; may sleep; ctx->mutex held.
- * Return: 0 or a negative errno; on error no set was created or changed.
+/*
+ * Check each of the @count set descriptions of @req (their return flags
+ * cleared first) and count in *@nr_new those of sets @ctx does not have.
+ * Returns 0 or the first description's error.
  */
-int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
-			 int count)
+static int pfmk_check_setdescs(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
+			       int count, unsigned int *nr_new)
 {
-	struct pfmk_set **new;
-	unsigned int nr_new = 0;
 	int i, ret;
 
-	lockdep_assert_held(&ctx->mutex);
-
-	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
-	if (ret)
-		return ret;
-	/* Sets are defined while unloaded, whatever the entries say. */
-	if (ctx->state != PFM_CTX_UNLOADED)
-		return -EBUSY;
 	for (i = 0; i < count; i++)
 		req[i].set_flags &= ~PFM_REG_RETFL_MASK;
 	for (i = 0; i < count; i++) {
@@ -630,15 +616,26 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 		if (ret)
 			return ret;
 		if (!pfmk_set_find(ctx, req[i].set_id))
-			nr_new++;
+			(*nr_new)++;
 	}
-	if (ctx->nr_sets + nr_new > PFMK_MAX_SETS)
-		return -E2BIG;
+	return 0;
+}
 
-	/* Allocate every new set before changing anything. */
+/*
+ * The sets of @req that @ctx does not have, allocated before anything
+ * changes: an array of @count, NULL where the set exists, or NULL if out
+ * of memory (nothing left allocated then).
+ */
+static struct pfmk_set **pfmk_sets_alloc_new(struct pfmk_ctx *ctx,
+					     const struct pfarg_setdesc *req,
+					     int count)
+{
+	struct pfmk_set **new;
+	int i;
+
 	new = kcalloc(count, sizeof(*new), GFP_KERNEL);
 	if (!new)
-		return -ENOMEM;
+		return NULL;
 	for (i = 0; i < count; i++) {
 		if (pfmk_set_find(ctx, req[i].set_id))
 			continue;
@@ -646,8 +643,26 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 		if (!new[i])
 			goto err;
 	}
+	return new;
 
-	/* Readers of the lockless path see all the new sets, or none. */
+err:
+	while (i--)
+		if (new[i])
+			pfmk_set_free(ctx, new[i]);
+	kfree(new);
+	return NULL;
+}
+
+/*
+ * Insert the sets of @new (from pfmk_sets_alloc_new()) and describe every
+ * set of @req; readers of the lockless path see all the new sets, or none.
+ */
+static void pfmk_sets_define(struct pfmk_ctx *ctx,
+			     const struct pfarg_setdesc *req, int count,
+			     struct pfmk_set **new)
+{
+	int i;
+
 	pfmk_ctx_write_begin(ctx);
 	for (i = 0; i < count; i++) {
 		struct pfmk_set *set = new[i];
@@ -663,15 +678,44 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 		pfmk_set_describe(ctx, set, &req[i]);
 	}
 	pfmk_ctx_write_end(ctx);
+}
+
+/**
+ * pfmk_ctx_create_sets() - define event sets (see pfmk_create_evtsets())
+ * @ctx: the context, locked.
+ * @req: set descriptions.
+ * @count: number of entries.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: 0 or a negative errno; on error no set was created or changed.
+ */
+int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
+			 int count)
+{
+	struct pfmk_set **new;
+	unsigned int nr_new = 0;
+	int ret;
+
+	lockdep_assert_held(&ctx->mutex);
+
+	ret = pfmk_check_count(count, PFM_MAX_PMCS, req);
+	if (ret)
+		return ret;
+	/* Sets are defined while unloaded, whatever the entries say. */
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return -EBUSY;
+	ret = pfmk_check_setdescs(ctx, req, count, &nr_new);
+	if (ret)
+		return ret;
+	if (ctx->nr_sets + nr_new > PFMK_MAX_SETS)
+		return -E2BIG;
+
+	new = pfmk_sets_alloc_new(ctx, req, count);
+	if (!new)
+		return -ENOMEM;
+	pfmk_sets_define(ctx, req, count, new);
 	kfree(new);
 	return 0;
-
-err:
-	while (i--)
-		if (new[i])
-			pfmk_set_free(ctx, new[i]);
-	kfree(new);
-	return -ENOMEM;
 }
 
 /* Is set @id the explicit next set of a set that stays? */

@@ -87,6 +87,76 @@ static bool pfmk_uuid_null(const pfm_uuid_t id)
 	return !(w[0] | w[1]);
 }
 
+/* The format of @uuid with its module pinned, or NULL if none is registered. */
+static struct pfmk_smpl_fmt *pfmk_smpl_fmt_get(const pfm_uuid_t uuid)
+{
+	struct pfmk_smpl_fmt *fmt;
+
+	mutex_lock(&pfmk_smpl_lock);
+	fmt = pfmk_smpl_find(uuid);
+	if (fmt && !try_module_get(fmt->owner))
+		fmt = NULL;
+	mutex_unlock(&pfmk_smpl_lock);
+	return fmt;
+}
+
+/*
+ * What @fmt asks for with @smpl_arg: its buffer's bytes (*@size) and the
+ * AUX snippet's scratch space (*@aux), each checked against its limit.
+ * Returns 0 or the errno of pfmk_smpl_setup().
+ */
+static int pfmk_smpl_sizes(const struct pfmk_smpl_fmt *fmt,
+			   const void *smpl_arg, size_t smpl_size,
+			   unsigned int npmds, ssize_t *size, size_t *aux)
+{
+	if (!smpl_arg || smpl_size != fmt->arg_size)
+		return -EINVAL;
+	*size = fmt->get_size(smpl_arg, npmds);
+	if (*size < 0)
+		return *size;
+	if (*size > READ_ONCE(pfmk_max_smpl_buf))
+		return -E2BIG;
+	/* pfmk AUX: the snippet's scratch space follows the PMD values. */
+	*aux = fmt->aux_size ? fmt->aux_size(smpl_arg) : 0;
+	if (*aux > PFMK_SMPL_AUX_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The PMD values (and AUX scratch space), the format's private data and
+ * the buffer of @ctx; returns 0, or -ENOMEM with none of them left.
+ */
+static int pfmk_smpl_alloc(struct pfmk_ctx *ctx,
+			   const struct pfmk_smpl_fmt *fmt, ssize_t size,
+			   size_t aux, unsigned int npmds)
+{
+	ctx->smpl_vals = kzalloc(npmds * sizeof(u64) + aux, GFP_KERNEL);
+	if (!ctx->smpl_vals)
+		return -ENOMEM;
+	ctx->smpl_aux = aux ? ctx->smpl_vals + npmds : NULL;
+	ctx->smpl_aux_max = aux;
+	if (fmt->priv_size) {
+		ctx->smpl_priv = kzalloc(fmt->priv_size, GFP_KERNEL);
+		if (!ctx->smpl_priv)
+			goto err_vals;
+	}
+	ctx->smpl_buf = vzalloc(size);
+	if (!ctx->smpl_buf)
+		goto err_priv;
+	return 0;
+
+err_priv:
+	kfree(ctx->smpl_priv);
+	ctx->smpl_priv = NULL;
+err_vals:
+	kfree(ctx->smpl_vals);
+	ctx->smpl_vals = NULL;
+	ctx->smpl_aux = NULL;
+	ctx->smpl_aux_max = 0;
+	return -ENOMEM;
+}
+
 /**
  * pfmk_smpl_setup() - give a new context its sampling format and buffer
  * @ctx: the context being created (its PMU description is set).
@@ -107,56 +177,27 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 {
 	unsigned int npmds = ctx->pmu->num_pmcs;
 	struct pfmk_smpl_fmt *fmt;
-	size_t aux = 0;
+	size_t aux;
 	ssize_t size;
 	int ret;
 
 	if (pfmk_uuid_null(req->ctx_smpl_buf_id))
 		return (smpl_arg || smpl_size) ? -EINVAL : 0;
-
-	mutex_lock(&pfmk_smpl_lock);
-	fmt = pfmk_smpl_find(req->ctx_smpl_buf_id);
-	if (fmt && !try_module_get(fmt->owner))
-		fmt = NULL;
-	mutex_unlock(&pfmk_smpl_lock);
+	fmt = pfmk_smpl_fmt_get(req->ctx_smpl_buf_id);
 	if (!fmt)
 		return -EINVAL;
-
-	ret = -EINVAL;
-	if (!smpl_arg || smpl_size != fmt->arg_size)
-		goto err_put;
-	size = fmt->get_size(smpl_arg, npmds);
-	if (size < 0) {
-		ret = size;
-		goto err_put;
-	}
-	ret = -E2BIG;
-	if (size > READ_ONCE(pfmk_max_smpl_buf))
-		goto err_put;
-	/* pfmk AUX: the snippet's scratch space follows the PMD values. */
-	if (fmt->aux_size)
-		aux = fmt->aux_size(smpl_arg);
-	ret = -EINVAL;
-	if (aux > PFMK_SMPL_AUX_MAX)
+	ret = pfmk_smpl_sizes(fmt, smpl_arg, smpl_size, npmds, &size, &aux);
+	if (ret)
 		goto err_put;
 	ret = -ENOMEM;
 	if (!pfmk_charge_long(&pfmk_counters.smpl_bytes, size,
 			      READ_ONCE(pfmk_max_smpl_mem)))
 		goto err_put;
-
-	ctx->smpl_vals = kzalloc(npmds * sizeof(u64) + aux, GFP_KERNEL);
-	if (!ctx->smpl_vals)
-		goto err_uncharge;
-	ctx->smpl_aux = aux ? ctx->smpl_vals + npmds : NULL;
-	ctx->smpl_aux_max = aux;
-	if (fmt->priv_size) {
-		ctx->smpl_priv = kzalloc(fmt->priv_size, GFP_KERNEL);
-		if (!ctx->smpl_priv)
-			goto err_vals;
+	ret = pfmk_smpl_alloc(ctx, fmt, size, aux, npmds);
+	if (ret) {
+		atomic_long_sub(size, &pfmk_counters.smpl_bytes);
+		goto err_put;
 	}
-	ctx->smpl_buf = vzalloc(size);
-	if (!ctx->smpl_buf)
-		goto err_priv;
 
 	fmt->init(ctx->smpl_buf, ctx->smpl_priv, size, smpl_arg, npmds);
 	ctx->smpl_size = size;
@@ -165,16 +206,6 @@ int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 	ctx->fmt = fmt;
 	return 0;
 
-err_priv:
-	kfree(ctx->smpl_priv);
-	ctx->smpl_priv = NULL;
-err_vals:
-	kfree(ctx->smpl_vals);
-	ctx->smpl_vals = NULL;
-	ctx->smpl_aux = NULL;
-	ctx->smpl_aux_max = 0;
-err_uncharge:
-	atomic_long_sub(size, &pfmk_counters.smpl_bytes);
 err_put:
 	module_put(fmt->owner);
 	return ret;

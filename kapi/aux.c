@@ -69,7 +69,7 @@ int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
 	int ret = -EINVAL;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (flags & ~PFMK_AUX_SNAPSHOT)
@@ -80,7 +80,7 @@ int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
 	ret = pfmk_ctx_aux_setup(ctx, pmd, size, flags);
 	pfmk_aux_hint(ret);
 out:
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_aux_setup);
@@ -113,14 +113,14 @@ int pfmk_aux_copy(void *desc, size_t max, pfmk_aux_copy_t fn, void *data,
 	int ret = -EINVAL;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (fn && info) {
 		ret = pfmk_ctx_aux_copy(ctx, max, fn, data, info);
 		pfmk_aux_hint(ret);
 	}
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_aux_copy);

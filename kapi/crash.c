@@ -50,7 +50,7 @@ int pfmk_crash_setup(void *desc, unsigned int flags, size_t aux_keep)
 	int ret = -EINVAL;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (flags & ~(PFMK_CRASH_FREEZE | PFMK_CRASH_LOG))
@@ -61,7 +61,7 @@ int pfmk_crash_setup(void *desc, unsigned int flags, size_t aux_keep)
 		goto out;
 	ret = pfmk_ctx_crash_setup(ctx, flags, aux_keep);
 out:
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_crash_setup);
@@ -95,7 +95,7 @@ int pfmk_crash_read(void *desc, struct pfmk_crash_info *info,
 	int ret = -EINVAL;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (!info || (!aux && aux_size))
@@ -105,7 +105,7 @@ int pfmk_crash_read(void *desc, struct pfmk_crash_info *info,
 		goto out;
 	ret = pfmk_ctx_crash_read(ctx, info, pmds, count, aux, aux_size);
 out:
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_crash_read);

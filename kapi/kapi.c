@@ -5,7 +5,7 @@
  * The fourteen perfmon2 KAPI calls of 2006, with their 2006 signatures,
  * and pfmk's extensions.  Each call looks its descriptor up (-EBADF for
  * NULL, unknown, forged or closed descriptors, checked first), locks the
- * context (pfmk_ctx_lock(): a reference, then ctx->mutex), and hands over
+ * context (pfmk_desc_lock(): a reference, then ctx->mutex), and hands over
  * to core/.  Two calls do not hold the mutex throughout:
  *
  * - pfmk_read_pmds() reads a loaded, running context without the mutex
@@ -93,11 +93,11 @@ int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_write_pmcs(ctx, req, count);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_write_pmcs);
@@ -122,11 +122,11 @@ int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_write_pmds(ctx, req, count);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_write_pmds);
@@ -160,11 +160,11 @@ int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
 	ret = pfmk_read_pmds_lockless(desc, req, count);
 	if (ret != -EAGAIN)
 		return ret;
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_read_pmds(ctx, req, NULL, count);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_read_pmds);
@@ -190,11 +190,11 @@ int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = time ? pfmk_ctx_read_pmds(ctx, req, time, count) : -EINVAL;
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_read_pmds_time);
@@ -213,11 +213,11 @@ int pfmk_restart(void *desc)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_restart(ctx);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_restart);
@@ -238,11 +238,11 @@ int pfmk_stop(void *desc)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_stop(ctx);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_stop);
@@ -266,11 +266,11 @@ int pfmk_start(void *desc, struct pfarg_start *req)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_start(ctx, req);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_start);
@@ -301,11 +301,11 @@ int pfmk_load_context(void *desc, struct pfarg_load *req)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_load(ctx, req);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_load_context);
@@ -326,11 +326,11 @@ int pfmk_unload_context(void *desc)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_unload(ctx);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_unload_context);
@@ -358,11 +358,11 @@ int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_delete_sets(ctx, req, count);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_delete_evtsets);
@@ -397,11 +397,11 @@ int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_create_sets(ctx, req, count);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_create_evtsets);
@@ -427,11 +427,11 @@ int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_getinfo_sets(ctx, req, count);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_getinfo_evtsets);
@@ -454,12 +454,12 @@ int pfmk_close(void *desc)
 	struct pfmk_ctx *ctx;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	/* The close drops the creation reference; ours goes at the unlock. */
 	pfmk_ctx_close(ctx);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(pfmk_close);
@@ -498,7 +498,7 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 		pfmk_hotplug_sync_unlocked(ctx);
 		ret = pfmk_msgq_read(ctx, msg, noblock);
 	}
-	pfmk_ctx_put(ctx);
+	pfmk_desc_put(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_read);
@@ -522,11 +522,11 @@ int pfmk_get_state(void *desc)
 	int ret;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = pfmk_ctx_state(ctx);
-	pfmk_ctx_unlock(ctx);
+	pfmk_desc_unlock(ctx);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(pfmk_get_state);
@@ -547,12 +547,12 @@ int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats)
 	struct pfmk_ctx *ctx;
 
 	might_sleep();
-	ctx = pfmk_ctx_lock(desc);
+	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	if (stats)
-		pfmk_ctx_get_stats(ctx, stats);
-	pfmk_ctx_unlock(ctx);
+		pfmk_ovfl_get_stats(ctx, stats);
+	pfmk_desc_unlock(ctx);
 	return stats ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_GPL(pfmk_get_stats);

@@ -255,16 +255,80 @@ static bool pfmk_enc_config_word(const char *term, unsigned int *word)
 	return false;
 }
 
+/* The field of @dyn's "format" group named @term (the last one), or NULL. */
+static const struct pfmk_dyn_field *
+pfmk_enc_field_of(const struct pfmk_dyn *dyn, const char *term)
+{
+	const struct pfmk_dyn_field *f = NULL;
+	unsigned int i;
+
+	for (i = 0; i < dyn->nr_fields; i++)
+		if (!strcmp(dyn->fields[i].name, term))
+			f = &dyn->fields[i];
+	return f;
+}
+
+/* Term @term=@val of field @f: @val into the field's bits of its word. */
+static int pfmk_enc_field(struct pfmk_enc *enc, const struct pfmk_dyn_field *f,
+			  const char *term, u64 val)
+{
+	unsigned int word = f->word, width;
+	u64 mask = f->mask;
+
+	width = hweight64(mask);
+	if (!width || (width < 64 && val >> width)) {
+		pfmk_enc_err(enc->event, "term %s: %llu wider than its %u bits",
+			     term, val, width);
+		return -EINVAL;
+	}
+	enc->words[word] = (enc->words[word] & ~mask) |
+			   pfmk_enc_deposit(mask, val);
+	return 0;
+}
+
+/* Term config<@word>=@val: a whole word, raw, only the bits of its fields. */
+static int pfmk_enc_word(struct pfmk_enc *enc, const struct pfmk_dyn *dyn,
+			 const char *term, unsigned int word, u64 val)
+{
+	u64 mask = dyn->formatted ? dyn->masks[word] : ~0ULL;
+
+	if (val & ~mask) {
+		pfmk_enc_err(enc->event, "term %s: 0x%llx sets bits of no field",
+			     term, val);
+		return -EINVAL;
+	}
+	enc->words[word] = val;
+	return 0;
+}
+
+/* Term @term, an alias of @dyn's "events" group: its terms applied. */
+static int pfmk_enc_alias(struct pfmk_enc *enc, struct pfmk_dyn *dyn,
+			  const char *term)
+{
+	struct pfmk_enc_alias alias = { .name = term };
+	int ret;
+
+	ret = pfmk_perf_pmu_attrs(dyn->pmu, dyn->name, "events",
+				  pfmk_enc_find_alias, &alias);
+	if (ret < 0)
+		return ret;
+	if (!alias.val) {
+		pfmk_enc_err(enc->event, "unknown term %s", term);
+		return -EINVAL;
+	}
+	ret = pfmk_enc_terms(enc, dyn, alias.val, true);
+	kfree(alias.val);
+	return ret;
+}
+
 /* Apply one term "key" or "key=value" to @enc. */
 static int pfmk_enc_term(struct pfmk_enc *enc, struct pfmk_dyn *dyn,
 			 char *term, bool in_alias)
 {
-	struct pfmk_enc_alias alias = { };
-	const struct pfmk_dyn_field *f = NULL;
+	const struct pfmk_dyn_field *f;
 	char *eq = strchr(term, '=');
-	unsigned int i, word, width;
-	u64 val = 1, mask;
-	int ret;
+	unsigned int word;
+	u64 val = 1;
 
 	if (eq) {
 		*eq = 0;
@@ -278,49 +342,17 @@ static int pfmk_enc_term(struct pfmk_enc *enc, struct pfmk_dyn *dyn,
 		pfmk_enc_err(enc->event, "empty term");
 		return -EINVAL;
 	}
-	for (i = 0; i < dyn->nr_fields; i++)
-		if (!strcmp(dyn->fields[i].name, term))
-			f = &dyn->fields[i];
-	if (!f && pfmk_enc_config_word(term, &word)) {
-		/* A whole word, raw: only the bits of its fields. */
-		mask = dyn->formatted ? dyn->masks[word] : ~0ULL;
-		if (val & ~mask) {
-			pfmk_enc_err(enc->event, "term %s: 0x%llx sets bits of no field",
-				     term, val);
-			return -EINVAL;
-		}
-		enc->words[word] = val;
-		return 0;
-	}
-	if (!f && (eq || in_alias)) {
+	f = pfmk_enc_field_of(dyn, term);
+	if (f)
+		return pfmk_enc_field(enc, f, term, val);
+	if (pfmk_enc_config_word(term, &word))
+		return pfmk_enc_word(enc, dyn, term, word, val);
+	/* An alias takes no value, and names no other alias. */
+	if (eq || in_alias) {
 		pfmk_enc_err(enc->event, "unknown term %s", term);
 		return -EINVAL;
 	}
-	if (!f) {
-		alias.name = term;
-		ret = pfmk_perf_pmu_attrs(dyn->pmu, dyn->name, "events",
-					  pfmk_enc_find_alias, &alias);
-		if (ret < 0)
-			return ret;
-		if (!alias.val) {
-			pfmk_enc_err(enc->event, "unknown term %s", term);
-			return -EINVAL;
-		}
-		ret = pfmk_enc_terms(enc, dyn, alias.val, true);
-		kfree(alias.val);
-		return ret;
-	}
-	word = f->word;
-	mask = f->mask;
-	width = hweight64(mask);
-	if (!width || (width < 64 && val >> width)) {
-		pfmk_enc_err(enc->event, "term %s: %llu wider than its %u bits",
-			     term, val, width);
-		return -EINVAL;
-	}
-	enc->words[word] = (enc->words[word] & ~mask) |
-			   pfmk_enc_deposit(mask, val);
-	return 0;
+	return pfmk_enc_alias(enc, dyn, term);
 }
 
 static int pfmk_enc_terms(struct pfmk_enc *enc, struct pfmk_dyn *dyn,
@@ -379,53 +411,41 @@ mismatch:
 	return -EINVAL;
 }
 
-static int pfmk_enc_pmu(struct pfmk_enc *enc, char *s, unsigned int pmd,
-			struct pfarg_ctx *ctx, struct pfarg_pmc *out,
-			unsigned int *n, char *ctx_name)
+/*
+ * Split "pmu/terms/[mods]" (@s) at its slashes, in place: @s keeps the
+ * PMU's name, *@terms the terms; the modifiers are applied to @enc.
+ */
+static int pfmk_enc_pmu_split(struct pfmk_enc *enc, char *s, char **terms)
 {
-	const struct pfmk_pmu_desc *desc;
 	char *slash = strchr(s, '/');
-	char *terms = slash + 1, *end, *mods;
-	struct pfmk_dyn *dyn;
-	unsigned int w;
-	int ret;
+	char *end, *mods;
 
 	*slash = 0;
-	end = strrchr(terms, '/');
+	*terms = slash + 1;
+	end = strrchr(*terms, '/');
 	if (!*s || !end) {
 		pfmk_enc_err(enc->event, "malformed: pmu/terms/ expected");
 		return -EINVAL;
 	}
 	*end = 0;
-	if (strchr(terms, '/')) {
+	if (strchr(*terms, '/')) {
 		pfmk_enc_err(enc->event, "malformed: '/' in the terms");
 		return -EINVAL;
 	}
 	mods = end + 1;
 	if (*mods == ':')
 		mods++;
-	if (end[1]) {
-		ret = pfmk_enc_mods(enc, mods);
-		if (ret)
-			return ret;
-	}
-	if (pmd >= PFMK_DYN_NUM_PMDS) {
-		pfmk_enc_err(enc->event, "PMD %u of a PMU by name (max %u)",
-			     pmd, PFMK_DYN_NUM_PMDS - 1);
-		return -EINVAL;
-	}
-	desc = pfmk_dyn_get(s);
-	if (IS_ERR(desc)) {
-		pfmk_enc_err(enc->event, "no PMU %s", s);
-		return PTR_ERR(desc);
-	}
-	dyn = container_of(desc, struct pfmk_dyn, desc);
-	/* "pmu//": no term, every config word 0 (perf's intel_pt//). */
-	ret = *terms ? pfmk_enc_terms(enc, dyn, terms, false) : 0;
-	if (!ret)
-		ret = pfmk_enc_ctx(enc, ctx, pmd, s, ctx_name);
-	if (ret)
-		goto out;
+	if (end[1])
+		return pfmk_enc_mods(enc, mods);
+	return 0;
+}
+
+/* The PMCs of PMD @pmd of @dyn's description: control, then config words. */
+static void pfmk_enc_pmu_pmcs(const struct pfmk_enc *enc,
+			      const struct pfmk_dyn *dyn, unsigned int pmd,
+			      struct pfarg_pmc *out, unsigned int *n)
+{
+	unsigned int w;
 
 	out[0].reg_num = PFMK_DYN_PMC(pmd, PFMK_DYN_CTRL);
 	out[0].reg_value = PFMK_DYN_EN |
@@ -443,7 +463,37 @@ static int pfmk_enc_pmu(struct pfmk_enc *enc, char *s, unsigned int pmd,
 		out[*n].reg_value = enc->words[w];
 		(*n)++;
 	}
-out:
+}
+
+static int pfmk_enc_pmu(struct pfmk_enc *enc, char *s, unsigned int pmd,
+			struct pfarg_ctx *ctx, struct pfarg_pmc *out,
+			unsigned int *n, char *ctx_name)
+{
+	const struct pfmk_pmu_desc *desc;
+	struct pfmk_dyn *dyn;
+	char *terms;
+	int ret;
+
+	ret = pfmk_enc_pmu_split(enc, s, &terms);
+	if (ret)
+		return ret;
+	if (pmd >= PFMK_DYN_NUM_PMDS) {
+		pfmk_enc_err(enc->event, "PMD %u of a PMU by name (max %u)",
+			     pmd, PFMK_DYN_NUM_PMDS - 1);
+		return -EINVAL;
+	}
+	desc = pfmk_dyn_get(s);
+	if (IS_ERR(desc)) {
+		pfmk_enc_err(enc->event, "no PMU %s", s);
+		return PTR_ERR(desc);
+	}
+	dyn = container_of(desc, struct pfmk_dyn, desc);
+	/* "pmu//": no term, every config word 0 (perf's intel_pt//). */
+	ret = *terms ? pfmk_enc_terms(enc, dyn, terms, false) : 0;
+	if (!ret)
+		ret = pfmk_enc_ctx(enc, ctx, pmd, s, ctx_name);
+	if (!ret)
+		pfmk_enc_pmu_pmcs(enc, dyn, pmd, out, n);
 	pfmk_pmu_put(desc);
 	return ret;
 }

@@ -24,7 +24,6 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
-#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pmu.h>
 #include <pfmk/pmu_generic.h>
@@ -33,6 +32,7 @@
 #include <asm/perf_event.h>
 #include <asm/processor.h>
 
+#include "compat_internal.h"
 #include "internal.h"
 
 /* IA32_PERFEVTSELx / AMD PERF_CTLx fields. */

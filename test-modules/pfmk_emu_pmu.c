@@ -41,6 +41,7 @@
 #include <pfmk/ns.h>
 #include <pfmk/x86.h>
 
+#include "../pmu/compat_internal.h"
 #include "pfmk_emu_pmu.h"
 
 #define EMU_MASK		GENMASK_ULL(PFMK_EMU_WIDTH - 1, 0)

@@ -597,7 +597,7 @@ out:
 
 /*
  * A call that finds the context's mutex busy sleeps on it with a
- * reference of its own, as every call holds one (pfmk_ctx_lock()).  When
+ * reference of its own, as every call holds one (pfmk_desc_lock()).  When
  * a close queued before it gets the mutex first, the call returns -EBADF
  * once it gets it, and drops its reference: no context stays alive,
  * nothing leaks.

@@ -32,6 +32,7 @@
 #include <pfmk/ns.h>
 #include <pfmk/pmu.h>
 
+#include "../pmu/compat_internal.h"
 #include "pfmk_test_aux_pmu.h"
 
 /**
