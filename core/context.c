@@ -123,7 +123,7 @@ static void (*const pfmk_ctx_ctors[PFMK_CTX_CACHES])(void *) = {
 };
 
 /**
- * pfmk_ctx_regs_room() - PMDs of room in set 0's registers
+ * pfmk_set0_room() - PMDs of room in set 0's registers
  * @ctx: the context.
  *
  * Those of its size class, or @ctx->nregs beyond the classes; set 0's
@@ -132,7 +132,7 @@ static void (*const pfmk_ctx_ctors[PFMK_CTX_CACHES])(void *) = {
  * Context: any context.
  * Return: the number of PMDs.
  */
-unsigned int pfmk_ctx_regs_room(const struct pfmk_ctx *ctx)
+unsigned int pfmk_set0_room(const struct pfmk_ctx *ctx)
 {
 	if (ctx->cache_class < PFMK_CTX_CACHES)
 		return PFMK_CTX_MIN_REGS << ctx->cache_class;

@@ -786,6 +786,7 @@ static inline unsigned long pfmk_desc_of(const struct pfmk_ctx *ctx)
 }
 
 /* core/context.c: life cycle and state machine */
+unsigned int pfmk_set0_room(const struct pfmk_ctx *ctx);
 int pfmk_ctx_cache_init(void);
 void pfmk_ctx_cache_exit(void);
 void pfmk_ctx_free(struct pfmk_ctx *ctx);
@@ -814,7 +815,6 @@ int pfmk_read_pmds_lockless(void *desc, struct pfarg_pmd *req, int count);
 /* core/sets.c: event sets */
 size_t pfmk_set_regs_size(unsigned int nregs);
 void pfmk_set_clean(struct pfmk_ctx *ctx, void *regs, unsigned int nregs);
-unsigned int pfmk_ctx_regs_room(const struct pfmk_ctx *ctx);
 void pfmk_sets_init(struct pfmk_ctx *ctx);
 void pfmk_sets_free(struct pfmk_ctx *ctx);
 struct pfmk_set *pfmk_set_find(struct pfmk_ctx *ctx, u16 id);

@@ -189,7 +189,7 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
 	INIT_WORK(&ctx->switch_work, pfmk_set_switch_work);
 	atomic_set(&ctx->switch_req, 0);
 	pfmk_set_init(ctx, &ctx->set0, 0, ctx->set0_regs,
-		      pfmk_ctx_regs_room(ctx));
+		      pfmk_set0_room(ctx));
 	pfmk_set_insert(ctx, &ctx->set0);
 	/* Not yet published: no reader to order against. */
 	RCU_INIT_POINTER(ctx->active_set, &ctx->set0);
