@@ -156,72 +156,104 @@ static void api_closed_descriptors(struct kunit *test)
 	api_expect_ebadf(test, desc, "closed started");
 }
 
-static void api_expect_create(struct kunit *test, struct pfarg_ctx *req,
-			      int err, const char *what)
-{
-	void *desc = NULL;
+/* Which pointer argument of pfmk_create_context() a row passes as NULL. */
+enum api_null {
+	API_NULL_NONE,
+	API_NULL_REQ,
+	API_NULL_DONE,
+	API_NULL_DESC,
+};
 
-	KUNIT_EXPECT_EQ_MSG(test, pfmkt_try_create(test, req, &desc), err,
-			    "%s", what);
+/**
+ * struct api_bad_create - a pfmk_create_context() call that is refused
+ * @what: the description of the row.
+ * @null: the pointer argument given as NULL.
+ * @flags: ctx_flags.
+ * @pmu: ctx_pmu_name (NULL: "").
+ * @fill: how many leading bytes of ctx_pmu_name are 'x' instead.
+ * @uuid_last: the last byte of ctx_smpl_buf_id.
+ * @arg: with a sampling argument (else NULL).
+ * @size: the argument's size.
+ * @err: the errno.
+ */
+struct api_bad_create {
+	const char	*what;
+	enum api_null	null;
+	u32		flags;
+	const char	*pmu;
+	u8		fill;
+	u8		uuid_last;
+	bool		arg;
+	size_t		size;
+	int		err;
+};
+
+#define API_SW		PFM_FL_SYSTEM_WIDE
+#define API_NAME_LEN	PFMK_PMU_NAME_LEN
+
+static const struct api_bad_create api_bad_creates[] = {
+	{ "NULL request", API_NULL_REQ, API_SW, .err = -EINVAL },
+	{ "NULL completion", API_NULL_DONE, API_SW, .err = -EINVAL },
+	{ "NULL descriptor", API_NULL_DESC, API_SW, .err = -EINVAL },
+	{ "no flags", .flags = 0, .err = -EINVAL },
+	{ "OVFL_NO_MSG alone", .flags = PFM_FL_OVFL_NO_MSG, .err = -EINVAL },
+	{ "NOTIFY_BLOCK", .flags = API_SW | PFM_FL_NOTIFY_BLOCK,
+	  .err = -EINVAL },
+	{ "MAP_SETS", .flags = API_SW | PFM_FL_MAP_SETS, .err = -EINVAL },
+	{ "flag 0x8000", .flags = API_SW | 0x8000, .err = -EINVAL },
+	{ "flag 0x80000000", .flags = API_SW | 0x80000000, .err = -EINVAL },
+	{ "sampling format", .flags = API_SW, .uuid_last = 1, .err = -EINVAL },
+	{ "argument of size 0, no format", .flags = API_SW, .arg = true,
+	  .err = -EINVAL },
+	{ "NULL argument with a size", .flags = API_SW, .size = 8,
+	  .err = -EINVAL },
+	{ "argument without format", .flags = API_SW, .arg = true, .size = 8,
+	  .err = -EINVAL },
+	{ "name not NUL-terminated", .flags = API_SW, .fill = API_NAME_LEN,
+	  .err = -EINVAL },
+	{ "unknown 31-character name", .flags = API_SW,
+	  .fill = API_NAME_LEN - 1, .err = -ENOENT },
+	{ "unknown name", .flags = API_SW, .pmu = "no_such_pmu",
+	  .err = -ENOENT },
+	{ "name in upper case", .flags = API_SW, .pmu = "PFMK_TEST",
+	  .err = -ENOENT },
+	{ "name with a trailing blank", .flags = API_SW, .pmu = "generic ",
+	  .err = -ENOENT },
+};
+
+static void api_bad_create_desc(const struct api_bad_create *c, char *desc)
+{
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* pfmk_create_context() argument checks. */
+KUNIT_ARRAY_PARAM(api_bad_create, api_bad_creates, api_bad_create_desc);
+
+/* pfmk_create_context() argument checks: the errno, no descriptor. */
 static void api_create_args(struct kunit *test)
 {
+	const struct api_bad_create *c = test->param_value;
 	struct pfmkt_priv *priv = test->priv;
 	struct pfarg_ctx req;
 	void *desc = NULL;
-	char data[8];
+	u64 data = 0;
+	int ret;
 
-	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(NULL, NULL, 0, &priv->done,
-						  &desc, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, NULL, &desc,
-						  NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, 0, &priv->done,
-						  NULL, NULL), -EINVAL);
-	KUNIT_EXPECT_NULL(test, desc);
-
-	pfmkt_ctx_req(&req, "", 0, false);
-	req.ctx_flags = 0;
-	api_expect_create(test, &req, -EINVAL, "no flags");
-	req.ctx_flags = PFM_FL_OVFL_NO_MSG;
-	api_expect_create(test, &req, -EINVAL, "OVFL_NO_MSG alone");
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE | PFM_FL_NOTIFY_BLOCK;
-	api_expect_create(test, &req, -EINVAL, "NOTIFY_BLOCK");
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE | PFM_FL_MAP_SETS;
-	api_expect_create(test, &req, -EINVAL, "MAP_SETS");
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE | 0x8000;
-	api_expect_create(test, &req, -EINVAL, "flag 0x8000");
-	req.ctx_flags = PFM_FL_SYSTEM_WIDE | 0x80000000;
-	api_expect_create(test, &req, -EINVAL, "flag 0x80000000");
-
-	pfmkt_ctx_req(&req, "", 0, false);
-	req.ctx_smpl_buf_id[15] = 1;
-	api_expect_create(test, &req, -EINVAL, "sampling format");
-
-	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, data, 0, &priv->done,
-						  &desc, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, NULL, sizeof(data),
-						  &priv->done, &desc, NULL),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_create_context(&req, data, sizeof(data),
-						  &priv->done, &desc, NULL),
-			-EINVAL);
-	KUNIT_EXPECT_NULL(test, desc);
-
-	pfmkt_ctx_req(&req, "", 0, false);
-	memset(req.ctx_pmu_name, 'x', sizeof(req.ctx_pmu_name));
-	api_expect_create(test, &req, -EINVAL, "name not NUL-terminated");
-	req.ctx_pmu_name[sizeof(req.ctx_pmu_name) - 1] = '\0';
-	api_expect_create(test, &req, -ENOENT, "unknown 31-character name");
-	pfmkt_ctx_req(&req, "no_such_pmu", 0, false);
-	api_expect_create(test, &req, -ENOENT, "unknown name");
-	pfmkt_ctx_req(&req, "PFMK_TEST", 0, false);
-	api_expect_create(test, &req, -ENOENT, "name in upper case");
-	pfmkt_ctx_req(&req, "generic ", 0, false);
-	api_expect_create(test, &req, -ENOENT, "name with a trailing blank");
+	pfmkt_ctx_req(&req, c->pmu ?: "", 0, false);
+	req.ctx_flags = c->flags;
+	memset(req.ctx_pmu_name, 'x', c->fill);
+	req.ctx_smpl_buf_id[sizeof(pfm_uuid_t) - 1] = c->uuid_last;
+	if (c->null == API_NULL_NONE)
+		ret = pfmkt_try_create_arg(test, &req, c->arg ? &data : NULL,
+					   c->size, &desc, NULL);
+	else
+		ret = pfmk_create_context(c->null == API_NULL_REQ ? NULL : &req,
+					  NULL, 0,
+					  c->null == API_NULL_DONE ?
+					  NULL : &priv->done,
+					  c->null == API_NULL_DESC ?
+					  NULL : &desc, NULL);
+	KUNIT_EXPECT_EQ_MSG(test, ret, c->err, "%s", c->what);
+	KUNIT_EXPECT_NULL_MSG(test, desc, "%s", c->what);
 }
 
 /**
@@ -606,64 +638,91 @@ static void api_expect_good_pmc(struct kunit *test, void *desc, u64 value)
 			    "PMC value 0x%llx", value);
 }
 
-/* Invalid PMC values fail at write_pmcs, with RETFL_EINVAL. */
-static void api_pmc_values(struct kunit *test)
+/**
+ * struct api_pmc_value - a PMC value and what write_pmcs makes of it
+ * @what: the description of the row.
+ * @pmu: the description the context is on.
+ * @value: the value, written to PMC 2.
+ */
+struct api_pmc_value {
+	const char	*what;
+	const char	*pmu;
+	u64		value;
+};
+
+#define API_T		PFMK_TEST_PMU_NAME
+#define API_CLK		PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK)
+#define API_CACHE(c)	PFMK_GEN_PMC(PERF_TYPE_HW_CACHE, c)
+
+/* Invalid values: write_pmcs fails with RETFL_EINVAL. */
+static const struct api_pmc_value api_bad_pmcs[] = {
+	{ "step 0", API_T, PFMK_TEST_PMC(0) },
+	{ "step 0x10000", API_T, PFMK_TEST_PMC(0x10000) },
+	{ "step 1, bit 62", API_T, PFMK_TEST_PMC(1) | BIT_ULL(62) },
+	{ "step 1, bit 16", API_T, PFMK_TEST_PMC(1) | BIT_ULL(16) },
+	{ "bit 40 alone", API_T, BIT_ULL(40) },
+	{ "all ones", API_T, ~0ULL },
+	{ "cpu-clock, bit 62", "", API_CLK | BIT_ULL(62) },
+	{ "cpu-clock, bit 56", "", API_CLK | BIT_ULL(56) },
+	{ "cpu-clock, bit 40", "", API_CLK | BIT_ULL(40) },
+	{ "cpu-clock, bit 47", "", API_CLK | BIT_ULL(47) },
+	{ "breakpoint", "", PFMK_GEN_PMC(PERF_TYPE_BREAKPOINT, 0) },
+	{ "type 15", "", PFMK_GEN_PMC(15, 0) },
+	{ "software MAX", "", PFMK_GEN_SW(PERF_COUNT_SW_MAX) },
+	{ "BPF output", "", PFMK_GEN_SW(PERF_COUNT_SW_BPF_OUTPUT) },
+	{ "software 0xffffffffff", "", PFMK_GEN_SW(0xffffffffffULL) },
+	{ "hardware MAX", "", PFMK_GEN_HW(PERF_COUNT_HW_MAX) },
+	{ "cache id MAX", "", API_CACHE(PERF_COUNT_HW_CACHE_MAX) },
+	{ "cache op MAX", "", API_CACHE(PERF_COUNT_HW_CACHE_OP_MAX << 8) },
+	{ "cache result MAX", "",
+	  API_CACHE(PERF_COUNT_HW_CACHE_RESULT_MAX << 16) },
+};
+
+/* Valid values, taken by write_pmcs (a tracepoint id perf checks at load). */
+static const struct api_pmc_value api_good_pmcs[] = {
+	{ "0", API_T, 0 },
+	{ "1", API_T, 1 },
+	{ "step 1", API_T, PFMK_TEST_PMC(1) },
+	{ "step 0xffff", API_T, PFMK_TEST_PMC(0xffff) },
+	{ "tracepoint 1", "", PFMK_GEN_PMC(PERF_TYPE_TRACEPOINT, 1) },
+	{ "0", "", 0 },
+	{ "cpu-clock", "", API_CLK },
+	{ "cpu-clock, XIDLE and XHV", "",
+	  API_CLK | PFMK_GEN_XIDLE | PFMK_GEN_XHV },
+	{ "cycles", "", PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES) },
+	{ "L1D read miss", "",
+	  API_CACHE(PERF_COUNT_HW_CACHE_L1D |
+		    PERF_COUNT_HW_CACHE_OP_READ << 8 |
+		    PERF_COUNT_HW_CACHE_RESULT_MISS << 16) },
+	{ "raw 0x3c", "", PFMK_GEN_PMC(PERF_TYPE_RAW, 0x3c) },
+};
+
+static void api_pmc_value_desc(const struct api_pmc_value *v, char *desc)
 {
-	void *desc;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %s",
+		 v->pmu[0] ? v->pmu : "generic", v->what);
+}
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(0));
-	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(0x10000));
-	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(1) | BIT_ULL(62));
-	api_expect_bad_pmc(test, desc, PFMK_TEST_PMC(1) | BIT_ULL(16));
-	api_expect_bad_pmc(test, desc, BIT_ULL(40));
-	api_expect_bad_pmc(test, desc, ~0ULL);
-	api_expect_good_pmc(test, desc, 0);
-	api_expect_good_pmc(test, desc, 1);
-	api_expect_good_pmc(test, desc, PFMK_TEST_PMC(1));
-	api_expect_good_pmc(test, desc, PFMK_TEST_PMC(0xffff));
+KUNIT_ARRAY_PARAM(api_bad_pmc, api_bad_pmcs, api_pmc_value_desc);
+KUNIT_ARRAY_PARAM(api_good_pmc, api_good_pmcs, api_pmc_value_desc);
+
+/* An invalid PMC value fails at write_pmcs, with RETFL_EINVAL. */
+static void api_pmc_bad_values(struct kunit *test)
+{
+	const struct api_pmc_value *v = test->param_value;
+	void *desc = pfmkt_create(test, v->pmu);
+
+	api_expect_bad_pmc(test, desc, v->value);
 	pfmkt_close(test, desc);
+}
 
-	/* A tracepoint id is checked at load, by perf. */
-	desc = pfmkt_create(test, "");
-	api_expect_good_pmc(test, desc, PFMK_GEN_PMC(PERF_TYPE_TRACEPOINT, 1));
-	pfmkt_close(test, desc);
+/* A valid PMC value is taken by write_pmcs. */
+static void api_pmc_good_values(struct kunit *test)
+{
+	const struct api_pmc_value *v = test->param_value;
+	void *desc = pfmkt_create(test, v->pmu);
 
-	desc = pfmkt_create(test, "");
-	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
-				       BIT_ULL(62));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
-				       BIT_ULL(56));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
-				       BIT_ULL(40));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
-				       BIT_ULL(47));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_PMC(PERF_TYPE_BREAKPOINT, 0));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_PMC(15, 0));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_MAX));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_BPF_OUTPUT));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_SW(0xffffffffffULL));
-	api_expect_bad_pmc(test, desc, PFMK_GEN_HW(PERF_COUNT_HW_MAX));
-	api_expect_bad_pmc(test, desc,
-			   PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
-					PERF_COUNT_HW_CACHE_MAX));
-	api_expect_bad_pmc(test, desc,
-			   PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
-					PERF_COUNT_HW_CACHE_OP_MAX << 8));
-	api_expect_bad_pmc(test, desc,
-			   PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
-					PERF_COUNT_HW_CACHE_RESULT_MAX << 16));
-	api_expect_good_pmc(test, desc, 0);
-	api_expect_good_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
-	api_expect_good_pmc(test, desc, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) |
-					PFMK_GEN_XIDLE | PFMK_GEN_XHV);
-	api_expect_good_pmc(test, desc, PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES));
-	api_expect_good_pmc(test, desc,
-			    PFMK_GEN_PMC(PERF_TYPE_HW_CACHE,
-					 PERF_COUNT_HW_CACHE_L1D |
-					 PERF_COUNT_HW_CACHE_OP_READ << 8 |
-					 PERF_COUNT_HW_CACHE_RESULT_MISS << 16));
-	api_expect_good_pmc(test, desc, PFMK_GEN_PMC(PERF_TYPE_RAW, 0x3c));
+	api_expect_good_pmc(test, desc, v->value);
 	pfmkt_close(test, desc);
 }
 
@@ -887,7 +946,7 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE(api_bad_descriptors),
 	KUNIT_CASE(api_forged_descriptors),
 	KUNIT_CASE(api_closed_descriptors),
-	KUNIT_CASE(api_create_args),
+	KUNIT_CASE_PARAM(api_create_args, api_bad_create_gen_params),
 	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_regs, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_set_info, api_pmu_gen_params),
@@ -896,7 +955,8 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_reg_set, api_bad_set_gen_params),
 	KUNIT_CASE_PARAM(api_reg_flags, api_bad_flags_gen_params),
 	KUNIT_CASE(api_reg_flags_valid),
-	KUNIT_CASE(api_pmc_values),
+	KUNIT_CASE_PARAM(api_pmc_bad_values, api_bad_pmc_gen_params),
+	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
 	KUNIT_CASE(api_vector_atomic),
 	KUNIT_CASE(api_vector_atomic_loaded),
 	KUNIT_CASE(api_load_args),

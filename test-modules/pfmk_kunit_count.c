@@ -73,10 +73,25 @@ static void count_expect_all(struct kunit *test, void *desc, u64 ticks)
 				    "PMD %u after %llu ticks", i, ticks);
 }
 
-/* The whole life cycle on the test PMU, with exact counts. */
-static void count_lifecycle_exact(struct kunit *test)
+/* The stages of the exact life cycle, in order. */
+enum count_stage {
+	COUNT_WRITTEN,
+	COUNT_LOADED,
+	COUNT_STARTED,
+	COUNT_STOPPED,
+	COUNT_RESTARTED,
+	COUNT_UNLOADED,
+};
+
+/*
+ * The life-cycle context on the test PMU: PMD i steps i + 1 per tick from
+ * COUNT_INIT + i, brought on @cpu through every stage up to @stage:
+ * loaded (5 ticks), started (1000), stopped (300), started again (7),
+ * unloaded.
+ */
+static void *count_exact_at(struct kunit *test, int cpu,
+			    enum count_stage stage)
 {
-	int cpu = pfmkt_cpu();
 	struct pfarg_pmc *pmc;
 	struct pfarg_pmd *pmd;
 	unsigned int i;
@@ -88,37 +103,96 @@ static void count_lifecycle_exact(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pmd);
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	for (i = 0; i < PFMK_TEST_NUM_PMCS; i++) {
-		pmc[i].reg_num = i;
-		pmc[i].reg_value = PFMK_TEST_PMC(i + 1);
-		pmd[i].reg_num = i;
-		pmd[i].reg_value = COUNT_INIT + i;
+		pfmkt_pmc_req(&pmc[i], 0, i, PFMK_TEST_PMC(i + 1));
+		pfmkt_pmd_req(&pmd[i], 0, i, COUNT_INIT + i);
 	}
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, PFMK_TEST_NUM_PMCS),
 			0);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, PFMK_TEST_NUM_PMCS),
 			0);
+	if (stage >= COUNT_LOADED) {
+		pfmkt_load(test, desc, cpu);
+		pfmk_test_pmu_tick(cpu, 5);
+	}
+	if (stage >= COUNT_STARTED) {
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		pfmk_test_pmu_tick(cpu, 1000);
+	}
+	if (stage >= COUNT_STOPPED) {
+		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+		pfmk_test_pmu_tick(cpu, 300);
+	}
+	if (stage >= COUNT_RESTARTED) {
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		pfmk_test_pmu_tick(cpu, 7);
+	}
+	if (stage >= COUNT_UNLOADED)
+		KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* Written, not loaded: the PMDs read back their initial values. */
+static void count_exact_written(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_WRITTEN);
+
 	count_expect_all(test, desc, 0);
+}
+
+/* Loaded, not started: no event active, nothing counts. */
+static void count_exact_loaded(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_WRITTEN);
 
 	pfmkt_load(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 5);
 	count_expect_all(test, desc, 0);
+}
+
+/* Started: every event active, each PMD counts its step per tick. */
+static void count_exact_started(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_LOADED);
 
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu),
 			PFMK_TEST_NUM_PMCS);
 	pfmk_test_pmu_tick(cpu, 1000);
 	count_expect_all(test, desc, 1000);
+}
+
+/* Stopped: no event active, the counts frozen. */
+static void count_exact_stopped(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_STARTED);
 
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 300);
 	count_expect_all(test, desc, 1000);
+}
+
+/* Started again: counting goes on from the frozen counts. */
+static void count_exact_restarted(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_STOPPED);
 
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 7);
 	count_expect_all(test, desc, 1007);
+}
+
+/* Unloaded: no event left, the PMDs keep their last counts. */
+static void count_exact_unloaded(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_RESTARTED);
 
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
@@ -126,9 +200,17 @@ static void count_lifecycle_exact(struct kunit *test)
 	count_expect_all(test, desc, 1007);
 	pfmk_test_pmu_tick(cpu, 13);
 	count_expect_all(test, desc, 1007);
+}
+
+/* Closed after its life cycle: the descriptor is dead. */
+static void count_exact_closed(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_UNLOADED);
+	struct pfarg_pmd pmd;
 
 	pfmkt_close(test, desc);
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), -EBADF);
+	pfmkt_pmd_req(&pmd, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), -EBADF);
 }
 
 /* The life cycle on cpu-clock: plausible, monotonic, frozen when stopped. */
@@ -441,7 +523,13 @@ static void count_load_offline_cpu(struct kunit *test)
 }
 
 static struct kunit_case pfmk_count_cases[] = {
-	KUNIT_CASE(count_lifecycle_exact),
+	KUNIT_CASE(count_exact_written),
+	KUNIT_CASE(count_exact_loaded),
+	KUNIT_CASE(count_exact_started),
+	KUNIT_CASE(count_exact_stopped),
+	KUNIT_CASE(count_exact_restarted),
+	KUNIT_CASE(count_exact_unloaded),
+	KUNIT_CASE(count_exact_closed),
 	KUNIT_CASE(count_lifecycle_cpu_clock),
 	KUNIT_CASE(count_read_vectors_generic),
 	KUNIT_CASE(count_disabled_pmd),

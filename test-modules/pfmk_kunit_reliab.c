@@ -133,44 +133,81 @@ static void limits_max_contexts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), 0);
 }
 
-/* max_events: load and reprogramming beyond it get -ENOMEM, no change. */
-static void limits_max_events(struct kunit *test)
+/*
+ * The max_events context: three events of the test PMU, not loaded.
+ * @before: output: the global counters before the limit is set.
+ */
+static void *limits_events_ctx(struct kunit *test,
+			       struct pfmk_global_stats *before)
 {
-	struct pfmk_global_stats before, after;
-	struct pfarg_pmc pmc;
 	void *desc;
-	int cpu = pfmkt_cpu();
 	u16 i;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	for (i = 0; i < 3; i++)
 		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	*before = pfmkt_gstats(test);
+	return desc;
+}
 
-	before = pfmkt_gstats(test);
+/* The max_events context loaded on @cpu, max_events exactly its events. */
+static void *limits_events_at_limit(struct kunit *test, int cpu,
+				    struct pfmk_global_stats *before)
+{
+	void *desc = limits_events_ctx(test, before);
+
+	pfmkt_set_limit(test, "max_events", before->events + 3);
+	pfmkt_load(test, desc, cpu);
+	return desc;
+}
+
+/* max_events: a load beyond it gets -ENOMEM and changes nothing. */
+static void limits_max_events_over(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc = limits_events_ctx(test, &before);
+
 	pfmkt_set_limit(test, "max_events", before.events + 2);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	after = pfmkt_gstats(test);
 	pfmkt_expect_nothing_allocated(test, &before, &after);
+}
 
-	/* Exactly at the limit: loads. */
-	pfmkt_set_limit(test, "max_events", before.events + 3);
-	pfmkt_load(test, desc, cpu);
-	after = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, after.events, before.events + 3);
+/* max_events: exactly at the limit, the load takes every event. */
+static void limits_max_events_at(struct kunit *test)
+{
+	struct pfmk_global_stats before;
 
-	/* One more event on the loaded context: -ENOMEM, old ones count on. */
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = 3;
-	pmc.reg_value = PFMK_TEST_PMC(1);
+	limits_events_at_limit(test, pfmkt_cpu(), &before);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
+}
+
+/* max_events: one event more when loaded: -ENOMEM, the others count on. */
+static void limits_max_events_write(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	struct pfarg_pmc pmc;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = limits_events_at_limit(test, cpu, &before);
+	pfmkt_pmc_req(&pmc, 0, 3, PFMK_TEST_PMC(1));
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 7);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 7);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), 0);
+}
 
-	/* Closing gives the events back. */
+/* max_events: closing the context at the limit gives its events back. */
+static void limits_max_events_close(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc;
+
+	desc = limits_events_at_limit(test, pfmkt_cpu(), &before);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
 }
@@ -291,7 +328,10 @@ static void limits_accounting_balanced(struct kunit *test)
 
 static struct kunit_case pfmk_limits_cases[] = {
 	KUNIT_CASE(limits_max_contexts),
-	KUNIT_CASE(limits_max_events),
+	KUNIT_CASE(limits_max_events_over),
+	KUNIT_CASE(limits_max_events_at),
+	KUNIT_CASE(limits_max_events_write),
+	KUNIT_CASE(limits_max_events_close),
 	KUNIT_CASE(limits_max_smpl_buf),
 	KUNIT_CASE(limits_max_smpl_mem),
 	KUNIT_CASE(limits_aux_mem),
@@ -535,61 +575,113 @@ static void hotplug_switch_kept(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* While the CPU is away: PMCs can be rewritten, unload and close work. */
-static void hotplug_calls_while_offline(struct kunit *test)
+/*
+ * A context loaded on @cpu, which then goes offline: where the calls
+ * while the CPU is away start from.  On the test PMU, stopped, PMD 0
+ * counting one per tick; @generic: on the generic description, no event.
+ * @hw: output, may be NULL: what a hardware cycles event on @cpu gives
+ * (pfmk_test_hw_cycles_expected()), asked before the CPU went away.
+ */
+static void *hotplug_loaded_offline(struct kunit *test, int cpu, bool generic,
+				    int *hw)
 {
-	struct pfmk_global_stats before;
-	int cpu = pfmkt_hp_cpu(test);
-	void *desc, *other, *generic;
-	struct pfarg_load load;
-	struct pfarg_pmc pmc;
-	int hw;
+	void *desc = pfmkt_create(test, generic ? "" : PFMK_TEST_PMU_NAME);
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	other = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	generic = pfmkt_create(test, "");
-	pfmkt_load(test, generic, cpu);
-	hw = pfmk_test_hw_cycles_expected(cpu);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, other, 0, PFMK_TEST_PMC(1));
+	if (!generic)
+		pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_load(test, desc, cpu);
-	pfmkt_load(test, other, cpu);
+	if (hw)
+		*hw = pfmk_test_hw_cycles_expected(cpu);
 	pfmkt_offline(test, cpu);
-	before = pfmkt_gstats(test);
+	return desc;
+}
 
-	/* A stopped, offline context takes new PMC values without events. */
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-			PFM_CTX_LOADED | PFMK_STATE_OFFLINE);
+/* The writes while offline: PMC 0 step 2, PMC 1 step 5, PMD 1 1000. */
+static void hotplug_offline_rewrite(struct kunit *test, void *desc)
+{
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(5));
 	pfmkt_write_pmd(test, desc, 1, 1000);
+}
+
+/* A stopped, offline context takes new PMC values without events. */
+static void hotplug_offline_write(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
+
+	desc = hotplug_loaded_offline(test, cpu, false, NULL);
+	before = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_OFFLINE);
+	hotplug_offline_rewrite(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
-	/* Starting is allowed; counting waits for the CPU. */
-	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
-	/* An event the machine lacks is refused now, not at re-arm. */
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(generic, &pmc, 1), hw);
+}
 
-	/* Unloading an offline context works; loading it there does not. */
-	KUNIT_EXPECT_EQ(test, pfmk_unload_context(other), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
-	memset(&load, 0, sizeof(load));
-	load.load_pid = cpu;
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(other, &load), -ENODEV);
+/*
+ * Starting is allowed while offline; counting waits for the CPU and
+ * uses the values written while it was away.
+ */
+static void hotplug_offline_start_rearms(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
 
+	desc = hotplug_loaded_offline(test, cpu, false, NULL);
+	hotplug_offline_rewrite(test, desc);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 1050);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, other, 0), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(generic), PFM_CTX_LOADED);
+}
 
-	/* Close while offline. */
-	pfmkt_offline(test, cpu);
+/* An event the machine lacks is refused while offline, not at re-arm. */
+static void hotplug_offline_hw_refused(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	struct pfarg_pmc pmc;
+	void *desc;
+	int hw;
+
+	desc = hotplug_loaded_offline(test, cpu, true, &hw);
+	pfmkt_pmc_req(&pmc, 0, 0, PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES));
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), hw);
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+}
+
+/*
+ * Unloading an offline context works; loading it on the offline CPU does
+ * not, and it stays unloaded, counting nothing, when the CPU is back.
+ */
+static void hotplug_offline_unload(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
+
+	desc = hotplug_loaded_offline(test, cpu, false, NULL);
+	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0);
+}
+
+/* Closing a started context while its CPU is away frees it. */
+static void hotplug_offline_close(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
+
+	desc = hotplug_loaded_offline(test, cpu, false, NULL);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	before = pfmkt_gstats(test);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).ctx_open, before.ctx_open - 1);
@@ -885,7 +977,11 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_count_preserved),
 	KUNIT_CASE(hotplug_sampling_phase),
 	KUNIT_CASE(hotplug_sets_suspended),
-	KUNIT_CASE(hotplug_calls_while_offline),
+	KUNIT_CASE(hotplug_offline_write),
+	KUNIT_CASE(hotplug_offline_start_rearms),
+	KUNIT_CASE(hotplug_offline_hw_refused),
+	KUNIT_CASE(hotplug_offline_unload),
+	KUNIT_CASE(hotplug_offline_close),
 	KUNIT_CASE(hotplug_switch_kept),
 	KUNIT_CASE_SLOW(hotplug_load_vs_offline),
 	KUNIT_CASE(hotplug_stop_offline),

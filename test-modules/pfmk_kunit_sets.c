@@ -64,49 +64,97 @@ static void sets_write_sampling(struct kunit *test, void *desc, u16 set,
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
 }
 
-/* Invalid set descriptions: errno, return flag, and no change. */
+/**
+ * struct sets_bad_desc - a set creation that is refused
+ * @what: the description of the row.
+ * @d: the set descriptions.
+ * @n: how many of @d the request holds.
+ * @flag: the return flag of the last entry (0: not checked); the entry
+ *	before it, in a request of two, is not flagged.
+ * @absent: a set the request would have created, which must not exist.
+ */
+struct sets_bad_desc {
+	const char		*what;
+	struct pfarg_setdesc	d[2];
+	int			n;
+	u32			flag;
+	u16			absent;
+};
+
+#define SETS_TS	PFM_SETFL_TIME_SWITCH
+#define SETS_EN	PFM_SETFL_EXPL_NEXT
+
+static const struct sets_bad_desc sets_bad_descs[] = {
+	{ "unknown flag", { { .set_id = 1, .set_flags = 0x80 } }, 1, 0, 1 },
+	{ "both switch kinds",
+	  { { .set_id = 1, .set_flags = SETS_TS | PFM_SETFL_OVFL_SWITCH,
+	      .set_timeout = 100 } }, 1, 0, 1 },
+	{ "time switch without timeout",
+	  { { .set_id = 1, .set_flags = SETS_TS } }, 1, 0, 1 },
+	{ "explicit next set that does not exist",
+	  { { .set_id = 1, .set_flags = SETS_EN, .set_id_next = 7 } }, 1, 0,
+	  1 },
+	{ "duplicate id in one request",
+	  { { .set_id = 3 }, { .set_id = 3 } }, 2, PFM_REG_RETFL_EINVAL, 3 },
+	{ "a bad entry after a good one",
+	  { { .set_id = 4 },
+	    { .set_id = 5, .set_flags = SETS_EN, .set_id_next = 9 } }, 2,
+	  PFM_REG_RETFL_NOSET, 4 },
+};
+
+static void sets_bad_desc_desc(const struct sets_bad_desc *b, char *desc)
+{
+	strscpy(desc, b->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sets_bad_desc, sets_bad_descs, sets_bad_desc_desc);
+
+/* Invalid set descriptions: -EINVAL, the return flag, and no change. */
 static void sets_bad_descriptions(struct kunit *test)
+{
+	const struct sets_bad_desc *b = test->param_value;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_setdesc d[2];
+
+	memcpy(d, b->d, sizeof(d));
+	KUNIT_EXPECT_EQ(test, pfmk_create_evtsets(desc, d, b->n), -EINVAL);
+	if (b->flag) {
+		KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(d[0].set_flags));
+		KUNIT_EXPECT_TRUE(test, d[b->n - 1].set_flags & b->flag);
+	}
+	KUNIT_EXPECT_FALSE(test, sets_exists(desc, b->absent));
+	pfmkt_close(test, desc);
+}
+
+/* Sets 4 and 5, 5's explicit next set 4, defined in the same request. */
+static void *sets_create_next(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	struct pfarg_setdesc d[2];
 
-	/* Unknown flag; both switch kinds; time switch without timeout. */
-	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, 0x80, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_TIME_SWITCH |
-					  PFM_SETFL_OVFL_SWITCH, 100, 0),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_TIME_SWITCH, 0, 0),
-			-EINVAL);
-	/* Explicit next set that does not exist. */
-	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_EXPL_NEXT, 0, 7),
-			-EINVAL);
-	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 1));
-
-	/* Duplicate id in one request: flagged, nothing created. */
-	memset(d, 0, sizeof(d));
-	d[0].set_id = 3;
-	d[1].set_id = 3;
-	KUNIT_EXPECT_EQ(test, pfmk_create_evtsets(desc, d, 2), -EINVAL);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(d[0].set_flags));
-	KUNIT_EXPECT_TRUE(test, d[1].set_flags & PFM_REG_RETFL_EINVAL);
-	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 3));
-
-	/* A bad entry after a good one: the good one is not applied. */
 	memset(d, 0, sizeof(d));
 	d[0].set_id = 4;
 	d[1].set_id = 5;
-	d[1].set_flags = PFM_SETFL_EXPL_NEXT;
-	d[1].set_id_next = 9;
-	KUNIT_EXPECT_EQ(test, pfmk_create_evtsets(desc, d, 2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, d[1].set_flags & PFM_REG_RETFL_NOSET);
-	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 4));
-
-	/* Explicit next set defined in the same request: accepted. */
-	d[1].set_flags = PFM_SETFL_EXPL_NEXT;
+	d[1].set_flags = SETS_EN;
 	d[1].set_id_next = 4;
-	KUNIT_EXPECT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
+	return desc;
+}
+
+/* An explicit next set defined in the same request is accepted. */
+static void sets_next_same_request(struct kunit *test)
+{
+	void *desc = sets_create_next(test);
+
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 5).set_id_next, 4);
-	/* Implicit next: the next higher id, wrapping around. */
+	pfmkt_close(test, desc);
+}
+
+/* Implicit next: the next higher id, wrapping around. */
+static void sets_next_implicit(struct kunit *test)
+{
+	void *desc = sets_create_next(test);
+
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_id_next, 4);
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 4).set_id_next, 5);
 	pfmkt_close(test, desc);
@@ -132,43 +180,98 @@ static void sets_limit(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* Deleting: set 0, unknown, referenced, twice, and while loaded. */
-static void sets_bad_deletes(struct kunit *test)
+/*
+ * Sets 1 and 2, 2's explicit next set 1; @loaded: loaded on a CPU,
+ * starting with set 1.
+ */
+static void *sets_create_linked(struct kunit *test, bool loaded)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_setinfo info[2];
 	struct pfarg_load load;
 
 	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 2, PFM_SETFL_EXPL_NEXT, 0, 1),
-			0);
-	memset(info, 0, sizeof(info));
-	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, info[0].set_flags & PFM_REG_RETFL_EINVAL);
-	info[0].set_id = 9;
-	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, info[0].set_flags & PFM_REG_RETFL_NOSET);
-	/* Set 1 is set 2's explicit next set. */
-	info[0].set_id = 1;
-	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, info[0].set_flags & PFM_REG_RETFL_EINVAL);
-	info[1].set_id = 1;
-	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 1));
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 2, SETS_EN, 0, 1), 0);
+	if (loaded) {
+		pfmkt_load_req(&load, pfmkt_cpu(), 1);
+		KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
+	}
+	return desc;
+}
 
-	/* Loaded: no set can be created or deleted, the active one included. */
-	memset(&load, 0, sizeof(load));
-	load.load_pid = pfmkt_cpu();
-	load.load_set = 1;
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
-	info[0].set_id = 2;
-	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EBUSY);
-	info[0].set_id = 1;
-	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 1), -EBUSY);
+/**
+ * struct sets_bad_del - a set deletion that is refused
+ * @what: the description of the row.
+ * @ids: the sets to delete.
+ * @n: how many of @ids the request holds.
+ * @loaded: on a loaded context (sets_create_linked()).
+ * @err: the errno.
+ * @flag: the return flag of the first entry (0: not checked).
+ */
+struct sets_bad_del {
+	const char	*what;
+	u16		ids[2];
+	int		n;
+	bool		loaded;
+	int		err;
+	u32		flag;
+};
+
+static const struct sets_bad_del sets_bad_dels[] = {
+	{ "set 0", { 0 }, 1, false, -EINVAL, PFM_REG_RETFL_EINVAL },
+	{ "unknown set", { 9 }, 1, false, -EINVAL, PFM_REG_RETFL_NOSET },
+	{ "explicit next set of another", { 1 }, 1, false, -EINVAL,
+	  PFM_REG_RETFL_EINVAL },
+	{ "set 1 twice, still referenced", { 1, 1 }, 2, false, -EINVAL, 0 },
+	{ "set 2 twice", { 2, 2 }, 2, false, -EINVAL, 0 },
+	{ "loaded", { 2 }, 1, true, -EBUSY, 0 },
+	{ "loaded, the active set", { 1 }, 1, true, -EBUSY, 0 },
+};
+
+static void sets_bad_del_desc(const struct sets_bad_del *b, char *desc)
+{
+	strscpy(desc, b->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sets_bad_del, sets_bad_dels, sets_bad_del_desc);
+
+/* Refused deletions: the errno, the return flag, and every set stays. */
+static void sets_bad_deletes(struct kunit *test)
+{
+	const struct sets_bad_del *b = test->param_value;
+	void *desc = sets_create_linked(test, b->loaded);
+	struct pfarg_setinfo info[2];
+
+	memset(info, 0, sizeof(info));
+	info[0].set_id = b->ids[0];
+	info[1].set_id = b->ids[1];
+	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, b->n), b->err);
+	if (b->flag)
+		KUNIT_EXPECT_TRUE(test, info[0].set_flags & b->flag);
+	if (b->loaded)
+		KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 1));
+	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 2));
+	pfmkt_close(test, desc);
+}
+
+/* Loaded: no set can be created either. */
+static void sets_create_loaded(struct kunit *test)
+{
+	void *desc = sets_create_linked(test, true);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 6, 0, 0, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 6));
+	pfmkt_close(test, desc);
+}
 
-	/* Both at once: set 2 goes, so set 1 is free to go. */
+/* Both at once: set 2 goes, so set 1 is free to go. */
+static void sets_delete_both(struct kunit *test)
+{
+	void *desc = sets_create_linked(test, false);
+	struct pfarg_setinfo info[2];
+
+	memset(info, 0, sizeof(info));
 	info[0].set_id = 2;
 	info[1].set_id = 1;
 	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 2), 0);
@@ -214,9 +317,13 @@ static void sets_load_start_set(struct kunit *test)
 }
 
 static struct kunit_case pfmk_sets_args_cases[] = {
-	KUNIT_CASE(sets_bad_descriptions),
+	KUNIT_CASE_PARAM(sets_bad_descriptions, sets_bad_desc_gen_params),
+	KUNIT_CASE(sets_next_same_request),
+	KUNIT_CASE(sets_next_implicit),
 	KUNIT_CASE(sets_limit),
-	KUNIT_CASE(sets_bad_deletes),
+	KUNIT_CASE_PARAM(sets_bad_deletes, sets_bad_del_gen_params),
+	KUNIT_CASE(sets_create_loaded),
+	KUNIT_CASE(sets_delete_both),
 	KUNIT_CASE(sets_load_start_set),
 	{}
 };
@@ -785,7 +892,6 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 	u64 runs = 0, total = 0, per_run;
 	struct pfarg_load load;
 	u16 id;
-	int ret;
 
 	for (id = 0; id < SETS_NR; id++) {
 		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id,
@@ -794,12 +900,10 @@ static void sets_time_switch_cpuclock(struct kunit *test)
 		pfmkt_write_set_pmc(test, desc, id, 0,
 				    PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	}
+	/* cpu-clock is perf's own software event: every kernel has it. */
 	memset(&load, 0, sizeof(load));
 	load.load_pid = pfmkt_cpu();
-	ret = pfmk_load_context(desc, &load);
-	if (ret == -EOPNOTSUPP)
-		kunit_skip(test, "no cpu-clock event");
-	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	msleep(SETS_RUN_MS);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
