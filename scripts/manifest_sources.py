@@ -16,16 +16,19 @@ This reads them and reports every difference, so a case added, renamed or
 dropped in a source file without the manifest (or the other way round)
 fails before any kernel is booted.
 
-It also holds the test sources to the sizes a reader can take in: no KUnit
-case function over CASE_MAX_LINES lines (its definition to its closing
-brace), no test-modules/*.[ch] file over FILE_MAX_LINES lines, and no
-function a KTAP module's case runs over CASE_MAX_LINES either.  A KTAP
-case is the function its table names ({ "name", fn, ... }) and every
-function of the same source it reaches, directly or through a static
-initializer (a case that hands its body to a helper is still one case);
-a module whose table holds names only ("a", "b", ...) prints the
-verdicts of one run as its cases, so its cases run everything its
-module_init() function reaches.
+It also holds the test sources to the sizes a reader can take in: no
+test-modules/*.[ch] file over FILE_MAX_LINES lines, and no function a
+case runs over CASE_MAX_LINES lines (its definition to its closing
+brace).  A case runs its own function and every function of the same
+source it reaches, directly or through a static initializer, so a case
+that hands its body to a helper is still one case; each function is
+measured once, on its own.  Functions of other sources (the shared
+set-up of pfmk_kunit_util.c, which the pfmk_<name>_kunit_util.c wrappers
+#include) are not counted: they are set-up every case shares.  A KUnit
+case is a KUNIT_CASE*() function; a KTAP case the function its table
+names ({ "name", fn, ... }); a KTAP module whose table holds names only
+("a", "b", ...) prints the verdicts of one run as its cases, so its
+cases run everything its module_init() function reaches.
 
 usage: scripts/manifest_sources.py [test-modules-dir]
 Prints one line per difference or size over its limit; exits 1 if there is
@@ -42,7 +45,6 @@ SUITE_RE = re.compile(r"struct\s+kunit_suite\s+\w+\s*=\s*\{(.*?)\n\};", re.S)
 NAME_RE = re.compile(r"\.name\s*=\s*\"([^\"]+)\"")
 TESTS_RE = re.compile(r"\.test_cases\s*=\s*(\w+)")
 COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-FUNC_RE = re.compile(r"^static\s+void\s+(\w+)\s*\(")
 STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 DEF_NAME_RE = re.compile(r"(\w+)\s*\(")
 OBJ_RE = re.compile(r"^[a-z][^(;]*?\b(\w+)\s*(?:\[[^\]]*\]\s*)?=\s*\{")
@@ -120,21 +122,6 @@ def ktap_modules(testdir, tables=None):
     return out, problems
 
 
-def case_lengths(c_text):
-    """{case function: its lines, definition to closing brace} of one C source."""
-    names = set(CASE_RE.findall(COMMENT_RE.sub("", c_text)))
-    lines = c_text.split("\n")
-    out = {}
-    for i, line in enumerate(lines):
-        m = FUNC_RE.match(line)
-        if m and m.group(1) in names:
-            end = i
-            while end < len(lines) - 1 and lines[end] != "}":
-                end += 1
-            out[m.group(1)] = end - i + 1
-    return out
-
-
 def definitions(c_text):
     """({function: (first line, lines, body)}, {object: initializer}) of
     one C source: the functions defined in it (a "{" alone on a line after
@@ -185,10 +172,17 @@ def ktap_case_roots(c_text, table):
             for fn in re.findall(r"\bmodule_init\s*\(\s*(\w+)\s*\)", text)}
 
 
-def ktap_case_lengths(c_text, table):
+def kunit_case_roots(c_text):
+    """{function: the case it runs} of the KUNIT_CASE*() functions of one
+    C source."""
+    return {fn: "case " + fn for fn in CASE_RE.findall(COMMENT_RE.sub("", c_text))}
+
+
+def reach_lengths(c_text, roots):
     """{function: (its lines, the case it is run by)} of every function of
-    one KTAP module's source that a case of table @table runs."""
-    roots = ktap_case_roots(c_text, table) or {}
+    one C source that the functions @roots ({function: case}) reach,
+    directly or through a static initializer, each counted once (for the
+    first root, by name, that reaches it)."""
     funcs, objs = definitions(c_text)
     out = {r: (funcs[r][1], roots[r]) for r in roots if r in funcs}
     seen = set(out)
@@ -207,6 +201,34 @@ def ktap_case_lengths(c_text, table):
     return out
 
 
+def ktap_case_lengths(c_text, table):
+    """{function: (its lines, the case it is run by)} of every function of
+    one KTAP module's source that a case of table @table runs."""
+    return reach_lengths(c_text, ktap_case_roots(c_text, table) or {})
+
+
+def kunit_case_lengths(c_text):
+    """{function: (its lines, the case it is run by)} of every function of
+    one KUnit source that a KUNIT_CASE*() case of it runs."""
+    return reach_lengths(c_text, kunit_case_roots(c_text))
+
+
+def reach_problems(src, lengths):
+    """The functions of @lengths (reach_lengths() of source @src) over
+    CASE_MAX_LINES."""
+    problems = []
+    for name, (n, case) in sorted(lengths.items()):
+        if n <= CASE_MAX_LINES:
+            continue
+        if case == "case " + name:
+            problems.append("%s: case %s has %d lines, more than %d"
+                            % (src, name, n, CASE_MAX_LINES))
+        else:
+            problems.append("%s: %s, run by %s, has %d lines, more than %d"
+                            % (src, name, case, n, CASE_MAX_LINES))
+    return problems
+
+
 def ktap_size_problems(testdir, tables=None):
     """The functions the KTAP modules' cases run over CASE_MAX_LINES."""
     problems = []
@@ -215,16 +237,7 @@ def ktap_size_problems(testdir, tables=None):
         if not os.path.exists(path):
             continue
         with open(path) as f:
-            lengths = ktap_case_lengths(f.read(), table)
-        for name, (n, case) in sorted(lengths.items()):
-            if n <= CASE_MAX_LINES:
-                continue
-            if case == "case " + name:
-                problems.append("%s: case %s has %d lines, more than %d"
-                                % (src, name, n, CASE_MAX_LINES))
-            else:
-                problems.append("%s: %s, run by %s, has %d lines, more than %d"
-                                % (src, name, case, n, CASE_MAX_LINES))
+            problems += reach_problems(src, ktap_case_lengths(f.read(), table))
     return problems
 
 
@@ -253,18 +266,14 @@ def kunit_modules(testdir):
 
 
 def size_problems(name, c_text):
-    """The cases of one KUnit source over CASE_MAX_LINES, the file over
-    FILE_MAX_LINES."""
+    """The functions the KUnit cases of one source run over
+    CASE_MAX_LINES, the file over FILE_MAX_LINES."""
     problems = []
     nlines = c_text.count("\n")
     if nlines > FILE_MAX_LINES:
         problems.append("%s: %d lines, more than %d: split it by topic"
                         % (name, nlines, FILE_MAX_LINES))
-    for case, n in sorted(case_lengths(c_text).items()):
-        if n > CASE_MAX_LINES:
-            problems.append("%s: case %s has %d lines, more than %d"
-                            % (name, case, n, CASE_MAX_LINES))
-    return problems
+    return problems + reach_problems(name, kunit_case_lengths(c_text))
 
 
 def sizes(testdir, tables=None):

@@ -175,9 +175,84 @@ static struct kunit_suite fx_suite = {
                "static void fx_b(struct kunit *test)\n{\n" + "\tx();\n" * 58 + "}\n"
                "static void fx_helper(void)\n{\n" + "\tx();\n" * 99 + "}\n"
                + self.SRC)
-        self.assertEqual(manifest_sources.case_lengths(src), {"fx_a": 60, "fx_b": 61})
+        self.assertEqual(manifest_sources.kunit_case_lengths(src),
+                         {"fx_a": (60, "case fx_a"), "fx_b": (61, "case fx_b")})
         self.assertEqual(manifest_sources.size_problems("fx.c", src),
                          ["fx.c: case fx_b has 61 lines, more than 60"])
+
+    @staticmethod
+    def kfunc(name, body_lines, calls=()):
+        return ("static void %s(struct kunit *test)\n{\n" % name
+                + "".join("\t%s(test);\n" % c for c in calls)
+                + "\tx();\n" * (body_lines - len(calls)) + "}\n\n")
+
+    def test_long_helper_of_a_case_rejected(self):
+        # A case that hands its body to a helper of its source is still
+        # one case: the helper is held to the case's limit.
+        src = (self.kfunc("fx_body", 58) + self.kfunc("fx_a", 3, ["fx_body"])
+               + self.kfunc("fx_b", 3) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: fx_body, run by case fx_a, has 61 lines, more than 60"])
+        self.assertEqual(manifest_sources.size_problems(
+            "fx.c", src.replace("\tx();\n" * 58, "\tx();\n" * 57, 1)), [])
+
+    def test_helper_of_a_helper_rejected(self):
+        src = (self.kfunc("fx_deep", 58) + self.kfunc("fx_body", 3, ["fx_deep"])
+               + self.kfunc("fx_a", 3, ["fx_body"]) + self.kfunc("fx_b", 3) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: fx_deep, run by case fx_a, has 61 lines, more than 60"])
+
+    def test_helper_through_initializer_rejected(self):
+        src = (self.kfunc("fx_cb", 58)
+               + "static struct fx_ops fx_ops = {\n\t.handler = fx_cb,\n};\n\n"
+               + "static void fx_a(struct kunit *test)\n{\n\treg(&fx_ops);\n}\n\n"
+               + self.kfunc("fx_b", 3) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: fx_cb, run by case fx_a, has 61 lines, more than 60"])
+
+    def test_helper_of_many_cases_once(self):
+        # Each function is measured once, on its own, for the first case
+        # (by name) that reaches it.
+        src = (self.kfunc("fx_body", 58) + self.kfunc("fx_a", 3, ["fx_body"])
+               + self.kfunc("fx_b", 3, ["fx_body"]) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: fx_body, run by case fx_a, has 61 lines, more than 60"])
+
+    def test_functions_not_summed(self):
+        # A case and the scenario helper it starts from are each within
+        # the limit: the set-up helper is not the case's body.
+        src = (self.kfunc("fx_body", 57) + self.kfunc("fx_a", 57, ["fx_body"])
+               + self.kfunc("fx_b", 3) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src), [])
+
+    def test_other_source_not_counted(self):
+        # The shared set-up of another source (pfmk_kunit_util.c, which the
+        # pfmk_<name>_kunit_util.c wrappers #include) is not a case's body.
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "fx.c"), "w") as f:
+            f.write(self.kfunc("fx_a", 3, ["fxt_setup"]) + self.kfunc("fx_b", 3)
+                    + self.SRC)
+        with open(os.path.join(d, "fx_util.c"), "w") as f:
+            f.write(self.kfunc("fxt_setup", 99))
+        with open(os.path.join(d, "fx_kunit_util.c"), "w") as f:
+            f.write('#include "fx_util.c"\n')
+        self.assertEqual(manifest_sources.sizes(d, {}), [])
+
+    def test_tree_kunit_helper_seen(self):
+        # A helper of a tree's KUnit case, made long in a copy, is seen:
+        # this fails if the reach is taken out of size_problems().
+        testdir = os.path.join(HERE, "..", "test-modules")
+        with open(os.path.join(testdir, "pfmk_kunit_api.c")) as f:
+            src = f.read()
+        head = ("static void api_expect_ebadf(struct kunit *test, void *desc, "
+                "const char *what)\n{\n")
+        self.assertIn(head, src)
+        self.assertEqual(manifest_sources.size_problems("api.c", src), [])
+        got = manifest_sources.size_problems("api.c", src.replace(head, head + "\tx();\n" * 60))
+        self.assertEqual(len(got), 1)
+        self.assertRegex(got[0], r"^api\.c: api_expect_ebadf, run by case api_\w+, "
+                         r"has \d+ lines, more than 60$")
 
     def test_file_length(self):
         got = manifest_sources.size_problems("fx.c", "x;\n" * 1201)

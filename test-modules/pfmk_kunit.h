@@ -213,6 +213,20 @@ struct pfmkt_pmd {
 };
 
 /**
+ * struct pfmkt_bad - what a test thread saw break a contract
+ * @nr: results that break the contract.
+ * @ret: last unexpected return value.
+ * @entry: vector entry of the last unexpected value, or -1 for none.
+ * @value: last unexpected value.
+ */
+struct pfmkt_bad {
+	unsigned long	nr;
+	long		ret;
+	int		entry;
+	u64		value;
+};
+
+/**
  * pfmkt_hdr_count() - hdr_count of a default-format buffer
  * @buf: the buffer.
  *
@@ -277,10 +291,14 @@ u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg);
 int pfmkt_load_cpu(void *desc, u32 cpu);
 void pfmkt_load(struct kunit *test, void *desc, int cpu);
 void pfmkt_load_start(struct kunit *test, void *desc, int cpu);
+int pfmkt_try_create_dfl(struct kunit *test, const char *pmu, u32 flags,
+			 u64 buf_size, void **desc, void **buf);
 void *pfmkt_create_dfl(struct kunit *test, const char *pmu, u32 flags,
 		       u64 buf_size, void **buf);
 void pfmkt_write_smpl_pmd(struct kunit *test, void *desc, u16 reg,
 			  const struct pfmkt_pmd *p);
+void pfmkt_write_sampler_pmd(struct kunit *test, void *desc, u16 reg,
+			     u64 period, const struct pfmkt_pmd *p);
 void pfmkt_write_sampler(struct kunit *test, void *desc, u16 reg, u64 period,
 			 u32 flags, u64 smpl_pmds);
 void pfmkt_stats(struct kunit *test, void *desc, struct pfmk_ctx_stats *st);
@@ -312,5 +330,6 @@ void pfmkt_offline(struct kunit *test, int cpu);
 void pfmkt_online(struct kunit *test, int cpu);
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,
 		      u64 cycle);
+void pfmkt_bad(struct pfmkt_bad *bad, long ret, int entry, u64 value);
 
 #endif /* _PFMK_KUNIT_H */

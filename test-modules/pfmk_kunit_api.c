@@ -19,10 +19,10 @@
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
 
-/* Every call on @desc fails with -EBADF, whatever its other arguments. */
-static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
+/* Every call but pfmk_read() on @desc fails with -EBADF, valid arguments. */
+static void api_ebadf_valid_args(struct kunit *test, void *desc,
+				 const char *what)
 {
-	struct pfmkt_priv *priv = test->priv;
 	struct pfarg_setdesc setdesc;
 	struct pfarg_setinfo setinfo;
 	struct pfmk_pmd_time time;
@@ -30,7 +30,6 @@ static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
 	struct pfarg_load load;
 	struct pfarg_pmc pmc;
 	struct pfarg_pmd pmd;
-	union pfm_msg msg;
 
 	memset(&setdesc, 0, sizeof(setdesc));
 	memset(&setinfo, 0, sizeof(setinfo));
@@ -64,6 +63,14 @@ static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_getinfo_evtsets(desc, &setinfo, 1),
 			    -EBADF, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_get_state(desc), -EBADF, "%s", what);
+}
+
+/* pfmk_read() on @desc fails with -EBADF, blocking or not. */
+static void api_ebadf_read(struct kunit *test, void *desc, const char *what)
+{
+	struct pfmkt_priv *priv = test->priv;
+	union pfm_msg msg;
+
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			    (ssize_t)-EBADF, "%s", what);
 	/* Must not wait: if it does, the completion wakes it up with 0. */
@@ -71,8 +78,14 @@ static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizeof(msg), 0),
 			    (ssize_t)-EBADF, "%s", what);
 	reinit_completion(&priv->done);
+}
 
-	/* -EBADF is checked before anything else. */
+/* -EBADF is checked before anything else; pfmk_close() fails too. */
+static void api_ebadf_first(struct kunit *test, void *desc, const char *what)
+{
+	struct pfarg_pmd pmd;
+
+	memset(&pmd, 0, sizeof(pmd));
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, NULL, -1), -EBADF,
 			    "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, NULL, 1), -EBADF,
@@ -88,6 +101,14 @@ static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, NULL, 0, 1),
 			    (ssize_t)-EBADF, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_close(desc), -EBADF, "%s", what);
+}
+
+/* Every call on @desc fails with -EBADF, whatever its other arguments. */
+static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
+{
+	api_ebadf_valid_args(test, desc, what);
+	api_ebadf_read(test, desc, what);
+	api_ebadf_first(test, desc, what);
 }
 
 /* NULL, garbage and kernel pointers are not descriptors. */

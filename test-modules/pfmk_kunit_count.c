@@ -270,16 +270,30 @@ static void count_lifecycle_cpu_clock(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* Vectors of 1, 4 and all 64 PMDs of the generic description. */
-static void count_read_vectors_generic(struct kunit *test)
+/* The value count_vectors_desc() writes to generic PMD @i. */
+static u64 count_vec_value(unsigned int i)
 {
-	static const u16 one[] = { PFMK_GENERIC_NUM_PMCS - 1 };
-	static const u16 four[] = { 42, 0, 63, 17 };
-	static const u16 dup[] = { 5, 5, 9, 5 };
-	struct pfarg_pmd *pmd;
-	u16 all[PFMK_GENERIC_NUM_PMCS];
+	return ((u64)i << 48) | (i * 0x1111ULL);
+}
+
+/* Read the @n generic PMDs @regs of @desc, expect count_vec_value() each. */
+static void count_expect_vec(struct kunit *test, void *desc, const u16 *regs,
+			     unsigned int n)
+{
 	u64 val[PFMK_GENERIC_NUM_PMCS];
-	unsigned int i, pass;
+	unsigned int i;
+
+	count_read(test, desc, regs, n, val);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, val[i], count_vec_value(regs[i]),
+				    "PMD %u", regs[i]);
+}
+
+/* A generic context with count_vec_value() in each of its 64 PMDs. */
+static void *count_vectors_desc(struct kunit *test)
+{
+	struct pfarg_pmd *pmd;
+	unsigned int i;
 	void *desc;
 
 	desc = pfmkt_create(test, "");
@@ -288,34 +302,45 @@ static void count_read_vectors_generic(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pmd);
 	for (i = 0; i < PFMK_GENERIC_NUM_PMCS; i++) {
 		pmd[i].reg_num = i;
-		pmd[i].reg_value = ((u64)i << 48) | (i * 0x1111ULL);
-		/* Reverse order, to catch index mix-ups. */
-		all[i] = PFMK_GENERIC_NUM_PMCS - 1 - i;
+		pmd[i].reg_value = count_vec_value(i);
 	}
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd,
 					      PFMK_GENERIC_NUM_PMCS), 0);
+	return desc;
+}
 
-	/* Unloaded, then loaded (no PMC enabled: the values stay). */
-	for (pass = 0; pass < 2; pass++) {
-		count_read(test, desc, one, ARRAY_SIZE(one), val);
-		KUNIT_EXPECT_EQ(test, val[0], (63ULL << 48) | (63 * 0x1111ULL));
-		count_read(test, desc, four, ARRAY_SIZE(four), val);
-		for (i = 0; i < ARRAY_SIZE(four); i++)
-			KUNIT_EXPECT_EQ(test, val[i], ((u64)four[i] << 48) |
-					(four[i] * 0x1111ULL));
-		count_read(test, desc, dup, ARRAY_SIZE(dup), val);
-		for (i = 0; i < ARRAY_SIZE(dup); i++)
-			KUNIT_EXPECT_EQ(test, val[i], ((u64)dup[i] << 48) |
-					(dup[i] * 0x1111ULL));
-		count_read(test, desc, all, ARRAY_SIZE(all), val);
-		for (i = 0; i < ARRAY_SIZE(all); i++)
-			KUNIT_EXPECT_EQ_MSG(test, val[i],
-					    ((u64)all[i] << 48) |
-					    (all[i] * 0x1111ULL),
-					    "PMD %u", all[i]);
-		if (!pass)
-			pfmkt_load_start(test, desc, pfmkt_cpu());
-	}
+/* Unloaded, then loaded and started (no PMC enabled: the values stay). */
+static const bool count_vec_loaded[] = { false, true };
+
+static void count_vec_loaded_desc(const bool *loaded, char *desc)
+{
+	strscpy(desc, *loaded ? "loaded" : "unloaded", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(count_vec_loaded, count_vec_loaded, count_vec_loaded_desc);
+
+/* Vectors of 1, 4 and all 64 PMDs of the generic description. */
+static void count_read_vectors_generic(struct kunit *test)
+{
+	static const u16 one[] = { PFMK_GENERIC_NUM_PMCS - 1 };
+	static const u16 four[] = { 42, 0, 63, 17 };
+	static const u16 dup[] = { 5, 5, 9, 5 };
+	const bool *loaded = test->param_value;
+	u16 all[PFMK_GENERIC_NUM_PMCS];
+	unsigned int i;
+	void *desc;
+
+	/* Reverse order, to catch index mix-ups. */
+	for (i = 0; i < PFMK_GENERIC_NUM_PMCS; i++)
+		all[i] = PFMK_GENERIC_NUM_PMCS - 1 - i;
+	desc = count_vectors_desc(test);
+	if (*loaded)
+		pfmkt_load_start(test, desc, pfmkt_cpu());
+
+	count_expect_vec(test, desc, one, ARRAY_SIZE(one));
+	count_expect_vec(test, desc, four, ARRAY_SIZE(four));
+	count_expect_vec(test, desc, dup, ARRAY_SIZE(dup));
+	count_expect_vec(test, desc, all, ARRAY_SIZE(all));
 	pfmkt_close(test, desc);
 }
 
@@ -531,7 +556,8 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_exact_unloaded),
 	KUNIT_CASE(count_exact_closed),
 	KUNIT_CASE(count_lifecycle_cpu_clock),
-	KUNIT_CASE(count_read_vectors_generic),
+	KUNIT_CASE_PARAM(count_read_vectors_generic,
+			 count_vec_loaded_gen_params),
 	KUNIT_CASE(count_disabled_pmd),
 	KUNIT_CASE(count_read_fields),
 	KUNIT_CASE(count_read_pmds_time),

@@ -63,10 +63,7 @@ enum ll_check {
  * @nr_ok: successful reads.
  * @nr_ebadf: reads that returned -EBADF.
  * @nr_noset: reads that found the set of @noset_entry missing.
- * @nr_bad: results that break the contract.
- * @bad_ret: last unexpected return value.
- * @bad_entry: entry of the last unexpected value.
- * @bad_value: last unexpected value.
+ * @bad: results that break the contract.
  */
 struct ll_reader {
 	void			*desc;
@@ -82,19 +79,8 @@ struct ll_reader {
 	unsigned long		nr_ok;
 	unsigned long		nr_ebadf;
 	unsigned long		nr_noset;
-	unsigned long		nr_bad;
-	long			bad_ret;
-	int			bad_entry;
-	u64			bad_value;
+	struct pfmkt_bad	bad;
 };
-
-static void ll_bad(struct ll_reader *r, long ret, int entry, u64 value)
-{
-	r->nr_bad++;
-	r->bad_ret = ret;
-	r->bad_entry = entry;
-	r->bad_value = value;
-}
 
 static bool ll_value_ok(struct ll_reader *r, int i, u64 v)
 {
@@ -137,12 +123,13 @@ static int ll_reader_fn(void *data)
 			r->nr_noset++;
 		} else if (ret || dead) {
 			/* -EAGAIN, another error, or a success after -EBADF. */
-			ll_bad(r, ret, -1, 0);
+			pfmkt_bad(&r->bad, ret, -1, 0);
 		} else {
 			r->nr_ok++;
 			for (i = 0; i < r->n; i++) {
 				if (!ll_value_ok(r, i, req[i].reg_value)) {
-					ll_bad(r, 0, i, req[i].reg_value);
+					pfmkt_bad(&r->bad, 0, i,
+						  req[i].reg_value);
 					break;
 				}
 			}
@@ -208,10 +195,10 @@ static void ll_reader_stop(struct kunit *test, struct ll_reader *r,
 			   struct task_struct *t, const char *what)
 {
 	kthread_stop(t);
-	KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL,
+	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL,
 			    "%s reader on CPU%d: returned %ld, entry %d, value %#llx",
-			    what, r->cpu, r->bad_ret, r->bad_entry,
-			    r->bad_value);
+			    what, r->cpu, r->bad.ret, r->bad.entry,
+			    r->bad.value);
 }
 
 /*
@@ -309,7 +296,7 @@ static void lockless_read_vs_close(struct kunit *test)
 			nr_ebadf += r[j]->nr_ebadf;
 		}
 		KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-		if (r[0]->nr_bad || r[1]->nr_bad)
+		if (r[0]->bad.nr || r[1]->bad.nr)
 			break;
 	}
 	kunit_info(test, "%u closes, %lu reads, %lu -EBADF\n", i, nr_ok,

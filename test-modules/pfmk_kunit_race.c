@@ -41,9 +41,7 @@
  * @started: the thread runs.
  * @nr_ok: successful read_pmds calls.
  * @nr_ebadf: read_pmds calls that returned -EBADF.
- * @nr_bad: results that break the contract.
- * @bad_ret: last unexpected return value.
- * @bad_value: last unexpected PMD value.
+ * @bad: results that break the contract (entry 0: PMD 0, -1: the state).
  * @last: last PMD value read.
  */
 struct race_reader {
@@ -52,18 +50,9 @@ struct race_reader {
 	struct completion	started;
 	unsigned long		nr_ok;
 	unsigned long		nr_ebadf;
-	unsigned long		nr_bad;
-	long			bad_ret;
-	u64			bad_value;
+	struct pfmkt_bad	bad;
 	u64			last;
 };
-
-static void race_bad(struct race_reader *r, long ret, u64 value)
-{
-	r->nr_bad++;
-	r->bad_ret = ret;
-	r->bad_value = value;
-}
 
 static int race_reader_fn(void *data)
 {
@@ -81,12 +70,12 @@ static int race_reader_fn(void *data)
 			r->nr_ebadf++;
 		} else if (ret || dead) {
 			/* An error, or a success after -EBADF. */
-			race_bad(r, ret, pmd.reg_value);
+			pfmkt_bad(&r->bad, ret, 0, pmd.reg_value);
 		} else {
 			r->nr_ok++;
 			if (r->monotonic ? pmd.reg_value < r->last :
 					   pmd.reg_value != RACE_VALUE)
-				race_bad(r, ret, pmd.reg_value);
+				pfmkt_bad(&r->bad, ret, 0, pmd.reg_value);
 			r->last = pmd.reg_value;
 		}
 
@@ -94,7 +83,7 @@ static int race_reader_fn(void *data)
 		if (ret == -EBADF)
 			dead = true;
 		else if (dead || (ret != RACE_STARTED && ret != PFM_CTX_LOADED))
-			race_bad(r, ret, 0);
+			pfmkt_bad(&r->bad, ret, -1, 0);
 		cond_resched();
 	}
 	return 0;
@@ -149,11 +138,11 @@ static void race_close_vs_read(struct kunit *test)
 
 		nr_ok += r->nr_ok;
 		nr_ebadf += r->nr_ebadf;
-		KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL,
+		KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL,
 				    "iteration %u: returned %ld, value %llu",
-				    i, r->bad_ret, r->bad_value);
+				    i, r->bad.ret, r->bad.value);
 		KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-		if (r->nr_bad)
+		if (r->bad.nr)
 			break;
 	}
 	kunit_info(test, "%lu reads succeeded, %lu saw -EBADF\n", nr_ok,
@@ -183,8 +172,8 @@ static void race_start_stop_vs_read(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
 	}
 	kthread_stop(t);
-	KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL, "returned %ld, value %llu",
-			    r->bad_ret, r->bad_value);
+	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL, "returned %ld, value %llu",
+			    r->bad.ret, r->bad.value);
 	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			RACE_VALUE + RACE_ITERATIONS);
@@ -457,8 +446,8 @@ static void race_read_vs_table_growth(struct kunit *test)
 		KUNIT_EXPECT_LE(test, lower_32_bits((unsigned long)open[i]), top);
 	}
 	kthread_stop(t);
-	KUNIT_EXPECT_EQ_MSG(test, r->nr_bad, 0UL, "returned %ld, value %llu",
-			    r->bad_ret, r->bad_value);
+	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL, "returned %ld, value %llu",
+			    r->bad.ret, r->bad.value);
 	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
 	KUNIT_EXPECT_GT(test, r->nr_ok, 0UL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), RACE_STARTED);

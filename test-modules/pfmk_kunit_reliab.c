@@ -98,17 +98,6 @@ static void pfmkt_expect_nothing_allocated(struct kunit *test,
 			    PFMKT_GST(mem_bytes));
 }
 
-static int pfmkt_create_smpl(struct kunit *test, u64 buf_size, void **desc)
-{
-	struct pfm_dfl_smpl_arg arg;
-	struct pfarg_ctx req;
-
-	pfmkt_ctx_req(&req, "", 0, true);
-	memset(&arg, 0, sizeof(arg));
-	arg.buf_size = buf_size;
-	return pfmkt_try_create_arg(test, &req, &arg, sizeof(arg), desc, NULL);
-}
-
 /* max_contexts: the (limit + 1)th open context gets -ENOMEM. */
 static void limits_max_contexts(struct kunit *test)
 {
@@ -220,12 +209,13 @@ static void limits_max_smpl_buf(struct kunit *test)
 
 	pfmkt_set_limit(test, "max_smpl_buf", SZ_1M);
 	before = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, pfmkt_create_smpl(test, SZ_1M + 1, &desc),
-			-E2BIG);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M + 1,
+						   &desc, NULL), -E2BIG);
 	after = pfmkt_gstats(test);
 	pfmkt_expect_nothing_allocated(test, &before, &after);
 
-	KUNIT_ASSERT_EQ(test, pfmkt_create_smpl(test, SZ_1M, &desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
+						   NULL), 0);
 	after = pfmkt_gstats(test);
 	KUNIT_EXPECT_EQ(test, after.smpl_bytes, before.smpl_bytes + SZ_1M);
 	KUNIT_EXPECT_GE(test, after.mem_bytes, before.mem_bytes + SZ_1M);
@@ -239,14 +229,17 @@ static void limits_max_smpl_mem(struct kunit *test)
 
 	before = pfmkt_gstats(test);
 	pfmkt_set_limit(test, "max_smpl_mem", before.smpl_bytes + SZ_1M + 4096);
-	KUNIT_ASSERT_EQ(test, pfmkt_create_smpl(test, SZ_1M, &desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
+						   NULL), 0);
 
 	before = pfmkt_gstats(test);
 	/* 8192 bytes would go over by 4096: refused; 4096 fits exactly. */
-	KUNIT_EXPECT_EQ(test, pfmkt_create_smpl(test, 8192, &desc), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 8192, &desc,
+						   NULL), -ENOMEM);
 	after = pfmkt_gstats(test);
 	pfmkt_expect_nothing_allocated(test, &before, &after);
-	KUNIT_EXPECT_EQ(test, pfmkt_create_smpl(test, 4096, &desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 4096, &desc,
+						   NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
 			before.smpl_bytes + 4096);
 }

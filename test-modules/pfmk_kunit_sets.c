@@ -680,26 +680,6 @@ static void *sets_create_smpl(struct kunit *test, void **buf)
 	return desc;
 }
 
-/*
- * PMD @reg of set @set samples every @period ticks, records the PMDs in
- * @smpl_pmds and switches sets after @switch_cnt overflows.
- */
-static void sets_write_sampler(struct kunit *test, void *desc, u16 set,
-			       u16 reg, u64 period, u64 smpl_pmds,
-			       u64 switch_cnt)
-{
-	const struct pfmkt_pmd p = {
-		.set = set,
-		.value = -period,
-		.short_reset = -period,
-		.long_reset = -period,
-		.smpl_pmds = smpl_pmds,
-		.switch_cnt = switch_cnt,
-	};
-
-	pfmkt_write_smpl_pmd(test, desc, reg, &p);
-}
-
 /* Entry @i (one value) is of @set and @pmd, reset to -@period, with @val. */
 static void sets_expect_entry(struct kunit *test, void *buf, unsigned int i,
 			      u16 set, u16 pmd, u64 period, u64 val)
@@ -728,8 +708,13 @@ static void sets_smpl_entries(struct kunit *test)
 	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 3, PFMK_TEST_PMC(3));
-	sets_write_sampler(test, desc, 0, 0, 10, BIT_ULL(1), 1);
-	sets_write_sampler(test, desc, 1, 2, 4, BIT_ULL(3), 2);
+	pfmkt_write_sampler_pmd(test, desc, 0, 10,
+				&(struct pfmkt_pmd){ .smpl_pmds = BIT_ULL(1),
+						     .switch_cnt = 1 });
+	pfmkt_write_sampler_pmd(test, desc, 2, 4,
+				&(struct pfmkt_pmd){ .set = 1,
+						     .smpl_pmds = BIT_ULL(3),
+						     .switch_cnt = 2 });
 	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 10);
@@ -769,8 +754,10 @@ static void sets_smpl_entries_plain(struct kunit *test)
 	desc = sets_create_smpl(test, &buf);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
-	sets_write_sampler(test, desc, 0, 0, 10, 0, 2);
-	sets_write_sampler(test, desc, 1, 2, 4, 0, 1);
+	pfmkt_write_sampler_pmd(test, desc, 0, 10,
+				&(struct pfmkt_pmd){ .switch_cnt = 2 });
+	pfmkt_write_sampler_pmd(test, desc, 2, 4,
+				&(struct pfmkt_pmd){ .set = 1, .switch_cnt = 1 });
 	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 10);
@@ -805,7 +792,8 @@ static void sets_switch_described_after_write(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
-	sets_write_sampler(test, desc, 0, 0, 10, 0, 1);
+	pfmkt_write_sampler_pmd(test, desc, 0, 10,
+				&(struct pfmkt_pmd){ .switch_cnt = 1 });
 	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0,
 					  0), 0);
 	pfmkt_load_start(test, desc, cpu);

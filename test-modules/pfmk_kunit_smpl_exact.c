@@ -554,23 +554,25 @@ static void smpl_exact_reset_pmds_recorded(struct kunit *test)
 #define MASK_L2		5000ULL
 
 /*
- * No format: PMD0 (period 7, long reset 70) and PMD1 (period 11, long
- * reset 110) both reset PMD2 (counting); 7 ticks given: PMD0's overflow
- * masks the context.
+ * No format: PMD0 (period 7, long reset 70, resets @reset0) and PMD1
+ * (period 11, long reset 110, resets @reset1), PMD @pmd counting from
+ * MASK_V2 (short reset MASK_R2, long MASK_L2), every PMD up to @pmd
+ * enabled; 7 ticks given: PMD0's overflow masks the context.
  */
-static void *exact_reset_mask_setup(struct kunit *test, int cpu)
+static void *exact_mask_setup(struct kunit *test, int cpu, u64 reset0,
+			      u64 reset1, u16 pmd)
 {
 	const struct pfmkt_pmd p0 = {
 		.value = -7ULL,
 		.short_reset = -7ULL,
 		.long_reset = -70ULL,
-		.reset_pmds = BIT_ULL(2),
+		.reset_pmds = reset0,
 	};
 	const struct pfmkt_pmd p1 = {
 		.value = -11ULL,
 		.short_reset = -11ULL,
 		.long_reset = -110ULL,
-		.reset_pmds = BIT_ULL(2),
+		.reset_pmds = reset1,
 	};
 	const struct pfmkt_pmd p2 = {
 		.value = MASK_V2,
@@ -581,14 +583,20 @@ static void *exact_reset_mask_setup(struct kunit *test, int cpu)
 	u16 i;
 
 	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i <= pmd; i++)
 		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
 	pfmkt_write_smpl_pmd(test, desc, 0, &p0);
 	pfmkt_write_smpl_pmd(test, desc, 1, &p1);
-	pfmkt_write_smpl_pmd(test, desc, 2, &p2);
+	pfmkt_write_smpl_pmd(test, desc, pmd, &p2);
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 7);
 	return desc;
+}
+
+/* exact_mask_setup() with PMD0 and PMD1 both resetting PMD2. */
+static void *exact_reset_mask_setup(struct kunit *test, int cpu)
+{
+	return exact_mask_setup(test, cpu, BIT_ULL(2), BIT_ULL(2), 2);
 }
 
 /*
@@ -633,34 +641,10 @@ static void smpl_exact_reset_pmds_masked_ovfl(struct kunit *test)
  */
 static void smpl_exact_masked_ovfl_resets_others(struct kunit *test)
 {
-	const struct pfmkt_pmd p0 = {
-		.value = -7ULL,
-		.short_reset = -7ULL,
-		.long_reset = -70ULL,
-	};
-	const struct pfmkt_pmd p1 = {
-		.value = -11ULL,
-		.short_reset = -11ULL,
-		.long_reset = -110ULL,
-		.reset_pmds = BIT_ULL(3),
-	};
-	const struct pfmkt_pmd p3 = {
-		.value = MASK_V2,
-		.short_reset = MASK_R2,
-		.long_reset = MASK_L2,
-	};
 	int cpu = pfmkt_cpu();
 	void *desc;
-	u16 i;
 
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
-	for (i = 0; i < 4; i++)
-		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &p0);
-	pfmkt_write_smpl_pmd(test, desc, 1, &p1);
-	pfmkt_write_smpl_pmd(test, desc, 3, &p3);
-	pfmkt_load_start(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, 7);
+	desc = exact_mask_setup(test, cpu, 0, BIT_ULL(3), 3);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmk_test_pmu_tick(cpu, 4);
 	pfmk_test_pmu_tick(cpu, 3);

@@ -467,6 +467,34 @@ void pfmkt_load_start(struct kunit *test, void *desc, int cpu)
 }
 
 /**
+ * pfmkt_try_create_dfl() - create a context with the default format
+ * @test: the test.
+ * @pmu: name of the PMU description ("" for generic).
+ * @flags: PFM_FL_* flags besides PFM_FL_SYSTEM_WIDE.
+ * @buf_size: size of the sampling buffer; 0 for no format at all.
+ * @desc: output: the descriptor, tracked, if the call succeeded.
+ * @buf: output, may be NULL: the buffer, NULL if none.
+ *
+ * Return: what pfmk_create_context() returned.
+ */
+int pfmkt_try_create_dfl(struct kunit *test, const char *pmu, u32 flags,
+			 u64 buf_size, void **desc, void **buf)
+{
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_ctx req;
+	int ret;
+
+	pfmkt_ctx_req(&req, pmu, flags, buf_size);
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = buf_size;
+	ret = pfmkt_try_create_arg(test, &req, buf_size ? &arg : NULL,
+				   buf_size ? sizeof(arg) : 0, desc, buf);
+	if (!ret && buf_size)
+		KUNIT_ASSERT_EQ(test, req.ctx_smpl_buf_size, buf_size);
+	return ret;
+}
+
+/**
  * pfmkt_create_dfl() - create a context with the default format, or abort
  * @test: the test.
  * @pmu: name of the PMU description ("" for generic).
@@ -479,25 +507,16 @@ void pfmkt_load_start(struct kunit *test, void *desc, int cpu)
 void *pfmkt_create_dfl(struct kunit *test, const char *pmu, u32 flags,
 		       u64 buf_size, void **buf)
 {
-	struct pfm_dfl_smpl_arg arg;
-	struct pfarg_ctx req;
 	void *desc = NULL, *local;
 
 	if (!buf)
 		buf = &local;
 	*buf = NULL;
-	pfmkt_ctx_req(&req, pmu, flags, buf_size);
-	memset(&arg, 0, sizeof(arg));
-	arg.buf_size = buf_size;
-	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req,
-						   buf_size ? &arg : NULL,
-						   buf_size ? sizeof(arg) : 0,
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, pmu, flags, buf_size,
 						   &desc, buf), 0);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
-	if (buf_size) {
+	if (buf_size)
 		KUNIT_ASSERT_NOT_NULL(test, *buf);
-		KUNIT_ASSERT_EQ(test, req.ctx_smpl_buf_size, buf_size);
-	}
 	return desc;
 }
 
@@ -527,6 +546,26 @@ void pfmkt_write_smpl_pmd(struct kunit *test, void *desc, u16 reg,
 }
 
 /**
+ * pfmkt_write_sampler_pmd() - a PMD that samples every @period events
+ * @test: the test.
+ * @desc: the context.
+ * @reg: PMD number.
+ * @period: the period, for the value and both resets.
+ * @p: its other fields (set, flags, smpl_pmds, switch_cnt, ...); those
+ *     not named are 0, its value and resets are not used.
+ */
+void pfmkt_write_sampler_pmd(struct kunit *test, void *desc, u16 reg,
+			     u64 period, const struct pfmkt_pmd *p)
+{
+	struct pfmkt_pmd pmd = *p;
+
+	pmd.value = -period;
+	pmd.short_reset = -period;
+	pmd.long_reset = -period;
+	pfmkt_write_smpl_pmd(test, desc, reg, &pmd);
+}
+
+/**
  * pfmkt_write_sampler() - a PMD of set 0 that samples every @period events
  * @test: the test.
  * @desc: the context.
@@ -538,15 +577,12 @@ void pfmkt_write_smpl_pmd(struct kunit *test, void *desc, u16 reg,
 void pfmkt_write_sampler(struct kunit *test, void *desc, u16 reg, u64 period,
 			 u32 flags, u64 smpl_pmds)
 {
-	struct pfmkt_pmd p = {
-		.value = -period,
-		.short_reset = -period,
-		.long_reset = -period,
+	const struct pfmkt_pmd p = {
 		.flags = flags,
 		.smpl_pmds = smpl_pmds,
 	};
 
-	pfmkt_write_smpl_pmd(test, desc, reg, &p);
+	pfmkt_write_sampler_pmd(test, desc, reg, period, &p);
 }
 
 /**
@@ -917,4 +953,21 @@ void pfmkt_online(struct kunit *test, int cpu)
 
 	KUNIT_ASSERT_EQ_MSG(test, add_cpu(cpu), 0, "add_cpu(%d)", cpu);
 	priv->offline_cpu = -1;
+}
+
+/**
+ * pfmkt_bad() - count one result that breaks a contract, keep its details
+ * @bad: the thread's record.
+ * @ret: the return value.
+ * @entry: the vector entry of @value, or -1 for none.
+ * @value: the value.
+ *
+ * Context: the test thread that owns @bad; read after it stopped.
+ */
+void pfmkt_bad(struct pfmkt_bad *bad, long ret, int entry, u64 value)
+{
+	bad->nr++;
+	bad->ret = ret;
+	bad->entry = entry;
+	bad->value = value;
 }
