@@ -22,7 +22,6 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <pfmk/compat.h>
@@ -32,6 +31,7 @@
 
 #include "pfmk_ktap.h"
 #include "pfmk_test_aux_pmu.h"
+#include "pfmk_test_sort.h"
 
 #define AUXS_NO_PATCH \
 	"kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/)"
@@ -207,13 +207,6 @@ static u64 auxs_time_call(struct auxs *s, unsigned int loops)
 	return ktime_get_ns() - t0;
 }
 
-static int auxs_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The timed rounds of one buffer size. */
 struct auxs_tput {
 	unsigned int	loops;		/* copies per round and side */
@@ -267,7 +260,7 @@ static void auxs_report(struct auxs *s, size_t size, struct auxs_tput *tp)
 
 	if (!n)
 		return;
-	sort(ratio, n, sizeof(ratio[0]), auxs_cmp_u64, NULL);
+	pfmk_test_sort_u64(ratio, n);
 	pr_info("# %s: %zu KiB buffer, %u rounds of %u copies: copy-out %llu MB/s, memcpy %llu MB/s, ratio median %llu.%03llu best %llu.%03llu\n",
 		s->name, size >> 10, n, tp->loops,
 		div64_u64(bytes * 1000, tp->sum_c),

@@ -60,7 +60,6 @@
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <pfmk/compat.h>
 #include <pfmk/ns.h>
@@ -68,6 +67,7 @@
 #include <pfmk/pmu_generic.h>
 
 #include "pfmk_bench.h"
+#include "pfmk_test_sort.h"
 
 PFMK_IMPORT_NS();
 
@@ -133,17 +133,10 @@ MODULE_PARM_DESC(hw_period, "hw=1: cycles per sample of the cycles-overflow row 
 
 u64 bench_sink;
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 u64 bench_median(const u64 *v, unsigned int n, u64 *tmp)
 {
 	memcpy(tmp, v, n * sizeof(*v));
-	sort(tmp, n, sizeof(*tmp), cmp_u64, NULL);
+	pfmk_test_sort_u64(tmp, n);
 	return n & 1 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 

@@ -46,12 +46,12 @@
 #include <linux/perfmon_dfl_smpl.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <pfmk/encode.h>
 
 #include "pfmk_ktap.h"
 #include "pfmk_test_cpu.h"
+#include "pfmk_test_sort.h"
 
 static unsigned int cpu;
 module_param(cpu, uint, 0444);
@@ -353,13 +353,6 @@ static bool pmx_in_loop(const struct pfm_dfl_smpl_entry *e)
 	       (sym[8] == '\0' || sym[8] == ' ');
 }
 
-static int pmx_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The most frequent PMD 1 value less the periods before it, over the
  * samples taken in the loop (0 if none was).
@@ -374,7 +367,7 @@ static u64 pmx_common_offset(const struct pmx_entry *ent, u64 count)
 	for (i = 0; i < count; i++)
 		if (pmx_in_loop(&ent[i].e))
 			v[n++] = ent[i].pmd1 - i * PMX_PERIOD;
-	sort(v, n, sizeof(*v), pmx_cmp_u64, NULL);
+	pfmk_test_sort_u64(v, n);
 	for (i = 0; i < n; i++) {
 		run = i && v[i] == v[i - 1] ? run + 1 : 1;
 		if (run > best_run) {
