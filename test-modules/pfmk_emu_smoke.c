@@ -43,16 +43,8 @@ static const char *emu_skip;
 /* Bytes of the default-format buffer of a sampling case. */
 #define EMU_SMPL_BUF	16384
 
-static bool emu_check(const char *t, const char *what, long long expected,
-		      long long actual)
-{
-	if (expected == actual)
-		return true;
-	pr_info("# %s: %s: expected %lld, got %lld\n", t, what, expected,
-		actual);
-	emu_failed++;
-	return false;
-}
+/* pfmk_ktap_check(), counted in emu_failed. */
+#define emu_check(...)	pfmk_ktap_check(&emu_failed, __VA_ARGS__)
 
 static struct perf_event *emu_counter(u32 type, u64 config, bool xuser,
 				      int cpu)

@@ -77,7 +77,7 @@ static const char * const pmx_events[2][2] = {
 /**
  * struct pmx - state shared by the cases, which run in order
  * @name: the running case, for diagnostics.
- * @failed: the running case failed.
+ * @failed: failed checks of the running case.
  * @skip: why the running case skips, or NULL.
  * @alone: why no case can run (pmx_alone()), or NULL.
  * @desc: the two counting contexts.
@@ -88,7 +88,7 @@ static const char * const pmx_events[2][2] = {
  */
 struct pmx {
 	const char		*name;
-	bool			failed;
+	unsigned int		failed;
 	const char		*skip;
 	const char		*alone;
 	void			*desc[2];
@@ -108,34 +108,21 @@ static noinline void pmx_loop(u64 n)
 		     : "+r" (n) : : "cc");
 }
 
+/* pfmk_ktap.h's checks, counted in the running case's failures. */
 static bool pmx_check(struct pmx *p, const char *what, long long want,
 		      long long got)
 {
-	if (want == got)
-		return true;
-	pfmk_ktap_diag("%s: %s: expected %lld, got %lld", p->name, what, want,
-		       got);
-	p->failed = true;
-	return false;
+	return pfmk_ktap_check(&p->failed, p->name, what, want, got);
 }
 
 static bool pmx_check_u64(struct pmx *p, const char *what, u64 want, u64 got)
 {
-	if (want == got)
-		return true;
-	pfmk_ktap_diag("%s: %s: expected %llu, got %llu", p->name, what, want,
-		       got);
-	p->failed = true;
-	return false;
+	return pfmk_ktap_check_u64(&p->failed, p->name, what, want, got);
 }
 
 static bool pmx_check_true(struct pmx *p, const char *what, bool cond)
 {
-	if (!cond) {
-		pfmk_ktap_diag("%s: %s: false", p->name, what);
-		p->failed = true;
-	}
-	return cond;
+	return pfmk_ktap_check_true(&p->failed, p->name, what, cond);
 }
 
 /*
@@ -536,7 +523,7 @@ static bool pmx_run_case(struct pmx *p, const struct pmx_case *c,
 			 const char **skip)
 {
 	p->name = c->name;
-	p->failed = false;
+	p->failed = 0;
 	p->skip = p->alone;
 	if (!p->alone)
 		c->run(p);

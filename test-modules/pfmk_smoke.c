@@ -43,13 +43,11 @@
 #define SMOKE_STEP0		3
 #define SMOKE_STEP1		7
 
-enum smoke_result { SMOKE_PASS, SMOKE_FAIL, SMOKE_SKIP };
-
 /**
  * struct smoke - state shared by the smoke tests, which run in order
  * @name: name of the running test, for diagnostics.
- * @result: result of the running test.
- * @skip_reason: reason of a SMOKE_SKIP.
+ * @failed: failed checks of the running test.
+ * @skip_reason: why the running test skips, or NULL.
  * @desc: the life-cycle context on the test PMU, NULL once closed.
  * @cpu: CPU the life-cycle context is loaded on.
  * @expect: expected values of PMD 0 and 1 of @desc.
@@ -57,7 +55,7 @@ enum smoke_result { SMOKE_PASS, SMOKE_FAIL, SMOKE_SKIP };
  */
 struct smoke {
 	const char		*name;
-	enum smoke_result	result;
+	unsigned int		failed;
 	const char		*skip_reason;
 	void			*desc;
 	int			cpu;
@@ -67,41 +65,26 @@ struct smoke {
 
 static struct smoke smoke;
 
-/* Record a failed comparison as a KTAP diagnostic line. */
+/* pfmk_ktap.h's checks, counted in the running test's failures. */
 static bool smoke_check(struct smoke *s, const char *what, long long expected,
 			long long actual)
 {
-	if (expected == actual)
-		return true;
-	pr_info("# %s: %s: expected %lld, got %lld\n", s->name, what,
-		expected, actual);
-	s->result = SMOKE_FAIL;
-	return false;
+	return pfmk_ktap_check(&s->failed, s->name, what, expected, actual);
 }
 
 static bool smoke_check_u64(struct smoke *s, const char *what, u64 expected,
 			    u64 actual)
 {
-	if (expected == actual)
-		return true;
-	pr_info("# %s: %s: expected %llu (0x%llx), got %llu (0x%llx)\n",
-		s->name, what, expected, expected, actual, actual);
-	s->result = SMOKE_FAIL;
-	return false;
+	return pfmk_ktap_check_u64(&s->failed, s->name, what, expected, actual);
 }
 
 static bool smoke_check_true(struct smoke *s, const char *what, bool cond)
 {
-	if (cond)
-		return true;
-	pr_info("# %s: %s: false\n", s->name, what);
-	s->result = SMOKE_FAIL;
-	return false;
+	return pfmk_ktap_check_true(&s->failed, s->name, what, cond);
 }
 
 static void smoke_skip(struct smoke *s, const char *reason)
 {
-	s->result = SMOKE_SKIP;
 	s->skip_reason = reason;
 }
 
@@ -407,7 +390,7 @@ static void smoke_cpu_clock(struct smoke *s)
 	    !pmd.reg_value) {
 		pr_info("# %s: cpu-clock %llu ns, CPU %d's clock %llu..%llu ns\n",
 			s->name, pmd.reg_value, cpu, t1r - t0s, t1 - t0);
-		s->result = SMOKE_FAIL;
+		s->failed++;
 	}
 	prev = pmd.reg_value;
 	/*
@@ -736,7 +719,7 @@ static void smoke_encode_msr_tsc(struct smoke *s)
 	pr_info("# %s: msr/tsc/ %llu ticks, ktime x tsc_khz %llu to %llu\n",
 		s->name, got, lo, hi);
 	if (got < lo - lo / 50 || got > hi + hi / 50)
-		s->result = SMOKE_FAIL;
+		s->failed++;
 out:
 	smoke_check(s, "close", 0, pfmk_close(desc));
 #else
@@ -792,7 +775,7 @@ static void smoke_encode_sched_switch(struct smoke *s)
 	if (tp < 100 || tp > cs + 2 + cs / 50 || cs > tp + 2 + tp / 50) {
 		pr_info("# %s: sched:sched_switch %llu, context-switches %llu\n",
 			s->name, tp, cs);
-		s->result = SMOKE_FAIL;
+		s->failed++;
 	}
 out:
 	smoke_check(s, "close", 0, pfmk_close(desc));
@@ -856,11 +839,11 @@ static bool smoke_run_case(struct smoke *s, const struct smoke_test *t,
 			   const char **skip)
 {
 	s->name = t->name;
-	s->result = SMOKE_PASS;
+	s->failed = 0;
+	s->skip_reason = NULL;
 	t->run(s);
-	if (s->result == SMOKE_SKIP)
-		*skip = s->skip_reason;
-	return s->result != SMOKE_FAIL;
+	*skip = s->skip_reason;
+	return !s->failed;
 }
 
 static int __init pfmk_smoke_init(void)
