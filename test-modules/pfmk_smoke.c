@@ -37,6 +37,7 @@
 #include "pfmk_ktap.h"
 #include "pfmk_test_ops.h"
 #include "pfmk_test_pmu.h"
+#include "pfmk_test_tsc.h"
 
 #define SMOKE_INIT0		BIT_ULL(40)
 #define SMOKE_INIT1		5ULL
@@ -664,32 +665,16 @@ static void smoke_encode_software_by_name(struct smoke *s)
 	smoke_encode_clock(s, ev);
 }
 
-#ifdef CONFIG_X86
-/* A thread bound to the counted CPU keeps it busy until kthread_stop(). */
-static int smoke_spin_fn(void *arg)
-{
-	complete(arg);
-	while (!kthread_should_stop()) {
-		cpu_relax();
-		cond_resched();
-	}
-	return 0;
-}
-#endif
-
 /*
- * msr/tsc/: within 2% of ktime x tsc_khz over 200 ms, on a busy CPU; each
- * read (an IPI to that CPU) bracketed by ktime, as in pfmk_dyn's
- * dyn_msr_tsc.
+ * msr/tsc/: within 2% of ktime x tsc_khz over 200 ms, on a busy CPU
+ * (pfmk_test_msr_tsc(), shared with pfmk_dyn's dyn_msr_tsc: this case is
+ * the stock kernels' coverage, which have no KUnit).
  */
 static void smoke_encode_msr_tsc(struct smoke *s)
 {
 #ifdef CONFIG_X86
 	static const char * const ev[] = { "msr/tsc/" };
-	struct completion started;
-	struct task_struct *t;
-	u64 v0, v1, lo, hi, got;
-	ktime_t t0[2], t1[2];
+	struct pfmk_test_tsc w;
 	void *desc;
 
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz) {
@@ -698,27 +683,12 @@ static void smoke_encode_msr_tsc(struct smoke *s)
 	}
 	if (smoke_encode_ctx(s, ev, 1, s->cpu, &desc))
 		return;
-	init_completion(&started);
-	t = kthread_create(smoke_spin_fn, &started, "pfmk_smoke_spin");
-	if (!smoke_check(s, "kthread", 0, PTR_ERR_OR_ZERO(t)))
+	if (!smoke_check(s, "kthread and read_pmds", 0,
+			 pfmk_test_msr_tsc(desc, s->cpu, &w)))
 		goto out;
-	kthread_bind(t, s->cpu);
-	wake_up_process(t);
-	wait_for_completion(&started);
-	t0[0] = ktime_get();
-	v0 = smoke_read1(s, desc, 0);
-	t0[1] = ktime_get();
-	msleep(200);
-	t1[0] = ktime_get();
-	v1 = smoke_read1(s, desc, 0);
-	t1[1] = ktime_get();
-	kthread_stop(t);
-	got = v1 - v0;
-	lo = div_u64(ktime_to_ns(ktime_sub(t1[0], t0[1])) * tsc_khz, 1000000);
-	hi = div_u64(ktime_to_ns(ktime_sub(t1[1], t0[0])) * tsc_khz, 1000000);
 	pr_info("# %s: msr/tsc/ %llu ticks, ktime x tsc_khz %llu to %llu\n",
-		s->name, got, lo, hi);
-	if (got < lo - lo / 50 || got > hi + hi / 50)
+		s->name, w.got, w.lo, w.hi);
+	if (w.got < w.lo - w.lo / 50 || w.got > w.hi + w.hi / 50)
 		s->failed++;
 out:
 	smoke_check(s, "close", 0, pfmk_close(desc));
