@@ -68,6 +68,7 @@
 
 #include "pfmk_bench.h"
 #include "pfmk_test_sort.h"
+#include "pfmk_test_thread.h"
 
 PFMK_IMPORT_NS();
 
@@ -330,13 +331,7 @@ static int bench_runner_fn(void *data)
 
 	b->runner_ret = bench_micro(b);
 	complete(&b->runner_done);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	return 0;
+	return pfmk_test_kthread_park();
 }
 
 static int __init pfmk_bench_init(void)

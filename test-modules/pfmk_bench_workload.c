@@ -26,6 +26,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_bench.h"
+#include "pfmk_test_thread.h"
 
 PFMK_IMPORT_NS();
 
@@ -106,13 +107,7 @@ static int wl_worker_fn(void *data)
 	c->ns = ktime_get_ns() - t0;
 	if (atomic_dec_and_test(&w->running))
 		complete(&w->all_done);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	return 0;
+	return pfmk_test_kthread_park();
 }
 
 static int wl_open(struct bench *b, struct wl *w, unsigned int c)

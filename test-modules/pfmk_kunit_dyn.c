@@ -31,7 +31,7 @@
 #include "pfmk_kunit_dyn.h"
 #include "pfmk_test_aux_pmu.h"
 #include "pfmk_test_pmu.h"
-#include "pfmk_test_tsc.h"
+#include "pfmk_test_thread.h"
 
 /* Every word of the PMC layout reaches perf's attr. */
 static void dyn_attr_reaches_perf(struct kunit *test)

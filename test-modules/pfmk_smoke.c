@@ -37,7 +37,7 @@
 #include "pfmk_ktap.h"
 #include "pfmk_test_ops.h"
 #include "pfmk_test_pmu.h"
-#include "pfmk_test_tsc.h"
+#include "pfmk_test_thread.h"
 
 #define SMOKE_INIT0		BIT_ULL(40)
 #define SMOKE_INIT1		5ULL
@@ -705,13 +705,7 @@ static int smoke_switch_fn(void *arg)
 	for (i = 0; i < 100; i++)
 		usleep_range(100, 200);
 	complete(arg);
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return pfmk_test_kthread_park();
 }
 
 /*

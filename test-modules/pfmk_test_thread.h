@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk_test_tsc.h - msr/tsc/ measured against ktime on a busy CPU
+ * pfmk_test_thread.h - kthreads the test modules share
+ *
+ * For the KTAP modules and pfmk_bench (the KUnit suites park with
+ * pfmk_kunit.h's pfmkt_kthread_park()): the end of a thread that waits
+ * for kthread_stop(), a thread that keeps its CPU busy, and msr/tsc/
+ * measured against ktime on such a CPU.
  *
  * pfmk_smoke (KTAP) and pfmk_dyn (KUnit) both check that msr/tsc/ counts
  * TSC ticks.  Both stay: the stock kernels have no KUnit, so pfmk_smoke's
@@ -11,8 +16,8 @@
  *
  * Copyright (C) 2026 The pfmk authors
  */
-#ifndef _PFMK_TEST_TSC_H
-#define _PFMK_TEST_TSC_H
+#ifndef _PFMK_TEST_THREAD_H
+#define _PFMK_TEST_THREAD_H
 
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -24,6 +29,26 @@
 #include <linux/types.h>
 
 #include "pfmk_test_ops.h"
+
+/**
+ * pfmk_test_kthread_park() - end a thread, waiting for kthread_stop()
+ *
+ * A thread that handed over its results waits here, so that kthread_stop()
+ * does not find it gone (as pfmk_kunit.h's pfmkt_kthread_park()).
+ *
+ * Context: the thread, process context; sleeps.
+ * Return: 0, the thread's exit code.
+ */
+static inline int pfmk_test_kthread_park(void)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
 
 /**
  * pfmk_test_spin_fn() - keep a CPU busy until kthread_stop()
@@ -107,4 +132,4 @@ static inline int pfmk_test_msr_tsc(void *desc, int cpu,
 }
 #endif /* CONFIG_X86 */
 
-#endif /* _PFMK_TEST_TSC_H */
+#endif /* _PFMK_TEST_THREAD_H */
