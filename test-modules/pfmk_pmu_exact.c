@@ -100,7 +100,11 @@ struct pmx {
 
 static struct pmx pmx;
 
-/* Two instructions an iteration; @n >= 1. */
+/*
+ * Two instructions an iteration; @n >= 1.  The same loop as pfmk_nmi's
+ * nmit_loop(), kept apart: its code is part of what the exact cases count,
+ * on the arm64 icount guest only, and samples find it by its name.
+ */
 static noinline void pmx_loop(u64 n)
 {
 	asm volatile("1:	subs	%0, %0, #1\n"
