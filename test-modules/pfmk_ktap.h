@@ -189,7 +189,7 @@ static inline void pfmk_ktap_report(struct pfmk_ktap *k, const char *name,
 #define pfmk_ktap_run(k, cases, nr, run_case, arg)			\
 do {									\
 	struct pfmk_ktap *__k = (k);					\
-	typeof(&(cases)[0]) __c = (cases);				\
+	__auto_type __c = &(cases)[0];					\
 	unsigned int __i, __nr = (nr);					\
 									\
 	pfmk_ktap_plan(__k, KBUILD_MODNAME, __nr);			\
