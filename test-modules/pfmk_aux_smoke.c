@@ -22,7 +22,6 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <pfmk/compat.h>
@@ -32,6 +31,7 @@
 
 #include "pfmk_ktap.h"
 #include "pfmk_test_aux_pmu.h"
+#include "pfmk_test_sort.h"
 
 #define AUXS_NO_PATCH \
 	"kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/)"
@@ -64,9 +64,7 @@ struct auxs {
 	struct completion	done;
 	void			*desc;
 	int			cpu;
-	u8			*buf;
-	size_t			len;
-	size_t			cap;
+	struct pfmk_test_aux_out out;
 };
 
 static void auxs_fail(struct auxs *s, int line, const char *cond)
@@ -79,17 +77,6 @@ static void auxs_fail(struct auxs *s, int line, const char *cond)
 	if (!(cond))							\
 		auxs_fail(s, __LINE__, #cond);				\
 } while (0)
-
-static int auxs_sink(void *data, const void *src, size_t len)
-{
-	struct auxs *s = data;
-
-	if (s->len + len > s->cap)
-		return -ENOSPC;
-	memcpy(s->buf + s->len, src, len);
-	s->len += len;
-	return 0;
-}
 
 static int auxs_open(struct auxs *s, size_t size, unsigned int flags)
 {
@@ -148,12 +135,13 @@ static void aux_stream(struct auxs *s)
 	if (!s->desc)
 		return;
 	AUXS_CHECK(s, !pfmk_test_aux_write(s->cpu, 100));
-	s->len = 0;
-	AUXS_CHECK(s, !pfmk_aux_copy(s->desc, SIZE_MAX, auxs_sink, s, &info));
-	AUXS_CHECK(s, s->len == 100 * PFMK_TEST_AUX_REC);
-	AUXS_CHECK(s, info.from == 0 && info.to == s->len && !info.flags);
-	r = (const void *)s->buf;
-	for (i = 0; i < s->len / PFMK_TEST_AUX_REC; i++)
+	s->out.len = 0;
+	AUXS_CHECK(s, !pfmk_aux_copy(s->desc, SIZE_MAX, pfmk_test_aux_sink,
+				     &s->out, &info));
+	AUXS_CHECK(s, s->out.len == 100 * PFMK_TEST_AUX_REC);
+	AUXS_CHECK(s, info.from == 0 && info.to == s->out.len && !info.flags);
+	r = (const void *)s->out.buf;
+	for (i = 0; i < s->out.len / PFMK_TEST_AUX_REC; i++)
 		if (!pfmk_test_aux_rec_ok(&r[i], i)) {
 			AUXS_CHECK(s, pfmk_test_aux_rec_ok(&r[i], i));
 			break;
@@ -169,9 +157,10 @@ static u64 auxs_time_copy(struct auxs *s, size_t size, unsigned int loops)
 	u64 t0 = ktime_get_ns();
 
 	for (i = 0; i < loops; i++) {
-		s->len = 0;
-		if (pfmk_aux_copy(s->desc, size, auxs_sink, s, &info) ||
-		    s->len != size)
+		s->out.len = 0;
+		if (pfmk_aux_copy(s->desc, size, pfmk_test_aux_sink, &s->out,
+				  &info) ||
+		    s->out.len != size)
 			return 0;
 	}
 	return ktime_get_ns() - t0;
@@ -185,7 +174,7 @@ static u64 auxs_time_memcpy(struct auxs *s, const u8 *src, size_t size,
 	u64 t0 = ktime_get_ns();
 
 	for (i = 0; i < loops; i++) {
-		memcpy(s->buf, src, size);
+		memcpy(s->out.buf, src, size);
 		barrier();
 	}
 	return ktime_get_ns() - t0;
@@ -205,13 +194,6 @@ static u64 auxs_time_call(struct auxs *s, unsigned int loops)
 		if (pfmk_get_state(s->desc) < 0)
 			return 0;
 	return ktime_get_ns() - t0;
-}
-
-static int auxs_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* The timed rounds of one buffer size. */
@@ -267,7 +249,7 @@ static void auxs_report(struct auxs *s, size_t size, struct auxs_tput *tp)
 
 	if (!n)
 		return;
-	sort(ratio, n, sizeof(ratio[0]), auxs_cmp_u64, NULL);
+	pfmk_test_sort_u64(ratio, n);
 	pr_info("# %s: %zu KiB buffer, %u rounds of %u copies: copy-out %llu MB/s, memcpy %llu MB/s, ratio median %llu.%03llu best %llu.%03llu\n",
 		s->name, size >> 10, n, tp->loops,
 		div64_u64(bytes * 1000, tp->sum_c),
@@ -318,7 +300,7 @@ static void aux_copy_throughput(struct auxs *s)
 {
 	size_t size;
 
-	if (bench_kib < 4 || bench_kib > s->cap >> 10 || !bench_loops ||
+	if (bench_kib < 4 || bench_kib > s->out.cap >> 10 || !bench_loops ||
 	    !bench_round_kib || !bench_rounds ||
 	    bench_rounds > AUXS_MAX_ROUNDS) {
 		s->result = 2;
@@ -366,9 +348,9 @@ static int __init pfmk_aux_smoke_init(void)
 	s = pfmk_kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	s->cap = 1 << 20;
-	s->buf = vmalloc(s->cap);
-	if (!s->buf) {
+	s->out.cap = 1 << 20;
+	s->out.buf = vmalloc(s->out.cap);
+	if (!s->out.buf) {
 		kfree(s);
 		return -ENOMEM;
 	}
@@ -379,7 +361,7 @@ static int __init pfmk_aux_smoke_init(void)
 		      s);
 	pfmk_ktap_end(&k);
 	auxs_close(s);
-	vfree(s->buf);
+	vfree(s->out.buf);
 	kfree(s);
 	return 0;
 }

@@ -65,7 +65,6 @@
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <pfmk/compat.h>
 #include <pfmk/ns.h>
@@ -73,6 +72,8 @@
 #include <pfmk/pmu_generic.h>
 
 #include "pfmk_bench.h"
+#include "pfmk_test_sort.h"
+#include "pfmk_test_thread.h"
 
 PFMK_IMPORT_NS();
 
@@ -142,17 +143,10 @@ MODULE_PARM_DESC(steps, "1: only create..close and its steps, one by one (pfmk_b
 
 u64 bench_sink;
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 u64 bench_median(const u64 *v, unsigned int n, u64 *tmp)
 {
 	memcpy(tmp, v, n * sizeof(*v));
-	sort(tmp, n, sizeof(*tmp), cmp_u64, NULL);
+	pfmk_test_sort_u64(tmp, n);
 	return n & 1 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
@@ -356,13 +350,7 @@ static int bench_runner_fn(void *data)
 
 	b->runner_ret = bench_micro(b);
 	complete(&b->runner_done);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	return 0;
+	return pfmk_test_kthread_park();
 }
 
 static int __init pfmk_bench_init(void)

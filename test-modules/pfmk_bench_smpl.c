@@ -27,6 +27,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_bench.h"
+#include "pfmk_test_thread.h"
 
 PFMK_IMPORT_NS();
 
@@ -300,13 +301,7 @@ static int bench_waiter_fn(void *data)
 	/* After an error the driver must not wait for the missing acks. */
 	complete_all(&b->ack);
 	complete(&b->waiter_end);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	return 0;
+	return pfmk_test_kthread_park();
 }
 
 /* One side of a wake-up round: @desc NULL for the raw ping-pong. */

@@ -26,6 +26,7 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_bench.h"
+#include "pfmk_test_thread.h"
 
 PFMK_IMPORT_NS();
 
@@ -106,13 +107,7 @@ static int wl_worker_fn(void *data)
 	c->ns = ktime_get_ns() - t0;
 	if (atomic_dec_and_test(&w->running))
 		complete(&w->all_done);
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
-	return 0;
+	return pfmk_test_kthread_park();
 }
 
 static int wl_open(struct bench *b, struct wl *w, unsigned int c)
@@ -177,31 +172,44 @@ static int wl_open_raw(struct wl *w, unsigned int c)
 	return 0;
 }
 
-int bench_workload(struct bench *b)
+/* What a run gives its output line. */
+struct wl_result {
+	unsigned int	nr;		/* CPUs that ran the loop */
+	u64		ns_max;		/* the slowest CPU's loop */
+	u64		ns_sum;		/* all CPUs' loops */
+	u64		samples;	/* pfmk's and raw perf's */
+};
+
+static struct wl *wl_alloc(void)
 {
-	struct task_struct *drain = NULL;
-	u64 ns_max = 0, ns_sum = 0, samples = 0;
-	unsigned int c, nr = 0;
-	struct pfmk_ctx_stats st;
 	struct wl *w;
-	int ret = 0;
 
 	w = pfmk_kzalloc_obj(*w, GFP_KERNEL);
 	if (!w)
-		return -ENOMEM;
+		return NULL;
 	w->cpus = kcalloc(nr_cpu_ids, sizeof(*w->cpus), GFP_KERNEL);
 	if (!w->cpus) {
 		kfree(w);
-		return -ENOMEM;
+		return NULL;
 	}
 	init_completion(&w->go);
 	init_completion(&w->ctx_done);
 	init_completion(&w->all_done);
+	return w;
+}
+
+/*
+ * On every online CPU: its pfmk context and raw event (as the parameters
+ * ask) and its worker thread, not woken yet; @r->nr counts the threads.
+ */
+static int wl_setup(struct bench *b, struct wl *w, struct wl_result *r)
+{
+	struct task_struct *t;
+	unsigned int c;
+	int ret = 0;
 
 	/* CPUs do not go offline during a run: the plan does no hotplug. */
 	for_each_online_cpu(c) {
-		struct task_struct *t;
-
 		if (opt_smpl_hz) {
 			ret = wl_open(b, w, c);
 			if (ret)
@@ -218,15 +226,19 @@ int bench_workload(struct bench *b)
 			break;
 		}
 		w->cpus[c].task = t;
-		nr++;
+		r->nr++;
 	}
-	if (!ret && opt_smpl_hz) {
-		drain = kthread_run(wl_drain_fn, w, "pfmk_bench_drain");
-		if (IS_ERR(drain)) {
-			ret = PTR_ERR(drain);
-			drain = NULL;
-		}
-	}
+	return ret;
+}
+
+/*
+ * Wake the workers; without a set-up error (@ret), let them loop and wait
+ * until all are done.
+ */
+static void wl_run(struct wl *w, unsigned int nr, int ret)
+{
+	unsigned int c;
+
 	atomic_set(&w->running, nr);
 	for (c = 0; c < nr_cpu_ids; c++)
 		if (w->cpus[c].task)
@@ -237,6 +249,14 @@ int bench_workload(struct bench *b)
 		while (!wait_for_completion_timeout(&w->all_done, HZ))
 			;
 	}
+}
+
+/* Stop the workers and the events; their times and samples into @r. */
+static void wl_stop(struct wl *w, int ret, struct wl_result *r)
+{
+	struct pfmk_ctx_stats st;
+	unsigned int c;
+
 	for (c = 0; c < nr_cpu_ids; c++) {
 		struct wl_cpu *wc = &w->cpus[c];
 
@@ -244,8 +264,8 @@ int bench_workload(struct bench *b)
 			if (ret)
 				complete_all(&w->go);
 			kthread_stop(wc->task);
-			ns_max = max(ns_max, wc->ns);
-			ns_sum += wc->ns;
+			r->ns_max = max(r->ns_max, wc->ns);
+			r->ns_sum += wc->ns;
 			bench_sink += wc->sink;
 		}
 		if (wc->raw)
@@ -253,25 +273,55 @@ int bench_workload(struct bench *b)
 		/* The stop fails only where the set-up failed (ret): no samples. */
 		if (wc->desc && !pfmk_stop(wc->desc) &&
 		    !pfmk_get_stats(wc->desc, &st))
-			samples += st.smpl_count;
+			r->samples += st.smpl_count;
 	}
-	if (drain)
-		kthread_stop(drain);
+}
+
+/* Close and release every CPU's events, count raw samples, free @w. */
+static void wl_free(struct wl *w, struct wl_result *r)
+{
+	unsigned int c;
+
 	for (c = 0; c < nr_cpu_ids; c++) {
 		if (w->cpus[c].desc)
 			pfmk_close(w->cpus[c].desc);
 		if (w->cpus[c].raw)
 			perf_event_release_kernel(w->cpus[c].raw);
 	}
-	samples += atomic64_read(&w->raw_samples);
+	r->samples += atomic64_read(&w->raw_samples);
 	bench_sink += w->touched;
 	kfree(w->cpus);
 	kfree(w);
+}
+
+int bench_workload(struct bench *b)
+{
+	struct task_struct *drain = NULL;
+	struct wl_result r = { };
+	struct wl *w;
+	int ret;
+
+	w = wl_alloc();
+	if (!w)
+		return -ENOMEM;
+	ret = wl_setup(b, w, &r);
+	if (!ret && opt_smpl_hz) {
+		drain = kthread_run(wl_drain_fn, w, "pfmk_bench_drain");
+		if (IS_ERR(drain)) {
+			ret = PTR_ERR(drain);
+			drain = NULL;
+		}
+	}
+	wl_run(w, r.nr, ret);
+	wl_stop(w, ret, &r);
+	if (drain)
+		kthread_stop(drain);
+	wl_free(w, &r);
 	if (ret) {
 		pr_err("error: workload: %d\n", ret);
 		return ret;
 	}
 	pr_info("workload hz=%u cpus=%u ns_max=%llu ns_sum=%llu samples=%llu\n",
-		opt_smpl_hz ?: opt_raw_hz, nr, ns_max, ns_sum, samples);
+		opt_smpl_hz ?: opt_raw_hz, r.nr, r.ns_max, r.ns_sum, r.samples);
 	return 0;
 }

@@ -45,16 +45,8 @@ static struct completion c2006_done;
 
 static unsigned int c2006_failed;
 
-static bool c2006_check(const char *test, const char *what, long long expected,
-			long long actual)
-{
-	if (expected == actual)
-		return true;
-	pr_info("# %s: %s: expected %lld, got %lld\n", test, what, expected,
-		actual);
-	c2006_failed++;
-	return false;
-}
+/* pfmk_ktap_check(), counted in c2006_failed. */
+#define c2006_check(...)	pfmk_ktap_check(&c2006_failed, __VA_ARGS__)
 
 /* Read one PMD as SystemTap did: the rest of the request is stack junk. */
 static int c2006_read_pmd(void *desc, u16 num, u64 *value, u32 *flags)

@@ -43,6 +43,7 @@
 
 #include "../pmu/compat_internal.h"
 #include "pfmk_emu_pmu.h"
+#include "pfmk_test_pmu_cb.h"
 
 #define EMU_MASK		GENMASK_ULL(PFMK_EMU_WIDTH - 1, 0)
 #define EMU_MAX_PERIOD		(EMU_MASK >> 1)
@@ -200,12 +201,6 @@ static int pfmk_emu_config(struct perf_event *event, u64 *config)
 	return -ENOENT;
 }
 
-static void pfmk_emu_destroy(struct perf_event *event)
-{
-	kfree(event->pmu_private);
-	event->pmu_private = NULL;
-}
-
 static int pfmk_emu_event_init(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
@@ -238,7 +233,7 @@ static int pfmk_emu_event_init(struct perf_event *event)
 	ee->inv = config & EMU_SEL_INV;
 	ee->edge = config & EMU_SEL_EDGE;
 	event->pmu_private = ee;
-	event->destroy = pfmk_emu_destroy;
+	event->destroy = pfmk_test_pmu_destroy;
 	hwc->idx = -1;
 	hwc->config = config;
 	if (!is_sampling_event(event)) {

@@ -43,16 +43,8 @@ static const char *emu_skip;
 /* Bytes of the default-format buffer of a sampling case. */
 #define EMU_SMPL_BUF	16384
 
-static bool emu_check(const char *t, const char *what, long long expected,
-		      long long actual)
-{
-	if (expected == actual)
-		return true;
-	pr_info("# %s: %s: expected %lld, got %lld\n", t, what, expected,
-		actual);
-	emu_failed++;
-	return false;
-}
+/* pfmk_ktap_check(), counted in emu_failed. */
+#define emu_check(...)	pfmk_ktap_check(&emu_failed, __VA_ARGS__)
 
 static struct perf_event *emu_counter(u32 type, u64 config, bool xuser,
 				      int cpu)
@@ -339,62 +331,72 @@ static bool emu_smpl_run(const char *t, struct emu_smpl *s)
 	return true;
 }
 
-/* Each of the 10 overflows is an NMI, and pfmk handles it there. */
-static bool emu_sampling_nmi(const char *t)
+/* A sampling case: emu_smpl_run(), @check if it ran, close. */
+static bool emu_smpl_case(const char *t,
+			  void (*check)(const char *t, struct emu_smpl *s))
 {
 	unsigned int failed = emu_failed;
 	struct emu_smpl s;
 
-	if (emu_smpl_run(t, &s)) {
-		emu_check(t, "NMIs", 10, s.nmis);
-		emu_check(t, "overflow handled in NMI", 1,
-			  pfmk_emu_handler_in_nmi());
-	}
+	if (emu_smpl_run(t, &s))
+		check(t, &s);
 	return emu_close(t, s.desc, failed);
+}
+
+/* Each of the 10 overflows is an NMI, and pfmk handles it there. */
+static void emu_sampling_nmi_check(const char *t, struct emu_smpl *s)
+{
+	emu_check(t, "NMIs", 10, s->nmis);
+	emu_check(t, "overflow handled in NMI", 1, pfmk_emu_handler_in_nmi());
+}
+
+static bool emu_sampling_nmi(const char *t)
+{
+	return emu_smpl_case(t, emu_sampling_nmi_check);
 }
 
 /* 10 entries, each with the instructions at its overflow, on its CPU. */
-static bool emu_sampling_nmi_entries(const char *t)
+static void emu_sampling_nmi_entries_check(const char *t, struct emu_smpl *s)
 {
-	unsigned int failed = emu_failed;
 	struct pfm_dfl_smpl_entry *ent;
-	struct emu_smpl s;
 	u64 i, n;
 
-	if (emu_smpl_run(t, &s)) {
-		/* Pairs with the format's release store of hdr_count. */
-		n = smp_load_acquire(&s.hdr->hdr_count);
-		emu_check(t, "entries", 10, n);
-		ent = (void *)(s.hdr + 1);
-		for (i = 0; i < n && i < 10; i++) {
-			u64 *val = (u64 *)(ent + 1);
+	/* Pairs with the format's release store of hdr_count. */
+	n = smp_load_acquire(&s->hdr->hdr_count);
+	emu_check(t, "entries", 10, n);
+	ent = (void *)(s->hdr + 1);
+	for (i = 0; i < n && i < 10; i++) {
+		u64 *val = (u64 *)(ent + 1);
 
-			emu_check(t, "entry's instructions",
-				  (i + 1) * 10 * PFMK_EMU_INC_INSTR, *val);
-			emu_check(t, "entry's cpu", s.cpu, ent->cpu);
-			ent = (void *)(val + 1);
-		}
+		emu_check(t, "entry's instructions",
+			  (i + 1) * 10 * PFMK_EMU_INC_INSTR, *val);
+		emu_check(t, "entry's cpu", s->cpu, ent->cpu);
+		ent = (void *)(val + 1);
 	}
-	return emu_close(t, s.desc, failed);
+}
+
+static bool emu_sampling_nmi_entries(const char *t)
+{
+	return emu_smpl_case(t, emu_sampling_nmi_entries_check);
 }
 
 /* The context's statistics count the 10, none nested; it runs on. */
+static void emu_sampling_nmi_stats_check(const char *t, struct emu_smpl *s)
+{
+	struct pfmk_ctx_stats st;
+
+	if (emu_check(t, "stats", 0, pfmk_get_stats(s->desc, &st))) {
+		emu_check(t, "ovfl_count", 10, st.ovfl_count);
+		emu_check(t, "smpl_count", 10, st.smpl_count);
+		emu_check(t, "ovfl_nested", 0, st.ovfl_nested);
+	}
+	emu_check(t, "state", PFM_CTX_LOADED | PFMK_STATE_STARTED,
+		  pfmk_get_state(s->desc));
+}
+
 static bool emu_sampling_nmi_stats(const char *t)
 {
-	unsigned int failed = emu_failed;
-	struct pfmk_ctx_stats st;
-	struct emu_smpl s;
-
-	if (emu_smpl_run(t, &s)) {
-		if (emu_check(t, "stats", 0, pfmk_get_stats(s.desc, &st))) {
-			emu_check(t, "ovfl_count", 10, st.ovfl_count);
-			emu_check(t, "smpl_count", 10, st.smpl_count);
-			emu_check(t, "ovfl_nested", 0, st.ovfl_nested);
-		}
-		emu_check(t, "state", PFM_CTX_LOADED | PFMK_STATE_STARTED,
-			  pfmk_get_state(s.desc));
-	}
-	return emu_close(t, s.desc, failed);
+	return emu_smpl_case(t, emu_sampling_nmi_stats_check);
 }
 
 static int emu_write_pmc(void *desc, u16 set, u16 reg, u64 val)
@@ -561,57 +563,75 @@ static bool emu_mux_end(const char *t, struct emu_mux *m, bool ran,
 	return emu_close(t, m->desc, failed) && ran;
 }
 
-/* Every event ran, none all the time. */
-static bool emu_perf_multiplex(const char *t)
+/* A multiplexing case: emu_mux_run(), @check if it ran, emu_mux_end(). */
+static bool emu_mux_case(const char *t,
+			 void (*check)(const char *t, struct emu_mux *m))
 {
-	unsigned int failed = emu_failed, i;
+	unsigned int failed = emu_failed;
 	bool ran = emu_mux_run(t, &emu_mux);
 
-	for (i = 0; ran && i < EMU_MUX_NR; i++) {
-		emu_check(t, "ran", 1, emu_mux.time[i].time_running > 0);
-		emu_check(t, "not all the time", 1,
-			  emu_mux.time[i].time_running <
-			  emu_mux.time[i].time_enabled);
-	}
+	if (ran)
+		check(t, &emu_mux);
 	return emu_mux_end(t, &emu_mux, ran, failed);
 }
 
-/* Each counted, whole ticks, never more than every tick gave. */
-static bool emu_perf_multiplex_counts(const char *t)
+/* Every event ran, none all the time. */
+static void emu_perf_multiplex_check(const char *t, struct emu_mux *m)
 {
-	unsigned int failed = emu_failed, i;
-	bool ran = emu_mux_run(t, &emu_mux);
+	unsigned int i;
+
+	for (i = 0; i < EMU_MUX_NR; i++) {
+		emu_check(t, "ran", 1, m->time[i].time_running > 0);
+		emu_check(t, "not all the time", 1,
+			  m->time[i].time_running < m->time[i].time_enabled);
+	}
+}
+
+static bool emu_perf_multiplex(const char *t)
+{
+	return emu_mux_case(t, emu_perf_multiplex_check);
+}
+
+/* Each counted, whole ticks, never more than every tick gave. */
+static void emu_perf_multiplex_counts_check(const char *t, struct emu_mux *m)
+{
+	unsigned int i;
 	u64 value;
 
-	for (i = 0; ran && i < EMU_MUX_NR; i++) {
-		value = emu_mux.pmd[i].reg_value;
+	for (i = 0; i < EMU_MUX_NR; i++) {
+		value = m->pmd[i].reg_value;
 		emu_check(t, "counted", 1, value > 0);
 		emu_check(t, "at most every tick", 1,
-			  value <= emu_mux.ticks * emu_mux_ev[i].inc);
+			  value <= m->ticks * emu_mux_ev[i].inc);
 		emu_check(t, "whole ticks", 0, value % emu_mux_ev[i].inc);
 	}
-	return emu_mux_end(t, &emu_mux, ran, failed);
+}
+
+static bool emu_perf_multiplex_counts(const char *t)
+{
+	return emu_mux_case(t, emu_perf_multiplex_counts_check);
 }
 
 /*
  * Four counters: the running times add up to at most 4x enabled, within
  * 1% (perf stamps each event's times at its own switch).
  */
+static void emu_perf_multiplex_four_check(const char *t, struct emu_mux *m)
+{
+	u64 enabled = 0, running = 0;
+	unsigned int i;
+
+	for (i = 0; i < EMU_MUX_NR; i++) {
+		enabled = max(enabled, m->time[i].time_enabled);
+		running += m->time[i].time_running;
+	}
+	emu_check(t, "at most four at once", 1,
+		  running * 100 <= 4 * enabled * 101);
+}
+
 static bool emu_perf_multiplex_four(const char *t)
 {
-	unsigned int failed = emu_failed, i;
-	bool ran = emu_mux_run(t, &emu_mux);
-	u64 enabled = 0, running = 0;
-
-	if (ran) {
-		for (i = 0; i < EMU_MUX_NR; i++) {
-			enabled = max(enabled, emu_mux.time[i].time_enabled);
-			running += emu_mux.time[i].time_running;
-		}
-		emu_check(t, "at most four at once", 1,
-			  running * 100 <= 4 * enabled * 101);
-	}
-	return emu_mux_end(t, &emu_mux, ran, failed);
+	return emu_mux_case(t, emu_perf_multiplex_four_check);
 }
 
 /*
@@ -763,91 +783,95 @@ static bool emu_thr_burst(const char *t, struct emu_thr *th)
 	return true;
 }
 
-/* Undo what emu_thr_setup() did; did the case since @failed pass? */
-static bool emu_thr_end(const char *t, struct emu_thr *th,
-			unsigned int failed)
+/*
+ * A throttling case: emu_thr_burst(), @check if it burst, then undo what
+ * emu_thr_setup() did.
+ */
+static bool emu_thr_case(const char *t,
+			 void (*check)(const char *t, struct emu_thr *th))
 {
-	emu_close(t, th->desc, failed);
-	if (th->pinned)
+	unsigned int failed = emu_failed;
+	struct emu_thr th;
+
+	if (emu_thr_burst(t, &th))
+		check(t, &th);
+	emu_close(t, th.desc, failed);
+	if (th.pinned)
 		migrate_enable();
-	if (th->rate_set)
+	if (th.rate_set)
 		emu_check(t, "restore " EMU_SYSCTL_RATE, 0,
-			  emu_sample_rate(&th->old_rate, true));
+			  emu_sample_rate(&th.old_rate, true));
 	return emu_failed == failed;
 }
 
 /* perf throttles at the 4th interrupt of a tick and stops the PMU. */
-static bool emu_throttle(const char *t)
+static void emu_throttle_check(const char *t, struct emu_thr *th)
 {
-	unsigned int failed = emu_failed;
 	struct pfmk_ctx_stats st;
-	struct emu_thr th;
 	u64 n;
 
-	if (emu_thr_burst(t, &th)) {
-		emu_check(t, "NMIs until throttled", EMU_THR_PER_TICK, th.nmis);
-		emu_check(t, "PMU stops", 1, th.stops);
-		/* Pairs with the format's release store of hdr_count. */
-		n = smp_load_acquire(&th.hdr->hdr_count);
-		emu_check(t, "entries", EMU_THR_PER_TICK, n);
-		emu_check(t, "stats", 0, pfmk_get_stats(th.desc, &st));
-		emu_check(t, "overflows", EMU_THR_PER_TICK, st.ovfl_count);
-		emu_check(t, "nested", 0, st.ovfl_nested);
-	}
-	return emu_thr_end(t, &th, failed);
+	emu_check(t, "NMIs until throttled", EMU_THR_PER_TICK, th->nmis);
+	emu_check(t, "PMU stops", 1, th->stops);
+	/* Pairs with the format's release store of hdr_count. */
+	n = smp_load_acquire(&th->hdr->hdr_count);
+	emu_check(t, "entries", EMU_THR_PER_TICK, n);
+	emu_check(t, "stats", 0, pfmk_get_stats(th->desc, &st));
+	emu_check(t, "overflows", EMU_THR_PER_TICK, st.ovfl_count);
+	emu_check(t, "nested", 0, st.ovfl_nested);
+}
+
+static bool emu_throttle(const char *t)
+{
+	return emu_thr_case(t, emu_throttle_check);
 }
 
 /* pfmk sees the 4th throttled: its entry marked, the header counting it. */
-static bool emu_throttle_marked(const char *t)
+static void emu_throttle_marked_check(const char *t, struct emu_thr *th)
 {
-	unsigned int failed = emu_failed;
-	struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_entry *ent = (void *)(th->hdr + 1);
 	struct pfmk_ctx_stats st;
-	struct emu_thr th;
 	u64 n;
 
-	if (emu_thr_burst(t, &th)) {
-		emu_check(t, "stats", 0, pfmk_get_stats(th.desc, &st));
-		emu_check(t, "pfmk saw it throttled", 1, st.throttled);
-		ent = (void *)(th.hdr + 1);
-		for (n = 0; n < EMU_THR_PER_TICK; n++)
-			emu_check(t, "entry marked throttled",
-				  n == EMU_THR_PER_TICK - 1 ?
-				  PFMK_DFL_ENT_THROTTLED : 0, ent[n].reserved);
-		emu_check(t, "header counts it", 1,
-			  th.hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED]);
-	}
-	return emu_thr_end(t, &th, failed);
+	emu_check(t, "stats", 0, pfmk_get_stats(th->desc, &st));
+	emu_check(t, "pfmk saw it throttled", 1, st.throttled);
+	for (n = 0; n < EMU_THR_PER_TICK; n++)
+		emu_check(t, "entry marked throttled",
+			  n == EMU_THR_PER_TICK - 1 ?
+			  PFMK_DFL_ENT_THROTTLED : 0, ent[n].reserved);
+	emu_check(t, "header counts it", 1,
+		  th->hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED]);
+}
+
+static bool emu_throttle_marked(const char *t)
+{
+	return emu_thr_case(t, emu_throttle_marked_check);
 }
 
 /* A later tick of this CPU starts the event again: it samples, unmarked. */
-static bool emu_throttle_unthrottles(const char *t)
+static void emu_throttle_unthrottles_check(const char *t, struct emu_thr *th)
 {
-	unsigned int failed = emu_failed;
-	struct pfm_dfl_smpl_entry *ent;
+	struct pfm_dfl_smpl_entry *ent = (void *)(th->hdr + 1);
+	unsigned long end = jiffies + 2 * HZ;
 	struct pfmk_ctx_stats st;
-	unsigned long end;
-	struct emu_thr th;
 	u64 n;
 
-	if (emu_thr_burst(t, &th)) {
-		/* Busy on this CPU until one of its ticks has started it again. */
-		end = jiffies + 2 * HZ;
-		do {
-			mdelay(1000 / HZ + 1);
-			emu_check(t, "tick", 0, pfmk_emu_tick(th.cpu, 0, 1));
-			/* Pairs with the format's release store of hdr_count. */
-			n = smp_load_acquire(&th.hdr->hdr_count);
-		} while (n == EMU_THR_PER_TICK && time_before(jiffies, end));
-		emu_check(t, "samples again after a tick", EMU_THR_PER_TICK + 1,
-			  n);
-		emu_check(t, "stats", 0, pfmk_get_stats(th.desc, &st));
-		emu_check(t, "throttled once", 1, st.throttled);
-		ent = (void *)(th.hdr + 1);
-		emu_check(t, "next entry not marked", 0,
-			  ent[EMU_THR_PER_TICK].reserved);
-	}
-	return emu_thr_end(t, &th, failed);
+	/* Busy on this CPU until one of its ticks has started it again. */
+	do {
+		mdelay(1000 / HZ + 1);
+		emu_check(t, "tick", 0, pfmk_emu_tick(th->cpu, 0, 1));
+		/* Pairs with the format's release store of hdr_count. */
+		n = smp_load_acquire(&th->hdr->hdr_count);
+	} while (n == EMU_THR_PER_TICK && time_before(jiffies, end));
+	emu_check(t, "samples again after a tick", EMU_THR_PER_TICK + 1, n);
+	emu_check(t, "stats", 0, pfmk_get_stats(th->desc, &st));
+	emu_check(t, "throttled once", 1, st.throttled);
+	emu_check(t, "next entry not marked", 0,
+		  ent[EMU_THR_PER_TICK].reserved);
+}
+
+static bool emu_throttle_unthrottles(const char *t)
+{
+	return emu_thr_case(t, emu_throttle_unthrottles_check);
 }
 
 /*
@@ -978,51 +1002,58 @@ static bool emu_nest_run(const char *t, struct emu_nest *n)
 	return true;
 }
 
-/* Close, unregister the format; did the case since @failed pass? */
-static bool emu_nest_end(const char *t, struct emu_nest *n,
-			 unsigned int failed)
+/*
+ * A nesting case: emu_nest_run(), @check if it ran, close, unregister
+ * the format.
+ */
+static bool emu_nest_case(const char *t,
+			  void (*check)(const char *t, struct emu_nest *n))
 {
-	emu_close(t, n->desc, failed);
-	if (n->registered)
+	unsigned int failed = emu_failed;
+	struct emu_nest n;
+
+	if (emu_nest_run(t, &n))
+		check(t, &n);
+	emu_close(t, n.desc, failed);
+	if (n.registered)
 		pfmk_smpl_fmt_unregister(&emu_nest_fmt);
 	return emu_failed == failed;
 }
 
 /* While both run, every cpu-clock overflow has an NMI overflow inside. */
+static void emu_nested_check(const char *t, struct emu_nest *n)
+{
+	emu_check(t, "cpu-clock overflowed", 1, n->calls > 0);
+	emu_check(t, "an NMI in every cpu-clock overflow while both ran",
+		  1, n->raised >= n->calls - 1);
+	emu_check(t, "stop", 0, pfmk_stop(n->desc));
+}
+
 static bool emu_nested(const char *t)
 {
-	unsigned int failed = emu_failed;
-	struct emu_nest n;
-
-	if (emu_nest_run(t, &n)) {
-		emu_check(t, "cpu-clock overflowed", 1, n.calls > 0);
-		emu_check(t, "an NMI in every cpu-clock overflow while both ran",
-			  1, n.raised >= n.calls - 1);
-		emu_check(t, "stop", 0, pfmk_stop(n.desc));
-	}
-	return emu_nest_end(t, &n, failed);
+	return emu_nest_case(t, emu_nested_check);
 }
 
 /* Each nested overflow counted and dropped; the context carries on. */
-static bool emu_nested_dropped(const char *t)
+static void emu_nested_dropped_check(const char *t, struct emu_nest *n)
 {
-	unsigned int failed = emu_failed;
 	struct pfmk_ctx_stats st;
-	struct emu_nest n;
 	int raised, calls;
 
-	if (emu_nest_run(t, &n)) {
-		emu_check(t, "stop", 0, pfmk_stop(n.desc));
-		raised = atomic_read(&emu_nest_raised);
-		calls = atomic_read(&emu_nest_calls);
-		emu_check(t, "stats", 0, pfmk_get_stats(n.desc, &st));
-		emu_check(t, "NMIs", raised, pfmk_emu_nmis(n.cpu) - n.nmis);
-		emu_check(t, "nested", raised, st.ovfl_nested);
-		/* The nested ones are dropped: only cpu-clock's are handled. */
-		emu_check(t, "overflows handled", calls, st.ovfl_count);
-		emu_check(t, "throttled", 0, st.throttled);
-	}
-	return emu_nest_end(t, &n, failed);
+	emu_check(t, "stop", 0, pfmk_stop(n->desc));
+	raised = atomic_read(&emu_nest_raised);
+	calls = atomic_read(&emu_nest_calls);
+	emu_check(t, "stats", 0, pfmk_get_stats(n->desc, &st));
+	emu_check(t, "NMIs", raised, pfmk_emu_nmis(n->cpu) - n->nmis);
+	emu_check(t, "nested", raised, st.ovfl_nested);
+	/* The nested ones are dropped: only cpu-clock's are handled. */
+	emu_check(t, "overflows handled", calls, st.ovfl_count);
+	emu_check(t, "throttled", 0, st.throttled);
+}
+
+static bool emu_nested_dropped(const char *t)
+{
+	return emu_nest_case(t, emu_nested_dropped_check);
 }
 
 struct emu_test {

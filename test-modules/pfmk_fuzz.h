@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk_fuzz: what the fuzzer's driver (pfmk_fuzz_ops.c, pfmk_fuzz_run.c)
- * and its oracle (pfmk_fuzz_oracle.c) share: the calls, the outcomes,
- * the model of a context, the table of slots, the threads and the run.
+ * pfmk_fuzz: what the fuzzer's driver (pfmk_fuzz_ops.c, pfmk_fuzz_run.c),
+ * its oracle (pfmk_fuzz_oracle.c) and its judge (pfmk_fuzz_judge.c)
+ * share: the calls, the outcomes, the model of a context, the table of
+ * slots, the threads and the run.
  *
  * The driver draws each call and its arguments from a thread's generator
  * and makes it; the oracle says, from the model of the slot's context and
  * the arguments, which outcomes the call may have (E_* bits, the
- * fz_expect_*() functions), judges the result (fz_check()) and updates the
- * model with what the call did (the fz_model_*() functions).  The oracle
- * draws no random numbers: the calls follow from the seed alone.
+ * fz_expect_*() functions) and updates the model with what the call did
+ * (the fz_model_*() functions); the judge (pfmk_fuzz_judge.c) checks the
+ * result against them (fz_check()).  Oracle and judge draw no random
+ * numbers: the calls follow from the seed alone.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -352,9 +354,14 @@ extern struct pfmk_pmu_desc fz_pmu_desc;
 void fz_one(struct fz_thread *t);
 int fz_close_locked(struct fz_thread *t, struct fz_slot *slot, void *desc);
 
-/* The oracle (pfmk_fuzz_oracle.c): the model and its reports. */
+/* The oracle (pfmk_fuzz_oracle.c): the model. */
 unsigned int fz_nregs(enum fz_kind kind);
 struct fz_slot *fz_slot_of(int s);
+int fz_set_idx(const struct fz_model *m, u16 id);
+
+/* The judge (pfmk_fuzz_judge.c): results checked, failures reported. */
+void fz_fail(struct fz_thread *t, unsigned int kind, const char *fmt, ...)
+	__printf(3, 4);
 void fz_record(struct fz_thread *t, enum fz_op op, enum fz_handle hk,
 	       int s, bool locked, void *handle, s64 arg, u32 expect,
 	       long ret);
@@ -400,7 +407,7 @@ u32 fz_expect_aux_copy(const struct fz_model *m, bool fn, bool info);
 u32 fz_expect_aux_setup(const struct fz_model *m, enum fz_kind kind,
 			unsigned int pmd, size_t size, unsigned int flags);
 
-/* The oracle's judges of what a call returned beyond its errno. */
+/* The judge of what a call returned beyond its errno (pfmk_fuzz_judge.c). */
 void fz_check_values(struct fz_thread *t, int s, const struct pfarg_pmd *req,
 		     int n);
 void fz_check_msg(struct fz_thread *t, int s, void *desc, bool locked,

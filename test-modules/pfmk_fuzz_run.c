@@ -62,6 +62,7 @@
 #include "pfmk_ktap.h"
 #include "pfmk_test_cpu.h"
 #include "pfmk_test_pmu.h"
+#include "pfmk_test_thread.h"
 
 static ulong seed = 1;
 module_param(seed, ulong, 0444);
@@ -141,13 +142,7 @@ static int fz_thread_fn(void *data)
 	flush_signals(current);
 	/* Publish the results; pairs with the reader in fz_run(). */
 	smp_store_release(&t->finished, true);
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	return pfmk_test_kthread_park();
 }
 
 /*

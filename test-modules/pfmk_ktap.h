@@ -46,6 +46,73 @@ struct pfmk_ktap {
 #define pfmk_ktap_diag(fmt, ...)	pr_info("# " fmt "\n", ##__VA_ARGS__)
 
 /**
+ * pfmk_ktap_check() - compare a result with what a case expects
+ * @failed: the failed checks of the running case (or module), counted
+ *	up on a mismatch.
+ * @test: the running case's name, for the diagnostic.
+ * @what: what was compared.
+ * @expected: the value the case expects.
+ * @actual: the value it got.
+ *
+ * The check every KTAP module makes: a mismatch prints a diagnostic
+ * line ("# <case>: <what>: expected <e>, got <a>") and counts a failure.
+ *
+ * Return: @expected == @actual.
+ */
+static inline bool pfmk_ktap_check(unsigned int *failed, const char *test,
+				   const char *what, long long expected,
+				   long long actual)
+{
+	if (expected == actual)
+		return true;
+	pfmk_ktap_diag("%s: %s: expected %lld, got %lld", test, what, expected,
+		       actual);
+	(*failed)++;
+	return false;
+}
+
+/**
+ * pfmk_ktap_check_u64() - pfmk_ktap_check() of two u64, also in hex
+ * @failed: as pfmk_ktap_check()'s.
+ * @test: as pfmk_ktap_check()'s.
+ * @what: as pfmk_ktap_check()'s.
+ * @expected: as pfmk_ktap_check()'s.
+ * @actual: as pfmk_ktap_check()'s.
+ *
+ * Return: @expected == @actual.
+ */
+static inline bool pfmk_ktap_check_u64(unsigned int *failed, const char *test,
+				       const char *what, u64 expected,
+				       u64 actual)
+{
+	if (expected == actual)
+		return true;
+	pfmk_ktap_diag("%s: %s: expected %llu (0x%llx), got %llu (0x%llx)",
+		       test, what, expected, expected, actual, actual);
+	(*failed)++;
+	return false;
+}
+
+/**
+ * pfmk_ktap_check_true() - a condition a case expects to hold
+ * @failed: as pfmk_ktap_check()'s.
+ * @test: as pfmk_ktap_check()'s.
+ * @what: the condition, for the diagnostic.
+ * @cond: its value.
+ *
+ * Return: @cond.
+ */
+static inline bool pfmk_ktap_check_true(unsigned int *failed, const char *test,
+					const char *what, bool cond)
+{
+	if (cond)
+		return true;
+	pfmk_ktap_diag("%s: %s: false", test, what);
+	(*failed)++;
+	return false;
+}
+
+/**
  * pfmk_ktap_plan() - start the document: version and plan lines
  * @k: the document.
  * @suite: its name (the module's).

@@ -37,17 +37,13 @@
  *	brings back the CPU the test took offline.
  * @desc: the test's context.
  * @cpu: CPU the context is loaded on.
- * @buf: copy-out destination (vmalloc).
- * @len: bytes in @buf.
- * @cap: size of @buf.
+ * @out: copy-out destination (vmalloc), pfmk_test_aux_sink()'s.
  */
 struct auxt {
 	struct pfmkt_priv	base;
 	void			*desc;
 	int			cpu;
-	u8			*buf;
-	size_t			len;
-	size_t			cap;
+	struct pfmk_test_aux_out out;
 };
 
 static_assert(offsetof(struct auxt, base) == 0);
@@ -61,9 +57,9 @@ static int auxt_init(struct kunit *test)
 	if (ret)
 		return ret;
 	t = test->priv;
-	t->cap = 1 << 20;
-	t->buf = vzalloc(t->cap);
-	if (!t->buf)
+	t->out.cap = 1 << 20;
+	t->out.buf = vzalloc(t->out.cap);
+	if (!t->out.buf)
 		return -ENOMEM;
 	t->cpu = cpumask_first(cpu_online_mask);
 	return 0;
@@ -76,7 +72,7 @@ static void auxt_exit(struct kunit *test)
 	if (!t)
 		return;
 	pfmkt_exit(test);
-	vfree(t->buf);
+	vfree(t->out.buf);
 }
 
 static void auxt_need_patch(struct kunit *test)
@@ -113,29 +109,18 @@ static void auxt_start(struct kunit *test, u64 pmc, size_t size,
 	pfmkt_load_start(test, t->desc, t->cpu);
 }
 
-static int auxt_sink(void *data, const void *src, size_t len)
-{
-	struct auxt *t = data;
-
-	if (t->len + len > t->cap)
-		return -ENOSPC;
-	memcpy(t->buf + t->len, src, len);
-	t->len += len;
-	return 0;
-}
-
 /* Copy out; return the number of records copied. */
 static u64 auxt_copy(struct kunit *test, size_t max, struct pfmk_aux_info *info)
 {
 	struct auxt *t = test->priv;
 
-	t->len = 0;
-	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(t->desc, max, auxt_sink, t, info),
-			0);
-	KUNIT_ASSERT_EQ(test, (u64)t->len, info->to - info->from);
+	t->out.len = 0;
+	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(t->desc, max, pfmk_test_aux_sink,
+					    &t->out, info), 0);
+	KUNIT_ASSERT_EQ(test, (u64)t->out.len, info->to - info->from);
 	KUNIT_ASSERT_EQ(test, info->from % AUXT_REC, 0ULL);
-	KUNIT_ASSERT_EQ(test, t->len % AUXT_REC, 0UL);
-	return t->len / AUXT_REC;
+	KUNIT_ASSERT_EQ(test, t->out.len % AUXT_REC, 0UL);
+	return t->out.len / AUXT_REC;
 }
 
 /* Check @n records of @buf are intact and numbered from @seq. */
@@ -182,13 +167,13 @@ static void aux_args(struct kunit *test)
 					     2 * PFMK_AUX_MAX_SIZE, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0x80),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, auxt_sink, t, &info),
-			-ENXIO);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, pfmk_test_aux_sink,
+					    &t->out, &info), -ENXIO);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, NULL, t, &info),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, auxt_sink, t, &info),
-			-ENOTCONN);
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, pfmk_test_aux_sink,
+					    &t->out, &info), -ENOTCONN);
 	/* The PMD has no event (PMC 0 disabled): the load fails. */
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
 			{ .load_pid = t->cpu }), -EINVAL);
@@ -231,16 +216,16 @@ static void aux_full_stream(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, info.from, seq * AUXT_REC);
 		KUNIT_EXPECT_EQ(test, info.flags, 0U);
 		KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
-		auxt_expect_recs(test, t->buf, n, seq);
+		auxt_expect_recs(test, t->out.buf, n, seq);
 		seq += n;
 	}
 	KUNIT_EXPECT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
 	/* A bounded copy takes the oldest bytes first. */
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, 4 * AUXT_REC, &info), 4ULL);
-	auxt_expect_recs(test, t->buf, 4, seq);
+	auxt_expect_recs(test, t->out.buf, 4, seq);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 6ULL);
-	auxt_expect_recs(test, t->buf, 6, seq + 4);
+	auxt_expect_recs(test, t->out.buf, 6, seq + 4);
 }
 
 /* Stop-when-full, timer-driven: copied as it runs, complete, no gaps. */
@@ -257,13 +242,13 @@ static void aux_full_timer(struct kunit *test)
 	for (i = 0; i < 30; i++) {
 		usleep_range(10000, 11000);
 		n = auxt_copy(test, SIZE_MAX, &info);
-		auxt_expect_recs(test, t->buf, n, seq);
+		auxt_expect_recs(test, t->out.buf, n, seq);
 		KUNIT_EXPECT_EQ(test, info.flags, 0U);
 		seq += n;
 	}
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	n = auxt_copy(test, SIZE_MAX, &info);
-	auxt_expect_recs(test, t->buf, n, seq);
+	auxt_expect_recs(test, t->out.buf, n, seq);
 	seq += n;
 	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
 	KUNIT_EXPECT_GT(test, seq, 0ULL);
@@ -291,14 +276,14 @@ static void aux_full_truncated(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
 	msleep(20);	/* perf's pending disable runs */
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_page - 1);
-	auxt_expect_recs(test, t->buf, per_page - 1, 0);
+	auxt_expect_recs(test, t->out.buf, per_page - 1, 0);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_TRUNCATED);
 	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
 
 	/* The copy made room and resumed the PMU: the gap is the 93. */
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
-	auxt_expect_recs(test, t->buf, 10, per_page - 8 + 100);
+	auxt_expect_recs(test, t->out.buf, 10, per_page - 8 + 100);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
@@ -318,7 +303,7 @@ static void aux_snapshot(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
-	auxt_expect_recs(test, t->buf, 100, 0);
+	auxt_expect_recs(test, t->out.buf, 100, 0);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 	KUNIT_EXPECT_EQ(test, info.lost, 0ULL);
 	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
@@ -326,26 +311,26 @@ static void aux_snapshot(struct kunit *test)
 	/* Not yet wrapped: exactly full. */
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, per_buf - 100), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->buf, per_buf, 0);
+	auxt_expect_recs(test, t->out.buf, per_buf, 0);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 
 	/* One record more wraps: the first one is lost. */
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 1), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->buf, per_buf, 1);
+	auxt_expect_recs(test, t->out.buf, per_buf, 1);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
 	KUNIT_EXPECT_EQ(test, info.lost, (u64)AUXT_REC);
 
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 1000), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->buf, per_buf, per_buf + 1001 - per_buf);
+	auxt_expect_recs(test, t->out.buf, per_buf, per_buf + 1001 - per_buf);
 	KUNIT_EXPECT_EQ(test, info.lost, (per_buf + 1001 - per_buf) * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
 	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
 
 	/* The last N bytes. */
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, 5 * AUXT_REC, &info), 5ULL);
-	auxt_expect_recs(test, t->buf, 5, per_buf + 1001 - 5);
+	auxt_expect_recs(test, t->out.buf, 5, per_buf + 1001 - 5);
 	KUNIT_EXPECT_EQ(test, info.to, info.head);
 }
 
@@ -359,7 +344,7 @@ static int auxt_count_sink(void *data, const void *src, size_t len)
 	struct auxt_runs *r = data;
 
 	r->pieces++;
-	return auxt_sink(r->t, src, len);
+	return pfmk_test_aux_sink(&r->t->out, src, len);
 }
 
 /*
@@ -383,11 +368,11 @@ static void aux_copy_runs(struct kunit *test)
 	layout = pfmk_test_aux_last_runs();
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, n), 0);
 
-	t->len = 0;
+	t->out.len = 0;
 	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX, auxt_count_sink,
 					    &runs, &info), 0);
-	KUNIT_EXPECT_EQ(test, (u64)t->len, (u64)size);
-	auxt_expect_recs(test, t->buf, n, 0);
+	KUNIT_EXPECT_EQ(test, (u64)t->out.len, (u64)size);
+	auxt_expect_recs(test, t->out.buf, n, 0);
 	kunit_info(test, "%zu KiB: %u runs of adjacent pages, %u pieces\n",
 		   size >> 10, layout, runs.pieces);
 	KUNIT_EXPECT_EQ(test, runs.pieces, layout);
@@ -413,7 +398,7 @@ static void aux_snapshot_offset_head(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
 	done = 100;
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), done);
-	auxt_expect_recs(test, t->buf, done, 0);
+	auxt_expect_recs(test, t->out.buf, done, 0);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 	KUNIT_EXPECT_EQ(test, info.head, done * AUXT_REC);
 
@@ -423,7 +408,7 @@ static void aux_snapshot_offset_head(struct kunit *test)
 		done += n;
 	}
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->buf, per_buf, done - per_buf);
+	auxt_expect_recs(test, t->out.buf, per_buf, done - per_buf);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
 	KUNIT_EXPECT_EQ(test, info.head, done * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.lost, (done - per_buf) * AUXT_REC);
@@ -433,7 +418,7 @@ static void aux_snapshot_offset_head(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 33), 0);
 	done += 33;
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->buf, per_buf, done - per_buf);
+	auxt_expect_recs(test, t->out.buf, per_buf, done - per_buf);
 	KUNIT_EXPECT_EQ(test, info.lost, (done - per_buf) * AUXT_REC);
 }
 
@@ -569,7 +554,7 @@ static void aux_rewrite_loaded(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 2 * period), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 2 * period);
-	auxt_expect_recs(test, t->buf, 2 * period, 0);
+	auxt_expect_recs(test, t->out.buf, 2 * period, 0);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
 	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
 	auxt_expect_snippet(test, buf, 1, AUXT_REWRITE_SNIP, 2 * period);
@@ -591,7 +576,7 @@ static void aux_rewrite_loaded_pmds(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
-	auxt_expect_recs(test, t->buf, period, 0);
+	auxt_expect_recs(test, t->out.buf, period, 0);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
@@ -653,7 +638,8 @@ static void aux_hotplug(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 50), 0);
 
 	pfmkt_offline(test, t->cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX, auxt_sink, t,
+	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX,
+					    pfmk_test_aux_sink, &t->out,
 					    &info), -ENOTCONN);
 	pfmkt_online(test, t->cpu);
 
@@ -663,7 +649,7 @@ static void aux_hotplug(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
 	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
-	auxt_expect_recs(test, t->buf, 10, 0);
+	auxt_expect_recs(test, t->out.buf, 10, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, 60ULL);
 }
@@ -702,7 +688,7 @@ static void aux_stop_then_copy(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
-	auxt_expect_recs(test, t->buf, 100, 0);
+	auxt_expect_recs(test, t->out.buf, 100, 0);
 	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
 	KUNIT_EXPECT_EQ(test, info.to, info.head);
@@ -722,11 +708,11 @@ static void aux_stop_copy_again(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 40), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_ASSERT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
-	auxt_expect_recs(test, t->buf, 10, snap ? 30 : 0);
+	auxt_expect_recs(test, t->out.buf, 10, snap ? 30 : 0);
 
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
 			snap ? 40ULL : 30ULL);
-	auxt_expect_recs(test, t->buf, snap ? 40 : 30, snap ? 0 : 10);
+	auxt_expect_recs(test, t->out.buf, snap ? 40 : 30, snap ? 0 : 10);
 	KUNIT_EXPECT_EQ(test, info.head, 40ULL * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.from, snap ? 0ULL : 10ULL * AUXT_REC);
 }
@@ -753,7 +739,7 @@ static void aux_stop_copy_timer(struct kunit *test)
 
 	n = auxt_copy(test, SIZE_MAX, &info);
 	KUNIT_EXPECT_EQ(test, n, count);
-	auxt_expect_recs(test, t->buf, n, 0);
+	auxt_expect_recs(test, t->out.buf, n, 0);
 	KUNIT_EXPECT_EQ(test, info.head, count * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
 }
@@ -789,7 +775,7 @@ static void aux_switch_then_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, t->desc, 1, 1), 7ULL);
 
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 30ULL);
-	auxt_expect_recs(test, t->buf, 30, 0);
+	auxt_expect_recs(test, t->out.buf, 30, 0);
 	KUNIT_EXPECT_EQ(test, info.head, 30ULL * AUXT_REC);
 
 	/* Back on set 0: its stream goes on where it stopped. */

@@ -31,6 +31,7 @@
 #include "pfmk_kunit_dyn.h"
 #include "pfmk_test_aux_pmu.h"
 #include "pfmk_test_pmu.h"
+#include "pfmk_test_thread.h"
 
 /* Every word of the PMC layout reaches perf's attr. */
 static void dyn_attr_reaches_perf(struct kunit *test)
@@ -201,64 +202,29 @@ static void dyn_pfmk_test_exact(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-#ifdef CONFIG_X86
-/* Keeps its CPU busy until kthread_stop(). */
-static int dynt_spin_fn(void *arg)
-{
-	complete(arg);
-	while (!kthread_should_stop()) {
-		cpu_relax();
-		cond_resched();
-	}
-	return 0;
-}
-#endif
-
 /*
  * msr/tsc/ counts TSC ticks: within 2% of ktime x tsc_khz over 200 ms on
- * a CPU kept busy by a thread bound to it.  A guest's TSC is the one its
- * kernel calibrated tsc_khz against.  A read is an IPI to that CPU, whose
- * vCPU a loaded host may hold for milliseconds: each read is bracketed by
- * ktime, and the count must lie within 2% of the shortest and longest
- * windows between the two reads.
+ * a CPU kept busy by a thread bound to it (pfmk_test_msr_tsc(), shared
+ * with pfmk_smoke's encode_msr_tsc, the stock kernels' coverage).
  */
 static void dyn_msr_tsc(struct kunit *test)
 {
 #ifdef CONFIG_X86
 	static const char * const ev[] = { "msr/tsc/" };
-	struct completion started;
 	int cpu = pfmkt_cpu();
-	struct task_struct *t;
-	u64 v0, v1, lo, hi, got;
-	ktime_t t0[2], t1[2];
+	struct pfmk_test_tsc w;
 	void *desc;
 
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz)
 		kunit_skip(test, "no TSC");
 	desc = pfmkt_create_events(test, ev, 1, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	init_completion(&started);
-	t = kthread_create(dynt_spin_fn, &started, "pfmkt_spin");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-	wait_for_completion(&started);
-	/* No assertion until the thread is stopped: it would spin on. */
-	t0[0] = ktime_get();
-	v0 = pfmkt_read_pmd(test, desc, 0);
-	t0[1] = ktime_get();
-	msleep(200);
-	t1[0] = ktime_get();
-	v1 = pfmkt_read_pmd(test, desc, 0);
-	t1[1] = ktime_get();
-	kthread_stop(t);
-	got = v1 - v0;
-	lo = div_u64(ktime_to_ns(ktime_sub(t1[0], t0[1])) * tsc_khz, 1000000);
-	hi = div_u64(ktime_to_ns(ktime_sub(t1[1], t0[0])) * tsc_khz, 1000000);
+	/* Reads without assertions: the spinning thread stops first. */
+	KUNIT_ASSERT_EQ(test, pfmk_test_msr_tsc(desc, cpu, &w), 0);
 	kunit_info(test, "msr/tsc/: %llu ticks, ktime x tsc_khz %llu to %llu\n",
-		   got, lo, hi);
-	KUNIT_EXPECT_GT(test, got, lo - lo / 50);
-	KUNIT_EXPECT_LT(test, got, hi + hi / 50);
+		   w.got, w.lo, w.hi);
+	KUNIT_EXPECT_GT(test, w.got, w.lo - w.lo / 50);
+	KUNIT_EXPECT_LT(test, w.got, w.hi + w.hi / 50);
 	pfmkt_close(test, desc);
 #else
 	kunit_skip(test, "the msr PMU is x86's");

@@ -41,7 +41,11 @@
 #define NMIT_WANT	(NMIT_INSNS / NMIT_PERIOD)
 #define NMIT_MAX	128
 
-/* Two instructions an iteration; @n >= 1. */
+/*
+ * Two instructions an iteration; @n >= 1.  pfmk_pmu_exact's pmx_loop() is
+ * the same loop, kept apart: its code is part of what that module counts
+ * exactly, and each module finds its loop in samples by its name.
+ */
 static noinline void nmit_loop(u64 n)
 {
 	asm volatile("1:	subs	%0, %0, #1\n"

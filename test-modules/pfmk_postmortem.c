@@ -138,26 +138,9 @@ static u64 pm_read_pmd0(unsigned int i)
 	return pfmk_test_read_pmds(pm_desc[i], 0, 1, &v) ? ~0ULL : v;
 }
 
-struct pm_copy {
-	u8	*buf;
-	size_t	len;
-	size_t	cap;
-};
-
-static int pm_sink(void *data, const void *src, size_t len)
-{
-	struct pm_copy *c = data;
-
-	if (c->len + len > c->cap)
-		return -ENOSPC;
-	memcpy(c->buf + c->len, src, len);
-	c->len += len;
-	return 0;
-}
-
 static int pm_report_aux(void)
 {
-	struct pm_copy c = { .cap = (size_t)aux_kib << 10 };
+	struct pfmk_test_aux_out c = { .cap = (size_t)aux_kib << 10 };
 	struct pfmk_aux_info info;
 	size_t k;
 	int ret;
@@ -165,7 +148,7 @@ static int pm_report_aux(void)
 	c.buf = vmalloc(c.cap);
 	if (!c.buf)
 		return -ENOMEM;
-	ret = pfmk_aux_copy(pm_desc[0], c.cap, pm_sink, &c, &info);
+	ret = pfmk_aux_copy(pm_desc[0], c.cap, pfmk_test_aux_sink, &c, &info);
 	if (!ret) {
 		k = min_t(size_t, keep, c.len);
 		pr_info("ctx desc=%#lx role=%s aux_head=%llu aux_bytes=%zu aux_crc32=%#x keep_bytes=%zu keep_crc32=%#x\n",

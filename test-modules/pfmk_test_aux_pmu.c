@@ -34,6 +34,7 @@
 
 #include "../pmu/compat_internal.h"
 #include "pfmk_test_aux_pmu.h"
+#include "pfmk_test_pmu_cb.h"
 
 /**
  * struct pfmk_taux_buf - the PMU's view of an AUX buffer (setup_aux)
@@ -77,12 +78,6 @@ struct pfmk_taux_event {
 static DEFINE_PER_CPU(struct list_head, pfmk_taux_started);
 
 static struct pmu pfmk_taux_pmu;
-
-static void pfmk_taux_destroy(struct perf_event *event)
-{
-	kfree(event->pmu_private);
-	event->pmu_private = NULL;
-}
 
 /* Write @nrec records, one AUX transaction; count them all. */
 static void pfmk_taux_emit(struct pfmk_taux_event *te, u64 nrec)
@@ -208,7 +203,7 @@ static int pfmk_taux_event_init(struct perf_event *event)
 	pfmk_hrtimer_setup(&te->timer, pfmk_taux_timer_fn, CLOCK_MONOTONIC,
 			   HRTIMER_MODE_REL_PINNED_HARD);
 	event->pmu_private = te;
-	event->destroy = pfmk_taux_destroy;
+	event->destroy = pfmk_test_pmu_destroy;
 	return 0;
 }
 
@@ -241,24 +236,6 @@ static void pfmk_taux_stop(struct perf_event *event, int flags)
 	list_del_init(&te->node);
 	/* Pinned to this CPU, whose interrupts are off: not running now. */
 	hrtimer_try_to_cancel(&te->timer);
-}
-
-static int pfmk_taux_add(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		pfmk_taux_start(event, PERF_EF_RELOAD);
-	return 0;
-}
-
-static void pfmk_taux_del(struct perf_event *event, int flags)
-{
-	pfmk_taux_stop(event, PERF_EF_UPDATE);
-}
-
-static void pfmk_taux_read(struct perf_event *event)
-{
-	/* The count lives in event->count. */
 }
 
 /* Runs of adjacent pages in the last buffer set up (for the tests). */
@@ -391,11 +368,11 @@ static struct pmu pfmk_taux_pmu = {
 	.capabilities	= PFMK_TAUX_CAPS,
 	.attr_groups	= pfmk_taux_attr_groups,
 	.event_init	= pfmk_taux_event_init,
-	.add		= pfmk_taux_add,
-	.del		= pfmk_taux_del,
+	.add		= pfmk_test_pmu_add,
+	.del		= pfmk_test_pmu_del,
 	.start		= pfmk_taux_start,
 	.stop		= pfmk_taux_stop,
-	.read		= pfmk_taux_read,
+	.read		= pfmk_test_pmu_read,	/* records add to event->count */
 	.setup_aux	= pfmk_taux_setup_aux,
 	.free_aux	= pfmk_taux_free_aux,
 };

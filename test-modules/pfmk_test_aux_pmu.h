@@ -38,6 +38,8 @@
 #define _PFMK_TEST_AUX_PMU_H
 
 #include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #define PFMK_TEST_AUX_NAME	"pfmk_aux_test"
@@ -98,6 +100,40 @@ static inline bool pfmk_test_aux_rec_ok(const struct pfmk_test_aux_rec *r,
 	return r->magic == PFMK_TEST_AUX_MAGIC && r->seq == seq &&
 	       r->payload == pfmk_test_aux_payload(seq) &&
 	       r->csum == pfmk_test_aux_csum(r);
+}
+
+/**
+ * struct pfmk_test_aux_out - where pfmk_test_aux_sink() appends
+ * @buf: the destination.
+ * @len: bytes in @buf.
+ * @cap: size of @buf.
+ */
+struct pfmk_test_aux_out {
+	u8	*buf;
+	size_t	len;
+	size_t	cap;
+};
+
+/**
+ * pfmk_test_aux_sink() - pfmk_aux_copy()'s sink of the test modules
+ * @data: the struct pfmk_test_aux_out to append to.
+ * @src: the bytes of this call.
+ * @len: how many.
+ *
+ * Appends to the buffer, or refuses what does not fit whole.
+ *
+ * Context: as pfmk_aux_copy()'s sink (process context, no lock held).
+ * Return: 0, or -ENOSPC with nothing appended.
+ */
+static inline int pfmk_test_aux_sink(void *data, const void *src, size_t len)
+{
+	struct pfmk_test_aux_out *o = data;
+
+	if (o->len + len > o->cap)
+		return -ENOSPC;
+	memcpy(o->buf + o->len, src, len);
+	o->len += len;
+	return 0;
 }
 
 int pfmk_test_aux_write(int cpu, u64 nrec);

@@ -35,6 +35,7 @@
 #include <pfmk/pmu.h>
 
 #include "pfmk_test_pmu.h"
+#include "pfmk_test_pmu_cb.h"
 
 /**
  * struct pfmk_test_event - state of one event, in &perf_event.pmu_private
@@ -72,12 +73,6 @@ static u64 pfmk_test_tick_ticks;
 static struct irq_work pfmk_test_tick_work =
 	IRQ_WORK_INIT_HARD(pfmk_test_tick_work_fn);
 
-static void pfmk_test_event_destroy(struct perf_event *event)
-{
-	kfree(event->pmu_private);
-	event->pmu_private = NULL;
-}
-
 static int pfmk_test_event_init(struct perf_event *event)
 {
 	u64 config = event->attr.config;
@@ -101,7 +96,7 @@ static int pfmk_test_event_init(struct perf_event *event)
 	te->event = event;
 	te->step = config;
 	event->pmu_private = te;
-	event->destroy = pfmk_test_event_destroy;
+	event->destroy = pfmk_test_pmu_destroy;
 	return 0;
 }
 
@@ -148,24 +143,6 @@ static void pfmk_test_stop(struct perf_event *event, int flags)
 	tc->nr_started--;
 	/* The count lives in event->count: always up to date. */
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-}
-
-static int pfmk_test_add(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		pfmk_test_start(event, PERF_EF_RELOAD);
-	return 0;
-}
-
-static void pfmk_test_del(struct perf_event *event, int flags)
-{
-	pfmk_test_stop(event, PERF_EF_UPDATE);
-}
-
-static void pfmk_test_read(struct perf_event *event)
-{
-	/* Nothing to fold: ticks add to event->count directly. */
 }
 
 /* Ticks until a started sampling event's period runs out (at least 1). */
@@ -381,11 +358,11 @@ static struct pmu pfmk_test_pmu = {
 	.capabilities	= PERF_PMU_CAP_NO_EXCLUDE,
 	.attr_groups	= pfmk_test_attr_groups,
 	.event_init	= pfmk_test_event_init,
-	.add		= pfmk_test_add,
-	.del		= pfmk_test_del,
+	.add		= pfmk_test_pmu_add,
+	.del		= pfmk_test_pmu_del,
 	.start		= pfmk_test_start,
 	.stop		= pfmk_test_stop,
-	.read		= pfmk_test_read,
+	.read		= pfmk_test_pmu_read,	/* ticks add to event->count */
 };
 
 /* The pfmk PMU description. */
