@@ -32,6 +32,8 @@
 #include <pfmk/pfmk.h>
 #include <pfmk/smpl_dfl.h>
 
+#include "pfmk_test_thread.h"
+
 /* KUnit's speed attribute appeared in 6.6: plain cases before. */
 #ifndef KUNIT_CASE_SLOW
 #define KUNIT_CASE_SLOW(test_name)	KUNIT_CASE(test_name)
@@ -131,27 +133,6 @@ static inline void pfmkt_load_req(struct pfarg_load *load, u32 cpu, u16 set)
 	memset(load, 0, sizeof(*load));
 	load->load_pid = cpu;
 	load->load_set = set;
-}
-
-/**
- * pfmkt_kthread_park() - end a test thread, waiting for kthread_stop()
- *
- * A test thread reports through its completion, then waits here: the
- * test reads its results and stops it with kthread_stop(), which must not
- * find it gone.
- *
- * Context: the test thread, process context; sleeps.
- * Return: 0, the thread's exit code.
- */
-static inline int pfmkt_kthread_park(void)
-{
-	set_current_state(TASK_INTERRUPTIBLE);
-	while (!kthread_should_stop()) {
-		schedule();
-		set_current_state(TASK_INTERRUPTIBLE);
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
 }
 
 /**

@@ -246,7 +246,7 @@ static int dynt_switch_fn(void *arg)
 	for (i = 0; i < s->rounds; i++)
 		usleep_range(100, 200);
 	complete(&s->done);
-	return pfmkt_kthread_park();
+	return pfmk_test_kthread_park();
 }
 
 /*

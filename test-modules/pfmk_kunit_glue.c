@@ -117,7 +117,7 @@ static int gluet_waiter(void *data)
 
 	complete(&t->waiting);
 	t->woken = wait_for_completion_timeout(&t->c, GLUE_TIMEOUT);
-	return pfmkt_kthread_park();
+	return pfmk_test_kthread_park();
 }
 
 /* A thread waiting on the completion is woken by a complete() after. */

@@ -213,7 +213,7 @@ static int race_msg_reader_fn(void *data)
 	flush_signals(current);
 	complete(&r->finished);
 
-	return pfmkt_kthread_park();
+	return pfmk_test_kthread_park();
 }
 
 static struct task_struct *race_start_msg_reader(struct kunit *test,

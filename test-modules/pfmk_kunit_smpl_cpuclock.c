@@ -238,7 +238,7 @@ static int __no_sanitize_address clock_spinner_fn(void *data)
 	s->gave_up = !READ_ONCE(s->stop);
 	local_bh_enable();
 	complete(&s->done);
-	return pfmkt_kthread_park();
+	return pfmk_test_kthread_park();
 }
 
 /**

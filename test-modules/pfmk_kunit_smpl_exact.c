@@ -925,7 +925,7 @@ static int exact_ticker_fn(void *data)
 
 	pfmk_test_pmu_tick(t->cpu, t->ticks);
 	complete(&t->done);
-	return pfmkt_kthread_park();
+	return pfmk_test_kthread_park();
 }
 
 #ifdef CONFIG_X86_64

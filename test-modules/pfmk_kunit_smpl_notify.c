@@ -520,7 +520,7 @@ static int notify_reader_fn(void *data)
 	r->ret = pfmk_read(r->desc, &r->msg, sizeof(r->msg), 0);
 	complete(&r->finished);
 
-	return pfmkt_kthread_park();
+	return pfmk_test_kthread_park();
 }
 
 /* A reader blocked in pfmk_read() is woken by an overflow notification. */

@@ -2,10 +2,10 @@
 /*
  * pfmk_test_thread.h - kthreads the test modules share
  *
- * For the KTAP modules and pfmk_bench (the KUnit suites park with
- * pfmk_kunit.h's pfmkt_kthread_park()): the end of a thread that waits
- * for kthread_stop(), a thread that keeps its CPU busy, and msr/tsc/
- * measured against ktime on such a CPU.
+ * For the KTAP modules, the KUnit suites (through pfmk_kunit.h) and
+ * pfmk_bench: the end of a thread that waits for kthread_stop(), a
+ * thread that keeps its CPU busy, and msr/tsc/ measured against ktime on
+ * such a CPU.
  *
  * pfmk_smoke (KTAP) and pfmk_dyn (KUnit) both check that msr/tsc/ counts
  * TSC ticks.  Both stay: the stock kernels have no KUnit, so pfmk_smoke's
@@ -34,7 +34,7 @@
  * pfmk_test_kthread_park() - end a thread, waiting for kthread_stop()
  *
  * A thread that handed over its results waits here, so that kthread_stop()
- * does not find it gone (as pfmk_kunit.h's pfmkt_kthread_park()).
+ * does not find it gone.
  *
  * Context: the thread, process context; sleeps.
  * Return: 0, the thread's exit code.
