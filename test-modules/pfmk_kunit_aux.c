@@ -149,39 +149,117 @@ static void aux_unsupported(struct kunit *test)
 			-EOPNOTSUPP);
 }
 
-static void aux_args(struct kunit *test)
+/* Where a context of aux_args stands before the call it checks. */
+enum auxt_at {
+	AUXT_AT_NEW,		/* created, no AUX buffer */
+	AUXT_AT_SET_UP,		/* PMD 0 has a buffer of a page, PMC 0 off */
+	AUXT_AT_STARTED,	/* and PMC 0 on, loaded and started */
+};
+
+/* The call aux_args checks. */
+enum auxt_op {
+	AUXT_OP_SETUP,		/* pfmk_aux_setup() */
+	AUXT_OP_COPY,		/* pfmk_aux_copy() of 64 bytes */
+	AUXT_OP_LOAD,		/* pfmk_load_context() on t->cpu */
+};
+
+/**
+ * struct auxt_arg - one AUX call and its errno
+ * @name: the case.
+ * @at: the context's state before the call.
+ * @op: the call.
+ * @null_desc: with a NULL descriptor.
+ * @pmd: pfmk_aux_setup()'s PMD.
+ * @size: pfmk_aux_setup()'s size.
+ * @flags: pfmk_aux_setup()'s flags.
+ * @null_fn: pfmk_aux_copy() without a callback.
+ * @ret: the errno.
+ */
+struct auxt_arg {
+	const char	*name;
+	enum auxt_at	at;
+	enum auxt_op	op;
+	bool		null_desc;
+	unsigned int	pmd;
+	size_t		size;
+	unsigned int	flags;
+	bool		null_fn;
+	int		ret;
+};
+
+static const struct auxt_arg auxt_args[] = {
+	{ .name = "setup_null_desc", .null_desc = true, .size = PAGE_SIZE,
+	  .ret = -EBADF },
+	{ .name = "setup_pmd_out_of_range", .pmd = PFMK_TEST_AUX_NUM_PMCS,
+	  .size = PAGE_SIZE, .ret = -EINVAL },
+	{ .name = "setup_half_page", .size = PAGE_SIZE / 2, .ret = -EINVAL },
+	{ .name = "setup_3_pages", .size = 3 * PAGE_SIZE, .ret = -EINVAL },
+	{ .name = "setup_over_max", .size = 2 * PFMK_AUX_MAX_SIZE,
+	  .ret = -EINVAL },
+	{ .name = "setup_unknown_flag", .size = PAGE_SIZE, .flags = 0x80,
+	  .ret = -EINVAL },
+	{ .name = "copy_without_buffer", .op = AUXT_OP_COPY, .ret = -ENXIO },
+	{ .name = "setup_one_page", .size = PAGE_SIZE, .ret = 0 },
+	{ .name = "copy_null_fn", .at = AUXT_AT_SET_UP, .op = AUXT_OP_COPY,
+	  .null_fn = true, .ret = -EINVAL },
+	{ .name = "copy_unloaded", .at = AUXT_AT_SET_UP, .op = AUXT_OP_COPY,
+	  .ret = -ENOTCONN },
+	/* The PMD has no event (PMC 0 disabled): the load fails. */
+	{ .name = "load_pmc_off", .at = AUXT_AT_SET_UP, .op = AUXT_OP_LOAD,
+	  .ret = -EINVAL },
+	{ .name = "setup_started", .at = AUXT_AT_STARTED, .size = PAGE_SIZE,
+	  .ret = -EBUSY },
+};
+
+static void auxt_arg_desc(const struct auxt_arg *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(auxt_arg, auxt_args, auxt_arg_desc);
+
+/* Bring the test's new context to @at. */
+static void auxt_reach(struct kunit *test, enum auxt_at at)
 {
 	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
 
-	auxt_need_patch(test);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(NULL, 0, PAGE_SIZE, 0), -EBADF);
 	auxt_create(test, NULL, 0, NULL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, PFMK_TEST_AUX_NUM_PMCS,
-					     PAGE_SIZE, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE / 2, 0),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, 3 * PAGE_SIZE, 0),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0,
-					     2 * PFMK_AUX_MAX_SIZE, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0x80),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, pfmk_test_aux_sink,
-					    &t->out, &info), -ENXIO);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, NULL, t, &info),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, 64, pfmk_test_aux_sink,
-					    &t->out, &info), -ENOTCONN);
-	/* The PMD has no event (PMC 0 disabled): the load fails. */
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
-			{ .load_pid = t->cpu }), -EINVAL);
+	if (at == AUXT_AT_NEW)
+		return;
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
+	if (at == AUXT_AT_SET_UP)
+		return;
 	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
 	pfmkt_load_start(test, t->desc, t->cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), -EBUSY);
-	pfmkt_close(test, t->desc);
-	t->desc = NULL;
+}
+
+/* Each AUX call's arguments and states: the documented errno. */
+static void aux_args(struct kunit *test)
+{
+	const struct auxt_arg *c = test->param_value;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	void *desc;
+	int ret;
+
+	auxt_need_patch(test);
+	auxt_reach(test, c->at);
+	desc = c->null_desc ? NULL : t->desc;
+	switch (c->op) {
+	case AUXT_OP_SETUP:
+		ret = pfmk_aux_setup(desc, c->pmd, c->size, c->flags);
+		break;
+	case AUXT_OP_COPY:
+		ret = pfmk_aux_copy(desc, 64,
+				    c->null_fn ? NULL : pfmk_test_aux_sink,
+				    &t->out, &info);
+		break;
+	default:
+		ret = pfmk_load_context(desc, &(struct pfarg_load)
+					{ .load_pid = t->cpu });
+		break;
+	}
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
 }
 
 /* A PMD of a PMU without AUX support is refused at load. */
@@ -290,47 +368,96 @@ static void aux_full_truncated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, per_page - 8 + 110);
 }
 
-/* Snapshot: wrap-around is flagged with the bytes lost, never truncation. */
-static void aux_snapshot(struct kunit *test)
+/* Records a snapshot buffer of 2 pages holds. */
+#define AUXT_SNAP_RECS	(2 * PAGE_SIZE / AUXT_REC)
+
+/*
+ * A snapshot context of 2 pages, its PMU having written @steps of the
+ * writes of 100 records, the rest of the buffer, 1 and 1000 records:
+ * not wrapped, exactly full, wrapped by one record, wrapped by 1001.
+ */
+static void auxt_snap_written(struct kunit *test, unsigned int steps)
 {
+	const u64 writes[] = { 100, AUXT_SNAP_RECS - 100, 1, 1000 };
 	struct auxt *t = test->priv;
-	u64 per_buf = 2 * PAGE_SIZE / AUXT_REC;
-	struct pfmk_aux_info info;
+	unsigned int i;
 
 	auxt_need_patch(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 2 * PAGE_SIZE,
 		   PFMK_AUX_SNAPSHOT);
+	for (i = 0; i < steps && i < ARRAY_SIZE(writes); i++)
+		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, writes[i]),
+				0);
+}
 
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
+/* Snapshot, not wrapped: every record, nothing lost, the head after them. */
+static void aux_snapshot_not_wrapped(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_snap_written(test, 1);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
 	auxt_expect_recs(test, t->out.buf, 100, 0);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 	KUNIT_EXPECT_EQ(test, info.lost, 0ULL);
 	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
+}
 
-	/* Not yet wrapped: exactly full. */
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, per_buf - 100), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->out.buf, per_buf, 0);
+/* Snapshot, exactly full: the whole buffer, not wrapped. */
+static void aux_snapshot_full(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_snap_written(test, 2);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
+			(u64)AUXT_SNAP_RECS);
+	auxt_expect_recs(test, t->out.buf, AUXT_SNAP_RECS, 0);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+}
 
-	/* One record more wraps: the first one is lost. */
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 1), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->out.buf, per_buf, 1);
+/* Snapshot, one record more than it holds: the first one is lost. */
+static void aux_snapshot_wrap_one(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_snap_written(test, 3);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
+			(u64)AUXT_SNAP_RECS);
+	auxt_expect_recs(test, t->out.buf, AUXT_SNAP_RECS, 1);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
 	KUNIT_EXPECT_EQ(test, info.lost, (u64)AUXT_REC);
+}
 
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 1000), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
-	auxt_expect_recs(test, t->out.buf, per_buf, per_buf + 1001 - per_buf);
-	KUNIT_EXPECT_EQ(test, info.lost, (per_buf + 1001 - per_buf) * AUXT_REC);
+/*
+ * Snapshot, wrapped by many: the newest buffer's worth, WRAPPED with the
+ * bytes lost, never truncation.
+ */
+static void aux_snapshot_wrap_many(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_snap_written(test, 4);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
+			(u64)AUXT_SNAP_RECS);
+	auxt_expect_recs(test, t->out.buf, AUXT_SNAP_RECS, 1001);
+	KUNIT_EXPECT_EQ(test, info.lost, 1001ULL * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
 	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
+}
 
-	/* The last N bytes. */
+/* Snapshot, a copy of N bytes: the last N bytes, ending at the head. */
+static void aux_snapshot_last_bytes(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_snap_written(test, 4);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, 5 * AUXT_REC, &info), 5ULL);
-	auxt_expect_recs(test, t->out.buf, 5, per_buf + 1001 - 5);
+	auxt_expect_recs(test, t->out.buf, 5, AUXT_SNAP_RECS + 1001 - 5);
 	KUNIT_EXPECT_EQ(test, info.to, info.head);
 }
 
@@ -790,12 +917,16 @@ static void aux_switch_then_copy(struct kunit *test)
 
 static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_unsupported),
-	KUNIT_CASE(aux_args),
+	KUNIT_CASE_PARAM(aux_args, auxt_arg_gen_params),
 	KUNIT_CASE(aux_not_aux_pmu),
 	KUNIT_CASE(aux_full_stream),
 	KUNIT_CASE(aux_full_timer),
 	KUNIT_CASE(aux_full_truncated),
-	KUNIT_CASE(aux_snapshot),
+	KUNIT_CASE(aux_snapshot_not_wrapped),
+	KUNIT_CASE(aux_snapshot_full),
+	KUNIT_CASE(aux_snapshot_wrap_one),
+	KUNIT_CASE(aux_snapshot_wrap_many),
+	KUNIT_CASE(aux_snapshot_last_bytes),
 	KUNIT_CASE(aux_snapshot_offset_head),
 	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets),

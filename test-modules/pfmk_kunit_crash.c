@@ -149,8 +149,82 @@ static void crash_setup_args(struct kunit *test)
 			-EBADF);
 }
 
-/* pfmk_crash_read() on a context that is not frozen, and its errnos. */
+/**
+ * struct crt_read_case - a pfmk_crash_read() that is refused
+ * @name: the case.
+ * @setup: the context is set up to freeze (PFMK_CRASH_FREEZE) first.
+ * @null_desc: the descriptor is NULL.
+ * @null_info: @info is NULL.
+ * @pmds: a PMD array is passed.
+ * @count: the PMD count.
+ * @reg: the PMD's number, when @pmds.
+ * @aux_size: the AUX size, with a NULL AUX pointer.
+ * @ret: the errno.
+ * @reg_flags: the PMD's PFM_REG_RETFL_* afterwards, when @pmds.
+ */
+struct crt_read_case {
+	const char	*name;
+	bool		setup;
+	bool		null_desc;
+	bool		null_info;
+	bool		pmds;
+	int		count;
+	u16		reg;
+	size_t		aux_size;
+	int		ret;
+	u32		reg_flags;
+};
+
+static const struct crt_read_case crt_read_cases[] = {
+	{ .name = "not_set_up", .ret = -ENXIO },
+	{ .name = "null_info", .setup = true, .null_info = true,
+	  .ret = -EINVAL },
+	{ .name = "null_pmds_count_1", .setup = true, .count = 1,
+	  .ret = -EINVAL },
+	{ .name = "count_minus_1", .setup = true, .pmds = true, .count = -1,
+	  .ret = -EINVAL },
+	{ .name = "count_over_pmds", .setup = true, .pmds = true,
+	  .count = PFMK_TEST_NUM_PMCS + 1, .ret = -E2BIG },
+	{ .name = "null_aux_size_8", .setup = true, .aux_size = 8,
+	  .ret = -EINVAL },
+	{ .name = "pmd_out_of_range", .setup = true, .pmds = true, .count = 1,
+	  .reg = PFMK_TEST_NUM_PMCS, .ret = -EINVAL,
+	  .reg_flags = PFM_REG_RETFL_NOTAVAIL },
+	{ .name = "null_desc", .setup = true, .null_desc = true,
+	  .ret = -EBADF },
+};
+
+static void crt_read_desc(const struct crt_read_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(crt_read, crt_read_cases, crt_read_desc);
+
+/* Each bad argument of pfmk_crash_read() gives its documented errno. */
 static void crash_info_args(struct kunit *test)
+{
+	const struct crt_read_case *c = test->param_value;
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd;
+	void *desc;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	if (c->setup)
+		KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE,
+						       0), 0);
+	pfmkt_pmd_req(&pmd, 0, c->reg, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(c->null_desc ? NULL : desc,
+					      c->null_info ? NULL : &info,
+					      c->pmds ? &pmd : NULL, c->count,
+					      NULL, c->aux_size), c->ret);
+	if (c->pmds)
+		KUNIT_EXPECT_EQ(test, pmd.reg_flags & PFM_REG_RETFL_MASK,
+				c->reg_flags);
+}
+
+/* A set-up context that is not frozen reads as such: no reason, zeros. */
+static void crash_info_not_frozen(struct kunit *test)
 {
 	struct pfmk_crash_info info;
 	struct pfarg_pmd pmd;
@@ -158,28 +232,7 @@ static void crash_info_args(struct kunit *test)
 	void *desc;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
-			-ENXIO);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, 0), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, NULL, NULL, 0, NULL, 0),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 1, NULL, 0),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, &pmd, -1, NULL, 0),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, &pmd,
-					      PFMK_TEST_NUM_PMCS + 1, NULL, 0),
-			-E2BIG);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 8),
-			-EINVAL);
-	pfmkt_pmd_req(&pmd, 0, PFMK_TEST_NUM_PMCS, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, &pmd, 1, NULL, 0),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pmd.reg_flags & PFM_REG_RETFL_MASK,
-			(u32)PFM_REG_RETFL_NOTAVAIL);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(NULL, &info, NULL, 0, NULL, 0),
-			-EBADF);
-
 	pfmkt_pmd_req(&pmd, 0, 1, 77);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, &pmd, 1, aux,
 					      sizeof(aux)), 0);
@@ -406,7 +459,8 @@ static void crash_aux_kept(struct kunit *test)
 
 static struct kunit_case pfmk_crash_cases[] = {
 	KUNIT_CASE_PARAM(crash_setup_args, crt_setup_gen_params),
-	KUNIT_CASE(crash_info_args),
+	KUNIT_CASE_PARAM(crash_info_args, crt_read_gen_params),
+	KUNIT_CASE(crash_info_not_frozen),
 	KUNIT_CASE_PARAM(crash_samples_kept, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_pmds_at_freeze, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_other_untouched, crt_reason_gen_params),

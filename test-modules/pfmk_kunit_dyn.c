@@ -62,44 +62,70 @@ static void dyn_attr_reaches_perf(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-static void dyn_write_expect_einval(struct kunit *test, void *desc, u16 reg,
-				    u64 val)
-{
-	struct pfarg_pmc pmc;
+/**
+ * struct dyn_reg_write - one PMC write to the module's PMU
+ * @name: the case.
+ * @reg: the PMC.
+ * @val: the value.
+ * @ret: the errno.
+ * @flags: the PMC's PFM_REG_RETFL_* afterwards.
+ */
+struct dyn_reg_write {
+	const char	*name;
+	u16		reg;
+	u64		val;
+	int		ret;
+	u32		flags;
+};
 
-	pfmkt_pmc_req(&pmc, 0, reg, val);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL,
-			    "PMC%u = 0x%llx", reg, val);
-	KUNIT_EXPECT_TRUE(test, PFM_REG_RETFL_EINVAL & pmc.reg_flags);
+#define DYNT_BAD(n, r, v) \
+	{ n, r, v, -EINVAL, PFM_REG_RETFL_EINVAL }
+
+static const struct dyn_reg_write dyn_reg_writes[] = {
+	DYNT_BAD("ctrl_bit_0", 0, PFMK_DYN_EN | BIT_ULL(0)),
+	DYNT_BAD("ctrl_bit_62", 1, BIT_ULL(62)),
+	/* the hidden field's bits are no field's */
+	DYNT_BAD("config_bit_20", DYNT_W(0), BIT_ULL(20)),
+	DYNT_BAD("config_bit_36", DYNT_W(0), BIT_ULL(36)),
+	DYNT_BAD("config1_bit_32", DYNT_W(1), BIT_ULL(32)),
+	DYNT_BAD("config2_bit_4", DYNT_W(2), BIT_ULL(4)),
+#ifdef PFMK_HAVE_ATTR_CONFIG3
+	DYNT_BAD("config3_bit_8", DYNT_W(3), BIT_ULL(8)),
+#else
+	DYNT_BAD("config3_bit_0", DYNT_W(3), BIT_ULL(0)),
+#endif
+	/* every field's bits at once, and bit 63, are taken */
+	{ "config_all_fields", DYNT_W(0), 0xf000fffffULL | BIT_ULL(63), 0, 0 },
+	{ "config2_all_fields", DYNT_W(2), 0xff000000000fULL | BIT_ULL(63),
+	  0, 0 },
+	{ "pmc_out_of_range", PFMK_DYN_NUM_PMCS, 0, -EINVAL,
+	  PFM_REG_RETFL_NOTAVAIL },
+};
+
+static void dyn_reg_write_desc(const struct dyn_reg_write *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* Bits outside the format fields, or the control word's: -EINVAL. */
+KUNIT_ARRAY_PARAM(dyn_reg_write, dyn_reg_writes, dyn_reg_write_desc);
+
+/*
+ * Bits outside the format fields, or the control word's: -EINVAL and
+ * PFM_REG_RETFL_EINVAL; the fields' own bits are taken.
+ */
 static void dyn_reserved_bits(struct kunit *test)
 {
+	const struct dyn_reg_write *c = test->param_value;
 	struct pfarg_ctx req;
 	struct pfarg_pmc pmc;
 	void *desc;
 
 	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
 	desc = pfmkt_create_req(test, &req, NULL);
-	dyn_write_expect_einval(test, desc, 0, PFMK_DYN_EN | BIT_ULL(0));
-	dyn_write_expect_einval(test, desc, 1, BIT_ULL(62));
-	/* the hidden field's bits are no field's */
-	dyn_write_expect_einval(test, desc, DYNT_W(0), BIT_ULL(20));
-	dyn_write_expect_einval(test, desc, DYNT_W(0), BIT_ULL(36));
-	dyn_write_expect_einval(test, desc, DYNT_W(1), BIT_ULL(32));
-	dyn_write_expect_einval(test, desc, DYNT_W(2), BIT_ULL(4));
-#ifdef PFMK_HAVE_ATTR_CONFIG3
-	dyn_write_expect_einval(test, desc, DYNT_W(3), BIT_ULL(8));
-#else
-	dyn_write_expect_einval(test, desc, DYNT_W(3), BIT_ULL(0));
-#endif
-	pfmkt_pmc_req(&pmc, 0, DYNT_W(0), 0xf000fffffULL | BIT_ULL(63));
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-	pfmkt_pmc_req(&pmc, 0, DYNT_W(2), 0xff000000000fULL | BIT_ULL(63));
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-	pfmkt_pmc_req(&pmc, 0, PFMK_DYN_NUM_PMCS, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
+	pfmkt_pmc_req(&pmc, 0, c->reg, c->val);
+	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), c->ret,
+			    "PMC%u = 0x%llx", c->reg, c->val);
+	KUNIT_EXPECT_EQ(test, pmc.reg_flags & PFM_REG_RETFL_MASK, c->flags);
 	pfmkt_close(test, desc);
 }
 
@@ -391,7 +417,7 @@ static void dyn_aux_named_pmu(struct kunit *test)
 
 static struct kunit_case dyn_cases[] = {
 	KUNIT_CASE(dyn_attr_reaches_perf),
-	KUNIT_CASE(dyn_reserved_bits),
+	KUNIT_CASE_PARAM(dyn_reserved_bits, dyn_reg_write_gen_params),
 	KUNIT_CASE(dyn_shared_cache),
 	KUNIT_CASE(dyn_unknown_pmu),
 	KUNIT_CASE(dyn_config_words_unloaded),

@@ -320,32 +320,71 @@ static void encode_errors(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, pmcs[i].reg_value, 0x5a5a5a5a5a5a5a5aULL);
 }
 
-/* NULL pointers, an unterminated name, an overlong string. */
+/**
+ * struct enc_bad_arg - a call of pfmk_encode() with a bad argument
+ * @name: the case.
+ * @event: the event string, or NULL.
+ * @long_len: if not 0, the event string is this many 'c's instead.
+ * @null_req: the context request is NULL.
+ * @null_pmcs: the PMC array is NULL.
+ * @null_count: the count pointer is NULL.
+ * @unterminated: the request's PMU name fills its field, unterminated.
+ * @ret: the errno.
+ */
+struct enc_bad_arg {
+	const char	*name;
+	const char	*event;
+	size_t		long_len;
+	bool		null_req;
+	bool		null_pmcs;
+	bool		null_count;
+	bool		unterminated;
+	int		ret;
+};
+
+static const struct enc_bad_arg enc_bad_args[] = {
+	{ .name = "null_event", .ret = -EINVAL },
+	{ .name = "null_req", .event = "cycles", .null_req = true,
+	  .ret = -EINVAL },
+	{ .name = "null_pmcs", .event = "cycles", .null_pmcs = true,
+	  .ret = -EINVAL },
+	{ .name = "null_count", .event = "cycles", .null_count = true,
+	  .ret = -EINVAL },
+	{ .name = "unterminated_pmu_name", .event = "cycles",
+	  .unterminated = true, .ret = -EINVAL },
+	{ .name = "overlong_event", .long_len = 299, .ret = -EINVAL },
+};
+
+static void enc_bad_arg_desc(const struct enc_bad_arg *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(enc_bad_arg, enc_bad_args, enc_bad_arg_desc);
+
+/* NULL pointers, an unterminated name, an overlong string: -EINVAL. */
 static void encode_bad_args(struct kunit *test)
 {
+	const struct enc_bad_arg *c = test->param_value;
 	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
+	const char *event = c->event;
 	struct pfarg_ctx req;
 	unsigned int count;
 	char *big;
 
 	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_EXPECT_EQ(test, pfmk_encode(NULL, 0, &req, pmcs, 5, &count),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_encode("cycles", 0, NULL, pmcs, 5, &count),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_encode("cycles", 0, &req, NULL, 5, &count),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_encode("cycles", 0, &req, pmcs, 5, NULL),
-			-EINVAL);
-	memset(req.ctx_pmu_name, 'a', sizeof(req.ctx_pmu_name));
-	KUNIT_EXPECT_EQ(test, pfmk_encode("cycles", 0, &req, pmcs, 5, &count),
-			-EINVAL);
-	pfmkt_ctx_req(&req, "", 0, false);
-	big = kunit_kzalloc(test, 300, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, big);
-	memset(big, 'c', 299);
-	KUNIT_EXPECT_EQ(test, pfmk_encode(big, 0, &req, pmcs, 5, &count),
-			-EINVAL);
+	if (c->unterminated)
+		memset(req.ctx_pmu_name, 'a', sizeof(req.ctx_pmu_name));
+	if (c->long_len) {
+		big = kunit_kzalloc(test, c->long_len + 1, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, big);
+		memset(big, 'c', c->long_len);
+		event = big;
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_encode(event, 0, c->null_req ? NULL : &req,
+					  c->null_pmcs ? NULL : pmcs, 5,
+					  c->null_count ? NULL : &count),
+			c->ret);
 }
 
 /* Events of one PMU in one context: PMD 0 names it, the others fit. */
@@ -379,7 +418,7 @@ static struct kunit_case encode_cases[] = {
 	KUNIT_CASE_PARAM(encode_forms, enc_gen_params),
 	KUNIT_CASE(encode_tracepoint),
 	KUNIT_CASE_PARAM(encode_errors, enc_err_gen_params),
-	KUNIT_CASE(encode_bad_args),
+	KUNIT_CASE_PARAM(encode_bad_args, enc_bad_arg_gen_params),
 	KUNIT_CASE(encode_one_pmu_mix),
 	{}
 };

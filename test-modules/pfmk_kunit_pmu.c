@@ -13,6 +13,7 @@
 #include <linux/irqflags.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
@@ -76,59 +77,71 @@ static u64 tpmu_value(struct perf_event *event)
 	return perf_event_read_value(event, &enabled, &running);
 }
 
-static void tpmu_expect_rejected(struct kunit *test,
-				 struct perf_event_attr *attr, int cpu,
-				 struct task_struct *task, long err)
-{
-	struct perf_event *event;
+/**
+ * struct tpmu_bad_attr - an event the test PMU's event_init refuses
+ * @name: the case.
+ * @config: attr.config.
+ * @task: bound to the current task (CPU -1), not to a CPU.
+ * @freq: in frequency mode (100 Hz).
+ * @exclude_kernel: attr.exclude_kernel.
+ * @err: the errno.
+ */
+struct tpmu_bad_attr {
+	const char	*name;
+	u64		config;
+	bool		task;
+	bool		freq;
+	bool		exclude_kernel;
+	long		err;
+};
 
-	attr->type = pfmk_test_pmu_type();
-	attr->size = sizeof(*attr);
-	event = perf_event_create_kernel_counter(attr, cpu, task, NULL, NULL);
-	if (!IS_ERR(event))
-		perf_event_release_kernel(event);
-	KUNIT_EXPECT_TRUE(test, IS_ERR(event));
-	if (IS_ERR(event))
-		KUNIT_EXPECT_EQ(test, PTR_ERR(event), err);
+static const struct tpmu_bad_attr tpmu_bad_attrs[] = {
+	{ .name = "step_0", .config = 0, .err = -EINVAL },
+	{ .name = "bit_16", .config = BIT_ULL(16) | 1, .err = -EINVAL },
+	{ .name = "bit_63", .config = BIT_ULL(63) | 1, .err = -EINVAL },
+	/* CPU-bound events only. */
+	{ .name = "task_bound", .config = 1, .task = true, .err = -EINVAL },
+	/* No frequency mode: a tick is not a unit of time. */
+	{ .name = "freq", .config = 1, .freq = true, .err = -EINVAL },
+	/* PERF_PMU_CAP_NO_EXCLUDE. */
+	{ .name = "exclude_kernel", .config = 1, .exclude_kernel = true,
+	  .err = -EINVAL },
+};
+
+static void tpmu_bad_attr_desc(const struct tpmu_bad_attr *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
+KUNIT_ARRAY_PARAM(tpmu_bad_attr, tpmu_bad_attrs, tpmu_bad_attr_desc);
 
 /* event_init rejects what the encoding does not allow. */
 static void tpmu_event_init_checks(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
+	const struct tpmu_bad_attr *c = test->param_value;
 	struct perf_event_attr attr;
+	struct perf_event *event;
 
 	KUNIT_ASSERT_GT(test, pfmk_test_pmu_type(), (int)PERF_TYPE_MAX - 1);
 
 	memset(&attr, 0, sizeof(attr));
-	attr.config = 0;
-	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
-
-	memset(&attr, 0, sizeof(attr));
-	attr.config = BIT_ULL(16) | 1;
-	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
-
-	memset(&attr, 0, sizeof(attr));
-	attr.config = BIT_ULL(63) | 1;
-	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
-
-	/* CPU-bound events only. */
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 1;
-	tpmu_expect_rejected(test, &attr, -1, current, -EINVAL);
-
-	/* No frequency mode: a tick is not a unit of time. */
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 1;
-	attr.freq = 1;
-	attr.sample_freq = 100;
-	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
-
-	/* PERF_PMU_CAP_NO_EXCLUDE. */
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 1;
-	attr.exclude_kernel = 1;
-	tpmu_expect_rejected(test, &attr, cpu, NULL, -EINVAL);
+	attr.type = pfmk_test_pmu_type();
+	attr.size = sizeof(attr);
+	attr.config = c->config;
+	attr.exclude_kernel = c->exclude_kernel;
+	if (c->freq) {
+		attr.freq = 1;
+		attr.sample_freq = 100;
+	}
+	event = perf_event_create_kernel_counter(&attr,
+						 c->task ? -1 : pfmkt_cpu(),
+						 c->task ? current : NULL,
+						 NULL, NULL);
+	if (!IS_ERR(event))
+		perf_event_release_kernel(event);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(event));
+	if (IS_ERR(event))
+		KUNIT_EXPECT_EQ(test, PTR_ERR(event), c->err);
 }
 
 /* Counts are ticks * STEP, only while the event is started. */
@@ -402,7 +415,7 @@ static void tpmu_ticks_together(struct kunit *test)
 }
 
 static struct kunit_case pfmk_test_pmu_cases[] = {
-	KUNIT_CASE(tpmu_event_init_checks),
+	KUNIT_CASE_PARAM(tpmu_event_init_checks, tpmu_bad_attr_gen_params),
 	KUNIT_CASE(tpmu_counts_exact),
 	KUNIT_CASE(tpmu_tick_other_cpu),
 	KUNIT_CASE(tpmu_sampling_overflows),
