@@ -27,12 +27,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <pfmk/compat.h>
 #include <pfmk/ns.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
-
-#include "pfmk_kunit.h"
 
 #define REUSE_NREGS	PFMK_GENERIC_NUM_PMCS
 /*
