@@ -305,7 +305,7 @@ struct pfmk_msgq {
  * @pmu: PMU description; its module is pinned until close.
  * @owner: module that created the context (NULL: built-in code); its
  *	contexts are reclaimed when it goes away (core/reclaim.c).
- * @mem: bytes charged to pfmk_mem_bytes for this context.
+ * @mem: bytes charged to pfmk_counters.mem_bytes for this context.
  * @completion: the owner's completion, for pfmk_read().
  * @fmt: sampling format, or NULL.
  * @smpl_buf: sampling buffer (vmalloc), or NULL.

@@ -178,8 +178,8 @@ static __always_inline u64 pfmk_perf_count_nmi(struct perf_event *event)
  * from any CPU; one counting elsewhere cannot be read here.  With
  * interrupts off, an event counting here can neither be scheduled out
  * nor released (perf removes a CPU event by an IPI to its CPU).
- * pfmk_count's count_lifecycle_exact (exact values of counting PMDs, read
- * by this path first) fails if this changes; so does pfmk_lockless's
+ * pfmk_count's count_exact_started and count_exact_restarted (exact
+ * values of counting PMDs, read by this path first) fail if this changes; so does pfmk_lockless's
  * lockless_read_vs_unload (an unused PMD reads exactly what was written,
  * a counting one never goes back, while events come and go).
  *

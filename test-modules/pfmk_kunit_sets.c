@@ -861,10 +861,9 @@ static struct pfarg_setinfo sets_time_expect_set(struct kunit *test,
  * Three sets switching every 50 ms, each counting cpu-clock, for 1.5 s.
  * A set's run lasts its timeout plus the switch latency (the timer's
  * expiry to the switch work, reported by the context's stats), which is
- * the host's business in an emulated guest: on a host at load 10 (a
- * second guest and kernel builds beside it) the mean latency was 21 ms
- * and the worst 73 ms.  So each bound is taken against timeout + mean
- * latency, measured in the same run: each set's mean active time per run
+ * the host's business in an emulated guest and grows with the host's
+ * load.  So each bound is taken against timeout + mean latency, measured
+ * in the same run: each set's mean active time per run
  * within 25% of it (its worst latency taken out once for the upper
  * bound: one stall per set is tolerated), its cpu-clock count within 25%
  * of its active time, and the number of runs within 25% of what the
