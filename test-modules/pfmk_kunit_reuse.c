@@ -31,6 +31,8 @@
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
 
+#include "pfmk_kunit.h"
+
 #define REUSE_NREGS	PFMK_GENERIC_NUM_PMCS
 /*
  * Rounds of dirtying a context and checking a new one, and their bound in
