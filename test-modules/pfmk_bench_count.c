@@ -192,8 +192,10 @@ int bench_create_close(struct bench *b, unsigned int k)
  * read, which the line gives as well.  In instruction-count mode these
  * are instructions.
  */
-enum { STEP_RAW_CREATE, STEP_RAW_RELEASE, STEP_CREATE, STEP_WRITE_PMCS,
-       STEP_LOAD, STEP_CLOSE, STEP_CLOCK, STEPS };
+enum {
+	STEP_RAW_CREATE, STEP_RAW_RELEASE, STEP_CREATE, STEP_WRITE_PMCS,
+	STEP_LOAD, STEP_CLOSE, STEP_CLOCK, STEPS
+};
 
 static int bench_steps_round(struct bench *b, unsigned int k, unsigned int cnt,
 			     u64 *sum)
