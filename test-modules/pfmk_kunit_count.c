@@ -612,20 +612,28 @@ static void multi_two_cpus(struct kunit *test)
 	pfmkt_close(test, b);
 }
 
-/* Two contexts on one CPU are independent of each other. */
-static void multi_same_cpu(struct kunit *test)
+/*
+ * Two contexts started on @cpu, @a counting 1 and @b 3 a tick from 1000,
+ * and ticked 10 times: each counts its own.
+ */
+static void multi_same_cpu_pair(struct kunit *test, int cpu, void **a,
+				void **b)
+{
+	*a = pfmkt_create_started(test, cpu, 1, 0);
+	*b = pfmkt_create_started(test, cpu, 3, 1000);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *b, 0), 1030ULL);
+}
+
+/* Two contexts on one CPU: stopping one does not stop the other. */
+static void multi_same_cpu_stop(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *a, *b;
 
-	a = pfmkt_create_started(test, cpu, 1, 0);
-	b = pfmkt_create_started(test, cpu, 3, 1000);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
-
-	/* Stopping one does not stop the other. */
+	multi_same_cpu_pair(test, cpu, &a, &b);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(b),
@@ -633,18 +641,32 @@ static void multi_same_cpu(struct kunit *test)
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
+}
 
-	/* Writing one does not write the other. */
+/* Two contexts on one CPU: writing one does not write the other. */
+static void multi_same_cpu_write(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
 	pfmkt_write_pmd(test, a, 0, 500);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
+}
 
-	/* Closing one leaves the other's values and counting intact. */
-	KUNIT_ASSERT_EQ(test, pfmk_start(a, NULL), 0);
+/* Two contexts on one CPU: closing one leaves the other counting. */
+static void multi_same_cpu_close(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
 	pfmkt_close(test, b);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 500ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
 	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 501ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 11ULL);
 	pfmkt_close(test, a);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 }
@@ -683,7 +705,9 @@ static void multi_many(struct kunit *test)
 
 static struct kunit_case pfmk_multi_cases[] = {
 	KUNIT_CASE(multi_two_cpus),
-	KUNIT_CASE(multi_same_cpu),
+	KUNIT_CASE(multi_same_cpu_stop),
+	KUNIT_CASE(multi_same_cpu_write),
+	KUNIT_CASE(multi_same_cpu_close),
 	KUNIT_CASE(multi_many),
 	{}
 };
