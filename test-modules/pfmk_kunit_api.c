@@ -830,6 +830,46 @@ static void api_vector_atomic_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 366ULL);
 }
 
+/**
+ * struct api_bad_cpu - a CPU number pfmk_load_context() refuses
+ * @what: what the row checks.
+ * @nr_ids: the number is nr_cpu_ids (known at run time only); @cpu unused.
+ * @cpu: the number.
+ * @err: the errno expected.
+ */
+struct api_bad_cpu {
+	const char	*what;
+	bool		nr_ids;
+	u32		cpu;
+	int		err;
+};
+
+static const struct api_bad_cpu api_bad_cpus[] = {
+	{ "nr_cpu_ids", .nr_ids = true, .err = -EINVAL },
+	{ "0xffffffff", .cpu = 0xffffffff, .err = -EINVAL },
+	{ "0x80000000", .cpu = 0x80000000, .err = -EINVAL },
+};
+
+static void api_bad_cpu_desc(const struct api_bad_cpu *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "CPU %s", c->what);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_cpu, api_bad_cpus, api_bad_cpu_desc);
+
+/* pfmk_load_context() of a CPU that does not exist: the errno. */
+static void api_load_bad_cpu(struct kunit *test)
+{
+	const struct api_bad_cpu *c = test->param_value;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u32 cpu = c->nr_ids ? nr_cpu_ids : c->cpu;
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	KUNIT_EXPECT_EQ_MSG(test, pfmkt_load_cpu(desc, cpu), c->err,
+			    "CPU %s", c->what);
+	pfmkt_close(test, desc);
+}
+
 /* pfmk_load_context() argument checks; the context stays unloaded. */
 static void api_load_args(struct kunit *test)
 {
@@ -838,9 +878,6 @@ static void api_load_args(struct kunit *test)
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, nr_cpu_ids), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, 0xffffffff), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, 0x80000000), -EINVAL);
 	memset(&load, 0, sizeof(load));
 	load.load_pid = pfmkt_cpu();
 	load.load_set = 1;
@@ -981,6 +1018,7 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE(api_vector_atomic),
 	KUNIT_CASE(api_vector_atomic_loaded),
 	KUNIT_CASE(api_load_args),
+	KUNIT_CASE_PARAM(api_load_bad_cpu, api_bad_cpu_gen_params),
 	KUNIT_CASE(api_start_args),
 	KUNIT_CASE_PARAM(api_read_size, api_bad_msg_size_gen_params),
 	KUNIT_CASE(api_read_args),

@@ -213,58 +213,126 @@ static void count_exact_closed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), -EBADF);
 }
 
-/* The life cycle on cpu-clock: plausible, monotonic, frozen when stopped. */
-static void count_lifecycle_cpu_clock(struct kunit *test)
+/*
+ * The life-cycle context on cpu-clock: generic PMD 0 from 0, PMD 1 from
+ * COUNT_INIT, loaded on @cpu and brought through every stage up to
+ * @stage (COUNT_RESTARTED at most): started, stopped, started again.
+ * *@t0 is the time before the first start (of the load if not started).
+ */
+static void *count_clock_at(struct kunit *test, int cpu,
+			    enum count_stage stage, u64 *t0)
 {
-	static const u16 regs[] = { 0, 1 };
-	int cpu = pfmkt_cpu();
-	u64 t0, elapsed, v[2], w[2];
-	void *desc;
+	void *desc = pfmkt_create(test, "");
 
-	desc = pfmkt_create(test, "");
 	pfmkt_write_pmc(test, desc, 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	pfmkt_write_pmc(test, desc, 1, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	pfmkt_write_pmd(test, desc, 1, COUNT_INIT);
 	pfmkt_load(test, desc, cpu);
+	*t0 = ktime_get_ns();
+	if (stage >= COUNT_STARTED) {
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		usleep_range(2000, 3000);
+	}
+	if (stage >= COUNT_STOPPED)
+		KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	if (stage >= COUNT_RESTARTED) {
+		KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+		usleep_range(2000, 3000);
+	}
+	return desc;
+}
+
+static const u16 count_clock_regs[] = { 0, 1 };
+
+/* Read generic PMDs 0 and 1 of @desc into @v. */
+static void count_clock_read(struct kunit *test, void *desc, u64 *v)
+{
+	count_read(test, desc, count_clock_regs, 2, v);
+}
+
+/* cpu-clock loaded, not started: the PMDs keep their initial values. */
+static void count_clock_loaded(struct kunit *test)
+{
+	u64 t0, v[2];
+	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_LOADED, &t0);
+
 	usleep_range(2000, 3000);
-	count_read(test, desc, regs, 2, v);
+	count_clock_read(test, desc, v);
 	KUNIT_EXPECT_EQ(test, v[0], 0ULL);
 	KUNIT_EXPECT_EQ(test, v[1], COUNT_INIT);
+}
+
+/* cpu-clock started: each PMD counts plausible nanoseconds. */
+static void count_clock_started(struct kunit *test)
+{
+	u64 t0, elapsed, v[2];
+	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_LOADED, &t0);
 
 	t0 = ktime_get_ns();
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	msleep(20);
-	count_read(test, desc, regs, 2, v);
+	count_clock_read(test, desc, v);
 	elapsed = ktime_get_ns() - t0;
 	KUNIT_EXPECT_GE(test, v[0], 10 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_LE(test, v[0], elapsed + COUNT_CLOCK_SLACK);
 	KUNIT_EXPECT_GE(test, v[1], COUNT_INIT + 10 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_LE(test, v[1], COUNT_INIT + elapsed + COUNT_CLOCK_SLACK);
+}
 
+/* cpu-clock running: each PMD grows between two reads. */
+static void count_clock_running(struct kunit *test)
+{
+	u64 t0, v[2], w[2];
+	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_STARTED, &t0);
+
+	count_clock_read(test, desc, v);
 	usleep_range(2000, 3000);
-	count_read(test, desc, regs, 2, w);
+	count_clock_read(test, desc, w);
 	KUNIT_EXPECT_GT(test, w[0], v[0]);
 	KUNIT_EXPECT_GT(test, w[1], v[1]);
+}
 
+/* cpu-clock stopped: the counts kept, then frozen. */
+static void count_clock_stopped(struct kunit *test)
+{
+	u64 t0, v[2], w[2];
+	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_STARTED, &t0);
+
+	count_clock_read(test, desc, w);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	count_read(test, desc, regs, 2, v);
+	count_clock_read(test, desc, v);
 	KUNIT_EXPECT_GE(test, v[0], w[0]);
 	usleep_range(5000, 6000);
-	count_read(test, desc, regs, 2, w);
+	count_clock_read(test, desc, w);
 	KUNIT_EXPECT_EQ(test, w[0], v[0]);
 	KUNIT_EXPECT_EQ(test, w[1], v[1]);
+}
 
+/* cpu-clock started again: counting goes on, within the time elapsed. */
+static void count_clock_restarted(struct kunit *test)
+{
+	u64 t0, elapsed, v[2], w[2];
+	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_STOPPED, &t0);
+
+	count_clock_read(test, desc, w);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
-	count_read(test, desc, regs, 2, v);
+	count_clock_read(test, desc, v);
 	elapsed = ktime_get_ns() - t0;
 	KUNIT_EXPECT_GT(test, v[0], w[0]);
 	KUNIT_EXPECT_LE(test, v[0], elapsed + COUNT_CLOCK_SLACK);
+}
+
+/* cpu-clock unloaded: the counts frozen. */
+static void count_clock_unloaded(struct kunit *test)
+{
+	u64 t0, v[2], w[2];
+	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_RESTARTED, &t0);
 
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	count_read(test, desc, regs, 2, v);
+	count_clock_read(test, desc, v);
 	usleep_range(2000, 3000);
-	count_read(test, desc, regs, 2, w);
+	count_clock_read(test, desc, w);
 	KUNIT_EXPECT_EQ(test, w[0], v[0]);
 	KUNIT_EXPECT_EQ(test, w[1], v[1]);
 	pfmkt_close(test, desc);
@@ -555,7 +623,12 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_exact_restarted),
 	KUNIT_CASE(count_exact_unloaded),
 	KUNIT_CASE(count_exact_closed),
-	KUNIT_CASE(count_lifecycle_cpu_clock),
+	KUNIT_CASE(count_clock_loaded),
+	KUNIT_CASE(count_clock_started),
+	KUNIT_CASE(count_clock_running),
+	KUNIT_CASE(count_clock_stopped),
+	KUNIT_CASE(count_clock_restarted),
+	KUNIT_CASE(count_clock_unloaded),
 	KUNIT_CASE_PARAM(count_read_vectors_generic,
 			 count_vec_loaded_gen_params),
 	KUNIT_CASE(count_disabled_pmd),
@@ -612,20 +685,28 @@ static void multi_two_cpus(struct kunit *test)
 	pfmkt_close(test, b);
 }
 
-/* Two contexts on one CPU are independent of each other. */
-static void multi_same_cpu(struct kunit *test)
+/*
+ * Two contexts started on @cpu, @a counting 1 and @b 3 a tick from 1000,
+ * and ticked 10 times: each counts its own.
+ */
+static void multi_same_cpu_pair(struct kunit *test, int cpu, void **a,
+				void **b)
+{
+	*a = pfmkt_create_started(test, cpu, 1, 0);
+	*b = pfmkt_create_started(test, cpu, 3, 1000);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
+	pfmk_test_pmu_tick(cpu, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *b, 0), 1030ULL);
+}
+
+/* Two contexts on one CPU: stopping one does not stop the other. */
+static void multi_same_cpu_stop(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *a, *b;
 
-	a = pfmkt_create_started(test, cpu, 1, 0);
-	b = pfmkt_create_started(test, cpu, 3, 1000);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
-
-	/* Stopping one does not stop the other. */
+	multi_same_cpu_pair(test, cpu, &a, &b);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(b),
@@ -633,18 +714,32 @@ static void multi_same_cpu(struct kunit *test)
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
+}
 
-	/* Writing one does not write the other. */
+/* Two contexts on one CPU: writing one does not write the other. */
+static void multi_same_cpu_write(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
 	pfmkt_write_pmd(test, a, 0, 500);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
+}
 
-	/* Closing one leaves the other's values and counting intact. */
-	KUNIT_ASSERT_EQ(test, pfmk_start(a, NULL), 0);
+/* Two contexts on one CPU: closing one leaves the other counting. */
+static void multi_same_cpu_close(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
 	pfmkt_close(test, b);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 500ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
 	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 501ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 11ULL);
 	pfmkt_close(test, a);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 }
@@ -683,7 +778,9 @@ static void multi_many(struct kunit *test)
 
 static struct kunit_case pfmk_multi_cases[] = {
 	KUNIT_CASE(multi_two_cpus),
-	KUNIT_CASE(multi_same_cpu),
+	KUNIT_CASE(multi_same_cpu_stop),
+	KUNIT_CASE(multi_same_cpu_write),
+	KUNIT_CASE(multi_same_cpu_close),
 	KUNIT_CASE(multi_many),
 	{}
 };

@@ -244,50 +244,111 @@ static void limits_max_smpl_mem(struct kunit *test)
 			before.smpl_bytes + 4096);
 }
 
+#define LIMITS_AUX	(4 * PAGE_SIZE)
+/* An AUX set-up is charged with its data page. */
+#define LIMITS_AUX_COST	(LIMITS_AUX + PAGE_SIZE)
+
 /*
- * pfmk AUX: an AUX set-up counts against max_smpl_mem (and in
- * smpl_bytes and mem_bytes) from the set-up on, its data page included.
+ * A context, and max_smpl_mem set to what one AUX set-up of LIMITS_AUX
+ * bytes costs on top of the counts in @before; skipped without pfmk AUX.
  */
-static void limits_aux_mem(struct kunit *test)
+static void *limits_aux_ctx(struct kunit *test,
+			    struct pfmk_global_stats *before)
 {
-	const u64 aux = 4 * PAGE_SIZE, cost = aux + PAGE_SIZE;
-	struct pfmk_global_stats before, st;
 	void *desc;
 
 	if (!pfmk_aux_supported())
 		kunit_skip(test, "kernel lacks pfmk's kernel-owned AUX patch");
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	before = pfmkt_gstats(test);
-	pfmkt_set_limit(test, "max_smpl_mem", before.smpl_bytes + cost);
+	*before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_smpl_mem",
+			before->smpl_bytes + LIMITS_AUX_COST);
+	return desc;
+}
 
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * aux, 0), -ENOMEM);
+/* limits_aux_ctx() with its AUX set-up made: the limit is reached. */
+static void *limits_aux_charged(struct kunit *test,
+				struct pfmk_global_stats *before)
+{
+	void *desc = limits_aux_ctx(test, before);
+
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, LIMITS_AUX, 0), 0);
+	return desc;
+}
+
+/* pfmk AUX: a set-up over max_smpl_mem gets -ENOMEM, charges nothing. */
+static void limits_aux_mem_over(struct kunit *test)
+{
+	struct pfmk_global_stats before, st;
+	void *desc = limits_aux_ctx(test, &before);
+
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * LIMITS_AUX, 0),
+			-ENOMEM);
 	st = pfmkt_gstats(test);
 	pfmkt_expect_gstats(test, &before, &st, &(struct pfmk_global_stats){},
 			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
+}
 
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux, 0), 0);
+/*
+ * pfmk AUX: a set-up counts in smpl_bytes and mem_bytes from the set-up
+ * on, its data page included.
+ */
+static void limits_aux_mem_charged(struct kunit *test)
+{
+	struct pfmk_global_stats before, st;
+
+	limits_aux_charged(test, &before);
 	st = pfmkt_gstats(test);
 	pfmkt_expect_gstats(test, &before, &st,
-			    &(struct pfmk_global_stats){ .smpl_bytes = cost,
-							 .mem_bytes = cost },
+			    &(struct pfmk_global_stats){
+				.smpl_bytes = LIMITS_AUX_COST,
+				.mem_bytes = LIMITS_AUX_COST },
 			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
-	/* A bigger replacement does not fit: the set-up stays. */
-	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * aux, 0), -ENOMEM);
+}
+
+/* pfmk AUX: a bigger replacement does not fit: the set-up stays. */
+static void limits_aux_mem_bigger(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc = limits_aux_charged(test, &before);
+
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * LIMITS_AUX, 0),
+			-ENOMEM);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
-			before.smpl_bytes + cost);
-	/* A smaller one does; removing it gives everything back. */
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux / 2, 0), 0);
+			before.smpl_bytes + LIMITS_AUX_COST);
+}
+
+/* pfmk AUX: a smaller replacement fits and is charged its own size. */
+static void limits_aux_mem_smaller(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc = limits_aux_charged(test, &before);
+
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, LIMITS_AUX / 2, 0), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
-			before.smpl_bytes + aux / 2 + PAGE_SIZE);
+			before.smpl_bytes + LIMITS_AUX / 2 + PAGE_SIZE);
+}
+
+/* pfmk AUX: removing the set-up gives everything back. */
+static void limits_aux_mem_remove(struct kunit *test)
+{
+	struct pfmk_global_stats before, st;
+	void *desc = limits_aux_charged(test, &before);
+
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, 0, 0), 0);
 	st = pfmkt_gstats(test);
 	pfmkt_expect_gstats(test, &before, &st, &(struct pfmk_global_stats){},
 			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
-	/* Closing with a set-up uncharges it too. */
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, aux, 0), 0);
+}
+
+/* pfmk AUX: closing with a set-up uncharges it too. */
+static void limits_aux_mem_close(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc = limits_aux_charged(test, &before);
+
 	pfmkt_close(test, desc);
-	st = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, st.smpl_bytes, before.smpl_bytes);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes, before.smpl_bytes);
 }
 
 /* Creating and closing returns every counter to where it was. */
@@ -327,7 +388,12 @@ static struct kunit_case pfmk_limits_cases[] = {
 	KUNIT_CASE(limits_max_events_close),
 	KUNIT_CASE(limits_max_smpl_buf),
 	KUNIT_CASE(limits_max_smpl_mem),
-	KUNIT_CASE(limits_aux_mem),
+	KUNIT_CASE(limits_aux_mem_over),
+	KUNIT_CASE(limits_aux_mem_charged),
+	KUNIT_CASE(limits_aux_mem_bigger),
+	KUNIT_CASE(limits_aux_mem_smaller),
+	KUNIT_CASE(limits_aux_mem_remove),
+	KUNIT_CASE(limits_aux_mem_close),
 	KUNIT_CASE(limits_accounting_balanced),
 	{}
 };
