@@ -136,24 +136,75 @@ static void x86_no_pmu_refuses_images(struct kunit *test)
 		.ctx_pmu_name = PFMK_X86_INTEL_NAME }, &desc), -ENOENT);
 }
 
+/* Mutations of a good announcement that make it nonsense. */
+static void x86t_bad_version(struct pfmk_x86_pmu_info *info)
+{
+	info->version = 6;
+}
+
+static void x86t_no_gp(struct pfmk_x86_pmu_info *info)
+{
+	info->nr_gp = 0;
+}
+
+/* Fixed counters came with version 2. */
+static void x86t_fixed_v1(struct pfmk_x86_pmu_info *info)
+{
+	info->version = 1;
+}
+
+/* Six counters need PerfCtrCore. */
+static void x86t_six_no_core(struct pfmk_x86_pmu_info *info)
+{
+	info->nr_gp = 6;
+	info->amd_flags = 0;
+}
+
+struct x86t_bad_announce {
+	const char *name;
+	/* NULL: the announcement itself is NULL. */
+	const struct pfmk_x86_pmu_info *good;
+	void (*mutate)(struct pfmk_x86_pmu_info *info);
+	int err;
+};
+
+static const struct x86t_bad_announce x86t_bad_announces[] = {
+	{ "intel version 6", &x86t_intel, x86t_bad_version, -EINVAL },
+	{ "intel no gp counters", &x86t_intel, x86t_no_gp, -EINVAL },
+	{ "intel fixed counters on version 1", &x86t_intel, x86t_fixed_v1,
+	  -EINVAL },
+	{ "amd six counters without PerfCtrCore", &x86t_amd, x86t_six_no_core,
+	  -EINVAL },
+	{ "NULL", NULL, NULL, -EINVAL },
+};
+
+static void x86t_bad_announce_desc(const struct x86t_bad_announce *b,
+				   char *desc)
+{
+	strscpy(desc, b->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(x86t_bad_announce, x86t_bad_announces,
+		  x86t_bad_announce_desc);
+
 /* Announcements: nonsense refused, one at a time. */
 static void x86_announce_rules(struct kunit *test)
 {
-	struct pfmk_x86_pmu_info bad = x86t_intel;
+	const struct x86t_bad_announce *b = test->param_value;
+	struct pfmk_x86_pmu_info bad;
 
-	bad.version = 6;
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	bad = x86t_intel;
-	bad.nr_gp = 0;
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	bad = x86t_intel;
-	bad.version = 1;	/* fixed counters came with version 2 */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	bad = x86t_amd;
-	bad.nr_gp = 6;
-	bad.amd_flags = 0;	/* six counters need PerfCtrCore */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(NULL), -EINVAL);
+	if (!b->good) {
+		KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(NULL), b->err);
+		return;
+	}
+	bad = *b->good;
+	b->mutate(&bad);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), b->err);
+}
+
+/* One announced PMU at a time: a second announcement is busy. */
+static void x86_announce_busy(struct kunit *test)
+{
 	x86t_announce(test, &x86t_intel);
 	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&x86t_amd), -EBUSY);
 }
@@ -327,7 +378,8 @@ static void x86_named_loads_defaults(struct kunit *test)
 
 static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_no_pmu_refuses_images),
-	KUNIT_CASE(x86_announce_rules),
+	KUNIT_CASE_PARAM(x86_announce_rules, x86t_bad_announce_gen_params),
+	KUNIT_CASE(x86_announce_busy),
 	KUNIT_CASE(x86_intel_gp_encoding),
 	KUNIT_CASE(x86_intel_fixed_encoding),
 	KUNIT_CASE(x86_amd_encoding),
