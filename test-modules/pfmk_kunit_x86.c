@@ -35,6 +35,9 @@
 #define X86T_ANY		BIT_ULL(21)
 #define X86T_EN			BIT_ULL(22)
 #define X86T_INV		BIT_ULL(23)
+/* AMD64: event 0x1c1 (its bit 8 at bit 32), umask 0xf0, USR|OS. */
+#define X86T_AMD_IMG		(BIT_ULL(32) | X86T_EN | X86T_USR | X86T_OS | \
+				 0xf0c1)
 
 static const struct pfmk_x86_pmu_info x86t_intel = {
 	.source = "pfmk_kunit_x86", .vendor = PFMK_X86_INTEL,
@@ -243,17 +246,6 @@ static void x86_intel_gp_encoding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES &
 						     ~X86T_EN, &attr),
 			PFMK_PMC_OFF);
-
-	/* What the hardware would not take. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | BIT_ULL(32)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | X86T_PC),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | X86T_ANY),
-			-EINVAL);
-	/* Four general counters: PMC4 to PMC15 do not exist. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(4, X86T_CYCLES), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(15, X86T_CYCLES), -EINVAL);
 }
 
 /* PMC16 = IA32_FIXED_CTR_CTRL programs PMD16, PMD17, PMD18. */
@@ -282,36 +274,84 @@ static void x86_intel_fixed_encoding(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 2,
 						     0x300, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.config, config[2]);
-	/* Three fixed counters: a fourth field, AnyThread: refused. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x3000),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x7),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 3,
-						     0x3000, &attr), -EINVAL);
-	/* PMC17 is not a register of perfmon2's numbering. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(17, 0x3), -EINVAL);
 }
 
 /* AMD64: six counters with PerfCtrCore, event bits 11:8 at 35:32. */
 static void x86_amd_encoding(struct kunit *test)
 {
 	struct perf_event_attr attr = { };
-	const u64 img = BIT_ULL(32) | X86T_EN | X86T_USR | X86T_OS | 0xf0c1;
+	const u64 img = X86T_AMD_IMG;
 
 	x86t_announce(test, &x86t_amd);
 	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, img), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(5, img, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.config, BIT_ULL(32) | 0xf0c1);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(6, img), -EINVAL);
-	/* Host/guest-only and reserved bits. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, img | BIT_ULL(40)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, img | BIT_ULL(19)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x3),
-			-EINVAL);
 	pfmk_x86_pmu_retract(&x86t_amd);
+}
+
+/* An image the announced PMU would not take, and how it is refused. */
+struct x86t_bad_image {
+	const char *name;
+	const struct pfmk_x86_pmu_info *pmu;
+	/* pfmk_x86_image_to_attr() on a PMD, else pfmk_x86_image_check(). */
+	bool to_attr;
+	u16 reg;
+	u64 img;
+	int err;
+};
+
+static const struct x86t_bad_image x86t_bad_images[] = {
+	/* Intel general counters: what the hardware would not take. */
+	{ "intel gp bit 32", &x86t_intel, false, 0, X86T_CYCLES | BIT_ULL(32),
+	  -EINVAL },
+	{ "intel gp PC", &x86t_intel, false, 0, X86T_CYCLES | X86T_PC,
+	  -EINVAL },
+	{ "intel gp AnyThread", &x86t_intel, false, 0, X86T_CYCLES | X86T_ANY,
+	  -EINVAL },
+	/* Four general counters: PMC4 to PMC15 do not exist. */
+	{ "intel gp PMC4", &x86t_intel, false, 4, X86T_CYCLES, -EINVAL },
+	{ "intel gp PMC15", &x86t_intel, false, 15, X86T_CYCLES, -EINVAL },
+	/* Three fixed counters: a fourth field, AnyThread: refused. */
+	{ "intel fixed fourth field", &x86t_intel, false, PFMK_X86_FIXED_PMC,
+	  0x3000, -EINVAL },
+	{ "intel fixed AnyThread", &x86t_intel, false, PFMK_X86_FIXED_PMC,
+	  0x7, -EINVAL },
+	{ "intel fixed PMD19", &x86t_intel, true, PFMK_X86_FIXED_PMD0 + 3,
+	  0x3000, -EINVAL },
+	/* PMC17 is not a register of perfmon2's numbering. */
+	{ "intel PMC17", &x86t_intel, false, 17, 0x3, -EINVAL },
+	/* AMD64: six counters. */
+	{ "amd PMC6", &x86t_amd, false, 6, X86T_AMD_IMG, -EINVAL },
+	/* Host/guest-only and reserved bits. */
+	{ "amd host-only", &x86t_amd, false, 0, X86T_AMD_IMG | BIT_ULL(40),
+	  -EINVAL },
+	{ "amd reserved bit 19", &x86t_amd, false, 0,
+	  X86T_AMD_IMG | BIT_ULL(19), -EINVAL },
+	{ "amd no fixed counters", &x86t_amd, false, PFMK_X86_FIXED_PMC, 0x3,
+	  -EINVAL },
+};
+
+static void x86t_bad_image_desc(const struct x86t_bad_image *b, char *desc)
+{
+	strscpy(desc, b->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(x86t_bad_image, x86t_bad_images, x86t_bad_image_desc);
+
+/* Images the announced PMU would not take: refused, one at a time. */
+static void x86_image_refused(struct kunit *test)
+{
+	const struct x86t_bad_image *b = test->param_value;
+	struct perf_event_attr attr = { };
+
+	x86t_announce(test, b->pmu);
+	if (b->to_attr)
+		KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(b->reg, b->img,
+							     &attr), b->err);
+	else
+		KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(b->reg, b->img),
+				b->err);
+	pfmk_x86_pmu_retract(b->pmu);
 }
 
 /*
@@ -383,6 +423,7 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_intel_gp_encoding),
 	KUNIT_CASE(x86_intel_fixed_encoding),
 	KUNIT_CASE(x86_amd_encoding),
+	KUNIT_CASE_PARAM(x86_image_refused, x86t_bad_image_gen_params),
 	KUNIT_CASE(x86_default_routes_images),
 	KUNIT_CASE(x86_named_loads_defaults),
 	{}
