@@ -355,41 +355,86 @@ static void x86_image_refused(struct kunit *test)
 }
 
 /*
+ * Set-up of the default-route cases: the emulated Intel PMU announced
+ * (skipped where perf drives a core PMU) and a 2006 client's context of
+ * a zeroed pfarg_ctx, the default description.
+ */
+static void *x86t_default_ctx(struct kunit *test)
+{
+	x86t_announce(test, &x86t_intel);
+	return pfmkt_create(test, "");
+}
+
+/*
  * A 2006 client's zeroed pfarg_ctx and libpfm's images: routed to the
- * native description, accepted as the hardware would; the description is
- * also there by name.  Events of the emulated PMU the test announced do
- * not exist, so the load fails loudly (never counts zero in silence).
+ * native description, accepted as the hardware would, a generic value
+ * next to them.
  */
 static void x86_default_routes_images(struct kunit *test)
 {
-	pfm_flags_t flags;
-	void *desc, *named;
+	void *desc = x86t_default_ctx(test);
 
-	x86t_announce(test, &x86t_intel);
-	desc = pfmkt_create(test, "");
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, X86T_INSTR, NULL), 0);
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333, NULL),
 			0);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 3,
+					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+					 NULL), 0);
+}
+
+/* An image the hardware would not take: refused and flagged. */
+static void x86_default_refuses_image(struct kunit *test)
+{
+	void *desc = x86t_default_ctx(test);
+	pfm_flags_t flags;
+
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 2, X86T_CYCLES | X86T_ANY,
 					 &flags), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
-	/* A generic value next to the images. */
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 3,
+}
+
+/*
+ * Events of the emulated PMU the test announced do not exist, so the
+ * load of the routed images fails loudly (never counts zero in silence).
+ */
+static void x86_default_load_fails(struct kunit *test)
+{
+	void *desc = x86t_default_ctx(test);
+
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 1, X86T_INSTR, NULL), 0);
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333, NULL),
+			0);
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 3,
 					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
 					 NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &(struct pfarg_load)
 			{ .load_pid = pfmkt_cpu() }), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
 
+/* The native description is also there by name, with the same rules. */
+static void x86_named_routes_images(struct kunit *test)
+{
+	pfm_flags_t flags;
+	void *named;
+
+	x86t_announce(test, &x86t_intel);
 	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES, NULL), 0);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES | BIT_ULL(32),
 					 &flags), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, 4, X86T_CYCLES, NULL), -EINVAL);
+}
 
-	/* Retracted: images are refused again. */
+/* Retracted: images are refused again, in a context made before. */
+static void x86_retract_refuses_images(struct kunit *test)
+{
+	void *desc = x86t_default_ctx(test);
+
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
 	pfmk_x86_pmu_retract(&x86t_intel);
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), -EINVAL);
 }
@@ -425,6 +470,10 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_amd_encoding),
 	KUNIT_CASE_PARAM(x86_image_refused, x86t_bad_image_gen_params),
 	KUNIT_CASE(x86_default_routes_images),
+	KUNIT_CASE(x86_default_refuses_image),
+	KUNIT_CASE(x86_default_load_fails),
+	KUNIT_CASE(x86_named_routes_images),
+	KUNIT_CASE(x86_retract_refuses_images),
 	KUNIT_CASE(x86_named_loads_defaults),
 	{}
 };
