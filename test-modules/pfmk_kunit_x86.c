@@ -35,6 +35,9 @@
 #define X86T_ANY		BIT_ULL(21)
 #define X86T_EN			BIT_ULL(22)
 #define X86T_INV		BIT_ULL(23)
+/* AMD64: event 0x1c1 (its bit 8 at bit 32), umask 0xf0, USR|OS. */
+#define X86T_AMD_IMG		(BIT_ULL(32) | X86T_EN | X86T_USR | X86T_OS | \
+				 0xf0c1)
 
 static const struct pfmk_x86_pmu_info x86t_intel = {
 	.source = "pfmk_kunit_x86", .vendor = PFMK_X86_INTEL,
@@ -136,24 +139,75 @@ static void x86_no_pmu_refuses_images(struct kunit *test)
 		.ctx_pmu_name = PFMK_X86_INTEL_NAME }, &desc), -ENOENT);
 }
 
+/* Mutations of a good announcement that make it nonsense. */
+static void x86t_bad_version(struct pfmk_x86_pmu_info *info)
+{
+	info->version = 6;
+}
+
+static void x86t_no_gp(struct pfmk_x86_pmu_info *info)
+{
+	info->nr_gp = 0;
+}
+
+/* Fixed counters came with version 2. */
+static void x86t_fixed_v1(struct pfmk_x86_pmu_info *info)
+{
+	info->version = 1;
+}
+
+/* Six counters need PerfCtrCore. */
+static void x86t_six_no_core(struct pfmk_x86_pmu_info *info)
+{
+	info->nr_gp = 6;
+	info->amd_flags = 0;
+}
+
+struct x86t_bad_announce {
+	const char *name;
+	/* NULL: the announcement itself is NULL. */
+	const struct pfmk_x86_pmu_info *good;
+	void (*mutate)(struct pfmk_x86_pmu_info *info);
+	int err;
+};
+
+static const struct x86t_bad_announce x86t_bad_announces[] = {
+	{ "intel version 6", &x86t_intel, x86t_bad_version, -EINVAL },
+	{ "intel no gp counters", &x86t_intel, x86t_no_gp, -EINVAL },
+	{ "intel fixed counters on version 1", &x86t_intel, x86t_fixed_v1,
+	  -EINVAL },
+	{ "amd six counters without PerfCtrCore", &x86t_amd, x86t_six_no_core,
+	  -EINVAL },
+	{ "NULL", NULL, NULL, -EINVAL },
+};
+
+static void x86t_bad_announce_desc(const struct x86t_bad_announce *b,
+				   char *desc)
+{
+	strscpy(desc, b->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(x86t_bad_announce, x86t_bad_announces,
+		  x86t_bad_announce_desc);
+
 /* Announcements: nonsense refused, one at a time. */
 static void x86_announce_rules(struct kunit *test)
 {
-	struct pfmk_x86_pmu_info bad = x86t_intel;
+	const struct x86t_bad_announce *b = test->param_value;
+	struct pfmk_x86_pmu_info bad;
 
-	bad.version = 6;
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	bad = x86t_intel;
-	bad.nr_gp = 0;
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	bad = x86t_intel;
-	bad.version = 1;	/* fixed counters came with version 2 */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	bad = x86t_amd;
-	bad.nr_gp = 6;
-	bad.amd_flags = 0;	/* six counters need PerfCtrCore */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(NULL), -EINVAL);
+	if (!b->good) {
+		KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(NULL), b->err);
+		return;
+	}
+	bad = *b->good;
+	b->mutate(&bad);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&bad), b->err);
+}
+
+/* One announced PMU at a time: a second announcement is busy. */
+static void x86_announce_busy(struct kunit *test)
+{
 	x86t_announce(test, &x86t_intel);
 	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&x86t_amd), -EBUSY);
 }
@@ -192,17 +246,6 @@ static void x86_intel_gp_encoding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES &
 						     ~X86T_EN, &attr),
 			PFMK_PMC_OFF);
-
-	/* What the hardware would not take. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | BIT_ULL(32)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | X86T_PC),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, X86T_CYCLES | X86T_ANY),
-			-EINVAL);
-	/* Four general counters: PMC4 to PMC15 do not exist. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(4, X86T_CYCLES), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(15, X86T_CYCLES), -EINVAL);
 }
 
 /* PMC16 = IA32_FIXED_CTR_CTRL programs PMD16, PMD17, PMD18. */
@@ -231,74 +274,167 @@ static void x86_intel_fixed_encoding(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 2,
 						     0x300, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.config, config[2]);
-	/* Three fixed counters: a fourth field, AnyThread: refused. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x3000),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x7),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 3,
-						     0x3000, &attr), -EINVAL);
-	/* PMC17 is not a register of perfmon2's numbering. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(17, 0x3), -EINVAL);
 }
 
 /* AMD64: six counters with PerfCtrCore, event bits 11:8 at 35:32. */
 static void x86_amd_encoding(struct kunit *test)
 {
 	struct perf_event_attr attr = { };
-	const u64 img = BIT_ULL(32) | X86T_EN | X86T_USR | X86T_OS | 0xf0c1;
+	const u64 img = X86T_AMD_IMG;
 
 	x86t_announce(test, &x86t_amd);
 	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, img), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(5, img, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.config, BIT_ULL(32) | 0xf0c1);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(6, img), -EINVAL);
-	/* Host/guest-only and reserved bits. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, img | BIT_ULL(40)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(0, img | BIT_ULL(19)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, 0x3),
-			-EINVAL);
 	pfmk_x86_pmu_retract(&x86t_amd);
+}
+
+/* An image the announced PMU would not take, and how it is refused. */
+struct x86t_bad_image {
+	const char *name;
+	const struct pfmk_x86_pmu_info *pmu;
+	/* pfmk_x86_image_to_attr() on a PMD, else pfmk_x86_image_check(). */
+	bool to_attr;
+	u16 reg;
+	u64 img;
+	int err;
+};
+
+static const struct x86t_bad_image x86t_bad_images[] = {
+	/* Intel general counters: what the hardware would not take. */
+	{ "intel gp bit 32", &x86t_intel, false, 0, X86T_CYCLES | BIT_ULL(32),
+	  -EINVAL },
+	{ "intel gp PC", &x86t_intel, false, 0, X86T_CYCLES | X86T_PC,
+	  -EINVAL },
+	{ "intel gp AnyThread", &x86t_intel, false, 0, X86T_CYCLES | X86T_ANY,
+	  -EINVAL },
+	/* Four general counters: PMC4 to PMC15 do not exist. */
+	{ "intel gp PMC4", &x86t_intel, false, 4, X86T_CYCLES, -EINVAL },
+	{ "intel gp PMC15", &x86t_intel, false, 15, X86T_CYCLES, -EINVAL },
+	/* Three fixed counters: a fourth field, AnyThread: refused. */
+	{ "intel fixed fourth field", &x86t_intel, false, PFMK_X86_FIXED_PMC,
+	  0x3000, -EINVAL },
+	{ "intel fixed AnyThread", &x86t_intel, false, PFMK_X86_FIXED_PMC,
+	  0x7, -EINVAL },
+	{ "intel fixed PMD19", &x86t_intel, true, PFMK_X86_FIXED_PMD0 + 3,
+	  0x3000, -EINVAL },
+	/* PMC17 is not a register of perfmon2's numbering. */
+	{ "intel PMC17", &x86t_intel, false, 17, 0x3, -EINVAL },
+	/* AMD64: six counters. */
+	{ "amd PMC6", &x86t_amd, false, 6, X86T_AMD_IMG, -EINVAL },
+	/* Host/guest-only and reserved bits. */
+	{ "amd host-only", &x86t_amd, false, 0, X86T_AMD_IMG | BIT_ULL(40),
+	  -EINVAL },
+	{ "amd reserved bit 19", &x86t_amd, false, 0,
+	  X86T_AMD_IMG | BIT_ULL(19), -EINVAL },
+	{ "amd no fixed counters", &x86t_amd, false, PFMK_X86_FIXED_PMC, 0x3,
+	  -EINVAL },
+};
+
+static void x86t_bad_image_desc(const struct x86t_bad_image *b, char *desc)
+{
+	strscpy(desc, b->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(x86t_bad_image, x86t_bad_images, x86t_bad_image_desc);
+
+/* Images the announced PMU would not take: refused, one at a time. */
+static void x86_image_refused(struct kunit *test)
+{
+	const struct x86t_bad_image *b = test->param_value;
+	struct perf_event_attr attr = { };
+
+	x86t_announce(test, b->pmu);
+	if (b->to_attr)
+		KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(b->reg, b->img,
+							     &attr), b->err);
+	else
+		KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(b->reg, b->img),
+				b->err);
+	pfmk_x86_pmu_retract(b->pmu);
+}
+
+/*
+ * Set-up of the default-route cases: the emulated Intel PMU announced
+ * (skipped where perf drives a core PMU) and a 2006 client's context of
+ * a zeroed pfarg_ctx, the default description.
+ */
+static void *x86t_default_ctx(struct kunit *test)
+{
+	x86t_announce(test, &x86t_intel);
+	return pfmkt_create(test, "");
 }
 
 /*
  * A 2006 client's zeroed pfarg_ctx and libpfm's images: routed to the
- * native description, accepted as the hardware would; the description is
- * also there by name.  Events of the emulated PMU the test announced do
- * not exist, so the load fails loudly (never counts zero in silence).
+ * native description, accepted as the hardware would, a generic value
+ * next to them.
  */
 static void x86_default_routes_images(struct kunit *test)
 {
-	pfm_flags_t flags;
-	void *desc, *named;
+	void *desc = x86t_default_ctx(test);
 
-	x86t_announce(test, &x86t_intel);
-	desc = pfmkt_create(test, "");
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, X86T_INSTR, NULL), 0);
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333, NULL),
 			0);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, 3,
+					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+					 NULL), 0);
+}
+
+/* An image the hardware would not take: refused and flagged. */
+static void x86_default_refuses_image(struct kunit *test)
+{
+	void *desc = x86t_default_ctx(test);
+	pfm_flags_t flags;
+
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 2, X86T_CYCLES | X86T_ANY,
 					 &flags), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
-	/* A generic value next to the images. */
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 3,
+}
+
+/*
+ * Events of the emulated PMU the test announced do not exist, so the
+ * load of the routed images fails loudly (never counts zero in silence).
+ */
+static void x86_default_load_fails(struct kunit *test)
+{
+	void *desc = x86t_default_ctx(test);
+
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 1, X86T_INSTR, NULL), 0);
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333, NULL),
+			0);
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 3,
 					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
 					 NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &(struct pfarg_load)
 			{ .load_pid = pfmkt_cpu() }), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
 
+/* The native description is also there by name, with the same rules. */
+static void x86_named_routes_images(struct kunit *test)
+{
+	pfm_flags_t flags;
+	void *named;
+
+	x86t_announce(test, &x86t_intel);
 	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES, NULL), 0);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES | BIT_ULL(32),
 					 &flags), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, 4, X86T_CYCLES, NULL), -EINVAL);
+}
 
-	/* Retracted: images are refused again. */
+/* Retracted: images are refused again, in a context made before. */
+static void x86_retract_refuses_images(struct kunit *test)
+{
+	void *desc = x86t_default_ctx(test);
+
+	KUNIT_ASSERT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
 	pfmk_x86_pmu_retract(&x86t_intel);
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), -EINVAL);
 }
@@ -327,11 +463,17 @@ static void x86_named_loads_defaults(struct kunit *test)
 
 static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_no_pmu_refuses_images),
-	KUNIT_CASE(x86_announce_rules),
+	KUNIT_CASE_PARAM(x86_announce_rules, x86t_bad_announce_gen_params),
+	KUNIT_CASE(x86_announce_busy),
 	KUNIT_CASE(x86_intel_gp_encoding),
 	KUNIT_CASE(x86_intel_fixed_encoding),
 	KUNIT_CASE(x86_amd_encoding),
+	KUNIT_CASE_PARAM(x86_image_refused, x86t_bad_image_gen_params),
 	KUNIT_CASE(x86_default_routes_images),
+	KUNIT_CASE(x86_default_refuses_image),
+	KUNIT_CASE(x86_default_load_fails),
+	KUNIT_CASE(x86_named_routes_images),
+	KUNIT_CASE(x86_retract_refuses_images),
 	KUNIT_CASE(x86_named_loads_defaults),
 	{}
 };
