@@ -56,7 +56,7 @@
 #include <pfmk/crash.h>
 #include <pfmk/compat.h>
 
-#include "crash_test.h"
+#include "test_hooks.h"
 #include "internal.h"
 #include "perf.h"
 #include "smpl_dfl.h"

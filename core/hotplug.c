@@ -48,6 +48,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include "test_hooks.h"
 #include "trace.h"
 
 /**
@@ -355,6 +356,24 @@ int pfmk_hotplug_init(void)
 	pfmk_hp_state = ret;
 	return 0;
 }
+
+/**
+ * pfmk_hotplug_test_flush() - wait for the hotplug work queued so far
+ *
+ * For tests that read pfmk-wide counters after a CPU came back: a context
+ * whose re-arm failed is retried by every sync, and the work the online
+ * callback queued may retry it after the test's own call did, holding an
+ * event while it tries.  Once this returns, no work queued before it runs.
+ *
+ * Context: process context; may sleep; no context's mutex held.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+void pfmk_hotplug_test_flush(void)
+{
+	flush_workqueue(pfmk_hp_wq);
+}
+EXPORT_SYMBOL_NS_GPL(pfmk_hotplug_test_flush, PFMK_TEST_NS);
+#endif
 
 /**
  * pfmk_hotplug_exit() - unregister pfmk's cpuhp state

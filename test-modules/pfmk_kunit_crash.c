@@ -27,7 +27,7 @@
 #include <pfmk/pfmk.h>
 #include <pfmk/smpl_dfl.h>
 
-#include "../core/crash_test.h"
+#include "../core/test_hooks.h"
 #include "pfmk_kunit.h"
 #include "pfmk_test_aux_pmu.h"
 #include "pfmk_test_pmu.h"

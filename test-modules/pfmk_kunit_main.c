@@ -8,6 +8,10 @@
 #include <linux/module.h>
 #include <pfmk/ns.h>
 
+#include "../core/test_hooks.h"
+
 PFMK_IMPORT_NS();
+/* pfmk_hotplug_test_flush(), for the hotplug suite */
+MODULE_IMPORT_NS(PFMK_TEST_NS);
 MODULE_DESCRIPTION("pfmk KAPI KUnit tests");
 MODULE_LICENSE("GPL");

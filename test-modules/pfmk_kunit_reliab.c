@@ -32,6 +32,7 @@
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
 
+#include "../core/test_hooks.h"
 #include "pfmk_kunit.h"
 #include "pfmk_test_file.h"
 #include "pfmk_test_pmu.h"
@@ -983,6 +984,8 @@ static void *hotplug_rearm_over_limit(struct kunit *test, int cpu,
 	snprintf(limit, sizeof(limit), "%llu", before->events + 1);
 	KUNIT_ASSERT_EQ(test, pfmkt_param_io("max_events", limit, 0, true), 0);
 	pfmkt_online(test, cpu);
+	/* The online callback's work retries the re-arm: let it finish. */
+	pfmk_hotplug_test_flush();
 	return desc;
 }
 

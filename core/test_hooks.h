@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfmk's crash hooks, run on demand: for the KUnit suite pfmk_crash only.
+ * pfmk's hooks for its own KUnit suites: the crash hooks run on demand
+ * (pfmk_crash), and a wait for the CPU hotplug work (pfmk_hotplug).
  *
  * Not an interface for clients: it is not installed with <pfmk/crash.h>,
  * it exists only on kernels with KUnit, and it is exported in a namespace
  * of its own (PFMK_TEST_NS), which only pfmk's test modules import.  A
- * client that could call it could freeze every context of every owner.
+ * client that could call the crash hook could freeze every context of
+ * every owner.
  *
  * Copyright (C) 2026 The pfmk authors
  */
-#ifndef _PFMK_CRASH_TEST_H
-#define _PFMK_CRASH_TEST_H
+#ifndef _PFMK_TEST_HOOKS_H
+#define _PFMK_TEST_HOOKS_H
 
 #include <linux/kdebug.h>
 #include <pfmk/ns.h>
@@ -27,6 +29,7 @@
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int pfmk_crash_test_notify(unsigned int reason);
+void pfmk_hotplug_test_flush(void);
 #endif
 
-#endif /* _PFMK_CRASH_TEST_H */
+#endif /* _PFMK_TEST_HOOKS_H */
