@@ -22,13 +22,18 @@ case runs over CASE_MAX_LINES lines (its definition to its closing
 brace).  A case runs its own function and every function of the same
 source it reaches, directly or through a static initializer, so a case
 that hands its body to a helper is still one case; each function is
-measured once, on its own.  Functions of other sources (the shared
+measured once, on its own.  Nor may a case's own lines plus those of
+its single-use helpers (the functions it reaches that no other case of
+its source reaches) be over CASE_MAX_LINES: a body cut into helpers
+only it runs is still its body.  A helper two or more cases reach is
+set-up they share and is not added.  Functions of other sources (the shared
 set-up of pfmk_kunit_util.c, which the pfmk_<name>_kunit_util.c wrappers
 #include) are not counted: they are set-up every case shares.  A KUnit
 case is a KUNIT_CASE*() function; a KTAP case the function its table
 names ({ "name", fn, ... }); a KTAP module whose table holds names only
 ("a", "b", ...) prints the verdicts of one run as its cases, so its
-cases run everything its module_init() function reaches.
+cases run everything its module_init() function reaches; that one run
+is held to the per-function limit only, not summed.
 
 usage: scripts/manifest_sources.py [test-modules-dir]
 Prints one line per difference or size over its limit; exits 1 if there is
@@ -201,6 +206,54 @@ def reach_lengths(c_text, roots):
     return out
 
 
+def reach_sets(c_text, roots):
+    """{root: the functions of one C source it reaches, itself included}
+    for each function of @roots defined in the source, directly or
+    through a static initializer."""
+    funcs, objs = definitions(c_text)
+    out = {}
+    for root in sorted(r for r in roots if r in funcs):
+        seen, todo = {root}, [funcs[root][2]]
+        while todo:
+            for name in sorted(names_in(todo.pop()) - seen):
+                if name in funcs:
+                    todo.append(funcs[name][2])
+                elif name in objs:
+                    todo.append(objs[name])
+                else:
+                    continue
+                seen.add(name)
+        out[root] = seen & set(funcs)
+    return out
+
+
+def summed_problems(src, c_text, roots):
+    """The cases of @roots ({function: case}) whose own lines plus those
+    of their single-use helpers are over CASE_MAX_LINES.  A single-use
+    helper is a function of the source the case reaches (directly or
+    through a static initializer) and no other case of the source does:
+    it is part of the case's body, however it is cut up.  A helper two or
+    more cases reach is set-up they share, held to the limit on its own
+    (reach_problems()), and not added."""
+    funcs, _ = definitions(c_text)
+    reach = reach_sets(c_text, roots)
+    problems = []
+    for root in sorted(reach):
+        others = set()
+        for other, fns in reach.items():
+            if other != root:
+                others |= fns
+        own = sorted(reach[root] - others - {root})
+        total = funcs[root][1] + sum(funcs[f][1] for f in own)
+        if own and total > CASE_MAX_LINES:
+            problems.append("%s: %s has %d lines with its single-use helpers %s, "
+                            "more than %d"
+                            % (src, roots[root], total,
+                               ", ".join("%s (%d)" % (f, funcs[f][1]) for f in own),
+                               CASE_MAX_LINES))
+    return problems
+
+
 def ktap_case_lengths(c_text, table):
     """{function: (its lines, the case it is run by)} of every function of
     one KTAP module's source that a case of table @table runs."""
@@ -237,7 +290,16 @@ def ktap_size_problems(testdir, tables=None):
         if not os.path.exists(path):
             continue
         with open(path) as f:
-            problems += reach_problems(src, ktap_case_lengths(f.read(), table))
+            text = f.read()
+        roots = ktap_case_roots(text, table) or {}
+        problems += reach_problems(src, reach_lengths(text, roots))
+        # A table of names only (pfmk_fuzz_run.c, pfmk_hotplug_stress.c)
+        # prints the verdicts of one run: the module is one case, rooted in
+        # module_init(), which reaches every function of the source, so its
+        # sum would be the module's length, not a case's.  Its functions
+        # are held to the limit each, on their own, and no more.
+        if all(case == "case " + fn for fn, case in roots.items()):
+            problems += summed_problems(src, text, roots)
     return problems
 
 
@@ -273,7 +335,9 @@ def size_problems(name, c_text):
     if nlines > FILE_MAX_LINES:
         problems.append("%s: %d lines, more than %d: split it by topic"
                         % (name, nlines, FILE_MAX_LINES))
-    return problems + reach_problems(name, kunit_case_lengths(c_text))
+    roots = kunit_case_roots(c_text)
+    return (problems + reach_problems(name, reach_lengths(c_text, roots))
+            + summed_problems(name, c_text, roots))
 
 
 def sizes(testdir, tables=None):

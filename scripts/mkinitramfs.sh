@@ -383,7 +383,7 @@ exact_plan() {
 }
 # The plan of make bench's AUX guest (scripts/bench.sh): the patched
 # kernel without debug options (scripts/debug-kernel.sh --nodebug), where
-# pfmk_aux_smoke's aux_copy_throughput measures pfmk's AUX copy-out
+# pfmk_aux_smoke's aux_copy_throughput_* cases measure pfmk's AUX copy-out
 # against memcpy() on a kernel as users run one.
 aux_plan() {
 	step_insmod pfmk rc
@@ -460,9 +460,9 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	arm64-debug)
 		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_smoke\": [\"encode_msr_tsc\"], \"pfmk_dyn\": [\"dyn_msr_tsc\"]$gone}," ;;
 	arm64-*)
-		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_smoke": ["encode_msr_tsc"]},' ;;
+		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput_4k", "aux_copy_throughput_64k", "aux_copy_throughput_1m"], "pfmk_smoke": ["encode_msr_tsc"]},' ;;
 	*)
-		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput"], "pfmk_emu_smoke": ["throttle_hw", "throttle_hw_entry_marked", "throttle_hw_unthrottles"]},' ;;
+		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput_4k", "aux_copy_throughput_64k", "aux_copy_throughput_1m"], "pfmk_emu_smoke": ["throttle_hw", "throttle_hw_entry_marked", "throttle_hw_unthrottles"]},' ;;
 	esac
 	echo "  \"steps\": ["
 	printf '    %s,\n' "${steps_json[@]}" | sed '$ s/,$//'

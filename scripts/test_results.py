@@ -188,9 +188,10 @@ static struct kunit_suite fx_suite = {
 
     def test_long_helper_of_a_case_rejected(self):
         # A case that hands its body to a helper of its source is still
-        # one case: the helper is held to the case's limit.
+        # one case: the helper is held to the case's limit, on its own
+        # even when two cases share it (no sum then).
         src = (self.kfunc("fx_body", 58) + self.kfunc("fx_a", 3, ["fx_body"])
-               + self.kfunc("fx_b", 3) + self.SRC)
+               + self.kfunc("fx_b", 3, ["fx_body"]) + self.SRC)
         self.assertEqual(manifest_sources.size_problems("fx.c", src),
                          ["fx.c: fx_body, run by case fx_a, has 61 lines, more than 60"])
         self.assertEqual(manifest_sources.size_problems(
@@ -198,7 +199,8 @@ static struct kunit_suite fx_suite = {
 
     def test_helper_of_a_helper_rejected(self):
         src = (self.kfunc("fx_deep", 58) + self.kfunc("fx_body", 3, ["fx_deep"])
-               + self.kfunc("fx_a", 3, ["fx_body"]) + self.kfunc("fx_b", 3) + self.SRC)
+               + self.kfunc("fx_a", 3, ["fx_body"]) + self.kfunc("fx_b", 3, ["fx_body"])
+               + self.SRC)
         self.assertEqual(manifest_sources.size_problems("fx.c", src),
                          ["fx.c: fx_deep, run by case fx_a, has 61 lines, more than 60"])
 
@@ -206,7 +208,8 @@ static struct kunit_suite fx_suite = {
         src = (self.kfunc("fx_cb", 58)
                + "static struct fx_ops fx_ops = {\n\t.handler = fx_cb,\n};\n\n"
                + "static void fx_a(struct kunit *test)\n{\n\treg(&fx_ops);\n}\n\n"
-               + self.kfunc("fx_b", 3) + self.SRC)
+               + "static void fx_b(struct kunit *test)\n{\n\treg(&fx_ops);\n}\n\n"
+               + self.SRC)
         self.assertEqual(manifest_sources.size_problems("fx.c", src),
                          ["fx.c: fx_cb, run by case fx_a, has 61 lines, more than 60"])
 
@@ -218,12 +221,53 @@ static struct kunit_suite fx_suite = {
         self.assertEqual(manifest_sources.size_problems("fx.c", src),
                          ["fx.c: fx_body, run by case fx_a, has 61 lines, more than 60"])
 
-    def test_functions_not_summed(self):
-        # A case and the scenario helper it starts from are each within
-        # the limit: the set-up helper is not the case's body.
-        src = (self.kfunc("fx_body", 57) + self.kfunc("fx_a", 57, ["fx_body"])
-               + self.kfunc("fx_b", 3) + self.SRC)
+    def test_single_use_helpers_summed(self):
+        # Two helpers only fx_a reaches are its body cut up: 6 + 33 + 33
+        # lines, each within the limit, 72 together; 60 together pass.
+        src = (self.kfunc("fx_h1", 30) + self.kfunc("fx_h2", 30)
+               + self.kfunc("fx_a", 3, ["fx_h1", "fx_h2"]) + self.kfunc("fx_b", 3)
+               + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: case fx_a has 72 lines with its single-use helpers "
+                          "fx_h1 (33), fx_h2 (33), more than 60"])
+        self.assertEqual(manifest_sources.size_problems(
+            "fx.c", src.replace("\tx();\n" * 30, "\tx();\n" * 18, 1)), [])
+
+    def test_single_use_helper_of_a_helper_summed(self):
+        src = (self.kfunc("fx_h2", 30) + self.kfunc("fx_h1", 30, ["fx_h2"])
+               + self.kfunc("fx_a", 3, ["fx_h1"]) + self.kfunc("fx_b", 3) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: case fx_a has 72 lines with its single-use helpers "
+                          "fx_h1 (33), fx_h2 (33), more than 60"])
+
+    def test_shared_helpers_not_summed(self):
+        # The same helpers, shared by two cases, are set-up: each is held
+        # to the limit on its own, not added to either case.
+        src = (self.kfunc("fx_h1", 30) + self.kfunc("fx_h2", 30)
+               + self.kfunc("fx_a", 3, ["fx_h1", "fx_h2"])
+               + self.kfunc("fx_b", 3, ["fx_h1", "fx_h2"]) + self.SRC)
         self.assertEqual(manifest_sources.size_problems("fx.c", src), [])
+        # One shared, one not: only the one fx_a has alone is added.
+        src = (self.kfunc("fx_h1", 30) + self.kfunc("fx_h2", 56)
+               + self.kfunc("fx_a", 3, ["fx_h1", "fx_h2"])
+               + self.kfunc("fx_b", 3, ["fx_h1"]) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: case fx_a has 65 lines with its single-use helpers "
+                          "fx_h2 (59), more than 60"])
+
+    def test_single_use_helper_through_initializer_summed(self):
+        # A callback only fx_a's static structure names is fx_a's.
+        src = (self.kfunc("fx_cb", 40)
+               + "static struct fx_ops fx_ops = {\n\t.handler = fx_cb,\n};\n\n"
+               + "static void fx_a(struct kunit *test)\n{\n\treg(&fx_ops);\n"
+               + "\tx();\n" * 19 + "}\n\n"
+               + self.kfunc("fx_b", 3) + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: case fx_a has 66 lines with its single-use helpers "
+                          "fx_cb (43), more than 60"])
+        shared = src.replace(self.kfunc("fx_b", 3),
+                             "static void fx_b(struct kunit *test)\n{\n\treg(&fx_ops);\n}\n\n")
+        self.assertEqual(manifest_sources.size_problems("fx.c", shared), [])
 
     def test_other_source_not_counted(self):
         # The shared set-up of another source (pfmk_kunit_util.c, which the
@@ -248,10 +292,11 @@ static struct kunit_suite fx_suite = {
         head = ("static void api_expect_ebadf(struct kunit *test, void *desc, "
                 "const char *what)\n{\n")
         self.assertIn(head, src)
-        self.assertEqual(manifest_sources.size_problems("api.c", src), [])
+        base = manifest_sources.size_problems("api.c", src)
         got = manifest_sources.size_problems("api.c", src.replace(head, head + "\tx();\n" * 60))
-        self.assertEqual(len(got), 1)
-        self.assertRegex(got[0], r"^api\.c: api_expect_ebadf, run by case api_\w+, "
+        new = [p for p in got if p not in base]
+        self.assertEqual(len(new), 1)
+        self.assertRegex(new[0], r"^api\.c: api_expect_ebadf, run by case api_\w+, "
                          r"has \d+ lines, more than 60$")
 
     def test_file_length(self):
@@ -356,14 +401,15 @@ class ManifestKtapSizes(unittest.TestCase):
 
     def test_long_helper_of_a_case_rejected(self):
         # A case that hands its body to a helper is still one case.
-        src = (self.func("m_body", 57) + self.func("m_short", 3)
+        src = (self.func("m_body", 57) + self.func("m_short", 3, ["m_body"])
                + self.func("m_long", 3, ["m_body"]) + self.TABLE)
         self.assertEqual(self.problems(src),
                          ["m.c: m_body, run by case m_long, has 61 lines, more than 60"])
 
     def test_helper_of_a_helper_rejected(self):
         src = (self.func("m_deep", 57) + self.func("m_body", 3, ["m_deep"])
-               + self.func("m_short", 3) + self.func("m_long", 3, ["m_body"]) + self.TABLE)
+               + self.func("m_short", 3, ["m_deep"]) + self.func("m_long", 3, ["m_body"])
+               + self.TABLE)
         self.assertEqual(self.problems(src),
                          ["m.c: m_deep, run by case m_long, has 61 lines, more than 60"])
 
@@ -380,11 +426,33 @@ class ManifestKtapSizes(unittest.TestCase):
         # A callback reached through a static structure the case uses.
         src = (self.func("m_cb", 57)
                + "static struct m_ops m_fmt = {\n\t.handler = m_cb,\n};\n\n"
-               + self.func("m_short", 3)
+               + "static bool m_short(const char *t)\n{\n\treturn reg(&m_fmt);\n}\n\n"
                + "static bool m_long(const char *t)\n{\n\treturn reg(&m_fmt);\n}\n\n"
                + self.TABLE)
         self.assertEqual(self.problems(src),
                          ["m.c: m_cb, run by case m_long, has 61 lines, more than 60"])
+
+    def test_single_use_helpers_summed(self):
+        # 6 + 33 + 33: m_long's two private helpers, each short, too long
+        # together; the same two shared with m_short are set-up.
+        src = (self.func("m_h1", 29) + self.func("m_h2", 29) + self.func("m_short", 3)
+               + self.func("m_long", 2, ["m_h1", "m_h2"]) + self.TABLE)
+        self.assertEqual(self.problems(src),
+                         ["m.c: case m_long has 72 lines with its single-use helpers "
+                          "m_h1 (33), m_h2 (33), more than 60"])
+        shared = src.replace(self.func("m_short", 3),
+                             self.func("m_short", 3, ["m_h1", "m_h2"]))
+        self.assertEqual(self.problems(shared), [])
+
+    def test_init_rooted_module_not_summed(self):
+        # A table of names only: one module_init() run is the module's one
+        # case; its functions are held to the limit each, not summed (49 +
+        # 42 + 5 lines here).
+        src = ("static const char * const m_names[] = {\n\t\"a\", \"b\",\n};\n\n"
+               + self.func("m_run1", 45) + self.func("m_run2", 38)
+               + "static int __init m_init(void)\n{\n\treturn m_run1(0) + m_run2(0);\n}\n\n"
+               + "module_init(m_init);\n")
+        self.assertEqual(self.problems(src, "m_names"), [])
 
     def test_function_no_case_runs_not_counted(self):
         src = (self.func("m_short", 3) + self.func("m_long", 3)

@@ -7,10 +7,11 @@
  * kernel without pfmk's kernel-owned AUX patch, aux_unsupported checks
  * the -EOPNOTSUPP contract and the other tests are skipped with that
  * reason; with the patch, aux_stream checks a short stop-when-full stream
- * and aux_copy_throughput measures pfmk_aux_copy() against memcpy() of
- * the same size in the same run and prints the ratio as a diagnostic
- * ("# aux_copy_throughput: ..."); it asserts no threshold.  The KUnit
- * suite (pfmk_aux_kunit) covers AUX in depth.  Module init returns 0.
+ * and aux_copy_throughput_4k, _64k and _1m measure pfmk_aux_copy() of a
+ * buffer of that size against memcpy() of the same size in the same run
+ * and print the ratio as a diagnostic ("# aux_copy_throughput: ..."); they
+ * assert no threshold.  The KUnit suite (pfmk_aux_kunit) covers AUX in
+ * depth.  Module init returns 0.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -51,6 +52,12 @@ MODULE_PARM_DESC(bench_round_kib, "bytes copied per round and side, KiB");
 static unsigned int bench_loops = 4;
 module_param(bench_loops, uint, 0444);
 MODULE_PARM_DESC(bench_loops, "minimum copies per round");
+
+/*
+ * The throughput cases' diagnostic lines begin "# aux_copy_throughput: "
+ * whichever size's case prints them: scripts/bench.py parses them.
+ */
+#define AUXS_TPUT_TAG	"aux_copy_throughput"
 
 #define AUXS_MAX_ROUNDS	16
 static unsigned int bench_rounds = 5;
@@ -251,14 +258,14 @@ static void auxs_report(struct auxs *s, size_t size, struct auxs_tput *tp)
 		return;
 	pfmk_test_sort_u64(ratio, n);
 	pr_info("# %s: %zu KiB buffer, %u rounds of %u copies: copy-out %llu MB/s, memcpy %llu MB/s, ratio median %llu.%03llu best %llu.%03llu\n",
-		s->name, size >> 10, n, tp->loops,
+		AUXS_TPUT_TAG, size >> 10, n, tp->loops,
 		div64_u64(bytes * 1000, tp->sum_c),
 		div64_u64(bytes * 1000, tp->sum_m),
 		ratio[n / 2] / 1000, ratio[n / 2] % 1000,
 		ratio[n - 1] / 1000, ratio[n - 1] % 1000);
 	/* Per call: the copy-out, the memcpy, and any locked KAPI call. */
 	pr_info("# %s: %zu KiB buffer, ns per call: copy-out %llu, memcpy %llu, pfmk_get_state %llu\n",
-		s->name, size >> 10, div64_u64(tp->sum_c, calls),
+		AUXS_TPUT_TAG, size >> 10, div64_u64(tp->sum_c, calls),
 		div64_u64(tp->sum_m, calls), div64_u64(tp->sum_k, calls));
 }
 
@@ -293,13 +300,12 @@ out:
 }
 
 /*
- * Buffers of 4 KiB, 64 KiB, 1 MiB (up to bench_kib): the fixed cost of a
- * pfmk_aux_copy() call against the per-byte cost.
+ * A throughput case: auxs_throughput() of a @size buffer, or a skip if
+ * the module parameters are out of range or leave @size out (sizes up to
+ * bench_kib run).
  */
-static void aux_copy_throughput(struct auxs *s)
+static void auxs_throughput_case(struct auxs *s, size_t size)
 {
-	size_t size;
-
 	if (bench_kib < 4 || bench_kib > s->out.cap >> 10 || !bench_loops ||
 	    !bench_round_kib || !bench_rounds ||
 	    bench_rounds > AUXS_MAX_ROUNDS) {
@@ -307,9 +313,31 @@ static void aux_copy_throughput(struct auxs *s)
 		s->skip = "bench_kib must be 4 to 1024, bench_rounds 1 to 16, the others > 0";
 		return;
 	}
-	for (size = SZ_4K; size <= (size_t)bench_kib << 10 && !s->result;
-	     size *= 16)
-		auxs_throughput(s, size);
+	if (size > (size_t)bench_kib << 10) {
+		s->result = 2;
+		s->skip = "buffer larger than bench_kib";
+		return;
+	}
+	auxs_throughput(s, size);
+}
+
+/*
+ * Buffers of 4 KiB, 64 KiB, 1 MiB, a case each: the fixed cost of a
+ * pfmk_aux_copy() call against the per-byte cost.
+ */
+static void aux_copy_throughput_4k(struct auxs *s)
+{
+	auxs_throughput_case(s, SZ_4K);
+}
+
+static void aux_copy_throughput_64k(struct auxs *s)
+{
+	auxs_throughput_case(s, SZ_64K);
+}
+
+static void aux_copy_throughput_1m(struct auxs *s)
+{
+	auxs_throughput_case(s, SZ_1M);
 }
 
 struct auxs_test {
@@ -321,7 +349,9 @@ struct auxs_test {
 static const struct auxs_test auxs_tests[] = {
 	{ "aux_unsupported", aux_unsupported, false },
 	{ "aux_stream", aux_stream, true },
-	{ "aux_copy_throughput", aux_copy_throughput, true },
+	{ "aux_copy_throughput_4k", aux_copy_throughput_4k, true },
+	{ "aux_copy_throughput_64k", aux_copy_throughput_64k, true },
+	{ "aux_copy_throughput_1m", aux_copy_throughput_1m, true },
 };
 
 static bool auxs_run_case(struct auxs *s, const struct auxs_test *t,

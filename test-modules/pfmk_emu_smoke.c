@@ -427,59 +427,109 @@ static int emu_read_set_pmd(void *desc, u16 set, u16 num, u64 *value)
  * Event sets carry more hardware events than the PMU has counters: set 0
  * and set 1 each fill the four general counters and set 0 the fixed
  * ones; each set counts exactly the ticks it was active for.
+ * emu_sets_run() counts, a case per set (and one for the fixed counter)
+ * checks the result.
  */
-static bool emu_sets_multiplex(const char *t)
+static const u64 emu_sets_img[2][4] = {
+	{ 0x53003c, 0x5300c0, 0x534f2e, 0x53412e },
+	{ 0x5300c4, 0x5300c5, 0x53013c, 0x534f2e },
+};
+
+static const u64 emu_sets_inc[2][4] = {
+	{ PFMK_EMU_INC_CYCLES, PFMK_EMU_INC_INSTR, PFMK_EMU_INC_LLC_REF,
+	  PFMK_EMU_INC_LLC_MISS },
+	{ PFMK_EMU_INC_BRANCH, PFMK_EMU_INC_BR_MISS, PFMK_EMU_INC_BUS,
+	  PFMK_EMU_INC_LLC_REF },
+};
+
+/* The ticks each set is active for. */
+static const u64 emu_sets_ticks[2] = { 2, 3 };
+
+/*
+ * Create two sets, program them, load, then start each set in turn for
+ * its ticks and stop; *@desc for emu_close().
+ */
+static bool emu_sets_run(const char *t, void **desc)
 {
-	static const u64 img[2][4] = {
-		{ 0x53003c, 0x5300c0, 0x534f2e, 0x53412e },
-		{ 0x5300c4, 0x5300c5, 0x53013c, 0x534f2e },
-	};
-	static const u64 inc[2][4] = {
-		{ PFMK_EMU_INC_CYCLES, PFMK_EMU_INC_INSTR, PFMK_EMU_INC_LLC_REF,
-		  PFMK_EMU_INC_LLC_MISS },
-		{ PFMK_EMU_INC_BRANCH, PFMK_EMU_INC_BR_MISS, PFMK_EMU_INC_BUS,
-		  PFMK_EMU_INC_LLC_REF },
-	};
 	int cpu = cpumask_last(cpu_online_mask);
 	struct pfarg_load load = { .load_pid = cpu };
 	struct pfarg_setdesc sd = { .set_id = 1 };
 	struct pfarg_start start = { };
-	unsigned int failed = emu_failed, s, i;
-	const u64 ticks[2] = { 2, 3 };
-	void *desc = NULL;
-	u64 value;
+	unsigned int s, i;
 
+	*desc = NULL;
 	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
-							&desc, NULL)) ||
+							desc, NULL)) ||
 	    !emu_check(t, "create_evtsets", 0,
-		       pfmk_create_evtsets(desc, &sd, 1)))
-		goto out;
+		       pfmk_create_evtsets(*desc, &sd, 1)))
+		return false;
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < 4; i++)
 			if (!emu_check(t, "write_pmcs", 0,
-				       emu_write_pmc(desc, s, i, img[s][i])))
-				goto out;
+				       emu_write_pmc(*desc, s, i,
+						     emu_sets_img[s][i])))
+				return false;
 	if (!emu_check(t, "write_pmcs PMC16", 0,
-		       emu_write_pmc(desc, 0, 16, 0x33)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)))
-		goto out;
+		       emu_write_pmc(*desc, 0, 16, 0x33)) ||
+	    !emu_check(t, "load", 0, pfmk_load_context(*desc, &load)))
+		return false;
 	for (s = 0; s < 2; s++) {
 		start.start_set = s;
-		emu_check(t, "start", 0, pfmk_start(desc, &start));
-		emu_check(t, "tick", 0, pfmk_emu_tick(cpu, ticks[s], 0));
-		emu_check(t, "stop", 0, pfmk_stop(desc));
+		emu_check(t, "start", 0, pfmk_start(*desc, &start));
+		emu_check(t, "tick", 0, pfmk_emu_tick(cpu, emu_sets_ticks[s], 0));
+		emu_check(t, "stop", 0, pfmk_stop(*desc));
 	}
-	for (s = 0; s < 2; s++)
-		for (i = 0; i < 4; i++)
-			if (emu_check(t, "read_pmds", 0,
-				      emu_read_set_pmd(desc, s, i, &value)))
-				emu_check(t, "PMD", ticks[s] * inc[s][i], value);
-	if (emu_check(t, "read_pmds", 0, emu_read_set_pmd(desc, 0, 17, &value)))
-		emu_check(t, "fixed cycles", ticks[0] * PFMK_EMU_INC_CYCLES,
-			  value);
-out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-	return emu_failed == failed;
+	return true;
+}
+
+/* A sets case: emu_sets_run(), @check of set @set if it ran, close. */
+static bool emu_sets_case(const char *t, u16 set,
+			  void (*check)(const char *t, void *desc, u16 set))
+{
+	unsigned int failed = emu_failed;
+	void *desc;
+
+	if (emu_sets_run(t, &desc))
+		check(t, desc, set);
+	return emu_close(t, desc, failed);
+}
+
+/* Each general counter of @set counted exactly the set's ticks. */
+static void emu_sets_general_check(const char *t, void *desc, u16 set)
+{
+	unsigned int i;
+	u64 value;
+
+	for (i = 0; i < 4; i++)
+		if (emu_check(t, "read_pmds", 0,
+			      emu_read_set_pmd(desc, set, i, &value)))
+			emu_check(t, "PMD", emu_sets_ticks[set] *
+				  emu_sets_inc[set][i], value);
+}
+
+/* Set 0's fixed cycles counter (PMD 17) counted set 0's ticks. */
+static void emu_sets_fixed_check(const char *t, void *desc, u16 set)
+{
+	u64 value;
+
+	if (emu_check(t, "read_pmds", 0, emu_read_set_pmd(desc, set, 17, &value)))
+		emu_check(t, "fixed cycles",
+			  emu_sets_ticks[set] * PFMK_EMU_INC_CYCLES, value);
+}
+
+static bool emu_sets_multiplex(const char *t)
+{
+	return emu_sets_case(t, 0, emu_sets_general_check);
+}
+
+static bool emu_sets_multiplex_set1(const char *t)
+{
+	return emu_sets_case(t, 1, emu_sets_general_check);
+}
+
+static bool emu_sets_multiplex_fixed(const char *t)
+{
+	return emu_sets_case(t, 0, emu_sets_fixed_check);
 }
 
 /*
@@ -1070,6 +1120,8 @@ static const struct emu_test emu_tests[] = {
 	{ "sampling_nmi_entries_exact", emu_sampling_nmi_entries },
 	{ "sampling_nmi_stats", emu_sampling_nmi_stats },
 	{ "sets_multiplex_hw", emu_sets_multiplex },
+	{ "sets_multiplex_hw_set1", emu_sets_multiplex_set1 },
+	{ "sets_multiplex_hw_fixed", emu_sets_multiplex_fixed },
 	{ "perf_multiplex_hw", emu_perf_multiplex },
 	{ "perf_multiplex_hw_counts", emu_perf_multiplex_counts },
 	{ "perf_multiplex_hw_four_at_once", emu_perf_multiplex_four },

@@ -83,6 +83,7 @@ static const char * const pmx_events[2][2] = {
  * @desc: the two counting contexts.
  * @min1: smallest count of each event over a loop of PMX_N1 iterations.
  * @min2: the same for PMX_N2.
+ * @measured: @min1 and @min2 were measured (pmx_need_min()).
  * @offlined: CPUs this module took offline.
  * @done: completion given to pfmk_create_context().
  */
@@ -94,6 +95,7 @@ struct pmx {
 	void			*desc[2];
 	u64			min1[PMX_NEV];
 	u64			min2[PMX_NEV];
+	bool			measured;
 	cpumask_var_t		offlined;
 	struct completion	done;
 };
@@ -283,15 +285,33 @@ static int pmx_min(struct pmx *p, u64 n, u64 *min)
 	return 0;
 }
 
+/*
+ * The counting cases' measurement, p->min1 and p->min2: taken by the
+ * first case that needs it (the runs' errors are its failures), kept for
+ * the next; false if a case cannot check them.
+ */
+static bool pmx_need_min(struct pmx *p)
+{
+	if (!pmx_need_ctx(p))
+		return false;
+	if (!p->measured) {
+		p->measured = true;
+		return pmx_check(p, "runs of N1", 0, pmx_min(p, PMX_N1, p->min1)) &&
+		       pmx_check(p, "runs of N2", 0, pmx_min(p, PMX_N2, p->min2));
+	}
+	if (!p->min2[0] || p->min2[0] == U64_MAX) {
+		p->skip = "no measurement (count_loop_exact failed)";
+		return false;
+	}
+	return true;
+}
+
 /* Case: 2 (N2 - N1) more instructions and cycles, exactly, per event. */
 static void pmx_count_loop_exact(struct pmx *p)
 {
 	int i;
 
-	if (!pmx_need_ctx(p))
-		return;
-	if (!pmx_check(p, "runs of N1", 0, pmx_min(p, PMX_N1, p->min1)) ||
-	    !pmx_check(p, "runs of N2", 0, pmx_min(p, PMX_N2, p->min2)))
+	if (!pmx_need_min(p))
 		return;
 	for (i = 0; i < PMX_NEV; i++) {
 		pfmk_ktap_diag("%s: %s: %llu for %llu iterations, %llu for %llu",
@@ -314,12 +334,8 @@ static void pmx_count_events_agree(struct pmx *p)
 {
 	int i;
 
-	if (!pmx_need_ctx(p))
+	if (!pmx_need_min(p))
 		return;
-	if (!p->min2[0] || p->min2[0] == U64_MAX) {
-		p->skip = "no measurement (count_loop_exact failed)";
-		return;
-	}
 	for (i = 1; i < PMX_NEV; i++) {
 		pmx_check_u64(p, pmx_events[i / 2][i % 2], p->min1[0],
 			      p->min1[i]);

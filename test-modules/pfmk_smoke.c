@@ -356,6 +356,34 @@ static u64 smoke_local_clock(int cpu)
 }
 
 /*
+ * A cpu-clock context of @cpu, loaded and started, in *@desc (NULL if a
+ * step failed: it is closed); *@t0 and *@t0s are @cpu's local_clock()
+ * before and after the start.
+ */
+static bool smoke_clock_start(struct smoke *s, int cpu, void **desc,
+			      u64 *t0, u64 *t0s)
+{
+	struct pfarg_pmc pmc;
+
+	*desc = NULL;
+	if (!smoke_check(s, "create", 0, smoke_create(s, "", desc)))
+		return false;
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
+	if (smoke_check(s, "write_pmcs", 0, pfmk_write_pmcs(*desc, &pmc, 1)) &&
+	    smoke_check(s, "load", 0, pfmk_test_load(*desc, cpu))) {
+		*t0 = smoke_local_clock(cpu);
+		if (smoke_check(s, "start", 0, pfmk_start(*desc, NULL))) {
+			*t0s = smoke_local_clock(cpu);
+			return true;
+		}
+	}
+	smoke_check(s, "close", 0, pfmk_close(*desc));
+	*desc = NULL;
+	return false;
+}
+
+/*
  * cpu-clock counts local_clock() of its CPU.  Without a stable TSC (QEMU
  * TCG's default CPU model) that clock follows the tick and may lag ktime
  * by several ticks on a loaded host, so the bounds are taken on the
@@ -364,24 +392,13 @@ static u64 smoke_local_clock(int cpu)
  */
 static void smoke_cpu_clock(struct smoke *s)
 {
-	struct pfarg_pmc pmc;
+	int cpu = raw_smp_processor_id();
+	u64 t0, t0s, t1r, t1;
 	struct pfarg_pmd pmd;
-	u64 t0, t0s, t1r, t1, prev;
-	void *desc = NULL;
-	int cpu = raw_smp_processor_id(), i;
+	void *desc;
 
-	if (!smoke_check(s, "create", 0, smoke_create(s, "", &desc)))
+	if (!smoke_clock_start(s, cpu, &desc, &t0, &t0s))
 		return;
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
-	if (!smoke_check(s, "write_pmcs", 0, pfmk_write_pmcs(desc, &pmc, 1)) ||
-	    !smoke_check(s, "load", 0, pfmk_test_load(desc, cpu)))
-		goto out;
-
-	t0 = smoke_local_clock(cpu);
-	if (!smoke_check(s, "start", 0, pfmk_start(desc, NULL)))
-		goto out;
-	t0s = smoke_local_clock(cpu);
 	msleep(20);
 	t1r = smoke_local_clock(cpu);
 	memset(&pmd, 0, sizeof(pmd));
@@ -393,25 +410,53 @@ static void smoke_cpu_clock(struct smoke *s)
 			s->name, pmd.reg_value, cpu, t1r - t0s, t1 - t0);
 		s->failed++;
 	}
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+/*
+ * The count grows once the CPU's clock has moved past the read; an idle
+ * CPU's clamped clock may stand still for up to a tick.
+ */
+static void smoke_cpu_clock_grows(struct smoke *s)
+{
+	int cpu = raw_smp_processor_id(), i;
+	struct pfarg_pmd pmd;
+	u64 t0, t0s, t1, prev;
+	void *desc;
+
+	if (!smoke_clock_start(s, cpu, &desc, &t0, &t0s))
+		return;
+	msleep(20);
+	memset(&pmd, 0, sizeof(pmd));
+	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
 	prev = pmd.reg_value;
-	/*
-	 * The count grows once the CPU's clock has moved past the read; an
-	 * idle CPU's clamped clock may stand still for up to a tick.
-	 */
 	t1 = smoke_local_clock(cpu);
 	for (i = 0; i < 1000 && smoke_local_clock(cpu) <= t1; i++)
 		usleep_range(100, 200);
 	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
 	smoke_check_true(s, "cpu-clock grows while started",
 			 pmd.reg_value > prev);
+	smoke_check(s, "close", 0, pfmk_close(desc));
+}
+
+/* Stopped, the count stands still. */
+static void smoke_cpu_clock_stop_freezes(struct smoke *s)
+{
+	struct pfarg_pmd pmd;
+	u64 t0, t0s, prev;
+	void *desc;
+
+	if (!smoke_clock_start(s, raw_smp_processor_id(), &desc, &t0, &t0s))
+		return;
+	msleep(20);
 	smoke_check(s, "stop", 0, pfmk_stop(desc));
+	memset(&pmd, 0, sizeof(pmd));
 	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
 	prev = pmd.reg_value;
 	usleep_range(5000, 6000);
 	smoke_check(s, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1));
 	smoke_check_u64(s, "cpu-clock frozen while stopped", prev,
 			pmd.reg_value);
-out:
 	smoke_check(s, "close", 0, pfmk_close(desc));
 }
 
@@ -788,6 +833,8 @@ static const struct smoke_test smoke_tests[] = {
 	{ "bad_state", smoke_bad_state },
 	{ "invalid_pmc", smoke_invalid_pmc },
 	{ "cpu_clock_plausible", smoke_cpu_clock },
+	{ "cpu_clock_grows", smoke_cpu_clock_grows },
+	{ "cpu_clock_stop_freezes", smoke_cpu_clock_stop_freezes },
 	{ "hw_event_load", smoke_hw_event },
 	{ "sampling_exact", smoke_sampling_exact },
 	{ "sampling_notify_restart", smoke_sampling_notify },
