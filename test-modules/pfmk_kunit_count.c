@@ -493,25 +493,55 @@ static void count_read_time(struct kunit *test, void *desc,
 	KUNIT_EXPECT_LE(test, time[0].time_running, time[0].time_enabled);
 }
 
-/* Enabled and running times grow while started, not while stopped. */
-static void count_read_pmds_time(struct kunit *test)
+/* A context whose PMD 0, from 1000, counts the test PMU's step-2 event. */
+static void *count_time_ctx(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfmk_pmd_time a[2], b[2];
-	struct pfarg_pmd pmd[2];
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
 	pfmkt_write_pmd(test, desc, 0, 1000);
-	count_read_time(test, desc, pmd, a);
-	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1000ULL);
-	KUNIT_EXPECT_EQ(test, a[0].time_enabled, 0ULL);
-	KUNIT_EXPECT_EQ(test, a[0].time_running, 0ULL);
+	return desc;
+}
+
+/*
+ * count_time_ctx() loaded and started for 2 to 3 ms and 4 ticks, then
+ * read into @pmd and @time: PMD 0 at 1008.
+ */
+static void *count_time_started(struct kunit *test, struct pfarg_pmd *pmd,
+				struct pfmk_pmd_time *time)
+{
+	void *desc = count_time_ctx(test);
+	int cpu = pfmkt_cpu();
 
 	pfmkt_load_start(test, desc, cpu);
 	usleep_range(2000, 3000);
 	pfmk_test_pmu_tick(cpu, 4);
+	count_read_time(test, desc, pmd, time);
+	return desc;
+}
+
+/* Never loaded: the value written, no enabled or running time. */
+static void count_read_pmds_time_unloaded(struct kunit *test)
+{
+	void *desc = count_time_ctx(test);
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+
 	count_read_time(test, desc, pmd, a);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1000ULL);
+	KUNIT_EXPECT_EQ(test, a[0].time_enabled, 0ULL);
+	KUNIT_EXPECT_EQ(test, a[0].time_running, 0ULL);
+	pfmkt_close(test, desc);
+}
+
+/* Times grow while started; a PMD without an event has none. */
+static void count_read_pmds_time_started(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = count_time_started(test, pmd, a);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 	KUNIT_EXPECT_GE(test, a[0].time_enabled, 2 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, a[0].time_running, 0ULL);
@@ -524,22 +554,43 @@ static void count_read_pmds_time(struct kunit *test)
 	KUNIT_EXPECT_GE(test, b[0].time_enabled,
 			a[0].time_enabled + 2 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+	pfmkt_close(test, desc);
+}
 
+/* Enabled and running times do not grow while stopped. */
+static void count_read_pmds_time_stopped(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = count_time_started(test, pmd, a);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	count_read_time(test, desc, pmd, a);
 	usleep_range(2000, 3000);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
+	pfmkt_close(test, desc);
+}
 
-	/* Unload folds the times; a new load adds to them. */
+/* Unload folds the times and the value; a new load adds to them. */
+static void count_read_pmds_time_reload(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = count_time_started(test, pmd, a);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	count_read_time(test, desc, pmd, a);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 
-	pfmkt_load_start(test, desc, cpu);
+	pfmkt_load_start(test, desc, pfmkt_cpu());
 	usleep_range(2000, 3000);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_GE(test, b[0].time_enabled,
@@ -633,7 +684,10 @@ static struct kunit_case pfmk_count_cases[] = {
 			 count_vec_loaded_gen_params),
 	KUNIT_CASE(count_disabled_pmd),
 	KUNIT_CASE(count_read_fields),
-	KUNIT_CASE(count_read_pmds_time),
+	KUNIT_CASE(count_read_pmds_time_unloaded),
+	KUNIT_CASE(count_read_pmds_time_started),
+	KUNIT_CASE(count_read_pmds_time_stopped),
+	KUNIT_CASE(count_read_pmds_time_reload),
 	KUNIT_CASE(count_hw_event),
 	KUNIT_CASE(count_load_offline_cpu),
 	{}
