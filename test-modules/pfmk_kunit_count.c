@@ -534,10 +534,38 @@ static void count_read_pmds_time_unloaded(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
+/*
+ * 2 to 3 ms after @a was read, PMD 0 of @desc has been enabled that much
+ * longer, and running longer.
+ */
+static void count_expect_time_grows(struct kunit *test, void *desc,
+				    const struct pfmk_pmd_time *a)
+{
+	struct pfmk_pmd_time b[2];
+	struct pfarg_pmd pmd[2];
+
+	usleep_range(2000, 3000);
+	count_read_time(test, desc, pmd, b);
+	KUNIT_EXPECT_GE(test, b[0].time_enabled,
+			a[0].time_enabled + 2 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+}
+
+/* count_time_started() stopped, then read into @pmd and @time. */
+static void *count_time_stopped(struct kunit *test, struct pfarg_pmd *pmd,
+				struct pfmk_pmd_time *time)
+{
+	void *desc = count_time_started(test, pmd, time);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	count_read_time(test, desc, pmd, time);
+	return desc;
+}
+
 /* Times grow while started; a PMD without an event has none. */
 static void count_read_pmds_time_started(struct kunit *test)
 {
-	struct pfmk_pmd_time a[2], b[2];
+	struct pfmk_pmd_time a[2];
 	struct pfarg_pmd pmd[2];
 	void *desc;
 
@@ -548,12 +576,7 @@ static void count_read_pmds_time_started(struct kunit *test)
 	/* PMD 1 has no event: no time. */
 	KUNIT_EXPECT_EQ(test, a[1].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[1].time_running, 0ULL);
-
-	usleep_range(2000, 3000);
-	count_read_time(test, desc, pmd, b);
-	KUNIT_EXPECT_GE(test, b[0].time_enabled,
-			a[0].time_enabled + 2 * NSEC_PER_MSEC);
-	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+	count_expect_time_grows(test, desc, a);
 	pfmkt_close(test, desc);
 }
 
@@ -564,9 +587,7 @@ static void count_read_pmds_time_stopped(struct kunit *test)
 	struct pfarg_pmd pmd[2];
 	void *desc;
 
-	desc = count_time_started(test, pmd, a);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	count_read_time(test, desc, pmd, a);
+	desc = count_time_stopped(test, pmd, a);
 	usleep_range(2000, 3000);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
@@ -581,9 +602,7 @@ static void count_read_pmds_time_reload(struct kunit *test)
 	struct pfarg_pmd pmd[2];
 	void *desc;
 
-	desc = count_time_started(test, pmd, a);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	count_read_time(test, desc, pmd, a);
+	desc = count_time_stopped(test, pmd, a);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
@@ -591,11 +610,7 @@ static void count_read_pmds_time_reload(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 
 	pfmkt_load_start(test, desc, pfmkt_cpu());
-	usleep_range(2000, 3000);
-	count_read_time(test, desc, pmd, b);
-	KUNIT_EXPECT_GE(test, b[0].time_enabled,
-			a[0].time_enabled + 2 * NSEC_PER_MSEC);
-	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+	count_expect_time_grows(test, desc, a);
 	pfmkt_close(test, desc);
 }
 
