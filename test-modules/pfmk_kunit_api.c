@@ -372,82 +372,144 @@ static void api_create_set_info(struct kunit *test)
 
 enum api_op {
 	API_WRITE_PMCS, API_WRITE_PMDS, API_READ_PMDS, API_READ_PMDS_TIME,
-	API_CREATE_SETS, API_DELETE_SETS, API_GETINFO_SETS, API_NR_OPS
+	API_CREATE_SETS, API_DELETE_SETS, API_GETINFO_SETS,
 };
 
-static const char * const api_op_names[API_NR_OPS] = {
-	"write_pmcs", "write_pmds", "read_pmds", "read_pmds_time",
-	"create_evtsets", "delete_evtsets", "getinfo_evtsets",
+/**
+ * struct api_vec_op - a call that takes a vector and its count
+ * @name: the call.
+ * @op: which.
+ * @entry_size: the size of an entry of its vector.
+ * @max: the most entries it takes.
+ */
+struct api_vec_op {
+	const char	*name;
+	enum api_op	op;
+	size_t		entry_size;
+	int		max;
 };
 
-static int api_vec(enum api_op op, void *desc, void *req, int count,
-		   struct pfmk_pmd_time *time)
+static const struct api_vec_op api_vec_ops[] = {
+	{ "write_pmcs", API_WRITE_PMCS, sizeof(struct pfarg_pmc),
+	  PFM_MAX_PMCS },
+	{ "write_pmds", API_WRITE_PMDS, sizeof(struct pfarg_pmd),
+	  PFM_MAX_PMDS },
+	{ "read_pmds", API_READ_PMDS, sizeof(struct pfarg_pmd), PFM_MAX_PMDS },
+	{ "read_pmds_time", API_READ_PMDS_TIME, sizeof(struct pfarg_pmd),
+	  PFM_MAX_PMDS },
+	{ "create_evtsets", API_CREATE_SETS, sizeof(struct pfarg_setdesc),
+	  PFM_MAX_PMCS },
+	{ "delete_evtsets", API_DELETE_SETS, sizeof(struct pfarg_setinfo),
+	  PFM_MAX_PMCS },
+	{ "getinfo_evtsets", API_GETINFO_SETS, sizeof(struct pfarg_setinfo),
+	  PFM_MAX_PMCS },
+};
+
+static void api_vec_op_desc(const struct api_vec_op *v, char *desc)
 {
-	switch (op) {
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(api_vec_op, api_vec_ops, api_vec_op_desc);
+
+/**
+ * struct api_vec_run - the call of a case and what it is given
+ * @desc: an unloaded context of the test PMU.
+ * @req: a vector of the call's max + 1 entries.
+ * @time: a read_pmds_time() time vector as long.
+ */
+struct api_vec_run {
+	void			*desc;
+	void			*req;
+	struct pfmk_pmd_time	*time;
+};
+
+/* The context and vectors for the call of @test's parameter. */
+static void api_vec_start(struct kunit *test, struct api_vec_run *r)
+{
+	const struct api_vec_op *v = test->param_value;
+
+	r->desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	r->time = kunit_kcalloc(test, PFM_MAX_PMDS + 1, sizeof(*r->time),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->time);
+	r->req = kunit_kcalloc(test, v->max + 1, v->entry_size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->req);
+}
+
+/* The call of @test's parameter with @req and @count. */
+static int api_vec(struct kunit *test, struct api_vec_run *r, void *req,
+		   int count)
+{
+	const struct api_vec_op *v = test->param_value;
+
+	switch (v->op) {
 	case API_WRITE_PMCS:
-		return pfmk_write_pmcs(desc, req, count);
+		return pfmk_write_pmcs(r->desc, req, count);
 	case API_WRITE_PMDS:
-		return pfmk_write_pmds(desc, req, count);
+		return pfmk_write_pmds(r->desc, req, count);
 	case API_READ_PMDS:
-		return pfmk_read_pmds(desc, req, count);
+		return pfmk_read_pmds(r->desc, req, count);
 	case API_READ_PMDS_TIME:
-		return pfmk_read_pmds_time(desc, req, time, count);
+		return pfmk_read_pmds_time(r->desc, req, r->time, count);
 	case API_CREATE_SETS:
-		return pfmk_create_evtsets(desc, req, count);
+		return pfmk_create_evtsets(r->desc, req, count);
 	case API_DELETE_SETS:
-		return pfmk_delete_evtsets(desc, req, count);
+		return pfmk_delete_evtsets(r->desc, req, count);
 	default:
-		return pfmk_getinfo_evtsets(desc, req, count);
+		return pfmk_getinfo_evtsets(r->desc, req, count);
 	}
 }
 
-/* Vector counts: negative, too large, zero, and a NULL vector. */
-static void api_vector_counts(struct kunit *test)
+/* The refused calls changed nothing: still unloaded.  Close. */
+static void api_vec_end(struct kunit *test, struct api_vec_run *r)
 {
-	size_t entry_size[API_NR_OPS] = {
-		sizeof(struct pfarg_pmc), sizeof(struct pfarg_pmd),
-		sizeof(struct pfarg_pmd), sizeof(struct pfarg_pmd),
-		sizeof(struct pfarg_setdesc), sizeof(struct pfarg_setinfo),
-		sizeof(struct pfarg_setinfo),
-	};
-	int max[API_NR_OPS] = {
-		PFM_MAX_PMCS, PFM_MAX_PMDS, PFM_MAX_PMDS, PFM_MAX_PMDS,
-		PFM_MAX_PMCS, PFM_MAX_PMCS, PFM_MAX_PMCS,
-	};
-	struct pfmk_pmd_time *time;
-	void *desc, *req;
-	enum api_op op;
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(r->desc), PFM_CTX_UNLOADED);
+	pfmkt_close(test, r->desc);
+}
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	time = kunit_kcalloc(test, PFM_MAX_PMDS + 1, sizeof(*time),
-			     GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, time);
+/* A negative vector count: -EINVAL. */
+static void api_vector_negative(struct kunit *test)
+{
+	struct api_vec_run r;
 
-	for (op = 0; op < API_NR_OPS; op++) {
-		const char *name = api_op_names[op];
+	api_vec_start(test, &r);
+	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, -1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MIN), -EINVAL);
+	api_vec_end(test, &r);
+}
 
-		req = kunit_kcalloc(test, max[op] + 1, entry_size[op],
-				    GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, req);
-		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, -1, time),
-				    -EINVAL, "%s", name);
-		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, INT_MIN, time),
-				    -EINVAL, "%s", name);
-		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, max[op] + 1,
-						  time),
-				    -E2BIG, "%s", name);
-		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, INT_MAX, time),
-				    -E2BIG, "%s", name);
-		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, req, 0, time), 0,
-				    "%s", name);
-		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, NULL, 0, time), 0,
-				    "%s", name);
-		KUNIT_EXPECT_EQ_MSG(test, api_vec(op, desc, NULL, 1, time),
-				    -EINVAL, "%s", name);
-		kunit_kfree(test, req);
-	}
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	pfmkt_close(test, desc);
+/* A vector count over the call's maximum: -E2BIG. */
+static void api_vector_too_large(struct kunit *test)
+{
+	const struct api_vec_op *v = test->param_value;
+	struct api_vec_run r;
+
+	api_vec_start(test, &r);
+	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, v->max + 1), -E2BIG);
+	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MAX), -E2BIG);
+	api_vec_end(test, &r);
+}
+
+/* A count of zero does nothing and succeeds, with or without a vector. */
+static void api_vector_zero(struct kunit *test)
+{
+	struct api_vec_run r;
+
+	api_vec_start(test, &r);
+	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, 0), 0);
+	KUNIT_EXPECT_EQ(test, api_vec(test, &r, NULL, 0), 0);
+	api_vec_end(test, &r);
+}
+
+/* A NULL vector with a count: -EINVAL. */
+static void api_vector_null(struct kunit *test)
+{
+	struct api_vec_run r;
+
+	api_vec_start(test, &r);
+	KUNIT_EXPECT_EQ(test, api_vec(test, &r, NULL, 1), -EINVAL);
+	api_vec_end(test, &r);
 }
 
 /**
@@ -1008,7 +1070,10 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_regs, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_set_info, api_pmu_gen_params),
-	KUNIT_CASE(api_vector_counts),
+	KUNIT_CASE_PARAM(api_vector_negative, api_vec_op_gen_params),
+	KUNIT_CASE_PARAM(api_vector_too_large, api_vec_op_gen_params),
+	KUNIT_CASE_PARAM(api_vector_zero, api_vec_op_gen_params),
+	KUNIT_CASE_PARAM(api_vector_null, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_reg_num_range, api_bad_reg_gen_params),
 	KUNIT_CASE_PARAM(api_reg_set, api_bad_set_gen_params),
 	KUNIT_CASE_PARAM(api_reg_flags, api_bad_flags_gen_params),

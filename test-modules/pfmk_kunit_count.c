@@ -493,58 +493,124 @@ static void count_read_time(struct kunit *test, void *desc,
 	KUNIT_EXPECT_LE(test, time[0].time_running, time[0].time_enabled);
 }
 
-/* Enabled and running times grow while started, not while stopped. */
-static void count_read_pmds_time(struct kunit *test)
+/* A context whose PMD 0, from 1000, counts the test PMU's step-2 event. */
+static void *count_time_ctx(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfmk_pmd_time a[2], b[2];
-	struct pfarg_pmd pmd[2];
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
 	pfmkt_write_pmd(test, desc, 0, 1000);
-	count_read_time(test, desc, pmd, a);
-	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1000ULL);
-	KUNIT_EXPECT_EQ(test, a[0].time_enabled, 0ULL);
-	KUNIT_EXPECT_EQ(test, a[0].time_running, 0ULL);
+	return desc;
+}
+
+/*
+ * count_time_ctx() loaded and started for 2 to 3 ms and 4 ticks, then
+ * read into @pmd and @time: PMD 0 at 1008.
+ */
+static void *count_time_started(struct kunit *test, struct pfarg_pmd *pmd,
+				struct pfmk_pmd_time *time)
+{
+	void *desc = count_time_ctx(test);
+	int cpu = pfmkt_cpu();
 
 	pfmkt_load_start(test, desc, cpu);
 	usleep_range(2000, 3000);
 	pfmk_test_pmu_tick(cpu, 4);
+	count_read_time(test, desc, pmd, time);
+	return desc;
+}
+
+/* Never loaded: the value written, no enabled or running time. */
+static void count_read_pmds_time_unloaded(struct kunit *test)
+{
+	void *desc = count_time_ctx(test);
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+
 	count_read_time(test, desc, pmd, a);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1000ULL);
+	KUNIT_EXPECT_EQ(test, a[0].time_enabled, 0ULL);
+	KUNIT_EXPECT_EQ(test, a[0].time_running, 0ULL);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * 2 to 3 ms after @a was read, PMD 0 of @desc has been enabled that much
+ * longer, and running longer.
+ */
+static void count_expect_time_grows(struct kunit *test, void *desc,
+				    const struct pfmk_pmd_time *a)
+{
+	struct pfmk_pmd_time b[2];
+	struct pfarg_pmd pmd[2];
+
+	usleep_range(2000, 3000);
+	count_read_time(test, desc, pmd, b);
+	KUNIT_EXPECT_GE(test, b[0].time_enabled,
+			a[0].time_enabled + 2 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+}
+
+/* count_time_started() stopped, then read into @pmd and @time. */
+static void *count_time_stopped(struct kunit *test, struct pfarg_pmd *pmd,
+				struct pfmk_pmd_time *time)
+{
+	void *desc = count_time_started(test, pmd, time);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	count_read_time(test, desc, pmd, time);
+	return desc;
+}
+
+/* Times grow while started; a PMD without an event has none. */
+static void count_read_pmds_time_started(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = count_time_started(test, pmd, a);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 	KUNIT_EXPECT_GE(test, a[0].time_enabled, 2 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, a[0].time_running, 0ULL);
 	/* PMD 1 has no event: no time. */
 	KUNIT_EXPECT_EQ(test, a[1].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[1].time_running, 0ULL);
+	count_expect_time_grows(test, desc, a);
+	pfmkt_close(test, desc);
+}
 
-	usleep_range(2000, 3000);
-	count_read_time(test, desc, pmd, b);
-	KUNIT_EXPECT_GE(test, b[0].time_enabled,
-			a[0].time_enabled + 2 * NSEC_PER_MSEC);
-	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+/* Enabled and running times do not grow while stopped. */
+static void count_read_pmds_time_stopped(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
 
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	count_read_time(test, desc, pmd, a);
+	desc = count_time_stopped(test, pmd, a);
 	usleep_range(2000, 3000);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
+	pfmkt_close(test, desc);
+}
 
-	/* Unload folds the times; a new load adds to them. */
+/* Unload folds the times and the value; a new load adds to them. */
+static void count_read_pmds_time_reload(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = count_time_stopped(test, pmd, a);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 
-	pfmkt_load_start(test, desc, cpu);
-	usleep_range(2000, 3000);
-	count_read_time(test, desc, pmd, b);
-	KUNIT_EXPECT_GE(test, b[0].time_enabled,
-			a[0].time_enabled + 2 * NSEC_PER_MSEC);
-	KUNIT_EXPECT_GT(test, b[0].time_running, a[0].time_running);
+	pfmkt_load_start(test, desc, pfmkt_cpu());
+	count_expect_time_grows(test, desc, a);
 	pfmkt_close(test, desc);
 }
 
@@ -633,7 +699,10 @@ static struct kunit_case pfmk_count_cases[] = {
 			 count_vec_loaded_gen_params),
 	KUNIT_CASE(count_disabled_pmd),
 	KUNIT_CASE(count_read_fields),
-	KUNIT_CASE(count_read_pmds_time),
+	KUNIT_CASE(count_read_pmds_time_unloaded),
+	KUNIT_CASE(count_read_pmds_time_started),
+	KUNIT_CASE(count_read_pmds_time_stopped),
+	KUNIT_CASE(count_read_pmds_time_reload),
 	KUNIT_CASE(count_hw_event),
 	KUNIT_CASE(count_load_offline_cpu),
 	{}

@@ -362,6 +362,20 @@ out_b:
 	return false;
 }
 
+/**
+ * struct tpmu_three - the events of tpmu_create_three() after 30 ticks
+ * @cpu: their CPU.
+ * @ev: A, B and C.
+ * @oa: what A's handler saw.
+ * @ob: what B's handler saw.
+ */
+struct tpmu_three {
+	int			cpu;
+	struct perf_event	*ev[3];
+	struct tpmu_ovfl	*oa;
+	struct tpmu_ovfl	*ob;
+};
+
 /*
  * All started events advance together, in chunks that end at the next
  * overflow: a handler sees the other events at the same tick, whether
@@ -370,26 +384,53 @@ out_b:
  * the first tick t with 4 * t >= 6 * k, t = DIV_ROUND_UP(3 * k, 2):
  * ticks 2, 3, 5, 6, ... 29, 30, 20 overflows in 30 ticks.  C counts by
  * 5 and does not sample.  At tick 30 A and B overflow in the same chunk.
+ * The three events, all active, after those 30 ticks.
  */
-static void tpmu_ticks_together(struct kunit *test)
+static struct tpmu_three *tpmu_three_ticked(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	struct perf_event *ev[3];
-	struct tpmu_ovfl *oa, *ob;
+	struct tpmu_three *t;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->oa = kunit_kzalloc(test, sizeof(*t->oa), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->oa);
+	t->ob = kunit_kzalloc(test, sizeof(*t->ob), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->ob);
+	t->cpu = pfmkt_cpu();
+	KUNIT_ASSERT_TRUE(test, tpmu_create_three(t->cpu, t->ev, t->oa, t->ob));
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(t->cpu), 3U);
+	pfmk_test_pmu_tick(t->cpu, 30);
+	return t;
+}
+
+/* Release the three events: none is left active. */
+static void tpmu_three_release(struct kunit *test, struct tpmu_three *t)
+{
 	unsigned int k;
-	u64 t;
 
-	oa = kunit_kzalloc(test, sizeof(*oa), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, oa);
-	ob = kunit_kzalloc(test, sizeof(*ob), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ob);
-	KUNIT_ASSERT_TRUE(test, tpmu_create_three(cpu, ev, oa, ob));
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
+	for (k = 0; k < 3; k++)
+		perf_event_release_kernel(t->ev[k]);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(t->cpu), 0U);
+}
 
-	pfmk_test_pmu_tick(cpu, 30);
-	KUNIT_EXPECT_EQ(test, tpmu_value(ev[0]), 30ULL);
-	KUNIT_EXPECT_EQ(test, tpmu_value(ev[1]), 120ULL);
-	KUNIT_EXPECT_EQ(test, tpmu_value(ev[2]), 150ULL);
+/* After 30 ticks A, B and C counted 30, 120 and 150. */
+static void tpmu_ticks_together_values(struct kunit *test)
+{
+	struct tpmu_three *t = tpmu_three_ticked(test);
+
+	KUNIT_EXPECT_EQ(test, tpmu_value(t->ev[0]), 30ULL);
+	KUNIT_EXPECT_EQ(test, tpmu_value(t->ev[1]), 120ULL);
+	KUNIT_EXPECT_EQ(test, tpmu_value(t->ev[2]), 150ULL);
+	tpmu_three_release(test, t);
+}
+
+/* A overflows at ticks 10, 20, 30 and sees B, added before it, there. */
+static void tpmu_ticks_together_a(struct kunit *test)
+{
+	struct tpmu_three *t = tpmu_three_ticked(test);
+	struct tpmu_ovfl *oa = t->oa;
+	unsigned int k;
+
 	KUNIT_EXPECT_EQ(test, atomic_read(&oa->nr), 3);
 	for (k = 1; k <= 3; k++) {
 		KUNIT_EXPECT_EQ_MSG(test, oa->count[k - 1], 10ULL * k,
@@ -397,21 +438,28 @@ static void tpmu_ticks_together(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, oa->peer_count[k - 1], 40ULL * k,
 				    "A: B at overflow %u", k);
 	}
+	tpmu_expect_clean(test, oa);
+	tpmu_three_release(test, t);
+}
+
+/* B overflows 20 times and sees C, added after it, at the same tick. */
+static void tpmu_ticks_together_b(struct kunit *test)
+{
+	struct tpmu_three *t = tpmu_three_ticked(test);
+	struct tpmu_ovfl *ob = t->ob;
+	unsigned int k;
+	u64 tick;
+
 	KUNIT_EXPECT_EQ(test, atomic_read(&ob->nr), 20);
 	for (k = 1; k <= TPMU_NR_RECORD; k++) {
-		t = DIV_ROUND_UP(3ULL * k, 2);
-		KUNIT_EXPECT_EQ_MSG(test, ob->count[k - 1], 4 * t,
+		tick = DIV_ROUND_UP(3ULL * k, 2);
+		KUNIT_EXPECT_EQ_MSG(test, ob->count[k - 1], 4 * tick,
 				    "B: count at overflow %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, ob->peer_count[k - 1], 5 * t,
+		KUNIT_EXPECT_EQ_MSG(test, ob->peer_count[k - 1], 5 * tick,
 				    "B: C at overflow %u", k);
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&oa->bad_context), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&oa->bad_period), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&ob->bad_context), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&ob->bad_period), 0);
-	for (k = 0; k < 3; k++)
-		perf_event_release_kernel(ev[k]);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	tpmu_expect_clean(test, ob);
+	tpmu_three_release(test, t);
 }
 
 static struct kunit_case pfmk_test_pmu_cases[] = {
@@ -421,7 +469,9 @@ static struct kunit_case pfmk_test_pmu_cases[] = {
 	KUNIT_CASE(tpmu_sampling_overflows),
 	KUNIT_CASE(tpmu_sampling_one_call_per_tick),
 	KUNIT_CASE(tpmu_sampling_period_carries),
-	KUNIT_CASE(tpmu_ticks_together),
+	KUNIT_CASE(tpmu_ticks_together_values),
+	KUNIT_CASE(tpmu_ticks_together_a),
+	KUNIT_CASE(tpmu_ticks_together_b),
 	{}
 };
 

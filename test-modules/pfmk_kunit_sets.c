@@ -338,6 +338,26 @@ static struct kunit_suite pfmk_sets_args_suite = {
 #define SETS_CYCLES	50
 
 /*
+ * Sets 0 (@flags0) and 1 (@flags1), each with PMC 0 counting the test
+ * PMU's step-1 event; @timeout_us for those of them that switch on time.
+ */
+static void *sets_create_two(struct kunit *test, u32 flags0, u32 flags1,
+			     u32 timeout_us)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u32 flags[2] = { flags0, flags1 };
+	u16 id;
+
+	for (id = 0; id < 2; id++) {
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id, flags[id],
+						  flags[id] & PFM_SETFL_TIME_SWITCH ?
+						  timeout_us : 0, 0), 0);
+		pfmkt_write_set_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
+	}
+	return desc;
+}
+
+/*
  * Two sets switching on overflow on the test PMU: set 0 after 1 overflow
  * of period 20, set 1 after 1 overflow of period 5.  (Without a sampling
  * format, as in perfmon2 2.2, an overflow that does not complete a switch
@@ -346,19 +366,14 @@ static struct kunit_suite pfmk_sets_args_suite = {
  */
 static void sets_ovfl_switch_exact(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = sets_create_two(test, PFM_SETFL_OVFL_SWITCH,
+				     PFM_SETFL_OVFL_SWITCH, 0);
 	struct pfarg_setinfo info;
 	struct pfmk_ctx_stats st;
 	int cpu = pfmkt_cpu();
 	unsigned int k, i;
 
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
-			0);
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, PFM_SETFL_OVFL_SWITCH, 0, 0),
-			0);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 1, PFMK_TEST_PMC(2));
 	sets_write_sampling(test, desc, 0, 0, 20, 1, 0);
 	sets_write_sampling(test, desc, 1, 0, 5, 1, 0);
@@ -448,15 +463,10 @@ static void sets_expl_next_order(struct kunit *test)
 /* A switch due while MASKED waits for pfmk_restart(). */
 static void sets_masked_switch_waits(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = sets_create_two(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
 	int cpu = pfmkt_cpu();
 	union pfm_msg msg;
 
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
-			0);
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampling(test, desc, 0, 0, 10, 1, PFM_REGFL_OVFL_NOTIFY);
 	pfmkt_load_start(test, desc, cpu);
 
@@ -491,7 +501,8 @@ static void sets_masked_switch_waits(struct kunit *test)
 static void sets_masked_no_switch_race(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = sets_create_two(test, PFM_SETFL_TIME_SWITCH,
+				     PFM_SETFL_TIME_SWITCH, 100);
 	struct pfarg_setinfo before[2], after[2];
 	int cpu = pfmkt_cpu();
 	unsigned int round, got = 0;
@@ -500,10 +511,6 @@ static void sets_masked_no_switch_race(struct kunit *test)
 	u16 id;
 
 	for (id = 0; id < 2; id++) {
-		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id,
-						  PFM_SETFL_TIME_SWITCH, 100,
-						  0), 0);
-		pfmkt_write_set_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
 		pfmkt_write_set_pmc(test, desc, id, 1, PFMK_TEST_PMC(1));
 		sets_write_sampling(test, desc, id, 0, 1, 0,
 				    PFM_REGFL_OVFL_NOTIFY);
@@ -552,13 +559,8 @@ static void sets_masked_no_switch_race(struct kunit *test)
  */
 static void *sets_switch_at_second_tick(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = sets_create_two(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
 
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_OVFL_SWITCH, 0, 0),
-			0);
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
 	return desc;
 }
@@ -638,16 +640,11 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
  */
 static void sets_stop_cancels_timeout(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = sets_create_two(test, PFM_SETFL_TIME_SWITCH, 0, 20000);
 	struct pfmk_ctx_stats st;
 	struct pfarg_load load;
 	int cpu = pfmkt_cpu();
 
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, PFM_SETFL_TIME_SWITCH,
-					  20000, 0), 0);
-	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
 	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
@@ -834,10 +831,8 @@ static struct kunit_suite pfmk_sets_switch_suite = {
  * Set @id ran, and was active for its runs times its timeout plus the
  * switch latency (@per_run), within 25 %; its cpu-clock counted that.
  */
-static struct pfarg_setinfo sets_time_expect_set(struct kunit *test,
-						 void *desc, u16 id,
-						 const struct pfmk_ctx_stats *st,
-						 u64 per_run)
+static void sets_time_expect_set(struct kunit *test, void *desc, u16 id,
+				 const struct pfmk_ctx_stats *st, u64 per_run)
 {
 	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
 	struct pfarg_setinfo info = sets_info(test, desc, id);
@@ -854,8 +849,19 @@ static struct pfarg_setinfo sets_time_expect_set(struct kunit *test,
 	KUNIT_EXPECT_LE(test, trimmed, info.set_runs * per_run * 5 / 4);
 	KUNIT_EXPECT_GE(test, count, trimmed * 3 / 4);
 	KUNIT_EXPECT_LE(test, count, act * 5 / 4);
-	return info;
 }
+
+/**
+ * struct sets_time_run - a run of sets switching on timeout
+ * @desc: the context, stopped.
+ * @st: its statistics.
+ * @per_run: a set's timeout plus the mean switch latency, in ns.
+ */
+struct sets_time_run {
+	void			*desc;
+	struct pfmk_ctx_stats	st;
+	u64			per_run;
+};
 
 /*
  * Three sets switching every 50 ms, each counting cpu-clock, for 1.5 s.
@@ -863,60 +869,88 @@ static struct pfarg_setinfo sets_time_expect_set(struct kunit *test,
  * expiry to the switch work, reported by the context's stats), which is
  * the host's business in an emulated guest and grows with the host's
  * load.  So each bound is taken against timeout + mean latency, measured
- * in the same run: each set's mean active time per run
- * within 25% of it (its worst latency taken out once for the upper
- * bound: one stall per set is tolerated), its cpu-clock count within 25%
- * of its active time, and the number of runs within 25% of what the
- * elapsed time allows.  A timeout taken twice over, or never firing,
- * still fails whatever the latency.
+ * in the same run (@r->per_run).
  */
-static void sets_time_switch_cpuclock(struct kunit *test)
+static void sets_time_run(struct kunit *test, struct sets_time_run *r)
 {
-	void *desc = pfmkt_create(test, "");
-	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
-	struct pfarg_setinfo info;
-	struct pfmk_ctx_stats st;
-	u64 runs = 0, total = 0, per_run;
+	struct pfmk_ctx_stats *st = &r->st;
 	struct pfarg_load load;
 	u16 id;
 
+	r->desc = pfmkt_create(test, "");
 	for (id = 0; id < SETS_NR; id++) {
-		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id,
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(r->desc, id,
 						  PFM_SETFL_TIME_SWITCH,
 						  SETS_TIMEOUT_US, 0), 0);
-		pfmkt_write_set_pmc(test, desc, id, 0,
+		pfmkt_write_set_pmc(test, r->desc, id, 0,
 				    PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	}
 	/* cpu-clock is perf's own software event: every kernel has it. */
 	memset(&load, 0, sizeof(load));
 	load.load_pid = pfmkt_cpu();
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(r->desc, &load), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(r->desc, NULL), 0);
 	msleep(SETS_RUN_MS);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(r->desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(r->desc, st), 0);
 	kunit_info(test, "%llu switches, latency mean %llu us, max %llu us\n",
-		   st.set_switches,
-		   st.set_switches ? st.switch_lat_total / st.set_switches / 1000 : 0,
-		   st.switch_lat_max / 1000);
-	per_run = timeout_ns + (st.set_switches ?
-				div64_u64(st.switch_lat_total, st.set_switches) : 0);
+		   st->set_switches,
+		   st->set_switches ? st->switch_lat_total / st->set_switches / 1000 : 0,
+		   st->switch_lat_max / 1000);
+	r->per_run = SETS_TIMEOUT_US * NSEC_PER_USEC +
+		     (st->set_switches ?
+		      div64_u64(st->switch_lat_total, st->set_switches) : 0);
+}
 
+/*
+ * Each set's mean active time per run within 25% of timeout + mean
+ * latency (its worst latency taken out once for the upper bound: one
+ * stall per set is tolerated), its cpu-clock count within 25% of its
+ * active time.  A timeout taken twice over, or never firing, still fails
+ * whatever the latency.
+ */
+static void sets_time_switch_cpuclock_sets(struct kunit *test)
+{
+	struct sets_time_run r;
+	u16 id;
+
+	sets_time_run(test, &r);
+	for (id = 0; id < SETS_NR; id++)
+		sets_time_expect_set(test, r.desc, id, &r.st, r.per_run);
+	pfmkt_close(test, r.desc);
+}
+
+/*
+ * The same run: one switch less than runs, the sets active for most of
+ * the elapsed time, and the number of runs within 25% of what the
+ * elapsed time allows.
+ */
+static void sets_time_switch_cpuclock_runs(struct kunit *test)
+{
+	struct pfarg_setinfo info;
+	u64 runs = 0, total = 0;
+	struct sets_time_run r;
+	u16 id;
+
+	sets_time_run(test, &r);
 	for (id = 0; id < SETS_NR; id++) {
-		info = sets_time_expect_set(test, desc, id, &st, per_run);
+		info = sets_info(test, r.desc, id);
 		runs += info.set_runs;
 		total += info.set_act_duration;
 	}
-	KUNIT_EXPECT_EQ(test, st.set_switches, runs - 1);
+	KUNIT_EXPECT_EQ(test, r.st.set_switches, runs - 1);
 	KUNIT_EXPECT_GE(test, total, (u64)SETS_RUN_MS * NSEC_PER_MSEC * 3 / 4);
 	KUNIT_EXPECT_GE(test, runs * 4,
-			div64_u64((u64)SETS_RUN_MS * NSEC_PER_MSEC * 3, per_run));
-	KUNIT_EXPECT_LE(test, runs * 4, SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 5 + 4);
-	pfmkt_close(test, desc);
+			div64_u64((u64)SETS_RUN_MS * NSEC_PER_MSEC * 3,
+				  r.per_run));
+	KUNIT_EXPECT_LE(test, runs * 4,
+			SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 5 + 4);
+	pfmkt_close(test, r.desc);
 }
 
 static struct kunit_case pfmk_sets_time_cases[] = {
-	KUNIT_CASE_SLOW(sets_time_switch_cpuclock),
+	KUNIT_CASE_SLOW(sets_time_switch_cpuclock_sets),
+	KUNIT_CASE_SLOW(sets_time_switch_cpuclock_runs),
 	{}
 };
 
