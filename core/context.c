@@ -682,9 +682,10 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 	 * while the work is busy: test that here, without the call.  (On
 	 * PREEMPT_RT it also waits for a grace period after the work, for
 	 * callers that free it; stop frees nothing, unload syncs in full.)
-	 * A switch requested anyway finds the context stopped.
+	 * A switch requested anyway finds the context stopped.  Only the
+	 * check of might_sleep(): pfmk_stop() has its preemption point.
 	 */
-	might_sleep();
+	__might_sleep(__FILE__, __LINE__);
 	if (irq_work_is_busy(&ctx->irq_work))
 		irq_work_sync(&ctx->irq_work);
 	atomic_set(&ctx->switch_kick, 0);
