@@ -133,7 +133,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    const struct pfmk_pmd *cfg)
 {
 	perf_overflow_handler_t handler = NULL;
-	struct perf_event_attr attr;
+	struct perf_event_attr attr = { };
 	struct perf_event *event;
 	bool irqs_on = false;
 	bool sw = false;
@@ -142,7 +142,6 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	/* Most PMCs of a description stay at a default that is off. */
 	if (pfmk_pmd_dfl_off(pmu, reg, pmc))
 		return NULL;
-	memset(&attr, 0, sizeof(attr));
 	ret = pmu->pmc_to_attr(pmu, reg, pmc, &attr);
 	if (ret == PFMK_PMC_OFF)
 		return NULL;
