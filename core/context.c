@@ -527,6 +527,7 @@ static void pfmk_trace_state(struct pfmk_ctx *ctx, unsigned int op)
  */
 int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 {
+	struct pfmk_set *set;
 	unsigned int cpu;
 	int ret;
 
@@ -537,7 +538,8 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	cpu = req->load_pid;
 	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return -EINVAL;
-	if (!pfmk_set_find(ctx, req->load_set))
+	set = pfmk_set_find(ctx, req->load_set);
+	if (!set)
 		return -EINVAL;
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return -EBUSY;
@@ -552,7 +554,7 @@ int pfmk_ctx_load(struct pfmk_ctx *ctx, const struct pfarg_load *req)
 	ret = pfmk_hotplug_attach(ctx);
 	if (ret)
 		goto err_cpu;
-	rcu_assign_pointer(ctx->active_set, pfmk_set_find(ctx, req->load_set));
+	rcu_assign_pointer(ctx->active_set, set);
 	ret = pfmk_sets_load(ctx);
 	if (ret)
 		goto err_detach;
@@ -682,9 +684,10 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 	 * while the work is busy: test that here, without the call.  (On
 	 * PREEMPT_RT it also waits for a grace period after the work, for
 	 * callers that free it; stop frees nothing, unload syncs in full.)
-	 * A switch requested anyway finds the context stopped.
+	 * A switch requested anyway finds the context stopped.  Only the
+	 * check of might_sleep(): pfmk_stop() has its preemption point.
 	 */
-	might_sleep();
+	__might_sleep(__FILE__, __LINE__);
 	if (irq_work_is_busy(&ctx->irq_work))
 		irq_work_sync(&ctx->irq_work);
 	atomic_set(&ctx->switch_kick, 0);

@@ -133,7 +133,7 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 				    const struct pfmk_pmd *cfg)
 {
 	perf_overflow_handler_t handler = NULL;
-	struct perf_event_attr attr;
+	struct perf_event_attr attr = { };
 	struct perf_event *event;
 	bool irqs_on = false;
 	bool sw = false;
@@ -142,7 +142,6 @@ struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
 	/* Most PMCs of a description stay at a default that is off. */
 	if (pfmk_pmd_dfl_off(pmu, reg, pmc))
 		return NULL;
-	memset(&attr, 0, sizeof(attr));
 	ret = pmu->pmc_to_attr(pmu, reg, pmc, &attr);
 	if (ret == PFMK_PMC_OFF)
 		return NULL;
@@ -448,44 +447,4 @@ void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs)
 	/* Every PMD, or on a failed load every one that had an event. */
 	if (nregs >= set->ev_span)
 		set->ev_span = 0;
-}
-
-/**
- * pfmk_perf_enable_set() - start counting on a set's events
- * @set: the set.
- * @nregs: number of PMDs.
- *
- * Context: process context; may sleep; ctx->mutex held.
- */
-void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs)
-{
-	unsigned int i, n = min(nregs, set->ev_span);
-
-	lockdep_assert_held(&set->pmds[0].ctx->mutex);
-	for (i = 0; i < n; i++) {
-		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
-
-		if (event)
-			perf_event_enable(event);
-	}
-}
-
-/**
- * pfmk_perf_disable_set() - stop counting on a set's events
- * @set: the set.
- * @nregs: number of PMDs.
- *
- * Context: process context; may sleep; ctx->mutex held.
- */
-void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs)
-{
-	unsigned int i, n = min(nregs, set->ev_span);
-
-	lockdep_assert_held(&set->pmds[0].ctx->mutex);
-	for (i = 0; i < n; i++) {
-		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
-
-		if (event)
-			perf_event_disable(event);
-	}
 }

@@ -22,7 +22,9 @@
  *
  * Included by the files that use perf: perf.c, and context.c, regs.c,
  * sets.c (the functions), ovfl.c and crash.c (the accessors); not by
- * internal.h.
+ * internal.h.  pfmk_perf_enable_set() and pfmk_perf_disable_set() are
+ * inline: they are most of what pfmk_start() and pfmk_stop() add to
+ * perf's own calls.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -31,13 +33,12 @@
 
 #include <linux/compiler.h>
 #include <linux/container_of.h>
+#include <linux/minmax.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 #include <linux/types.h>
 
-struct pfmk_pmd;
-struct pfmk_pmu_desc;
-struct pfmk_set;
+#include "internal.h"
 
 /* core/perf.c: perf's exported calls only */
 struct perf_event *pfmk_perf_create(const struct pfmk_pmu_desc *pmu,
@@ -55,8 +56,48 @@ int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		       int cpu);
 void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);
-void pfmk_perf_enable_set(struct pfmk_set *set, unsigned int nregs);
-void pfmk_perf_disable_set(struct pfmk_set *set, unsigned int nregs);
+
+/**
+ * pfmk_perf_enable_set() - start counting on a set's events
+ * @set: the set.
+ * @nregs: number of PMDs.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+static inline void pfmk_perf_enable_set(struct pfmk_set *set,
+					unsigned int nregs)
+{
+	unsigned int i, n = min(nregs, set->ev_span);
+
+	lockdep_assert_held(&set->pmds[0].ctx->mutex);
+	for (i = 0; i < n; i++) {
+		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
+
+		if (event)
+			perf_event_enable(event);
+	}
+}
+
+/**
+ * pfmk_perf_disable_set() - stop counting on a set's events
+ * @set: the set.
+ * @nregs: number of PMDs.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+static inline void pfmk_perf_disable_set(struct pfmk_set *set,
+					 unsigned int nregs)
+{
+	unsigned int i, n = min(nregs, set->ev_span);
+
+	lockdep_assert_held(&set->pmds[0].ctx->mutex);
+	for (i = 0; i < n; i++) {
+		struct perf_event *event = pfmk_pmd_event(&set->pmds[i]);
+
+		if (event)
+			perf_event_disable(event);
+	}
+}
 
 /* What perf exports no call for: perf's own structures, checked */
 

@@ -352,21 +352,10 @@ static void pfmk_set_reload_switch_counts(struct pfmk_ctx *ctx,
 			   set->pmds[i].ovfl_switch_cnt);
 }
 
-/**
- * pfmk_set_resume() - let the active set count again where it stopped
- * @ctx: the context, loaded and started, with no set counting.
- *
- * Unlike pfmk_set_activate(), not a new run: the overflow-switch counts
- * go on; a PFM_SETFL_TIME_SWITCH set gets a whole timeout again.  Used
- * when a CPU comes back and when a switch is called off.
- *
- * Context: process context; may sleep; ctx->mutex held.
- */
-void pfmk_set_resume(struct pfmk_ctx *ctx)
+/* pfmk_set_resume(), inline in pfmk_set_activate(): pfmk_start()'s path. */
+static __always_inline void __pfmk_set_resume(struct pfmk_ctx *ctx,
+					      struct pfmk_set *set)
 {
-	struct pfmk_set *set = pfmk_ctx_active_set(ctx);
-
-	lockdep_assert_held(&ctx->mutex);
 	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
 	/*
 	 * Active from when its events count to when they stop counting, on
@@ -379,6 +368,22 @@ void pfmk_set_resume(struct pfmk_ctx *ctx)
 		hrtimer_start(&ctx->switch_timer,
 			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL);
+}
+
+/**
+ * pfmk_set_resume() - let the active set count again where it stopped
+ * @ctx: the context, loaded and started, with no set counting.
+ *
+ * Unlike pfmk_set_activate(), not a new run: the overflow-switch counts
+ * go on; a PFM_SETFL_TIME_SWITCH set gets a whole timeout again.  Used
+ * when a CPU comes back and when a switch is called off.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_resume(struct pfmk_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	__pfmk_set_resume(ctx, pfmk_ctx_active_set(ctx));
 }
 
 /**
@@ -405,7 +410,7 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
 	set->runs++;
 	/* While the CPU is away nothing counts: its re-arm resumes. */
 	if (!ctx->offline)
-		pfmk_set_resume(ctx);
+		__pfmk_set_resume(ctx, set);
 }
 
 /**

@@ -270,58 +270,58 @@ int bench_ctx_open(struct bench *b, void **desc, unsigned int k)
 	return ret;
 }
 
-static int bench_micro(struct bench *b)
+/* The PMC and PMD arguments of the counting rows; hw=1: the PMU's line. */
+static int bench_micro_setup(struct bench *b)
 {
-	static const unsigned int test_ks[] = { 1, 4, BENCH_MAX_K };
-	static const unsigned int hw_ks[] = { 1, 4, BENCH_HW_MAX_K };
-	const unsigned int *ks = opt_hw ? hw_ks : test_ks;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	static_assert(ARRAY_SIZE(test_ks) == ARRAY_SIZE(hw_ks));
-	static_assert(BENCH_HW_MAX_K <= BENCH_MAX_K);
 	for (i = 0; i < BENCH_MAX_K; i++) {
 		b->pmc[i].reg_num = i;
 		b->pmc[i].reg_value = opt_hw ? PFMK_GEN_HW(bench_hw_config(i)) :
 					       PFMK_TEST_PMC(1);
 		b->pmd[i].reg_num = i;
 	}
-	if (opt_hw) {
-		ret = bench_hw_pmu_line();
-		if (ret) {
-			pr_err("error: no hardware PMU: %d\n", ret);
-			return ret;
-		}
-	}
+	if (!opt_hw)
+		return 0;
+	ret = bench_hw_pmu_line();
+	if (ret)
+		pr_err("error: no hardware PMU: %d\n", ret);
+	return ret;
+}
+
+/* The counting rows at each k, or with steps=1 create..close's steps. */
+static int bench_micro_count(struct bench *b, const unsigned int *ks,
+			     unsigned int nr_ks)
+{
+	unsigned int i;
+	int ret = 0;
+
 	if (opt_steps) {
-		for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
+		for (i = 0; i < nr_ks && !ret; i++)
 			ret = bench_create_close(b, ks[i]) ?:
 			      bench_create_steps(b, ks[i]);
-		if (ret) {
+		if (ret)
 			pr_err("error: create..close steps: %d\n", ret);
-			return ret;
-		}
-		goto done;
-	}
-	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
-		ret = bench_read(b, ks[i]);
-	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
-		ret = bench_start_stop(b, ks[i]);
-	for (i = 0; i < ARRAY_SIZE(test_ks) && !ret; i++)
-		ret = bench_create_close(b, ks[i]);
-	if (ret) {
-		pr_err("error: counting measurements: %d\n", ret);
 		return ret;
 	}
-	if (opt_hw) {
-		/* The machine's PMU: one sample on a cycles overflow, no more. */
-		ret = bench_smpl_hw(b);
-		if (ret) {
-			pr_err("error: smpl_hw: %d\n", ret);
-			return ret;
-		}
-		goto done;
-	}
+	for (i = 0; i < nr_ks && !ret; i++)
+		ret = bench_read(b, ks[i]);
+	for (i = 0; i < nr_ks && !ret; i++)
+		ret = bench_start_stop(b, ks[i]);
+	for (i = 0; i < nr_ks && !ret; i++)
+		ret = bench_create_close(b, ks[i]);
+	if (ret)
+		pr_err("error: counting measurements: %d\n", ret);
+	return ret;
+}
+
+/* The test PMU's rows after the counting ones: sampling, then scaling. */
+static int bench_micro_smpl_scale(struct bench *b)
+{
+	unsigned int i;
+	int ret;
+
 	ret = bench_smpl(b);
 	if (ret)
 		return ret;
@@ -337,10 +337,35 @@ static int bench_micro(struct bench *b)
 	}
 	pr_info("skip name=aux_copyout reason=see-pfmk_aux_smoke-on-patched-kernels\n");
 	b->nr_skips++;
-done:
-	pr_info("done results=%u scales=%u skips=%u\n", b->nr_results,
-		b->nr_scales, b->nr_skips);
 	return 0;
+}
+
+static int bench_micro(struct bench *b)
+{
+	static const unsigned int test_ks[] = { 1, 4, BENCH_MAX_K };
+	static const unsigned int hw_ks[] = { 1, 4, BENCH_HW_MAX_K };
+	const unsigned int *ks = opt_hw ? hw_ks : test_ks;
+	int ret;
+
+	static_assert(ARRAY_SIZE(test_ks) == ARRAY_SIZE(hw_ks));
+	static_assert(BENCH_HW_MAX_K <= BENCH_MAX_K);
+	ret = bench_micro_setup(b) ?:
+	      bench_micro_count(b, ks, ARRAY_SIZE(test_ks));
+	if (ret || opt_steps)
+		goto out;
+	if (opt_hw) {
+		/* The machine's PMU: one sample on a cycles overflow, no more. */
+		ret = bench_smpl_hw(b);
+		if (ret)
+			pr_err("error: smpl_hw: %d\n", ret);
+	} else {
+		ret = bench_micro_smpl_scale(b);
+	}
+out:
+	if (!ret)
+		pr_info("done results=%u scales=%u skips=%u\n", b->nr_results,
+			b->nr_scales, b->nr_skips);
+	return ret;
 }
 
 /* The pinned thread running the micro measurements. */

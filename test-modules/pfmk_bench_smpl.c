@@ -188,11 +188,60 @@ static int bench_smpl_rawrec(struct bench *b)
  * that only counts, and under a pfmk context; the cost of one sample is
  * the extra time over the number of samples.
  */
+/*
+ * One round of 4b: the loop alone, under the raw event @ev, under a new
+ * pfmk context; stores the per-sample costs as round @i.
+ */
+static int bench_smpl_cpuclock_round(struct bench *b, struct perf_event *ev,
+				     unsigned int i, u64 period, u64 spin)
+{
+	/* Enough for the loop at 100x the expected duration of TCG. */
+	size_t size = 1 << 20;
+	struct pfmk_ctx_stats st = { };
+	u64 t0, t1, t2, t3, tn, nr;
+	void *desc;
+	int ret;
+
+	ret = bench_smpl_open(b, &desc, NULL,
+			      PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
+			      period, size, opt_cpu);
+	if (ret)
+		return ret;
+	t0 = ktime_get_ns();
+	bench_sink += bench_spin(spin);
+	t1 = ktime_get_ns();
+	tn = t1 - t0;
+
+	atomic64_set(&b->raw_calls, 0);
+	perf_event_enable(ev);
+	t0 = ktime_get_ns();
+	bench_sink += bench_spin(spin);
+	t1 = ktime_get_ns();
+	perf_event_disable(ev);
+	nr = atomic64_read(&b->raw_calls) ?: 1;
+	t1 = t1 - t0 > tn ? div64_u64(t1 - t0 - tn, nr) : 0;
+
+	ret = pfmk_start(desc, NULL);
+	if (ret) {
+		pfmk_close(desc);
+		return ret;
+	}
+	t2 = ktime_get_ns();
+	bench_sink += bench_spin(spin);
+	t3 = ktime_get_ns();
+	ret = pfmk_stop(desc) ?: pfmk_get_stats(desc, &st);
+	pfmk_close(desc);
+	nr = st.smpl_count ?: 1;
+	t3 = t3 - t2 > tn ? div64_u64(t3 - t2 - tn, nr) : 0;
+	/* Per-sample costs; a round lost in the noise counts as 1 ns. */
+	bench_store(b, i, max(t1, 1ULL), max(t3, 1ULL));
+	return ret;
+}
+
 static int bench_smpl_cpuclock(struct bench *b)
 {
 	u64 period = (u64)opt_clock_period_us * NSEC_PER_USEC;
-	u64 spin = (u64)opt_clock_spin * 1000000, t0, t1, t2, t3, tn, nr;
-	struct pfmk_ctx_stats st = { };
+	u64 spin = (u64)opt_clock_spin * 1000000;
 	struct perf_event_attr attr = {
 		.type		= PERF_TYPE_SOFTWARE,
 		.config		= PERF_COUNT_SW_CPU_CLOCK,
@@ -200,52 +249,16 @@ static int bench_smpl_cpuclock(struct bench *b)
 		.disabled	= 1,
 		.sample_period	= period,
 	};
-	/* Enough for the loop at 100x the expected duration of TCG. */
-	size_t size = 1 << 20;
 	struct perf_event *ev;
 	unsigned int i;
-	void *desc;
 	int ret = 0;
 
 	ev = perf_event_create_kernel_counter(&attr, opt_cpu, NULL,
 					      bench_count_handler, b);
 	if (IS_ERR(ev))
 		return PTR_ERR(ev);
-	for (i = 0; !ret && i < opt_warmup + opt_rounds; i++) {
-		ret = bench_smpl_open(b, &desc, NULL,
-				      PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
-				      period, size, opt_cpu);
-		if (ret)
-			break;
-		t0 = ktime_get_ns();
-		bench_sink += bench_spin(spin);
-		t1 = ktime_get_ns();
-		tn = t1 - t0;
-
-		atomic64_set(&b->raw_calls, 0);
-		perf_event_enable(ev);
-		t0 = ktime_get_ns();
-		bench_sink += bench_spin(spin);
-		t1 = ktime_get_ns();
-		perf_event_disable(ev);
-		nr = atomic64_read(&b->raw_calls) ?: 1;
-		t1 = t1 - t0 > tn ? div64_u64(t1 - t0 - tn, nr) : 0;
-
-		ret = pfmk_start(desc, NULL);
-		if (ret) {
-			pfmk_close(desc);
-			break;
-		}
-		t2 = ktime_get_ns();
-		bench_sink += bench_spin(spin);
-		t3 = ktime_get_ns();
-		ret = pfmk_stop(desc) ?: pfmk_get_stats(desc, &st);
-		pfmk_close(desc);
-		nr = st.smpl_count ?: 1;
-		t3 = t3 - t2 > tn ? div64_u64(t3 - t2 - tn, nr) : 0;
-		/* Per-sample costs; a round lost in the noise counts as 1 ns. */
-		bench_store(b, i, max(t1, 1ULL), max(t3, 1ULL));
-	}
+	for (i = 0; !ret && i < opt_warmup + opt_rounds; i++)
+		ret = bench_smpl_cpuclock_round(b, ev, i, period, spin);
 	perf_event_release_kernel(ev);
 	if (!ret)
 		bench_report(b, "smpl_cpuclock", opt_clock_period_us, 1);
