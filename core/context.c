@@ -685,7 +685,9 @@ int pfmk_ctx_stop(struct pfmk_ctx *ctx)
 	 * PREEMPT_RT it also waits for a grace period after the work, for
 	 * callers that free it; stop frees nothing, unload syncs in full.)
 	 * A switch requested anyway finds the context stopped.  Only the
-	 * check of might_sleep(): pfmk_stop() has its preemption point.
+	 * check of might_sleep(), without its preemption point: the calls
+	 * that lead here (pfmk_stop(), unload, close, reclaim) are short
+	 * under ctx->mutex.
 	 */
 	__might_sleep(__FILE__, __LINE__);
 	if (irq_work_is_busy(&ctx->irq_work))

@@ -4,8 +4,9 @@
  * and what the files of core/ share.  It includes pmu/internal.h, the
  * layer below; pmu/ never includes this.  Two headers of core/ are its
  * own business, included only by the files of core/ that need them: the
- * perf glue (core/perf.h: core/perf.c's functions and every access to
- * perf's own structures) and the default sampling format's internals
+ * perf glue (core/perf.h: core/perf.c's functions, the inline loops that
+ * enable and disable a set's events, and every access to perf's own
+ * structures) and the default sampling format's internals
  * (core/smpl_dfl.h).  Client modules use <pfmk/pfmk.h> and <pfmk/pmu.h>
  * only.
  *

@@ -3,7 +3,9 @@
  * pfmk's perf glue: everything core/ uses of perf, in one header.
  *
  * The first half declares core/perf.c, which makes and drives one perf
- * kernel counter per used PMD with perf's exported calls only.  The second
+ * kernel counter per used PMD with perf's exported calls only, and holds
+ * two loops over those calls inline (pfmk_perf_enable_set() and
+ * pfmk_perf_disable_set(), see below).  The second
  * half is every access to perf's own structures that no exported call
  * serves, inline because the overflow path (NMI) and the lockless read
  * use them.  Each accessor says why no exported function serves.  What
@@ -24,7 +26,8 @@
  * sets.c (the functions), ovfl.c and crash.c (the accessors); not by
  * internal.h.  pfmk_perf_enable_set() and pfmk_perf_disable_set() are
  * inline: they are most of what pfmk_start() and pfmk_stop() add to
- * perf's own calls.
+ * perf's own calls; sets.c and context.c call perf's exported
+ * perf_event_enable() and perf_event_disable() through them.
  *
  * Copyright (C) 2026 The pfmk authors
  */
