@@ -375,90 +375,85 @@ static void aux_full_truncated(struct kunit *test)
  * A snapshot context of 2 pages, its PMU having written @steps of the
  * writes of 100 records, the rest of the buffer, 1 and 1000 records:
  * not wrapped, exactly full, wrapped by one record, wrapped by 1001.
+ * Return: the records written.
  */
-static void auxt_snap_written(struct kunit *test, unsigned int steps)
+static u64 auxt_snap_written(struct kunit *test, unsigned int steps)
 {
 	const u64 writes[] = { 100, AUXT_SNAP_RECS - 100, 1, 1000 };
 	struct auxt *t = test->priv;
 	unsigned int i;
+	u64 done = 0;
 
 	auxt_need_patch(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 2 * PAGE_SIZE,
 		   PFMK_AUX_SNAPSHOT);
-	for (i = 0; i < steps && i < ARRAY_SIZE(writes); i++)
+	for (i = 0; i < steps && i < ARRAY_SIZE(writes); i++) {
 		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, writes[i]),
 				0);
+		done += writes[i];
+	}
+	return done;
 }
 
-/* Snapshot, not wrapped: every record, nothing lost, the head after them. */
-static void aux_snapshot_not_wrapped(struct kunit *test)
+/**
+ * struct auxt_snap - a copy of a snapshot buffer
+ * @name: the row's name.
+ * @steps: writes of auxt_snap_written().
+ * @max: bytes the copy may take (SIZE_MAX: all).
+ * @recs: records it copies.
+ * @first: number of the first of them.
+ * @flags: pfmk_aux_info.flags.
+ */
+struct auxt_snap {
+	const char	*name;
+	unsigned int	steps;
+	size_t		max;
+	u64		recs;
+	u64		first;
+	u32		flags;
+};
+
+static const struct auxt_snap auxt_snaps[] = {
+	/* Every record, nothing lost, the head after them. */
+	{ "not wrapped", 1, SIZE_MAX, 100, 0, 0 },
+	/* The whole buffer, not wrapped. */
+	{ "exactly full", 2, SIZE_MAX, AUXT_SNAP_RECS, 0, 0 },
+	/* One record more than it holds: the first one is lost. */
+	{ "wrapped by one", 3, SIZE_MAX, AUXT_SNAP_RECS, 1, PFMK_AUX_WRAPPED },
+	/* Wrapped by many: the newest buffer's worth, never truncation. */
+	{ "wrapped by 1001", 4, SIZE_MAX, AUXT_SNAP_RECS, 1001,
+	  PFMK_AUX_WRAPPED },
+	/* A copy of N bytes: the last N bytes, ending at the head. */
+	{ "last 5 records", 4, 5 * AUXT_REC, 5, AUXT_SNAP_RECS + 1001 - 5,
+	  PFMK_AUX_WRAPPED },
+};
+
+static void auxt_snap_desc(const struct auxt_snap *r, char *desc)
 {
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_snap_written(test, 1);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
-	auxt_expect_recs(test, t->out.buf, 100, 0);
-	KUNIT_EXPECT_EQ(test, info.flags, 0U);
-	KUNIT_EXPECT_EQ(test, info.lost, 0ULL);
-	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* Snapshot, exactly full: the whole buffer, not wrapped. */
-static void aux_snapshot_full(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_snap_written(test, 2);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
-			(u64)AUXT_SNAP_RECS);
-	auxt_expect_recs(test, t->out.buf, AUXT_SNAP_RECS, 0);
-	KUNIT_EXPECT_EQ(test, info.flags, 0U);
-}
-
-/* Snapshot, one record more than it holds: the first one is lost. */
-static void aux_snapshot_wrap_one(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_snap_written(test, 3);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
-			(u64)AUXT_SNAP_RECS);
-	auxt_expect_recs(test, t->out.buf, AUXT_SNAP_RECS, 1);
-	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
-	KUNIT_EXPECT_EQ(test, info.lost, (u64)AUXT_REC);
-}
+KUNIT_ARRAY_PARAM(auxt_snap, auxt_snaps, auxt_snap_desc);
 
 /*
- * Snapshot, wrapped by many: the newest buffer's worth, WRAPPED with the
- * bytes lost, never truncation.
+ * Snapshot copies end at the head, the stream position of what the PMU
+ * wrote; what it overwrote is lost, flagged WRAPPED, never truncated.
  */
-static void aux_snapshot_wrap_many(struct kunit *test)
+static void aux_snapshot_copy(struct kunit *test)
 {
+	const struct auxt_snap *r = test->param_value;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
+	u64 done = auxt_snap_written(test, r->steps);
 
-	auxt_snap_written(test, 4);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
-			(u64)AUXT_SNAP_RECS);
-	auxt_expect_recs(test, t->out.buf, AUXT_SNAP_RECS, 1001);
-	KUNIT_EXPECT_EQ(test, info.lost, 1001ULL * AUXT_REC);
-	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
-	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
-}
-
-/* Snapshot, a copy of N bytes: the last N bytes, ending at the head. */
-static void aux_snapshot_last_bytes(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_snap_written(test, 4);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, 5 * AUXT_REC, &info), 5ULL);
-	auxt_expect_recs(test, t->out.buf, 5, AUXT_SNAP_RECS + 1001 - 5);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, r->max, &info), r->recs);
+	auxt_expect_recs(test, t->out.buf, r->recs, r->first);
+	KUNIT_EXPECT_EQ(test, info.flags, r->flags);
+	KUNIT_EXPECT_EQ(test, info.head, done * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.to, info.head);
+	KUNIT_EXPECT_EQ(test, info.lost, done > AUXT_SNAP_RECS ?
+			(done - AUXT_SNAP_RECS) * AUXT_REC : 0ULL);
+	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
 }
 
 struct auxt_runs {
@@ -922,11 +917,7 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_full_stream),
 	KUNIT_CASE(aux_full_timer),
 	KUNIT_CASE(aux_full_truncated),
-	KUNIT_CASE(aux_snapshot_not_wrapped),
-	KUNIT_CASE(aux_snapshot_full),
-	KUNIT_CASE(aux_snapshot_wrap_one),
-	KUNIT_CASE(aux_snapshot_wrap_many),
-	KUNIT_CASE(aux_snapshot_last_bytes),
+	KUNIT_CASE_PARAM(aux_snapshot_copy, auxt_snap_gen_params),
 	KUNIT_CASE(aux_snapshot_offset_head),
 	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets),

@@ -81,7 +81,16 @@ static void reuset_exit(struct kunit *test)
 		kthread_stop(t->dirtier);
 }
 
-/* A context of the generic description, unloaded. */
+/*
+ * A context of the generic description, unloaded.  Not pfmkt_try_create():
+ * that one tracks the context as a resource of the test and takes the
+ * completion of a struct pfmkt_priv, but the race case's dirtier runs in
+ * a kthread with no test to track it in, and failing there must return
+ * an errno, not abort a test.  Every context here is closed by the
+ * helper that made it.  The helpers of pfmk_kunit_util.c that take no
+ * test (pfmkt_try_write_pmc(), pfmkt_load_cpu(), the request builders)
+ * are shared.
+ */
 static int reuse_create(struct reuset *t, void **desc)
 {
 	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
@@ -102,9 +111,7 @@ static int reuse_dirty_written(struct reuset *t, struct pfarg_pmd *pmd,
 	ret = reuse_create(t, &desc);
 	if (ret)
 		return ret;
-	memset(pmd, 0, sizeof(*pmd));
-	pmd->reg_num = num;
-	pmd->reg_value = REUSE_MAGIC;
+	pfmkt_pmd_req(pmd, 0, num, REUSE_MAGIC);
 	pmd->reg_long_reset = REUSE_MAGIC;
 	pmd->reg_short_reset = REUSE_MAGIC;
 	pmd->reg_ovfl_switch_cnt = 3;
@@ -117,27 +124,24 @@ static int reuse_dirty_written(struct reuset *t, struct pfarg_pmd *pmd,
 /* A counting event on PMC @num, cpu-clock; the context stays unloaded. */
 static int reuse_dirty_pmc(struct reuset *t, unsigned int num)
 {
-	struct pfarg_pmc pmc = {
-		.reg_num = num,
-		.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
-	};
 	void *desc;
 	int ret;
 
 	ret = reuse_create(t, &desc);
 	if (ret)
 		return ret;
-	ret = pfmk_write_pmcs(desc, &pmc, 1);
+	ret = pfmkt_try_write_pmc(desc, num,
+				  PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	return pfmk_close(desc) ?: ret;
 }
 
 /* Count for a while with the PMCs as a new context has them. */
 static int reuse_run(void *desc)
 {
-	struct pfarg_load load = { .load_pid = cpumask_first(cpu_online_mask) };
 	int ret;
 
-	ret = pfmk_load_context(desc, &load) ?: pfmk_start(desc, NULL);
+	ret = pfmkt_load_cpu(desc, cpumask_first(cpu_online_mask)) ?:
+	      pfmk_start(desc, NULL);
 	if (ret)
 		return ret;
 	mdelay(2);
@@ -163,9 +167,8 @@ static int reuse_read_new(struct reuset *t, struct pfarg_pmd *pmd,
 		pfmk_close(desc);
 		return ret;
 	}
-	memset(pmd, 0, REUSE_NREGS * sizeof(*pmd));
 	for (i = 0; i < REUSE_NREGS; i++)
-		pmd[i].reg_num = i;
+		pfmkt_pmd_req(&pmd[i], 0, i, 0);
 	ret = pfmk_read_pmds(desc, pmd, REUSE_NREGS);
 	for (i = 0; !ret && i < REUSE_NREGS; i++) {
 		if (pmd[i].reg_value || pmd[i].reg_last_reset_val ||
@@ -251,19 +254,17 @@ static void reuse_written_pmc_clean(struct kunit *test)
 /* PMD 40 counted by an event, its count folded at unload, and closed. */
 static int reuse_dirty_event(struct reuset *t, const void *arg)
 {
-	struct pfarg_pmc pmc = {
-		.reg_num = 40,
-		.reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
-	};
-	struct pfarg_pmd pmd = { .reg_num = 40 };
+	struct pfarg_pmd pmd;
 	void *desc;
 	int ret;
 
 	ret = reuse_create(t, &desc);
 	if (ret)
 		return ret;
-	ret = pfmk_write_pmcs(desc, &pmc, 1) ?: reuse_run(desc) ?:
-	      pfmk_read_pmds(desc, &pmd, 1);
+	pfmkt_pmd_req(&pmd, 0, 40, 0);
+	ret = pfmkt_try_write_pmc(desc, 40,
+				  PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK)) ?:
+	      reuse_run(desc) ?: pfmk_read_pmds(desc, &pmd, 1);
 	/* The PMD must be dirty: its event's count. */
 	if (!ret && !pmd.reg_value)
 		ret = -ENODATA;

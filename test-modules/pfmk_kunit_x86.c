@@ -366,6 +366,37 @@ static void *x86t_default_ctx(struct kunit *test)
 }
 
 /*
+ * libpfm's images of cycles, instructions and the fixed counters, and a
+ * generic value next to them, as a 2006 client writes them.
+ */
+static const struct {
+	u16	reg;
+	u64	val;
+} x86t_routed[] = {
+	{ 0, X86T_CYCLES },
+	{ 1, X86T_INSTR },
+	{ PFMK_X86_FIXED_PMC, 0x333 },
+	{ 3, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) },
+};
+
+/* Write x86t_routed[] one PMC at a time, each expected to succeed. */
+static bool x86t_write_routed(struct kunit *test, void *desc)
+{
+	bool ok = true;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(x86t_routed); i++) {
+		ret = x86t_write(desc, x86t_routed[i].reg, x86t_routed[i].val,
+				 NULL);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "PMC%u",
+				    x86t_routed[i].reg);
+		ok &= !ret;
+	}
+	return ok;
+}
+
+/*
  * A 2006 client's zeroed pfarg_ctx and libpfm's images: routed to the
  * native description, accepted as the hardware would, a generic value
  * next to them.
@@ -374,13 +405,7 @@ static void x86_default_routes_images(struct kunit *test)
 {
 	void *desc = x86t_default_ctx(test);
 
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, X86T_INSTR, NULL), 0);
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333, NULL),
-			0);
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 3,
-					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
-					 NULL), 0);
+	x86t_write_routed(test, desc);
 }
 
 /* An image the hardware would not take: refused and flagged. */
@@ -402,13 +427,7 @@ static void x86_default_load_fails(struct kunit *test)
 {
 	void *desc = x86t_default_ctx(test);
 
-	KUNIT_ASSERT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), 0);
-	KUNIT_ASSERT_EQ(test, x86t_write(desc, 1, X86T_INSTR, NULL), 0);
-	KUNIT_ASSERT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333, NULL),
-			0);
-	KUNIT_ASSERT_EQ(test, x86t_write(desc, 3,
-					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
-					 NULL), 0);
+	KUNIT_ASSERT_TRUE(test, x86t_write_routed(test, desc));
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &(struct pfarg_load)
 			{ .load_pid = pfmkt_cpu() }), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
