@@ -45,6 +45,8 @@
 #define REUSE_RACE_ROUNDS	2000
 #define REUSE_RACE_TIME		(5 * HZ)
 #define REUSE_MAGIC	0x5a5a5a5a5a5aULL
+/* Runs of the event case until its PMD counted something. */
+#define REUSE_EVENT_RUNS	8
 
 /**
  * struct reuset - state of one test
@@ -255,6 +257,7 @@ static void reuse_written_pmc_clean(struct kunit *test)
 static int reuse_dirty_event(struct reuset *t, const void *arg)
 {
 	struct pfarg_pmd pmd;
+	unsigned int runs;
 	void *desc;
 	int ret;
 
@@ -263,9 +266,16 @@ static int reuse_dirty_event(struct reuset *t, const void *arg)
 		return ret;
 	pfmkt_pmd_req(&pmd, 0, 40, 0);
 	ret = pfmkt_try_write_pmc(desc, 40,
-				  PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK)) ?:
-	      reuse_run(desc) ?: pfmk_read_pmds(desc, &pmd, 1);
-	/* The PMD must be dirty: its event's count. */
+				  PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
+	/*
+	 * The PMD must be dirty: its event's count.  cpu-clock counts with
+	 * the clock of the CPU it counts on, which may be idle: on a guest
+	 * that clock can stand still over the 2 ms run.  Count again, a
+	 * few times.
+	 */
+	for (runs = 0; !ret && !pmd.reg_value && runs < REUSE_EVENT_RUNS;
+	     runs++)
+		ret = reuse_run(desc) ?: pfmk_read_pmds(desc, &pmd, 1);
 	if (!ret && !pmd.reg_value)
 		ret = -ENODATA;
 	return pfmk_close(desc) ?: ret;
