@@ -464,19 +464,21 @@ static void ll_expect_sets(struct kunit *test, void *desc, u64 ticks)
 }
 
 /*
- * Sets switching on their timeout (the shortest) while every set's PMDs
- * are read in one vector: each set keeps its own values, counting ones
- * never go back, unused ones read exactly what was written.
+ * Sets switching on their timeout (the shortest) for LL_BUDGET while two
+ * readers, one per path, read every set's PMDs in one vector: the
+ * readers are stopped and checked (ll_reader_stop()), the context
+ * stopped, its sets found to have switched.
+ *
+ * Return: the context; *@ticks the ticks the test PMU counted.
  */
-static void lockless_read_vs_set_switch(struct kunit *test)
+static void *ll_run_set_switch(struct kunit *test, struct ll_reader **r,
+			       u64 *ticks)
 {
 	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	unsigned long end = jiffies + LL_BUDGET;
 	struct pfmk_ctx_stats stats;
 	struct task_struct *t[2];
-	struct ll_reader *r[2];
 	unsigned int s, i;
-	u64 ticks = 0;
 	void *desc;
 
 	desc = ll_create_switching(test);
@@ -491,9 +493,10 @@ static void lockless_read_vs_set_switch(struct kunit *test)
 	pfmkt_load_start(test, desc, cpu);
 	ll_readers_start(test, r, t);
 
+	*ticks = 0;
 	for (i = 0; i < 2000 && time_before(jiffies, end); i++) {
 		pfmk_test_pmu_tick(cpu, 1);
-		ticks++;
+		(*ticks)++;
 		if (i % 8 == 7)
 			usleep_range(50, 150);
 	}
@@ -502,10 +505,40 @@ static void lockless_read_vs_set_switch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &stats), 0);
 	kunit_info(test, "%llu ticks, %llu switches, %lu + %lu reads\n",
-		   ticks, stats.set_switches, r[0]->nr_ok, r[1]->nr_ok);
+		   *ticks, stats.set_switches, r[0]->nr_ok, r[1]->nr_ok);
 	KUNIT_EXPECT_GE(test, stats.set_switches, 3ULL);
+	return desc;
+}
+
+/*
+ * Every set's PMDs read in one vector while the sets switch, on both
+ * paths: reads succeed, each set keeps its own values, counting ones
+ * never go back, unused ones read exactly what was written.
+ */
+static void lockless_read_vs_set_switch(struct kunit *test)
+{
+	struct ll_reader *r[2];
+	void *desc;
+	u64 ticks;
+
+	desc = ll_run_set_switch(test, r, &ticks);
 	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
 	KUNIT_EXPECT_GT(test, r[1]->nr_ok, 0UL);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * Reads racing with the switches leave each set the ticks it got while
+ * active, none while a switch was under way, and its unused PMD as it
+ * was written.
+ */
+static void lockless_set_switch_counts_kept(struct kunit *test)
+{
+	struct ll_reader *r[2];
+	void *desc;
+	u64 ticks;
+
+	desc = ll_run_set_switch(test, r, &ticks);
 	ll_expect_sets(test, desc, ticks);
 	pfmkt_close(test, desc);
 }
@@ -567,6 +600,7 @@ static struct kunit_case pfmk_lockless_cases[] = {
 	KUNIT_CASE(lockless_read_vs_unload),
 	KUNIT_CASE_SLOW(lockless_read_vs_hotplug),
 	KUNIT_CASE(lockless_read_vs_set_switch),
+	KUNIT_CASE(lockless_set_switch_counts_kept),
 	KUNIT_CASE(lockless_read_vs_set_delete),
 	{}
 };

@@ -471,10 +471,11 @@ enum { RACE_LOAD, RACE_CLOSE, RACE_STATE, RACE_NR_CALLS };
 /* How far race_queue_behind_load() got. */
 enum { RACE_NONE, RACE_CLOSING, RACE_QUEUED, RACE_STUCK };
 
-/* What race_close_vs_waiting_call() shares with its threads. */
+/* What a close-vs-waiting-call case shares with its threads. */
 struct race_wait {
 	struct pfmk_test_hold hold;
 	struct race_call call[RACE_NR_CALLS];
+	int got;
 };
 
 static int race_call_fn(void *arg)
@@ -585,46 +586,82 @@ out:
 }
 
 /*
- * A call that finds the context's mutex busy sleeps on it with a
- * reference of its own, as every call holds one (pfmk_desc_lock()).  When
- * a close queued before it gets the mutex first, the call returns -EBADF
- * once it gets it, and drops its reference: no context stays alive,
- * nothing leaks.
+ * A context on the test PMU whose load holds its mutex while a close,
+ * then a call, queue on it (race_queue_behind_load()); @g0 gets the
+ * global stats from before the context.  The context is closed: *@desc
+ * is no longer tracked.
+ *
+ * Return: the calls (->got says how far they got), or NULL when the
+ * case is over: the set-up failed, or a call never returned (it keeps
+ * the memory and the context, on purpose).
  */
-static void race_close_vs_waiting_call(struct kunit *test)
+static struct race_wait *race_close_queued(struct kunit *test,
+					   struct pfmk_global_stats *g0,
+					   void **desc)
 {
-	struct pfmk_global_stats g0, g;
 	struct race_wait *w;
-	void *desc;
-	int got;
 
 	/* Not kunit memory: a call that never returns keeps using it. */
 	w = pfmk_kzalloc_obj(*w, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	init_completion(&w->hold.entered);
 	init_completion(&w->hold.release);
-	KUNIT_EXPECT_EQ(test, pfmk_get_global_stats(&g0), 0);
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	KUNIT_EXPECT_EQ(test, pfmk_get_global_stats(g0), 0);
+	*desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, *desc, 0, PFMK_TEST_PMC(1));
 
-	got = race_queue_behind_load(test, w, desc);
-	if (got == RACE_STUCK)
-		return;		/* leaks @w and the context, on purpose */
-	if (got == RACE_NONE) {
-		pfmkt_close(test, desc);
+	w->got = race_queue_behind_load(test, w, *desc);
+	if (w->got == RACE_STUCK)
+		return NULL;
+	if (w->got == RACE_NONE) {
+		pfmkt_close(test, *desc);
 		kfree(w);
-		return;
+		return NULL;
 	}
-	pfmkt_forget(test, desc);
-	if (got == RACE_QUEUED) {
+	pfmkt_forget(test, *desc);
+	return w;
+}
+
+/*
+ * A call that finds the context's mutex busy sleeps on it.  When a close
+ * queued before it gets the mutex first, the call returns -EBADF once it
+ * gets it; the load before both and the close succeed.
+ */
+static void race_close_vs_waiting_call(struct kunit *test)
+{
+	struct pfmk_global_stats g0;
+	struct race_wait *w;
+	void *desc;
+
+	w = race_close_queued(test, &g0, &desc);
+	if (!w)
+		return;
+	if (w->got == RACE_QUEUED) {
 		KUNIT_EXPECT_EQ(test, w->call[RACE_LOAD].ret, 0L);
 		KUNIT_EXPECT_EQ(test, w->call[RACE_CLOSE].ret, 0L);
 		KUNIT_EXPECT_EQ(test, w->call[RACE_STATE].ret, (long)-EBADF);
 	}
 	kfree(w);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
+}
+
+/*
+ * The call waiting on the mutex holds a reference of its own, as every
+ * call holds one (pfmk_desc_lock()).  Turned away by the close queued
+ * before it, it drops the reference: no context stays alive, no event
+ * stays active, nothing leaks.
+ */
+static void race_waiting_call_drops_ref(struct kunit *test)
+{
+	struct pfmk_global_stats g0, g;
+	struct race_wait *w;
+	void *desc;
+
+	w = race_close_queued(test, &g0, &desc);
+	if (!w)
+		return;
+	kfree(w);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 0U);
-	/* The waiting call's reference is gone: no context stays alive. */
 	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&g), 0);
 	KUNIT_EXPECT_EQ(test, g.ctx_open, g0.ctx_open);
 	KUNIT_EXPECT_LE(test, g.ctx_alive, g0.ctx_alive);
@@ -640,6 +677,7 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_handles_not_reused),
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),
 	KUNIT_CASE(race_close_vs_waiting_call),
+	KUNIT_CASE(race_waiting_call_drops_ref),
 	{}
 };
 

@@ -751,11 +751,24 @@ static void hotplug_offline_close(struct kunit *test)
 #define HP_RACE_CYCLES	20
 #define HP_RACE_CTXS	16
 
-/* What hotplug_load_vs_offline() shares with its hotplug thread. */
+/**
+ * struct hp_race - a load-vs-offline race, shared with its hotplug thread
+ * @cpu: the CPU that goes and comes.
+ * @err: what remove_cpu() or add_cpu() returned, if it failed.
+ * @done: the hotplug thread is done.
+ * @n: loads tried.
+ * @nodev: loads refused with -ENODEV.
+ * @bad: the first load that failed otherwise: its errno, or 0.
+ * @kept: the contexts loaded, started and not closed yet.
+ */
 struct hp_race {
-	int cpu;
-	int err;
+	int		cpu;
+	int		err;
 	struct completion done;
+	unsigned int	n;
+	unsigned int	nodev;
+	int		bad;
+	void		*kept[HP_RACE_CTXS];
 };
 
 /* Takes the CPU away and back HP_RACE_CYCLES times, away for a while. */
@@ -804,84 +817,103 @@ static int hp_race_load(struct kunit *test, int cpu, void **desc)
 	return ret ? ret : pfmk_start(*desc, NULL);
 }
 
-/* Each context of @kept is started and counts, CPU back; then closed. */
-static void hp_race_expect_counting(struct kunit *test, int cpu, void **kept)
+/* Each context kept is started and counts, CPU back; then closed. */
+static void hp_race_expect_counting(struct kunit *test, struct hp_race *hr)
 {
 	unsigned int i;
 	u64 before;
 
 	for (i = 0; i < HP_RACE_CTXS; i++) {
-		if (!kept[i])
+		if (!hr->kept[i])
 			continue;
-		before = pfmkt_read_pmd(test, kept[i], 0);
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(kept[i]),
+		before = pfmkt_read_pmd(test, hr->kept[i], 0);
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(hr->kept[i]),
 				PFM_CTX_LOADED | PFMK_STATE_STARTED);
-		pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, kept[i], 0),
+		pfmk_test_pmu_tick(hr->cpu, 1);
+		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, hr->kept[i], 0),
 				    before + 1, "context in slot %u", i);
-		pfmkt_close(test, kept[i]);
+		pfmkt_close(test, hr->kept[i]);
 	}
 }
 
 /*
- * Loads and closes racing with the CPU going and coming: each load either
- * fails with -ENODEV or ends with a context whose events count once the
- * CPU is back, and closing a loaded context while the CPU comes and goes
- * leaves nothing behind.  A load that joined the CPU's hotplug list after
- * the offline callback, while perf was still to detach the CPU's events,
- * would keep dead events and count nothing; a close that left its context
- * on the list would have the next callback touch freed memory.  Nothing
- * in the loop aborts the case: the hotplug thread uses its memory.
+ * Loads and closes racing with the CPU going and coming, until the
+ * hotplug thread is done or a load fails otherwise than with -ENODEV:
+ * round robin, a close of a loaded context every load.  The CPU is back
+ * and the race was run (some loads met the CPU away) when it returns.
+ * Nothing in the loop aborts the case: the hotplug thread uses @hr.
+ *
+ * Return: the race, its contexts still loaded.
  */
-static void hotplug_load_vs_offline(struct kunit *test)
+static struct hp_race *hp_race_run(struct kunit *test)
 {
-	unsigned int n = 0, nodev = 0, slot;
 	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_hp_cpu(test);
 	struct task_struct *t;
 	struct hp_race *hr;
-	void **kept;
+	unsigned int slot;
 	void *desc;
 	int ret;
 
 	hr = kunit_kzalloc(test, sizeof(*hr), GFP_KERNEL);
-	kept = kunit_kcalloc(test, HP_RACE_CTXS, sizeof(*kept), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, hr);
-	KUNIT_ASSERT_NOT_NULL(test, kept);
-	hr->cpu = cpu;
+	hr->cpu = pfmkt_hp_cpu(test);
 	init_completion(&hr->done);
 	t = kthread_run(hp_race_fn, hr, "pfmk_hp_race");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 
-	while (!completion_done(&hr->done)) {
-		/* Round robin: a close of a loaded context every load. */
-		slot = n++ % HP_RACE_CTXS;
-		if (kept[slot]) {
-			pfmkt_close(test, kept[slot]);
-			kept[slot] = NULL;
+	while (!completion_done(&hr->done) && !hr->bad) {
+		slot = hr->n++ % HP_RACE_CTXS;
+		if (hr->kept[slot]) {
+			pfmkt_close(test, hr->kept[slot]);
+			hr->kept[slot] = NULL;
 		}
-		ret = hp_race_load(test, cpu, &desc);
-		if (!ret) {
-			kept[slot] = desc;
-			continue;
-		}
-		if (desc)
+		ret = hp_race_load(test, hr->cpu, &desc);
+		if (!ret)
+			hr->kept[slot] = desc;
+		else if (desc)
 			pfmkt_close(test, desc);
-		if (ret == -ENODEV) {
-			nodev++;
-			continue;
-		}
-		KUNIT_FAIL(test, "load %u on CPU%d: %d", n, cpu, ret);
-		break;
+		if (ret == -ENODEV)
+			hr->nodev++;
+		else if (ret)
+			hr->bad = ret;
 	}
 	wait_for_completion(&hr->done);
-	if (!cpu_online(cpu))
-		priv->offline_cpu = cpu;	/* pfmkt_exit() brings it back */
-	KUNIT_ASSERT_EQ_MSG(test, hr->err, 0, "remove_cpu/add_cpu(%d)", cpu);
-	kunit_info(test, "%u loads, %u refused on an offline CPU\n", n, nodev);
-	/* The race was run: some loads met the CPU away. */
-	KUNIT_EXPECT_GT(test, nodev, 0U);
-	hp_race_expect_counting(test, cpu, kept);
+	/* pfmkt_exit() brings the CPU back if it is still away. */
+	if (!cpu_online(hr->cpu))
+		priv->offline_cpu = hr->cpu;
+	KUNIT_ASSERT_EQ_MSG(test, hr->err, 0, "remove_cpu/add_cpu(%d)",
+			    hr->cpu);
+	kunit_info(test, "%u loads, %u refused on an offline CPU\n", hr->n,
+		   hr->nodev);
+	KUNIT_EXPECT_GT(test, hr->nodev, 0U);
+	return hr;
+}
+
+/*
+ * Each load racing with the CPU going and coming either succeeds or
+ * fails with -ENODEV.  Closing a loaded context while the CPU comes and
+ * goes leaves nothing behind: a close that left its context on the
+ * CPU's hotplug list would have the next callback touch freed memory
+ * (KASAN).  pfmkt_exit() closes the contexts kept.
+ */
+static void hotplug_load_vs_offline(struct kunit *test)
+{
+	struct hp_race *hr = hp_race_run(test);
+
+	KUNIT_EXPECT_EQ_MSG(test, hr->bad, 0, "load %u on CPU%d: %d", hr->n,
+			    hr->cpu, hr->bad);
+}
+
+/*
+ * A load that succeeded while the CPU went and came ends with a started
+ * context whose events count once the CPU is back.  A load that joined
+ * the CPU's hotplug list after the offline callback, while perf was
+ * still to detach the CPU's events, would keep dead events and count
+ * nothing.
+ */
+static void hotplug_load_vs_offline_counts(struct kunit *test)
+{
+	hp_race_expect_counting(test, hp_race_run(test));
 }
 
 /* max_events as the hotplug suite found it, restored by hotplug_exit(). */
@@ -1046,6 +1078,7 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_offline_close),
 	KUNIT_CASE(hotplug_switch_kept),
 	KUNIT_CASE_SLOW(hotplug_load_vs_offline),
+	KUNIT_CASE_SLOW(hotplug_load_vs_offline_counts),
 	KUNIT_CASE(hotplug_stop_offline),
 	KUNIT_CASE(hotplug_start_offline),
 	KUNIT_CASE(hotplug_rearm_failed),
