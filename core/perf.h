@@ -223,9 +223,10 @@ static __always_inline u64 pfmk_perf_count_nmi(struct perf_event *event)
  * interrupts off, an event counting here can neither be scheduled out
  * nor released (perf removes a CPU event by an IPI to its CPU).
  * pfmk_count's count_exact_started and count_exact_restarted (exact
- * values of counting PMDs, read by this path first) fail if this changes; so does pfmk_lockless's
- * lockless_read_vs_unload (an unused PMD reads exactly what was written,
- * a counting one never goes back, while events come and go).
+ * values of counting PMDs, read by this path first) fail if this changes;
+ * so does pfmk_lockless's lockless_read_vs_unload (an unused PMD reads
+ * exactly what was written, a counting one never goes back, while events
+ * come and go).
  *
  * Context: interrupts off, within an RCU read-side section.
  * Return: 0 with *@count set, -EREMOTE if @event counts on another CPU.

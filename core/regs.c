@@ -8,8 +8,8 @@
  *
  * The pfmk_ctx_*() calls expect ctx->mutex held and assert it; the static
  * validators and appliers they call (pfmk_check_*(), pfmk_pmd_apply(),
- * ...) run only under them.  The lockless read, pfmk_read_pmds_lockless() and the
- * passes it runs (pfmk_read_pmds_pass()), takes no lock: it looks the
+ * ...) run only under them.  The lockless read, pfmk_read_pmds_lockless()
+ * and the passes it runs (pfmk_read_pmds_pass()), takes no lock: it looks the
  * descriptor up under RCU, pins the context with ctx->read_passes and
  * retries on ctx->state_seq (Documentation/locking.rst, "The lockless
  * read path").

@@ -288,8 +288,9 @@ EXPORT_SYMBOL_GPL(pfmk_start);
  * Return: 0; -EBADF; -EINVAL for a NULL @req, a CPU that does not exist
  * or an unknown set; -EBUSY if already loaded; -ENODEV if the CPU is
  * offline, going offline, or coming online but not yet up for pfmk (its
- * hotplug callback has not run); -EOPNOTSUPP if the running machine has no PMU for one of the
- * events (for example hardware events in an emulated guest); -EXDEV if
+ * hotplug callback has not run); -EOPNOTSUPP if the running machine has
+ * no PMU for one of the events (for example hardware events in an
+ * emulated guest); -EXDEV if
  * a PMU counts one of them on another CPU (an uncore PMU's cpumask: load
  * on a CPU it lists); -ENOMEM at the max_events limit or out of memory;
  * another negative errno from perf.  The context stays unloaded on

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfmk's generic PMU description: any perf software event, the generic
- * hardware and cache events, raw events and tracepoints.  The PMC encoding is in
- * <pfmk/pmu_generic.h>.
+ * hardware and cache events, raw events and tracepoints.  The PMC encoding
+ * is in <pfmk/pmu_generic.h>.
  *
  * It is also the default description (an empty ctx_pmu_name), which a
  * 2006 client gets with a zeroed pfarg_ctx: a generic value always has bit

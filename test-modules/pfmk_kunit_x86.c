@@ -5,7 +5,8 @@
  *
  * The guests have no x86 core PMU: without one, images are refused.  The
  * descriptions themselves are exercised through an announcement of an
- * emulated PMU made by the test and retracted at its end.  On a machine
+ * emulated PMU made by the test and retracted by the suite's exit, also
+ * when the case failed first.  On a machine
  * whose CPU has a core PMU, as perf reports it, pfmk describes that one
  * and refuses announcements (-EBUSY): there those cases and the no-PMU
  * case are skipped, saying so; where perf has none, pfmk must have none.
@@ -106,7 +107,10 @@ static void x86t_announce(struct kunit *test,
 static void x86t_exit(struct kunit *test)
 {
 	pfmkt_exit(test);
-	/* Does nothing if this test announced nothing. */
+	/*
+	 * Retracts by source, so whichever of the two this test announced;
+	 * does nothing if it announced none.
+	 */
 	pfmk_x86_pmu_retract(&x86t_intel);
 }
 
@@ -286,7 +290,6 @@ static void x86_amd_encoding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, img), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(5, img, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.config, BIT_ULL(32) | 0xf0c1);
-	pfmk_x86_pmu_retract(&x86t_amd);
 }
 
 /* An image the announced PMU would not take, and how it is refused. */
@@ -351,7 +354,6 @@ static void x86_image_refused(struct kunit *test)
 	else
 		KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(b->reg, b->img),
 				b->err);
-	pfmk_x86_pmu_retract(b->pmu);
 }
 
 /*

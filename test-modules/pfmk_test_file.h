@@ -74,4 +74,23 @@ static inline int pfmk_test_sysctl(const char *path, int *val, bool write)
 	return ret ? ret : kstrtoint(strim(buf), 10, val);
 }
 
+/**
+ * pfmk_test_param_io() - read or write one of pfmk's module parameters
+ * @name: the parameter, as in /sys/module/pfmk/parameters/.
+ * @buf: what to write, or where to read it.
+ * @len: size of @buf when reading; 0 when writing.
+ * @write: write @buf instead of reading.
+ *
+ * Context: process context; sleeps.
+ * Return: as pfmk_test_file_io().
+ */
+static inline int pfmk_test_param_io(const char *name, char *buf, size_t len,
+				     bool write)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/module/pfmk/parameters/%s", name);
+	return pfmk_test_file_io(path, buf, len, write);
+}
+
 #endif /* _PFMK_TEST_FILE_H */

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_limits: every limit of core/limits.c gives its
+ * documented errno at limit + 1, allocates nothing (checked through
+ * pfmk_get_global_stats()), and leaves the caller's other contexts alone.
+ * The limits are module parameters; the tests set them as an
+ * administrator would, through /sys/module/pfmk/parameters/
+ * (pfmk_test_param_io()), and restore them.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <pfmk/aux.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_file.h"
+#include "pfmk_test_pmu.h"
+
+static const char * const pfmkt_params[] = {
+	"max_contexts", "max_events", "max_smpl_buf", "max_smpl_mem",
+};
+
+/* Values saved by pfmk_limits_init(), restored by pfmk_limits_exit(). */
+static char pfmkt_saved[ARRAY_SIZE(pfmkt_params)][24];
+
+static void pfmkt_set_limit(struct kunit *test, const char *name, u64 val)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", val);
+	KUNIT_ASSERT_EQ_MSG(test, pfmk_test_param_io(name, buf, 0, true), 0,
+			    "write %s=%s", name, buf);
+}
+
+static int pfmk_limits_init(struct kunit *test)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(pfmkt_params); i++) {
+		ret = pfmk_test_param_io(pfmkt_params[i], pfmkt_saved[i],
+					 sizeof(pfmkt_saved[i]), false);
+		if (ret)
+			return ret;
+	}
+	return pfmkt_init(test);
+}
+
+static void pfmk_limits_exit(struct kunit *test)
+{
+	unsigned int i;
+
+	pfmkt_exit(test);
+	for (i = 0; i < ARRAY_SIZE(pfmkt_params); i++)
+		KUNIT_EXPECT_EQ(test,
+				pfmk_test_param_io(pfmkt_params[i],
+						   pfmkt_saved[i], 0, true),
+				0);
+}
+
+/* What a failed request must leave as it was. */
+static void pfmkt_expect_nothing_allocated(struct kunit *test,
+					   const struct pfmk_global_stats *a,
+					   const struct pfmk_global_stats *b)
+{
+	pfmkt_expect_gstats(test, a, b, &(struct pfmk_global_stats){},
+			    PFMKT_GST(ctx_open) | PFMKT_GST(ctx_created) |
+			    PFMKT_GST(events) | PFMKT_GST(smpl_bytes) |
+			    PFMKT_GST(mem_bytes));
+}
+
+/* max_contexts: the (limit + 1)th open context gets -ENOMEM. */
+static void limits_max_contexts(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	struct pfarg_ctx req;
+	void *a, *b, *c = NULL;
+
+	before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_contexts", before.ctx_open + 2);
+	a = pfmkt_create(test, "");
+	b = pfmkt_create(test, "");
+
+	before = pfmkt_gstats(test);
+	pfmkt_ctx_req(&req, "", 0, false);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), -ENOMEM);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+
+	/* The others are untouched, and closing one makes room. */
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(a), PFM_CTX_UNLOADED);
+	pfmkt_close(test, b);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), 0);
+}
+
+/*
+ * The max_events context: three events of the test PMU, not loaded.
+ * @before: output: the global counters before the limit is set.
+ */
+static void *limits_events_ctx(struct kunit *test,
+			       struct pfmk_global_stats *before)
+{
+	void *desc;
+	u16 i;
+
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	for (i = 0; i < 3; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	*before = pfmkt_gstats(test);
+	return desc;
+}
+
+/* The max_events context loaded on @cpu, max_events exactly its events. */
+static void *limits_events_at_limit(struct kunit *test, int cpu,
+				    struct pfmk_global_stats *before)
+{
+	void *desc = limits_events_ctx(test, before);
+
+	pfmkt_set_limit(test, "max_events", before->events + 3);
+	pfmkt_load(test, desc, cpu);
+	return desc;
+}
+
+/* max_events: a load beyond it gets -ENOMEM and changes nothing. */
+static void limits_max_events_over(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc = limits_events_ctx(test, &before);
+
+	pfmkt_set_limit(test, "max_events", before.events + 2);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+}
+
+/* max_events: exactly at the limit, the load takes every event. */
+static void limits_max_events_at(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+
+	limits_events_at_limit(test, pfmkt_cpu(), &before);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
+}
+
+/* max_events: one event more when loaded: -ENOMEM, the others count on. */
+static void limits_max_events_write(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	struct pfarg_pmc pmc;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = limits_events_at_limit(test, cpu, &before);
+	pfmkt_pmc_req(&pmc, 0, 3, PFMK_TEST_PMC(1));
+	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), 0);
+}
+
+/* max_events: closing the context at the limit gives its events back. */
+static void limits_max_events_close(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc;
+
+	desc = limits_events_at_limit(test, pfmkt_cpu(), &before);
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
+}
+
+/* max_smpl_buf: a buffer of limit + 1 bytes gets -E2BIG. */
+static void limits_max_smpl_buf(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc;
+
+	pfmkt_set_limit(test, "max_smpl_buf", SZ_1M);
+	before = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M + 1,
+						   &desc, NULL), -E2BIG);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
+						   NULL), 0);
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, after.smpl_bytes, before.smpl_bytes + SZ_1M);
+	KUNIT_EXPECT_GE(test, after.mem_bytes, before.mem_bytes + SZ_1M);
+}
+
+/* max_smpl_mem: a buffer that would take the total over gets -ENOMEM. */
+static void limits_max_smpl_mem(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc;
+
+	before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_smpl_mem", before.smpl_bytes + SZ_1M + 4096);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
+						   NULL), 0);
+
+	before = pfmkt_gstats(test);
+	/* 8192 bytes would go over by 4096: refused; 4096 fits exactly. */
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 8192, &desc,
+						   NULL), -ENOMEM);
+	after = pfmkt_gstats(test);
+	pfmkt_expect_nothing_allocated(test, &before, &after);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 4096, &desc,
+						   NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
+			before.smpl_bytes + 4096);
+}
+
+#define LIMITS_AUX	(4 * PAGE_SIZE)
+/* An AUX set-up is charged with its data page. */
+#define LIMITS_AUX_COST	(LIMITS_AUX + PAGE_SIZE)
+
+/*
+ * A context, and max_smpl_mem set to what one AUX set-up of LIMITS_AUX
+ * bytes costs on top of the counts in @before; skipped without pfmk AUX.
+ */
+static void *limits_aux_ctx(struct kunit *test,
+			    struct pfmk_global_stats *before)
+{
+	void *desc;
+
+	if (!pfmk_aux_supported())
+		kunit_skip(test, "kernel lacks pfmk's kernel-owned AUX patch");
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	*before = pfmkt_gstats(test);
+	pfmkt_set_limit(test, "max_smpl_mem",
+			before->smpl_bytes + LIMITS_AUX_COST);
+	return desc;
+}
+
+/* limits_aux_ctx() with its AUX set-up made: the limit is reached. */
+static void *limits_aux_charged(struct kunit *test,
+				struct pfmk_global_stats *before)
+{
+	void *desc = limits_aux_ctx(test, before);
+
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, LIMITS_AUX, 0), 0);
+	return desc;
+}
+
+/* pfmk AUX: a set-up over max_smpl_mem gets -ENOMEM, charges nothing. */
+static void limits_aux_mem_over(struct kunit *test)
+{
+	struct pfmk_global_stats before, st;
+	void *desc = limits_aux_ctx(test, &before);
+
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * LIMITS_AUX, 0),
+			-ENOMEM);
+	st = pfmkt_gstats(test);
+	pfmkt_expect_gstats(test, &before, &st, &(struct pfmk_global_stats){},
+			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
+}
+
+/*
+ * pfmk AUX: a set-up counts in smpl_bytes and mem_bytes from the set-up
+ * on, its data page included.
+ */
+static void limits_aux_mem_charged(struct kunit *test)
+{
+	struct pfmk_global_stats before, st;
+
+	limits_aux_charged(test, &before);
+	st = pfmkt_gstats(test);
+	pfmkt_expect_gstats(test, &before, &st,
+			    &(struct pfmk_global_stats){
+				.smpl_bytes = LIMITS_AUX_COST,
+				.mem_bytes = LIMITS_AUX_COST },
+			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
+}
+
+/* pfmk AUX: a bigger replacement does not fit: the set-up stays. */
+static void limits_aux_mem_bigger(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc = limits_aux_charged(test, &before);
+
+	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(desc, 0, 2 * LIMITS_AUX, 0),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
+			before.smpl_bytes + LIMITS_AUX_COST);
+}
+
+/* pfmk AUX: a smaller replacement fits and is charged its own size. */
+static void limits_aux_mem_smaller(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc = limits_aux_charged(test, &before);
+
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, LIMITS_AUX / 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
+			before.smpl_bytes + LIMITS_AUX / 2 + PAGE_SIZE);
+}
+
+/* pfmk AUX: removing the set-up gives everything back. */
+static void limits_aux_mem_remove(struct kunit *test)
+{
+	struct pfmk_global_stats before, st;
+	void *desc = limits_aux_charged(test, &before);
+
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, 0, 0), 0);
+	st = pfmkt_gstats(test);
+	pfmkt_expect_gstats(test, &before, &st, &(struct pfmk_global_stats){},
+			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes));
+}
+
+/* pfmk AUX: closing with a set-up uncharges it too. */
+static void limits_aux_mem_close(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc = limits_aux_charged(test, &before);
+
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes, before.smpl_bytes);
+}
+
+/* Creating and closing returns every counter to where it was. */
+static void limits_accounting_balanced(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc;
+	u16 i;
+
+	before = pfmkt_gstats(test);
+	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	for (i = 0; i < PFMK_TEST_NUM_PMCS; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, pfmkt_cpu());
+	after = pfmkt_gstats(test);
+	pfmkt_expect_gstats(test, &before, &after,
+			    &(struct pfmk_global_stats){
+				.ctx_open = 1, .events = PFMK_TEST_NUM_PMCS },
+			    PFMKT_GST(ctx_open) | PFMKT_GST(events));
+	KUNIT_EXPECT_GT(test, after.mem_bytes, before.mem_bytes);
+	pfmkt_close(test, desc);
+	rcu_barrier();
+	after = pfmkt_gstats(test);
+	pfmkt_expect_gstats(test, &before, &after,
+			    &(struct pfmk_global_stats){ .ctx_created = 1,
+							 .ctx_freed = 1 },
+			    PFMKT_GST(ctx_open) | PFMKT_GST(ctx_created) |
+			    PFMKT_GST(ctx_freed) | PFMKT_GST(events) |
+			    PFMKT_GST(mem_bytes));
+}
+
+static struct kunit_case pfmk_limits_cases[] = {
+	KUNIT_CASE(limits_max_contexts),
+	KUNIT_CASE(limits_max_events_over),
+	KUNIT_CASE(limits_max_events_at),
+	KUNIT_CASE(limits_max_events_write),
+	KUNIT_CASE(limits_max_events_close),
+	KUNIT_CASE(limits_max_smpl_buf),
+	KUNIT_CASE(limits_max_smpl_mem),
+	KUNIT_CASE(limits_aux_mem_over),
+	KUNIT_CASE(limits_aux_mem_charged),
+	KUNIT_CASE(limits_aux_mem_bigger),
+	KUNIT_CASE(limits_aux_mem_smaller),
+	KUNIT_CASE(limits_aux_mem_remove),
+	KUNIT_CASE(limits_aux_mem_close),
+	KUNIT_CASE(limits_accounting_balanced),
+	{}
+};
+
+static struct kunit_suite pfmk_limits_suite = {
+	.name = "pfmk_limits",
+	.init = pfmk_limits_init,
+	.exit = pfmk_limits_exit,
+	.test_cases = pfmk_limits_cases,
+};
+
+kunit_test_suites(&pfmk_limits_suite);
