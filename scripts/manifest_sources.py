@@ -186,23 +186,15 @@ def kunit_case_roots(c_text):
 def reach_lengths(c_text, roots):
     """{function: (its lines, the case it is run by)} of every function of
     one C source that the functions @roots ({function: case}) reach,
-    directly or through a static initializer, each counted once (for the
-    first root, by name, that reaches it)."""
-    funcs, objs = definitions(c_text)
-    out = {r: (funcs[r][1], roots[r]) for r in roots if r in funcs}
-    seen = set(out)
-    for root in sorted(out):
-        todo = [funcs[root][2]]
-        while todo:
-            for name in sorted(names_in(todo.pop()) - seen):
-                if name in funcs:
-                    out[name] = (funcs[name][1], roots[root])
-                    todo.append(funcs[name][2])
-                elif name in objs:
-                    todo.append(objs[name])
-                else:
-                    continue
-                seen.add(name)
+    directly or through a static initializer, each counted once: a root
+    for itself, any other function for the first root, by name, that
+    reaches it (reach_sets())."""
+    funcs, _ = definitions(c_text)
+    reach = reach_sets(c_text, roots)
+    out = {r: (funcs[r][1], roots[r]) for r in reach}
+    for root in sorted(reach):
+        for name in sorted(reach[root] - set(out)):
+            out[name] = (funcs[name][1], roots[root])
     return out
 
 
