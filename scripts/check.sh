@@ -182,16 +182,19 @@ fi
 grep -v '^\s*$' "$sc_log" >"$sc_log.findings" || true
 record shellcheck "$sc_log.findings" $((SECONDS - t))
 
-# The harness's verdicts: results.py on recorded guest logs and the KTAP
-# shapes the kernels print (scripts/test_results.py), the kernel reports
-# it leaves out (scripts/test_reports.py), the examples' output checks
+# The harness's verdicts: results.py on recorded guest logs, the KTAP
+# shapes the kernels print and the summary (scripts/test_results.py), the
+# manifest check and size rules (scripts/test_manifest_sources.py), the
+# crash decoder (scripts/test_pstore.py), the kernel reports results.py
+# leaves out (scripts/test_reports.py), the examples' output checks
 # (scripts/test_examples.py), bench.py's targets on logs in pfmk_bench's
-# formats (scripts/test_bench.py), and the manifest against the KUnit
+# formats (scripts/test_bench.py); then the manifest against the KUnit
 # suites the sources define (scripts/manifest_sources.py).
 t=$SECONDS
 hn_log=$PFMK_LOGS/check-harness.log
 {
-	for ut in test_results test_reports test_examples test_bench; do
+	for ut in test_results test_manifest_sources test_pstore test_reports test_examples \
+		test_bench; do
 		python3 "$PFMK_ROOT/scripts/$ut.py" >"$hn_log.$ut" 2>&1 || true
 		grep -E '^(FAIL|ERROR): ' "$hn_log.$ut" || true
 		tail -n 3 "$hn_log.$ut" | grep -q '^OK' ||
