@@ -35,9 +35,12 @@ names ({ "name", fn, ... }); a KTAP module whose table holds names only
 cases run everything its module_init() function reaches; that one run
 is held to the per-function limit only, not summed.
 
-usage: scripts/manifest_sources.py [test-modules-dir]
+usage: scripts/manifest_sources.py [--write] [test-modules-dir]
 Prints one line per difference or size over its limit; exits 1 if there is
-any.
+any.  With --write it first rewrites the case lists of manifest.json from
+the sources (regenerate()): cases are never listed by hand; what a module
+runs on (kinds, suite_kinds) and any new module are still written by hand,
+and reported until they are.
 """
 import json
 import os
@@ -383,13 +386,46 @@ def compare(manifest, sources):
     return problems
 
 
+def regenerate(manifest, sources):
+    """@manifest with the suites and cases of every module it lists as the
+    sources define them: suites it lists keep their place, new ones follow,
+    and a suite gone from the sources leaves its suite_kinds entry too.
+    Modules the sources or the manifest lack are left for compare()."""
+    out = {}
+    for mod, ent in manifest.items():
+        if mod.startswith("_") or mod not in sources:
+            out[mod] = ent
+            continue
+        src = sources[mod]
+        ent = dict(ent)
+        old = ent.get("suites", {})
+        order = [x for x in old if x in src] + [x for x in src if x not in old]
+        ent["suites"] = {x: list(src[x]) for x in order}
+        kinds = {k: v for k, v in ent.get("suite_kinds", {}).items() if k in src}
+        if kinds:
+            ent["suite_kinds"] = kinds
+        else:
+            ent.pop("suite_kinds", None)
+        out[mod] = ent
+    return out
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
+    write = len(argv) > 1 and argv[1] == "--write"
+    if write:
+        argv = argv[:1] + argv[2:]
     testdir = argv[1] if len(argv) > 1 else os.path.join(here, "..", "test-modules")
-    with open(os.path.join(testdir, "manifest.json")) as f:
+    path = os.path.join(testdir, "manifest.json")
+    with open(path) as f:
         manifest = json.load(f)
     ktap, problems = ktap_modules(testdir)
     sources = dict(kunit_modules(testdir), **ktap)
+    if write:
+        manifest = regenerate(manifest, sources)
+        with open(path, "w") as f:
+            json.dump(manifest, f, indent=1)
+            f.write("\n")
     problems += compare(manifest, sources) + sizes(testdir)
     for p in problems:
         print(p)

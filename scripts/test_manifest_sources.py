@@ -381,5 +381,44 @@ class ManifestKtapSizes(unittest.TestCase):
         self.assertRegex(new.pop(), r"^m\.c: case emu_hotplug has \d+ lines")
 
 
+class Regenerate(unittest.TestCase):
+    """--write: the case lists come from the sources, the kinds stay."""
+
+    MAN = {"_comment": ["c"],
+           "m_kunit": {"kinds": ["debug"],
+                       "suites": {"s_b": ["old"], "s_gone": ["x"]},
+                       "suite_kinds": {"s_gone": ["debug"]}},
+           "m_other": {"kinds": ["stock"], "suites": {"m_other": ["a"]}}}
+    SRC = {"m_kunit": {"s_a": ["new1"], "s_b": ["b2", "b1"]}}
+
+    def test_cases_from_sources(self):
+        got = manifest_sources.regenerate(self.MAN, self.SRC)["m_kunit"]
+        self.assertEqual(got["suites"], {"s_b": ["b2", "b1"], "s_a": ["new1"]})
+        self.assertEqual(list(got["suites"]), ["s_b", "s_a"])
+
+    def test_gone_suite_leaves_its_kinds(self):
+        got = manifest_sources.regenerate(self.MAN, self.SRC)["m_kunit"]
+        self.assertEqual(got["kinds"], ["debug"])
+        self.assertNotIn("suite_kinds", got)
+
+    def test_module_without_sources_kept(self):
+        got = manifest_sources.regenerate(self.MAN, self.SRC)
+        self.assertEqual(got["m_other"], self.MAN["m_other"])
+        self.assertEqual(got["_comment"], ["c"])
+        self.assertEqual(manifest_sources.compare(got, self.SRC),
+                         ["m_other: in the manifest, but no case table found for it "
+                          "(KTAP_TABLES, scripts/manifest_sources.py)"])
+
+    def test_tree_round_trip(self):
+        testdir = os.path.join(HERE, "..", "test-modules")
+        with open(os.path.join(testdir, "manifest.json")) as f:
+            text = f.read()
+        man = json.loads(text)
+        ktap, _ = manifest_sources.ktap_modules(testdir)
+        src = dict(manifest_sources.kunit_modules(testdir), **ktap)
+        self.assertEqual(json.dumps(manifest_sources.regenerate(man, src), indent=1) + "\n",
+                         text)
+
+
 if __name__ == "__main__":
     unittest.main()
