@@ -42,7 +42,13 @@
  *                                  but pfmk_read() (a reference only)
  *                                  and the lockless pfmk_read_pmds()
  *     pfmk_dyn_lock                dynamic descriptions (pmu/pmu_dyn.c)
- *       pfmk_pmu_bus_lock          finding perf's bus (pmu/perf_pmu.c)
+ *       pfmk_pmu_bus_lock          finding perf's bus (pmu/perf_pmu.c):
+ *                                  creates and releases a software event
+ *                                  and registers a bus notifier while
+ *                                  held, so it encloses what those take
+ *                                  (cpu_hotplug_lock for reading,
+ *                                  perf_event_context::mutex, the bus's
+ *                                  notifier rwsem)
  *       pfmk_pmu_reg_lock          uses of a perf PMU found by name
  *                                  (pmu/perf_pmu.c); innermost: taken by
  *                                  a bus notifier under perf's pmus_lock
