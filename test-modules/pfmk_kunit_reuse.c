@@ -39,6 +39,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -261,6 +262,26 @@ static int reuse_create(struct reuset *t, const char *pmu, void **desc)
 }
 
 /*
+ * Generic KASAN keeps freed objects in a quarantine and gives them back
+ * to their cache only after about 1/32 of RAM was freed after them: a
+ * close frees a few KiB, so a dirtied context's memory would come back
+ * about a thousand rounds later, past the bound in time on a debug guest.
+ * Freeing REUSE_PUSH objects of 4 KiB after each dirty close (512 KiB)
+ * brings it back within tens of rounds.  Without generic KASAN, nothing.
+ */
+#define REUSE_PUSH	128
+
+static void reuse_push_quarantine(void)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_KASAN_GENERIC))
+		return;
+	for (i = 0; i < REUSE_PUSH; i++)
+		kfree(kmalloc(SZ_4K, GFP_KERNEL));
+}
+
+/*
  * Close a context; note which memory it gave back if @dirty (pfmk frees
  * the memory of an unloaded context nobody else holds at its close).
  */
@@ -282,6 +303,7 @@ static int reuse_close(struct reuset *t, void *desc, bool dirty)
 		xa_erase(&t->dirty, key);
 		return ret;
 	}
+	reuse_push_quarantine();
 	return ret ?: xa_err(xa_store(&t->dirty, key, (void *)t->freed_cache,
 				      GFP_KERNEL));
 }
