@@ -162,7 +162,7 @@ static u64 pfmk_crash_pmd_value(struct pfmk_pmd *pmd)
 	if (!event)
 		return READ_ONCE(pmd->value);
 	return READ_ONCE(pmd->value) +
-	       (pfmk_perf_count_nmi(event) - READ_ONCE(pmd->perf_base));
+	       (pfmk_perf_count_local(event) - READ_ONCE(pmd->perf_base));
 }
 
 /*

@@ -173,9 +173,9 @@ static __always_inline void pfmk_pmd_short_reset(struct pfmk_ctx *ctx,
 
 	pfmk_pmd_reload(ctx, pmd, val, period, count, past);
 	if (ovfl)
-		pfmk_perf_set_period_ovfl(ovfl, period);
+		pfmk_perf_set_period_self(ovfl, period);
 	else
-		pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), period);
+		pfmk_perf_set_period_peer(pfmk_pmd_event_ovfl(pmd), period);
 }
 
 static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
@@ -194,7 +194,7 @@ static noinline void pfmk_ovfl_reset_set(struct pfmk_ctx *ctx,
 			continue;
 		event = pfmk_pmd_event_ovfl(other);
 		pfmk_pmd_short_reset(ctx, other,
-				     event ? pfmk_perf_count_nmi(event) : 0, 0,
+				     event ? pfmk_perf_count_local(event) : 0, 0,
 				     NULL);
 	}
 }
@@ -226,7 +226,7 @@ static unsigned int pfmk_ovfl_smpl_vals(struct pfmk_ctx *ctx,
 			ctx->smpl_vals[n++] = pfmk_pmd_value_at(p, count);
 		else
 			ctx->smpl_vals[n++] =
-				pfmk_pmd_value_at(p, pfmk_perf_count_nmi(event));
+				pfmk_pmd_value_at(p, pfmk_perf_count_local(event));
 	}
 	return n;
 }
@@ -322,7 +322,7 @@ static __always_inline u32 pfmk_ovfl_record(struct pfmk_ctx *ctx,
 static void pfmk_pmd_saturate(struct pfmk_pmd *pmd)
 {
 	pmd->reset_pending = true;
-	pfmk_perf_set_period_nmi(pfmk_pmd_event_ovfl(pmd), S64_MAX);
+	pfmk_perf_set_period_peer(pfmk_pmd_event_ovfl(pmd), S64_MAX);
 }
 
 /*
@@ -356,7 +356,7 @@ static void pfmk_pmd_run_on(struct pfmk_pmd *pmd, struct perf_event *event,
 
 	pmd->value = past;
 	pmd->perf_base = count;
-	pfmk_perf_set_period_ovfl(event, pfmk_pmd_period(past));
+	pfmk_perf_set_period_self(event, pfmk_pmd_period(past));
 }
 
 static void pfmk_ovfl_notify(struct pfmk_ctx *ctx, struct pfmk_set *set,
@@ -479,7 +479,7 @@ static noinline void pfmk_ovfl_masked(struct pfmk_ctx *ctx,
 	pfmk_ovfl_begin(ctx);
 	ctx->stats.ovfl_masked++;
 	if (!pmd->reset_pending) {
-		count = pfmk_perf_count_ovfl(event);
+		count = pfmk_perf_count_self(event);
 		pfmk_pmd_short_reset(ctx, pmd, count,
 				     pfmk_ovfl_past(pmd, count), event);
 		pfmk_ovfl_reset_others(ctx, pmd->set, pmd);
@@ -557,7 +557,7 @@ static noinline void pfmk_ovfl_general(struct pfmk_ctx *ctx,
 	u32 ctrl;
 
 	pfmk_ovfl_begin(ctx);
-	count = pfmk_perf_count_ovfl(event);
+	count = pfmk_perf_count_self(event);
 	/* PFM_SETFL_OVFL_SWITCH: the Nth overflow of this PMD switches. */
 	must_switch = (set->flags & PFM_SETFL_OVFL_SWITCH) &&
 		      pmd->ovfl_switch_left && !--pmd->ovfl_switch_left;
@@ -586,7 +586,7 @@ static __always_inline void pfmk_ovfl_plain(struct pfmk_ctx *ctx,
 
 	pfmk_ovfl_begin(ctx);
 	ctrl = pfmk_ovfl_record_dfl(ctx, pmd->set, pmd, regs, now, false);
-	count = pfmk_perf_count_ovfl(event);
+	count = pfmk_perf_count_self(event);
 	if (unlikely(ctrl != PFM_OVFL_CTRL_RESET)) {
 		if (!ctrl)
 			ctrl = pfmk_ovfl_record_fmt(ctx, pmd->set, pmd, count,
@@ -597,7 +597,7 @@ static __always_inline void pfmk_ovfl_plain(struct pfmk_ctx *ctx,
 	/* No random part (ovfl_plain): the short reset value as it is. */
 	pfmk_pmd_reload(ctx, pmd, pmd->short_reset, pmd->short_period, count,
 			pfmk_ovfl_past(pmd, count));
-	pfmk_perf_set_period_ovfl(event, pmd->short_period);
+	pfmk_perf_set_period_self(event, pmd->short_period);
 	pfmk_ovfl_end(ctx, pmd, false, false, false);
 }
 

@@ -19,8 +19,12 @@
  * as software) is the other half of pfmk's perf glue, pmu/perf_pmu.c,
  * with its own type asserts and the cases of pfmk_dyn_glue
  * (glue_bus_lookup, glue_format_show, glue_pins_module,
- * glue_sw_context): no other file of pfmk names a field of perf's
- * structures.
+ * glue_sw_context): no other file of pfmk's module names a field of
+ * perf's structures.  Test modules that play a PMU driver (the test PMU,
+ * the emulator, the AUX test PMU) or a raw perf user (pfmk_bench's
+ * baselines, which pass their own overflow handler context), and the
+ * cases that check the test PMU's own state, use perf's structures as
+ * any driver or perf user does: they are not pfmk.
  *
  * Included by the files that use perf: perf.c, and context.c, regs.c,
  * sets.c (the functions), ovfl.c and crash.c (the accessors); not by
@@ -110,7 +114,6 @@ static inline void pfmk_perf_disable_set(struct pfmk_set *set,
 
 pfmk_perf_field(perf_event, overflow_handler_context, void *);
 pfmk_perf_field(perf_event, count, local64_t);
-pfmk_perf_field(perf_event, child_count, atomic64_t);
 pfmk_perf_field(perf_event, state, enum perf_event_state);
 pfmk_perf_field(perf_event, oncpu, int);
 pfmk_perf_field(perf_event, cpu, int);
@@ -166,7 +169,7 @@ static __always_inline bool pfmk_perf_throttled(const struct perf_event *event)
 }
 
 /**
- * pfmk_perf_count_ovfl() - the count of an event at its overflow
+ * pfmk_perf_count_self() - the count of an event at its overflow
  * @event: the event whose handler runs.
  *
  * perf brought the count up to date before it called the handler; its
@@ -179,13 +182,13 @@ static __always_inline bool pfmk_perf_throttled(const struct perf_event *event)
  * Context: the overflow handler of @event.
  * Return: the count of @event.
  */
-static __always_inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
+static __always_inline u64 pfmk_perf_count_self(struct perf_event *event)
 {
 	return local64_read(&event->count);
 }
 
 /**
- * pfmk_perf_count_nmi() - the count of another event of the context
+ * pfmk_perf_count_local() - the count of an event, up to date on this CPU
  * @event: an event counting on this CPU, or stopped.
  *
  * What perf_event_read_local() does, which perf does not export: an
@@ -203,7 +206,7 @@ static __always_inline u64 pfmk_perf_count_ovfl(struct perf_event *event)
  * update).
  * Return: the count of @event.
  */
-static __always_inline u64 pfmk_perf_count_nmi(struct perf_event *event)
+static __always_inline u64 pfmk_perf_count_local(struct perf_event *event)
 {
 	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE &&
 	    READ_ONCE(event->oncpu) == smp_processor_id())
@@ -214,7 +217,8 @@ static __always_inline u64 pfmk_perf_count_nmi(struct perf_event *event)
 /**
  * pfmk_perf_count_here() - the count of an event, read without sleeping
  * @event: the event, kept allocated by the caller's RCU read-side section.
- * @count: output: its count, children included.
+ * @count: output: its count (pfmk's events count on a CPU, not
+ *	inherited: they have no children).
  *
  * The lockless read's version of perf_event_read_local() (not exported):
  * an event counting on this CPU is brought up to date by its PMU's
@@ -239,13 +243,12 @@ static inline int pfmk_perf_count_here(struct perf_event *event, u64 *count)
 		event->pmu->read(event);
 	else if (oncpu != -1)
 		return -EREMOTE;
-	*count = local64_read(&event->count) +
-		 atomic64_read(&event->child_count);
+	*count = local64_read(&event->count);
 	return 0;
 }
 
 /**
- * pfmk_perf_set_period_ovfl() - the next sample period of an event
+ * pfmk_perf_set_period_self() - the next sample period of an event
  * @event: the event whose handler runs: a sampling event.
  * @period: the period.
  *
@@ -260,27 +263,27 @@ static inline int pfmk_perf_count_here(struct perf_event *event, u64 *count)
  *
  * Context: the overflow handler of @event.
  */
-static __always_inline void pfmk_perf_set_period_ovfl(struct perf_event *event,
+static __always_inline void pfmk_perf_set_period_self(struct perf_event *event,
 						      u64 period)
 {
 	WRITE_ONCE(event->hw.sample_period, period);
 }
 
 /**
- * pfmk_perf_set_period_nmi() - the next sample period of another event
+ * pfmk_perf_set_period_peer() - the next sample period of a peer event
  * @event: an event of the context, or NULL.
  * @period: the period.
  *
- * As pfmk_perf_set_period_ovfl(), for an event of the same context and
+ * As pfmk_perf_set_period_self(), for an event of the same context and
  * CPU; counting events have no period and are left alone.
  *
  * Context: an overflow handler on @event's CPU.
  */
-static __always_inline void pfmk_perf_set_period_nmi(struct perf_event *event,
-						     u64 period)
+static __always_inline void pfmk_perf_set_period_peer(struct perf_event *event,
+						      u64 period)
 {
 	if (event && is_sampling_event(event))
-		pfmk_perf_set_period_ovfl(event, period);
+		pfmk_perf_set_period_self(event, period);
 }
 
 /**
