@@ -450,7 +450,7 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	# before, pfmk_dyn_gone's gone_while_loaded has nothing to test.
 	# On arm64 the msr PMU (x86's) does not exist: its cases skip.
 	# The x86 guests have no core PMU and arm64's PMUv3 counts cycles:
-	# pfmk_count's hardware-event case for the other kind skips.
+	# pfmk_count's hardware-event cases for the other kind skip.
 	gone=""
 	series=${id##*-}
 	if [[ $(printf '%s\n' "$series" 6.15 | sort -V | head -1) != 6.15 ]]; then
@@ -460,7 +460,7 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	debug)
 		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_count\": [\"count_hw_event_loads\"]$gone}," ;;
 	arm64-debug)
-		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_smoke\": [\"encode_msr_tsc\"], \"pfmk_dyn\": [\"dyn_msr_tsc\"], \"pfmk_count\": [\"count_hw_event_refused\"]$gone}," ;;
+		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_smoke\": [\"encode_msr_tsc\"], \"pfmk_dyn\": [\"dyn_msr_tsc\"], \"pfmk_count\": [\"count_hw_event_refused\", \"count_hw_event_refused_removed\", \"count_hw_event_refused_reprogram\", \"count_hw_event_refused_counts\"]$gone}," ;;
 	arm64-*)
 		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput_4k", "aux_copy_throughput_64k", "aux_copy_throughput_1m"], "pfmk_smoke": ["encode_msr_tsc"]},' ;;
 	*)

@@ -194,7 +194,9 @@ static struct kunit_suite fx_suite = {
         self.assertIn(head, src)
         base = manifest_sources.size_problems("api.c", src)
         got = manifest_sources.size_problems("api.c", src.replace(head, head + "\tx();\n" * 60))
-        new = [p for p in got if p not in base]
+        # The 60 lines may also take the file over FILE_MAX_LINES: not
+        # what this test is about.
+        new = [p for p in got if p not in base and "split it by topic" not in p]
         self.assertEqual(len(new), 1)
         self.assertRegex(new[0], r"^api\.c: api_expect_ebadf, run by case api_\w+, "
                          r"has \d+ lines, more than 60$")

@@ -852,38 +852,99 @@ static void api_vector_atomic(struct kunit *test)
 }
 
 /*
- * Fixed, the same vectors go through on a loaded context and their error
- * flags are cleared; a bad vector then leaves the events as they are.
+ * A loaded context and the vectors of api_vectors(), fixed (PMC 2 step 3,
+ * PMD 2), with the error flags a refused write left in them.
  */
-static void api_vector_atomic_loaded(struct kunit *test)
+static void *api_loaded_vectors(struct kunit *test, struct pfarg_pmc *pmc,
+				struct pfarg_pmd *pmd)
 {
-	int cpu = pfmkt_cpu();
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_load(test, desc, cpu);
+	pfmkt_load(test, desc, pfmkt_cpu());
 	api_vectors(pmc, pmd, PFMK_TEST_PMC(3), 2);
 	pmc[2].reg_flags = PFM_REG_RETFL_EINVAL;
 	pmd[2].reg_flags = PFM_REG_RETFL_NOTAVAIL;
+	return desc;
+}
+
+/* api_loaded_vectors() written, started, 10 ticks, stopped. */
+static void *api_loaded_ran(struct kunit *test, struct pfarg_pmc *pmc,
+			    struct pfarg_pmd *pmd)
+{
+	void *desc = api_loaded_vectors(test, pmc, pmd);
+
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(pfmkt_cpu(), 10);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	return desc;
+}
+
+/* A bad last PMC on api_loaded_ran()'s context. */
+static void api_bad_pmc_vector(struct pfarg_pmc *pmc)
+{
+	pmc[0].reg_value = PFMK_TEST_PMC(100);
+	pmc[1].reg_value = 0;
+	pmc[2].reg_value = PFMK_TEST_PMC(1) | BIT_ULL(20);
+}
+
+/*
+ * Fixed, the same vectors go through on a loaded context and their error
+ * flags are cleared.
+ */
+static void api_vector_atomic_loaded(struct kunit *test)
+{
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc = api_loaded_vectors(test, pmc, pmd);
+
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[2].reg_flags));
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[2].reg_flags));
+}
+
+/* The vectors written on a loaded context count once started. */
+static void api_vector_loaded_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc = api_loaded_vectors(test, pmc, pmd);
+
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 121ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 242ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 363ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+}
 
-	pmc[0].reg_value = PFMK_TEST_PMC(100);
-	pmc[1].reg_value = 0;
-	pmc[2].reg_value = PFMK_TEST_PMC(1) | BIT_ULL(20);
+/* A vector with a bad last PMC on a loaded context: refused, flagged. */
+static void api_vector_loaded_refused(struct kunit *test)
+{
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc = api_loaded_ran(test, pmc, pmd);
+
+	api_bad_pmc_vector(pmc);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
+}
+
+/* The refused vector leaves the loaded context's events as they are. */
+static void api_vector_loaded_keeps(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc = api_loaded_ran(test, pmc, pmd);
+
+	api_bad_pmc_vector(pmc);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
 	pfmk_test_pmu_tick(cpu, 1);
@@ -1082,6 +1143,9 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
 	KUNIT_CASE(api_vector_atomic),
 	KUNIT_CASE(api_vector_atomic_loaded),
+	KUNIT_CASE(api_vector_loaded_counts),
+	KUNIT_CASE(api_vector_loaded_refused),
+	KUNIT_CASE(api_vector_loaded_keeps),
 	KUNIT_CASE(api_load_args),
 	KUNIT_CASE_PARAM(api_load_bad_cpu, api_bad_cpu_gen_params),
 	KUNIT_CASE(api_start_args),

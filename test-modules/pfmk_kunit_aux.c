@@ -867,18 +867,17 @@ static void aux_stop_copy_timer(struct kunit *test)
 }
 
 /*
- * A switch to set 1 leaves set 0, and its AUX PMD, inactive while the
- * context runs: what set 0 captured is drained as after a stop, and set
- * 0 captures on when it is active again.
+ * Set-up of the set-switch cases, in mode @flags: sets 0 and 1, PMC 0 of
+ * each on the AUX PMU, set 0's AUX buffer; loaded and started on set 0,
+ * 30 records captured, stopped, started again on set 1, 7 records
+ * written.
  */
-static void aux_switch_then_copy(struct kunit *test)
+static void auxt_switched(struct kunit *test, unsigned int flags)
 {
-	const struct auxt_mode *m = test->param_value;
 	struct pfarg_setdesc sd = { .set_id = 1 };
 	struct pfarg_start st = { .start_set = 1 };
 	struct auxt *t = test->priv;
 	struct pfarg_pmc pmc;
-	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
 	auxt_create(test, NULL, 0, NULL);
@@ -887,22 +886,51 @@ static void aux_switch_then_copy(struct kunit *test)
 	pfmkt_pmc_req(&pmc, 1, 1, PFMK_TEST_AUX_PMC(1, 0));
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
-					     m->flags), 0);
+					     flags), 0);
 	pfmkt_load_start(test, t->desc, t->cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 30), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, &st), 0);
-	/* Only set 1's PMD counts these. */
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 7), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, t->desc, 1, 1), 7ULL);
+}
 
+/* A switch to set 1: only set 1's PMD counts what the PMU writes. */
+static void aux_switch_counts_set1(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	struct auxt *t = test->priv;
+
+	auxt_switched(test, m->flags);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, t->desc, 1, 1), 7ULL);
+}
+
+/*
+ * A switch to set 1 leaves set 0, and its AUX PMD, inactive while the
+ * context runs: what set 0 captured is drained as after a stop.
+ */
+static void aux_switch_then_copy(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_switched(test, m->flags);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 30ULL);
 	auxt_expect_recs(test, t->out.buf, 30, 0);
 	KUNIT_EXPECT_EQ(test, info.head, 30ULL * AUXT_REC);
+}
 
-	/* Back on set 0: its stream goes on where it stopped. */
+/* Back on set 0 after a drain: its stream goes on where it stopped. */
+static void aux_switch_back_goes_on(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	struct pfarg_start st = { .start_set = 0 };
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_switched(test, m->flags);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 30ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	st.start_set = 0;
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, &st), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 5), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
@@ -929,7 +957,9 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE_PARAM(aux_stop_then_copy, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_stop_copy_again, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_stop_copy_timer, auxt_mode_gen_params),
+	KUNIT_CASE_PARAM(aux_switch_counts_set1, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_switch_then_copy, auxt_mode_gen_params),
+	KUNIT_CASE_PARAM(aux_switch_back_goes_on, auxt_mode_gen_params),
 	{}
 };
 

@@ -618,11 +618,12 @@ static void count_read_pmds_time_reload(struct kunit *test)
  * Hardware events are accepted at write_pmcs and load only where perf
  * counts them.  Which case runs is decided by the machine the harness
  * boots, asked of perf (not of pfmk): the x86 TCG guests have no core PMU
- * (count_hw_event_refused runs), the arm64 guests have QEMU's PMUv3
- * (count_hw_event_loads runs); Documentation/testing.rst.
+ * (the four count_hw_event_refused* cases run), the arm64 guests have
+ * QEMU's PMUv3 (count_hw_event_loads runs); Documentation/testing.rst.
  */
 #define COUNT_HW_NONE	"perf counts no hardware cycles on this CPU"
 #define COUNT_HW_SOME	"perf counts hardware cycles on this CPU"
+#define COUNT_HW_CYCLES	PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES)
 
 /* Unloaded context: PMD 0 cpu-clock from 5, PMD 1 hardware cycles. */
 static void *count_hw_create(struct kunit *test, int cpu, int expected)
@@ -632,34 +633,83 @@ static void *count_hw_create(struct kunit *test, int cpu, int expected)
 	kunit_info(test, "perf on hardware cycles, CPU %d: %d\n", cpu,
 		   expected);
 	pfmkt_write_pmc(test, desc, 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
-	pfmkt_write_pmc(test, desc, 1, PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES));
+	pfmkt_write_pmc(test, desc, 1, COUNT_HW_CYCLES);
 	pfmkt_write_pmd(test, desc, 0, 5);
+	return desc;
+}
+
+/*
+ * Set-up of the cases where perf has no PMU for hardware cycles (skipped
+ * where it has one): count_hw_create()'s context, whose load perf refused
+ * with @expected.
+ */
+static void *count_hw_refused(struct kunit *test, int *expected)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	*expected = pfmk_test_hw_cycles_expected(cpu);
+	if (!*expected)
+		kunit_skip(test, COUNT_HW_SOME);
+	desc = count_hw_create(test, cpu, *expected);
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), *expected);
+	return desc;
+}
+
+/* count_hw_refused()'s context without the hardware event, loaded. */
+static void *count_hw_loaded(struct kunit *test, int *expected)
+{
+	void *desc = count_hw_refused(test, expected);
+
+	pfmkt_write_pmc(test, desc, 1, 0);
+	pfmkt_load(test, desc, pfmkt_cpu());
 	return desc;
 }
 
 /* No PMU for it: the load gives perf's errno, the context unchanged. */
 static void count_hw_event_refused(struct kunit *test)
 {
-	int cpu = pfmkt_cpu(), expected = pfmk_test_hw_cycles_expected(cpu);
-	struct pfarg_pmc pmc;
-	void *desc;
+	int expected;
+	void *desc = count_hw_refused(test, &expected);
 
-	if (!expected)
-		kunit_skip(test, COUNT_HW_SOME);
-	desc = count_hw_create(test, cpu, expected);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), expected);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
-	/* Without the hardware event, the load goes through. */
+	pfmkt_close(test, desc);
+}
+
+/* Refused, then without the hardware event: the load goes through. */
+static void count_hw_event_refused_removed(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_refused(test, &expected);
+
 	pfmkt_write_pmc(test, desc, 1, 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
-	/* Reprogrammed on the loaded context: refused, unchanged. */
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = 1;
-	pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), expected);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	pfmkt_close(test, desc);
+}
+
+/* Reprogrammed on the loaded context: refused, the context unchanged. */
+static void count_hw_event_refused_reprogram(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_loaded(test, &expected);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 1, COUNT_HW_CYCLES),
+			expected);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	pfmkt_close(test, desc);
+}
+
+/* After the refused reprogramming, PMD 0 counts and PMD 1 does not. */
+static void count_hw_event_refused_counts(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_loaded(test, &expected);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_try_write_pmc(desc, 1, COUNT_HW_CYCLES),
+			expected);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
@@ -736,6 +786,9 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_read_pmds_time_stopped),
 	KUNIT_CASE(count_read_pmds_time_reload),
 	KUNIT_CASE(count_hw_event_refused),
+	KUNIT_CASE(count_hw_event_refused_removed),
+	KUNIT_CASE(count_hw_event_refused_reprogram),
+	KUNIT_CASE(count_hw_event_refused_counts),
 	KUNIT_CASE(count_hw_event_loads),
 	KUNIT_CASE(count_load_offline_cpu),
 	{}

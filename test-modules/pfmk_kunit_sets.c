@@ -280,35 +280,86 @@ static void sets_delete_both(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* load_set and start_set choose where to begin; unknown ones fail. */
-static void sets_load_start_set(struct kunit *test)
+/* Sets 0 and 2, PMC 0 of each counting the test PMU's step-1 event. */
+static void *sets_create_0_2(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_start start;
-	struct pfarg_load load;
-	int cpu = pfmkt_cpu();
 
 	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 2, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 2, 0, PFMK_TEST_PMC(1));
-	memset(&load, 0, sizeof(load));
-	load.load_pid = cpu;
-	load.load_set = 5;
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EINVAL);
-	load.load_set = 2;
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), 0);
+	return desc;
+}
+
+/* pfmk_load_context() on the test CPU with load_set @set. */
+static int sets_load_set(void *desc, u16 set)
+{
+	struct pfarg_load load;
+
+	pfmkt_load_req(&load, pfmkt_cpu(), set);
+	return pfmk_load_context(desc, &load);
+}
+
+/*
+ * sets_create_0_2() loaded on set 2, started, 7 ticks, stopped: set 2's
+ * PMD 0 holds 7.
+ */
+static void *sets_ran_set_2(struct kunit *test)
+{
+	void *desc = sets_create_0_2(test);
+
+	KUNIT_ASSERT_EQ(test, sets_load_set(desc, 2), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 7);
+	pfmk_test_pmu_tick(pfmkt_cpu(), 7);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 0);
+	return desc;
+}
+
+/* pfmk_start() with start_set @set. */
+static int sets_start_set(void *desc, u16 set)
+{
+	struct pfarg_start start;
 
 	memset(&start, 0, sizeof(start));
-	start.start_set = 5;
-	KUNIT_EXPECT_EQ(test, pfmk_start(desc, &start), -EINVAL);
-	start.start_set = 0;
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, &start), 0);
-	pfmk_test_pmu_tick(cpu, 3);
+	start.start_set = set;
+	return pfmk_start(desc, &start);
+}
+
+/* A load_set that does not exist: -EINVAL. */
+static void sets_load_set_unknown(struct kunit *test)
+{
+	void *desc = sets_create_0_2(test);
+
+	KUNIT_EXPECT_EQ(test, sets_load_set(desc, 5), -EINVAL);
+	pfmkt_close(test, desc);
+}
+
+/* load_set chooses the set the first start runs. */
+static void sets_load_set_chosen(struct kunit *test)
+{
+	void *desc = sets_ran_set_2(test);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 0);
+	pfmkt_close(test, desc);
+}
+
+/* A start_set that does not exist: -EINVAL. */
+static void sets_start_set_unknown(struct kunit *test)
+{
+	void *desc = sets_ran_set_2(test);
+
+	KUNIT_EXPECT_EQ(test, sets_start_set(desc, 5), -EINVAL);
+	pfmkt_close(test, desc);
+}
+
+/* start_set chooses the set a later start runs; each set ran once. */
+static void sets_start_set_chosen(struct kunit *test)
+{
+	void *desc = sets_ran_set_2(test);
+
+	KUNIT_ASSERT_EQ(test, sets_start_set(desc, 0), 0);
+	pfmk_test_pmu_tick(pfmkt_cpu(), 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 3);
 	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_runs, 1);
@@ -324,7 +375,10 @@ static struct kunit_case pfmk_sets_args_cases[] = {
 	KUNIT_CASE_PARAM(sets_bad_deletes, sets_bad_del_gen_params),
 	KUNIT_CASE(sets_create_loaded),
 	KUNIT_CASE(sets_delete_both),
-	KUNIT_CASE(sets_load_start_set),
+	KUNIT_CASE(sets_load_set_unknown),
+	KUNIT_CASE(sets_load_set_chosen),
+	KUNIT_CASE(sets_start_set_unknown),
+	KUNIT_CASE(sets_start_set_chosen),
 	{}
 };
 

@@ -335,8 +335,11 @@ static void state_write_pmds_loaded(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* write_pmcs on a loaded, stopped context re-creates the events. */
-static void state_write_pmcs_loaded(struct kunit *test)
+/*
+ * Set-up of the write_pmcs cases: PMC 0 at STEP 1 loaded on the test CPU,
+ * started, 10 ticks, stopped: PMD 0 holds 10.
+ */
+static void *state_pmcs_stopped(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	int cpu = pfmkt_cpu();
@@ -345,23 +348,46 @@ static void state_write_pmcs_loaded(struct kunit *test)
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	return desc;
+}
+
+/* write_pmcs on a loaded, stopped context keeps the PMD's value. */
+static void state_write_pmcs_loaded(struct kunit *test)
+{
+	void *desc = state_pmcs_stopped(test);
 
 	/* New STEP, same value. */
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(100));
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+	pfmkt_close(test, desc);
+}
+
+/* write_pmcs on a loaded, stopped context re-creates the events. */
+static void state_write_pmcs_loaded_step(struct kunit *test)
+{
+	void *desc = state_pmcs_stopped(test);
+	int cpu = pfmkt_cpu();
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(100));
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 210ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	pfmkt_close(test, desc);
+}
 
-	/* Disabled: the PMD keeps its value and stops counting. */
+/* Disabled: the PMD keeps its value and stops counting; PMC 5 counts. */
+static void state_write_pmcs_loaded_disable(struct kunit *test)
+{
+	void *desc = state_pmcs_stopped(test);
+	int cpu = pfmkt_cpu();
+
 	pfmkt_write_pmc(test, desc, 0, 0);
 	pfmkt_write_pmc(test, desc, 5, PFMK_TEST_PMC(7));
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmk_test_pmu_tick(cpu, 3);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 210ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 5), 21ULL);
 	pfmkt_close(test, desc);
 }
@@ -402,21 +428,44 @@ static void state_getinfo(struct kunit *test, void *desc,
 	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, 1), 0);
 }
 
-/* set_runs counts starts; set_act_duration grows only while started. */
-static void state_set_runs_duration(struct kunit *test)
+/* Set-up: PMC 0 on the test PMU, loaded on the test CPU, not started. */
+static void *state_set_loaded(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_setinfo a, b;
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	state_getinfo(test, desc, &a);
-	KUNIT_EXPECT_EQ(test, a.set_runs, 0ULL);
-	KUNIT_EXPECT_EQ(test, a.set_act_duration, 0ULL);
+	pfmkt_load(test, desc, pfmkt_cpu());
+	return desc;
+}
+
+/* state_set_loaded(), then started and left running 2 ms. */
+static void *state_set_ran(struct kunit *test)
+{
+	void *desc = state_set_loaded(test);
 
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
+	return desc;
+}
+
+/* Loaded, never started: no run, no active duration. */
+static void state_set_runs_loaded(struct kunit *test)
+{
+	void *desc = state_set_loaded(test);
+	struct pfarg_setinfo a;
+
+	state_getinfo(test, desc, &a);
+	KUNIT_EXPECT_EQ(test, a.set_runs, 0ULL);
+	KUNIT_EXPECT_EQ(test, a.set_act_duration, 0ULL);
+	pfmkt_close(test, desc);
+}
+
+/* Started: one run; set_act_duration grows while started. */
+static void state_set_runs_duration(struct kunit *test)
+{
+	void *desc = state_set_ran(test);
+	struct pfarg_setinfo a, b;
+
 	state_getinfo(test, desc, &a);
 	KUNIT_EXPECT_EQ(test, a.set_runs, 1ULL);
 	KUNIT_EXPECT_GE(test, a.set_act_duration, 2 * NSEC_PER_MSEC);
@@ -424,6 +473,14 @@ static void state_set_runs_duration(struct kunit *test)
 	state_getinfo(test, desc, &b);
 	KUNIT_EXPECT_GE(test, b.set_act_duration,
 			a.set_act_duration + 2 * NSEC_PER_MSEC);
+	pfmkt_close(test, desc);
+}
+
+/* Stopped: set_act_duration stays, set_runs too. */
+static void state_set_duration_stopped(struct kunit *test)
+{
+	void *desc = state_set_ran(test);
+	struct pfarg_setinfo a, b;
 
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	state_getinfo(test, desc, &a);
@@ -431,7 +488,16 @@ static void state_set_runs_duration(struct kunit *test)
 	state_getinfo(test, desc, &b);
 	KUNIT_EXPECT_EQ(test, b.set_act_duration, a.set_act_duration);
 	KUNIT_EXPECT_EQ(test, b.set_runs, 1ULL);
+	pfmkt_close(test, desc);
+}
 
+/* set_runs counts every start; unloaded, set_act_duration stays. */
+static void state_set_runs_unloaded(struct kunit *test)
+{
+	void *desc = state_set_ran(test);
+	struct pfarg_setinfo a, b;
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
@@ -452,8 +518,13 @@ static struct kunit_case pfmk_state_cases[] = {
 	KUNIT_CASE(state_close_any_state),
 	KUNIT_CASE(state_write_pmds_loaded),
 	KUNIT_CASE(state_write_pmcs_loaded),
+	KUNIT_CASE(state_write_pmcs_loaded_step),
+	KUNIT_CASE(state_write_pmcs_loaded_disable),
 	KUNIT_CASE(state_reload_continues),
+	KUNIT_CASE(state_set_runs_loaded),
 	KUNIT_CASE(state_set_runs_duration),
+	KUNIT_CASE(state_set_duration_stopped),
+	KUNIT_CASE(state_set_runs_unloaded),
 	{}
 };
 

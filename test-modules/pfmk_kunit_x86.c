@@ -216,68 +216,99 @@ static void x86_announce_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_x86_pmu_announce(&x86t_amd), -EBUSY);
 }
 
+/**
+ * struct x86t_encoding - an image of the emulated Intel PMU and its event
+ * @name: what the row checks.
+ * @pmc: the PMC the image programs (PMC16 for the fixed counters).
+ * @pmd: the PMD whose event the image describes.
+ * @img: the image, valid for pfmk_x86_image_check().
+ * @ret: what pfmk_x86_image_to_attr() returns: 0 or PFMK_PMC_OFF.
+ * @config: the raw event's config, if @ret is 0.
+ * @exclude_user: the event's exclude_user, if @ret is 0.
+ * @exclude_kernel: the event's exclude_kernel, if @ret is 0.
+ */
+struct x86t_encoding {
+	const char	*name;
+	u16		pmc;
+	u16		pmd;
+	u64		img;
+	int		ret;
+	u64		config;
+	bool		exclude_user;
+	bool		exclude_kernel;
+};
+
+/* USR only; INT ignored; edge, inv, cmask and umask kept. */
+#define X86T_GP_FIELDS	(0x02000000ULL | X86T_INV | X86T_EDGE | 0x4100 | 0x2e)
+
 /* Intel general counters: the fields of an image, as perf wants them. */
-static void x86_intel_gp_encoding(struct kunit *test)
+static const struct x86t_encoding x86t_gp_encodings[] = {
+	{ "cycles", 0, 0, X86T_CYCLES, 0, 0x3c, false, false },
+	{ "USR only, edge inv cmask umask", 3, 3,
+	  X86T_GP_FIELDS | X86T_EN | X86T_INT | X86T_USR, 0, X86T_GP_FIELDS,
+	  false, true },
+	{ "OS only", 1, 1, X86T_EN | X86T_OS | 0xc0, 0, 0xc0, true, false },
+	{ "EN clear: the PMD is unused", 0, 0, X86T_CYCLES & ~X86T_EN,
+	  PFMK_PMC_OFF },
+};
+
+/*
+ * PMC16 = IA32_FIXED_CTR_CTRL programs PMD16, PMD17, PMD18.  Fixed 0:
+ * OS|USR|PMI; fixed 1: USR; fixed 2: off, then OS|USR.
+ */
+#define X86T_FIXED_IMG	(0x0b | (0x2 << 4))
+#define X86T_FIXED_PMD1	(PFMK_X86_FIXED_PMD0 + 1)
+#define X86T_FIXED_PMD2	(PFMK_X86_FIXED_PMD0 + 2)
+
+static const struct x86t_encoding x86t_fixed_encodings[] = {
+	{ "fixed 0 OS USR PMI", PFMK_X86_FIXED_PMC, PFMK_X86_FIXED_PMD0,
+	  X86T_FIXED_IMG, 0, 0x00c0, false, false },
+	{ "fixed 1 USR", PFMK_X86_FIXED_PMC, X86T_FIXED_PMD1, X86T_FIXED_IMG, 0,
+	  0x003c, false, true },
+	{ "fixed 2 off", PFMK_X86_FIXED_PMC, X86T_FIXED_PMD2, X86T_FIXED_IMG,
+	  PFMK_PMC_OFF },
+	{ "fixed 2 OS USR", PFMK_X86_FIXED_PMC, X86T_FIXED_PMD2, 0x300, 0,
+	  0x0300, false, false },
+};
+
+static void x86t_encoding_desc(const struct x86t_encoding *e, char *desc)
 {
-	struct perf_event_attr attr;
-	u64 img;
-
-	x86t_announce(test, &x86t_intel);
-	memset(&attr, 0, sizeof(attr));
-	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES, &attr), 0);
-	KUNIT_EXPECT_EQ(test, attr.type, (u32)PERF_TYPE_RAW);
-	KUNIT_EXPECT_EQ(test, attr.config, 0x3cULL);
-	KUNIT_EXPECT_FALSE(test, attr.exclude_user);
-	KUNIT_EXPECT_FALSE(test, attr.exclude_kernel);
-
-	/* USR only; INT ignored; edge, inv, cmask and umask kept. */
-	img = 0x02000000ULL | X86T_INV | X86T_EN | X86T_INT | X86T_EDGE |
-	      X86T_USR | 0x4100 | 0x2e;
-	memset(&attr, 0, sizeof(attr));
-	KUNIT_ASSERT_EQ(test, pfmk_x86_image_check(3, img), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(3, img, &attr), 0);
-	KUNIT_EXPECT_EQ(test, attr.config,
-			0x02000000ULL | X86T_INV | X86T_EDGE | 0x4100 | 0x2e);
-	KUNIT_EXPECT_FALSE(test, attr.exclude_user);
-	KUNIT_EXPECT_TRUE(test, attr.exclude_kernel);
-	/* OS only. */
-	memset(&attr, 0, sizeof(attr));
-	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(1, X86T_EN | X86T_OS |
-						     0xc0, &attr), 0);
-	KUNIT_EXPECT_TRUE(test, attr.exclude_user);
-	KUNIT_EXPECT_FALSE(test, attr.exclude_kernel);
-	/* EN clear: the PMD is unused. */
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES &
-						     ~X86T_EN, &attr),
-			PFMK_PMC_OFF);
+	strscpy(desc, e->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* PMC16 = IA32_FIXED_CTR_CTRL programs PMD16, PMD17, PMD18. */
-static void x86_intel_fixed_encoding(struct kunit *test)
+KUNIT_ARRAY_PARAM(x86t_gp_encoding, x86t_gp_encodings, x86t_encoding_desc);
+KUNIT_ARRAY_PARAM(x86t_fixed_encoding, x86t_fixed_encodings,
+		  x86t_encoding_desc);
+
+/* The emulated Intel PMU announced: a row's image, then its event. */
+static void x86t_expect_encoding(struct kunit *test)
 {
-	static const u64 config[] = { 0x00c0, 0x003c, 0x0300 };
+	const struct x86t_encoding *e = test->param_value;
 	struct perf_event_attr attr;
-	/* Fixed 0: OS|USR|PMI; fixed 1: USR; fixed 2: off. */
-	const u64 img = 0x0b | (0x2 << 4);
-	unsigned int i;
 
 	x86t_announce(test, &x86t_intel);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(PFMK_X86_FIXED_PMC, img), 0);
-	for (i = 0; i < 2; i++) {
-		memset(&attr, 0, sizeof(attr));
-		KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + i,
-							     img, &attr), 0);
-		KUNIT_EXPECT_EQ(test, attr.type, (u32)PERF_TYPE_RAW);
-		KUNIT_EXPECT_EQ(test, attr.config, config[i]);
-		KUNIT_EXPECT_FALSE(test, attr.exclude_user);
-		KUNIT_EXPECT_EQ(test, (bool)attr.exclude_kernel, i == 1);
-	}
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 2,
-						     img, &attr), PFMK_PMC_OFF);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(e->pmc, e->img), 0);
 	memset(&attr, 0, sizeof(attr));
-	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 2,
-						     0x300, &attr), 0);
-	KUNIT_EXPECT_EQ(test, attr.config, config[2]);
+	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(e->pmd, e->img, &attr),
+			e->ret);
+	if (e->ret)
+		return;
+	KUNIT_EXPECT_EQ(test, attr.type, (u32)PERF_TYPE_RAW);
+	KUNIT_EXPECT_EQ(test, attr.config, e->config);
+	KUNIT_EXPECT_EQ(test, (bool)attr.exclude_user, e->exclude_user);
+	KUNIT_EXPECT_EQ(test, (bool)attr.exclude_kernel, e->exclude_kernel);
+}
+
+/* Intel general counters: one row of x86t_gp_encodings[]. */
+static void x86_intel_gp_encoding(struct kunit *test)
+{
+	x86t_expect_encoding(test);
+}
+
+/* Intel fixed counters: one row of x86t_fixed_encodings[]. */
+static void x86_intel_fixed_encoding(struct kunit *test)
+{
+	x86t_expect_encoding(test);
 }
 
 /* AMD64: six counters with PerfCtrCore, event bits 11:8 at 35:32. */
@@ -486,8 +517,9 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_no_pmu_refuses_images),
 	KUNIT_CASE_PARAM(x86_announce_rules, x86t_bad_announce_gen_params),
 	KUNIT_CASE(x86_announce_busy),
-	KUNIT_CASE(x86_intel_gp_encoding),
-	KUNIT_CASE(x86_intel_fixed_encoding),
+	KUNIT_CASE_PARAM(x86_intel_gp_encoding, x86t_gp_encoding_gen_params),
+	KUNIT_CASE_PARAM(x86_intel_fixed_encoding,
+			 x86t_fixed_encoding_gen_params),
 	KUNIT_CASE(x86_amd_encoding),
 	KUNIT_CASE_PARAM(x86_image_refused, x86t_bad_image_gen_params),
 	KUNIT_CASE(x86_default_routes_images),
