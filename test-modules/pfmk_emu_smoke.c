@@ -601,28 +601,22 @@ static bool emu_mux_run(const char *t, struct emu_mux *m)
 					     EMU_MUX_NR));
 }
 
-/* Say why a check failed since @failed, close; did the case pass? */
-static bool emu_mux_end(const char *t, struct emu_mux *m, bool ran,
-			unsigned int failed)
-{
-	unsigned int i;
-
-	if (m->desc && emu_failed != failed)
-		for (i = 0; i < EMU_MUX_NR; i++)
-			emu_why(t, m->desc, i);
-	return emu_close(t, m->desc, failed) && ran;
-}
-
-/* A multiplexing case: emu_mux_run(), @check if it ran, emu_mux_end(). */
+/*
+ * A multiplexing case: emu_mux_run(), @check if it ran, then say why a
+ * check failed, and close.
+ */
 static bool emu_mux_case(const char *t,
 			 void (*check)(const char *t, struct emu_mux *m))
 {
-	unsigned int failed = emu_failed;
+	unsigned int failed = emu_failed, i;
 	bool ran = emu_mux_run(t, &emu_mux);
 
 	if (ran)
 		check(t, &emu_mux);
-	return emu_mux_end(t, &emu_mux, ran, failed);
+	if (emu_mux.desc && emu_failed != failed)
+		for (i = 0; i < EMU_MUX_NR; i++)
+			emu_why(t, emu_mux.desc, i);
+	return emu_close(t, emu_mux.desc, failed) && ran;
 }
 
 /* Every event ran, none all the time. */
