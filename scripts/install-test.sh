@@ -139,16 +139,30 @@ check_modules_install() {
 	((ok))
 }
 
-# a. dkms add/build/install in scratch trees.
+# a. dkms add/build/install in scratch trees.  The dkms_* steps share
+# check_dkms's locals (top, src, D, mdir, want) and its ok.
 check_dkms() {
-	local ok=1 top=$work/dkms src ver d m mdir want got ref
+	local ok=1 top=$work/dkms src mdir want=()
 	src=$top/src/pfmk-$VERSION
+	local D=(dkms --dkmstree "$top/tree" --sourcetree "$top/src" --installtree "$top/root/lib/modules")
 	command -v dkms >/dev/null || { bad "dkms is not installed (package dkms)"; return 1; }
+	dkms_add_build || return 1
+	mdir=$(find "$top/tree/pfmk/$VERSION/$rel" -mindepth 2 -maxdepth 2 -type d -name module -print -quit)
+	[[ -n $mdir ]] || { bad "no module directory under $top/tree/pfmk/$VERSION/$rel"; return 1; }
+	dkms_check_list
+	dkms_install_depmod
+	check_system_untouched "$work/marker-dkms"
+	[[ ! -e /var/lib/dkms/pfmk ]] || bad "/var/lib/dkms/pfmk exists"
+	dkms_copy_for_guest
+	((ok))
+}
+
+# dkms add and build of a copy of the tree; 1 if either fails.
+dkms_add_build() {
 	copy_tree "$src"
 	mkdir -p "$top/tree"
 	seed_modroot "$top/root/lib/modules/$rel"
 	touch "$work/marker-dkms"
-	local D=(dkms --dkmstree "$top/tree" --sourcetree "$top/src" --installtree "$top/root/lib/modules")
 	# Sign with a scratch key, not dkms's default /var/lib/dkms/mok.key.
 	export mok_signing_key=$top/mok.key mok_certificate=$top/mok.pub
 	if ! "${D[@]}" add -m pfmk -v "$VERSION" -k "$rel" --kernelsourcedir "$kdir"; then
@@ -163,39 +177,45 @@ check_dkms() {
 		return 1
 	fi
 	cat "$top/build.out"
-	ver=$top/tree/pfmk/$VERSION/$rel
-	mdir=$(find "$ver" -mindepth 2 -maxdepth 2 -type d -name module -print -quit)
-	[[ -n $mdir ]] || { bad "no module directory under $ver"; return 1; }
-	# What dkms.conf lists for this kernel, and what dkms built.
+}
+
+# What dkms.conf lists for this kernel (into want), against what dkms
+# built and what the Kbuild files build (modules_install's tree).
+dkms_check_list() {
+	local got ref
 	mapfile -t want < <(kernel_source_dir=$kdir dkms_tree=$top/tree bash -c \
 		'. "$1/dkms.conf" && printf "%s\n" "${BUILT_MODULE_NAME[@]}"' _ "$src" | LC_ALL=C sort)
 	mapfile -t got < <(ko_names "$mdir")
 	echo "dkms.conf lists ${#want[@]} module(s), dkms built ${#got[@]} in $mdir"
 	[[ ${want[*]} == "${got[*]}" ]] || bad "dkms built {${got[*]}}, dkms.conf lists {${want[*]}}"
-	# dkms.conf against the Kbuild files: what make built in modules_install.
 	if [[ -d $work/tree ]]; then
 		mapfile -t ref < <(ko_names "$work/tree")
 		[[ ${want[*]} == "${ref[*]}" ]] || bad "dkms.conf lists {${want[*]}}, Kbuild builds {${ref[*]}}"
 	fi
-	# Install into the scratch install tree; depmod there.
+}
+
+# Install into the scratch install tree; depmod there.
+dkms_install_depmod() {
+	local d=$top/root/lib/modules/$rel got
 	if ! "${D[@]}" install -m pfmk -v "$VERSION" -k "$rel" --kernelsourcedir "$kdir" --no-depmod; then
 		bad "dkms install failed"
-	else
-		d=$top/root/lib/modules/$rel
-		mapfile -t got < <(ko_names "$d")
-		[[ ${want[*]} == "${got[*]}" ]] || bad "dkms installed {${got[*]}} in $d, want {${want[*]}}"
-		"${D[@]}" status -m pfmk -v "$VERSION" -k "$rel" | tee "$top/status"
-		grep -q ': installed' "$top/status" || bad "dkms status does not say installed"
-		if depmod -a -b "$top/root" -F "/boot/System.map-$rel" "$rel"; then
-			check_dep "$d/modules.dep"
-		else
-			bad "depmod -b $top/root failed"
-		fi
+		return
 	fi
-	check_system_untouched "$work/marker-dkms"
-	[[ ! -e /var/lib/dkms/pfmk ]] || bad "/var/lib/dkms/pfmk exists"
-	# For the guest (scripts/mkinitramfs.sh): the modules as dkms built them
-	# (stripped, signed), uncompressed for busybox insmod.
+	mapfile -t got < <(ko_names "$d")
+	[[ ${want[*]} == "${got[*]}" ]] || bad "dkms installed {${got[*]}} in $d, want {${want[*]}}"
+	"${D[@]}" status -m pfmk -v "$VERSION" -k "$rel" | tee "$top/status"
+	grep -q ': installed' "$top/status" || bad "dkms status does not say installed"
+	if depmod -a -b "$top/root" -F "/boot/System.map-$rel" "$rel"; then
+		check_dep "$d/modules.dep"
+	else
+		bad "depmod -b $top/root failed"
+	fi
+}
+
+# For the guest (scripts/mkinitramfs.sh): the modules as dkms built them
+# (stripped, signed), uncompressed for busybox insmod.
+dkms_copy_for_guest() {
+	local m
 	mkdir -p "$guest_dir"
 	for m in "$mdir"/*.ko*; do
 		case $m in
@@ -206,16 +226,31 @@ check_dkms() {
 		esac
 	done
 	echo "copied $(find "$guest_dir" -name '*.ko' | wc -l) module(s) to $guest_dir"
-	((ok))
 }
 
-# c. headers_install, then a client built against the kit alone.
+# c. headers_install, then a client built against the kit alone.  The
+# client_* steps share check_client's locals (kit) and its ok.
 check_client() {
-	local ok=1 kit=$work/kit cl=$work/client ko f
+	local ok=1 kit=$work/kit
 	if [[ ! -f $work/tree/Makefile ]]; then
 		bad "no built tree (modules_install failed earlier)"
 		return 1
 	fi
+	client_kit || return 1
+	client_build || return 1
+	# The kit's static checks, as a client's CI runs them: no finding in
+	# this client (Coccinelle rules, sparse).
+	if ! (cd "$work" && "$kit/scripts/pfmk-check.sh" -k "$kdir" -j "$PFMK_JOBS" client); then
+		bad "the kit's pfmk-check.sh reports findings in the client (or could not run)"
+	fi
+	client_2006
+	((ok))
+}
+
+# make headers_install, and the kit holds what a client needs; 1 if
+# headers_install fails.
+client_kit() {
+	local f
 	if ! make -C "$work/tree" KDIR="$kdir" INSTALL_HDR_PATH="$kit" headers_install; then
 		bad "make headers_install failed"
 		return 1
@@ -230,6 +265,13 @@ check_client() {
 	[[ $(cat "$kit/KERNELRELEASE" 2>/dev/null) == "$rel" ]] || bad "kit KERNELRELEASE is not $rel"
 	grep -q -P '^0x[0-9a-f]+\t__pfmk_create_context\t\S+\tEXPORT_SYMBOL_GPL\tPFMK$' "$kit/Module.symvers" ||
 		bad "kit Module.symvers has no __pfmk_create_context in namespace PFMK"
+}
+
+# A client (scripts/install-client/ and an example) built against the kit
+# alone, W=1 -Werror: it depends on pfmk, imports PFMK, and took pfmk's
+# headers from the kit; 1 if it does not build.
+client_build() {
+	local cl=$work/client ko f
 	rm -rf "$cl"
 	cp -a "$PFMK_ROOT/scripts/install-client" "$cl"
 	cp "$PFMK_MODSRC/examples/pfmk_example_count.c" "$cl/"
@@ -258,15 +300,13 @@ check_client() {
 	if grep -q -E "($PFMK_MODSRC|$work/tree)/include/" "$f" 2>/dev/null; then
 		bad "$f: headers from a source tree"
 	fi
-	# The kit's static checks, as a client's CI runs them: no finding in
-	# this client (Coccinelle rules, sparse).
-	if ! (cd "$work" && "$kit/scripts/pfmk-check.sh" -k "$kdir" -j "$PFMK_JOBS" client); then
-		bad "the kit's pfmk-check.sh reports findings in the client (or could not run)"
-	fi
-	# A 2006 client that ignores return values (the fixture of the
-	# unchecked-return rule): it builds with W=1, with one -Wunused-result
-	# warning per ignored call, and with -Werror once it defines
-	# __pfmk_must_check empty (Documentation/porting.rst).
+}
+
+# A 2006 client that ignores return values (the fixture of the
+# unchecked-return rule): it builds with W=1, with one -Wunused-result
+# warning per ignored call, and with -Werror once it defines
+# __pfmk_must_check empty (Documentation/porting.rst).
+client_2006() {
 	local c06=$work/client2006 want got
 	rm -rf "$c06"
 	mkdir -p "$c06"
@@ -288,7 +328,6 @@ check_client() {
 		cat "$work/client2006.log"
 		bad "the 2006 client does not build with -Werror and __pfmk_must_check defined empty"
 	fi
-	((ok))
 }
 
 # run_check <check> <function>: one result row from a check function's

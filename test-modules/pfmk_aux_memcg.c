@@ -15,7 +15,9 @@
  *	of the cgroup with the buffer in it.
  *
  * Any other outcome fails insmod with -EINVAL and a line saying what was
- * seen.  Needs the synthetic AUX PMU (pfmk_test_aux_pmu) loaded.
+ * seen.  Needs the synthetic AUX PMU (pfmk_test_aux_pmu) loaded, with the
+ * harness's aux_patch=1: the step runs on patched kernels only, and fails
+ * if the harness says otherwise or pfmk_aux_supported() contradicts it.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -30,6 +32,7 @@
 #include <pfmk/pfmk.h>
 
 #include "pfmk_test_aux_pmu.h"
+#include "pfmk_test_file.h"
 
 static unsigned int kib = 8192;
 module_param(kib, uint, 0444);
@@ -50,8 +53,14 @@ static int __init pfmk_aux_memcg_init(void)
 	struct pfarg_load load = { .load_pid = cpumask_first(cpu_online_mask) };
 	int ret;
 
+	ret = pfmk_test_aux_patch();
+	if (ret != 1) {
+		pr_err("FAIL: the harness does not say the kernel has pfmk's AUX patch (pfmk_test_aux_pmu aux_patch): %d\n",
+		       ret);
+		return -EINVAL;
+	}
 	if (!pfmk_aux_supported()) {
-		pr_err("FAIL: pfmk built without the kernel-owned AUX patch\n");
+		pr_err("FAIL: pfmk reports no AUX support on a patched kernel\n");
 		return -EINVAL;
 	}
 	init_completion(&memcg_done);

@@ -3,10 +3,13 @@
  * pfmk_aux_smoke: KTAP tests of pfmk AUX for every kernel, KUnit or not,
  * and the AUX copy-out throughput measurement.
  *
- * Runs at module load and prints a KTAP document with pr_info().  On a
- * kernel without pfmk's kernel-owned AUX patch, aux_unsupported checks
- * the -EOPNOTSUPP contract and the other tests are skipped with that
- * reason; with the patch, aux_stream checks a short stop-when-full stream
+ * Runs at module load and prints a KTAP document with pr_info().  Which
+ * cases run is the harness's word, not pfmk's: pfmk_test_aux_pmu's
+ * aux_patch (pfmk_test_aux_patch()) says whether the kernel carries
+ * pfmk's kernel-owned AUX patch, and every case first checks that
+ * pfmk_aux_supported() agrees with it.  Without the patch,
+ * aux_unsupported checks the -EOPNOTSUPP contract and the other tests are
+ * skipped with that reason; with it, aux_stream checks a short stop-when-full stream
  * and aux_copy_throughput_4k, _64k and _1m measure pfmk_aux_copy() of a
  * buffer of that size against memcpy() of the same size in the same run
  * and print the ratio as a diagnostic ("# aux_copy_throughput: ..."); they
@@ -32,10 +35,13 @@
 
 #include "pfmk_ktap.h"
 #include "pfmk_test_aux_pmu.h"
+#include "pfmk_test_file.h"
 #include "pfmk_test_sort.h"
 
 #define AUXS_NO_PATCH \
-	"kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/)"
+	"the harness says the kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/)"
+#define AUXS_PATCH \
+	"the harness says the kernel has pfmk's kernel-owned AUX patch"
 
 /*
  * Throughput runs: AUX buffers of 4 KiB, 64 KiB, ... up to bench_kib,
@@ -71,6 +77,7 @@ struct auxs {
 	struct completion	done;
 	void			*desc;
 	int			cpu;
+	int			patch;	/* pfmk_test_aux_patch() */
 	struct pfmk_test_aux_out out;
 };
 
@@ -118,11 +125,6 @@ static void aux_unsupported(struct auxs *s)
 {
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 
-	if (pfmk_aux_supported()) {
-		s->result = 2;
-		s->skip = "kernel has the kernel-owned AUX patch";
-		return;
-	}
 	strscpy(ctx.ctx_pmu_name, PFMK_TEST_AUX_NAME, sizeof(ctx.ctx_pmu_name));
 	AUXS_CHECK(s, !pfmk_create_context(&ctx, NULL, 0, &s->done, &s->desc,
 					   NULL));
@@ -340,10 +342,11 @@ static void aux_copy_throughput_1m(struct auxs *s)
 	auxs_throughput_case(s, SZ_1M);
 }
 
+/* @patch: the case runs where the harness says the kernel has the patch. */
 struct auxs_test {
 	const char	*name;
 	void		(*run)(struct auxs *s);
-	bool		needs_patch;
+	bool		patch;
 };
 
 static const struct auxs_test auxs_tests[] = {
@@ -354,15 +357,37 @@ static const struct auxs_test auxs_tests[] = {
 	{ "aux_copy_throughput_1m", aux_copy_throughput_1m, true },
 };
 
+/*
+ * The harness said whether the kernel has the AUX patch, and pfmk agrees:
+ * a pfmk that reports no AUX support on a patched kernel fails every case
+ * instead of skipping them.
+ */
+static bool auxs_harness_agrees(struct auxs *s)
+{
+	if (s->patch < 0) {
+		pr_info("# %s: the harness did not say whether the kernel has pfmk's AUX patch (pfmk_test_aux_pmu aux_patch=0|1): %d\n",
+			s->name, s->patch);
+		s->result = 1;
+		return false;
+	}
+	if (pfmk_aux_supported() != !!s->patch) {
+		pr_info("# %s: pfmk_aux_supported() is %d, the harness's aux_patch %d\n",
+			s->name, pfmk_aux_supported(), s->patch);
+		s->result = 1;
+		return false;
+	}
+	return true;
+}
+
 static bool auxs_run_case(struct auxs *s, const struct auxs_test *t,
 			  const char **skip)
 {
 	s->name = t->name;
 	s->result = 0;
-	if (t->needs_patch && !pfmk_aux_supported()) {
+	if (auxs_harness_agrees(s) && t->patch != !!s->patch) {
 		s->result = 2;
-		s->skip = AUXS_NO_PATCH;
-	} else {
+		s->skip = t->patch ? AUXS_NO_PATCH : AUXS_PATCH;
+	} else if (!s->result) {
 		t->run(s);
 	}
 	if (s->result == 2)
@@ -386,6 +411,7 @@ static int __init pfmk_aux_smoke_init(void)
 	}
 	init_completion(&s->done);
 	s->cpu = cpumask_first(cpu_online_mask);
+	s->patch = pfmk_test_aux_patch();
 
 	pfmk_ktap_run(&k, auxs_tests, ARRAY_SIZE(auxs_tests), auxs_run_case,
 		      s);

@@ -46,6 +46,61 @@ static const char *emu_skip;
 /* pfmk_ktap_check(), counted in emu_failed. */
 #define emu_check(...)	pfmk_ktap_check(&emu_failed, __VA_ARGS__)
 
+/*
+ * The set-up the cases share, a check each step: a context on the
+ * generic PMU (with a default-format buffer of @smpl_size bytes, if
+ * not 0), loaded on a CPU and started; a PMC; a PMD read and compared.
+ */
+static bool emu_create(const char *t, u64 smpl_size, void **desc, void **buf)
+{
+	*desc = NULL;
+	return emu_check(t, "create", 0, pfmk_test_create(NULL, smpl_size,
+							  &emu_done, desc,
+							  buf));
+}
+
+static bool emu_load_start(const char *t, void *desc, int cpu)
+{
+	return emu_check(t, "load", 0, pfmk_test_load(desc, cpu)) &&
+	       emu_check(t, "start", 0, pfmk_start(desc, NULL));
+}
+
+/* Close @desc (if created); did the case since @failed pass every check? */
+static bool emu_close(const char *t, void *desc, unsigned int failed)
+{
+	if (desc)
+		emu_check(t, "close", 0, pfmk_close(desc));
+	return emu_failed == failed;
+}
+
+static int emu_write_pmc(void *desc, u16 set, u16 reg, u64 val)
+{
+	struct pfarg_pmc pmc = { .reg_num = reg, .reg_set = set,
+				 .reg_value = val };
+
+	return pfmk_write_pmcs(desc, &pmc, 1);
+}
+
+/* PMD @num of set @set reads @expect (a check named @what). */
+static bool emu_check_pmd(const char *t, void *desc, u16 set, u16 num,
+			  const char *what, u64 expect)
+{
+	struct pfarg_pmd pmd = { .reg_num = num, .reg_set = set };
+
+	return emu_check(t, "read_pmds", 0, pfmk_read_pmds(desc, &pmd, 1)) &&
+	       emu_check(t, what, expect, pmd.reg_value);
+}
+
+/* A PMD that overflows every @period events, reset to the same. */
+static void emu_sampler_pmd(struct pfarg_pmd *pmd, u16 num, u64 period)
+{
+	memset(pmd, 0, sizeof(*pmd));
+	pmd->reg_num = num;
+	pmd->reg_value = -period;
+	pmd->reg_short_reset = -period;
+	pmd->reg_long_reset = -period;
+}
+
 static struct perf_event *emu_counter(u32 type, u64 config, bool xuser,
 				      int cpu)
 {
@@ -59,93 +114,112 @@ static struct perf_event *emu_counter(u32 type, u64 config, bool xuser,
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 }
 
-/* perf's own API on the emulated PMU: generic ids, cache ids, raw codes. */
-static bool emu_perf_generic(const char *t)
+/* An event of perf's own API, and what it counts in its case's ticks. */
+struct emu_perf_ev {
+	u32	type;
+	u64	config;
+	bool	xuser;
+	u64	count;
+};
+
+#define EMU_PERF_MAX	5
+
+/*
+ * A kernel counter per event of @ev on the first CPU, @user and @kernel
+ * ticks, then each count exact and, if @ran, each event running all the
+ * time it was enabled; @e[] for emu_perf_release().  False if a counter
+ * could not be created.
+ */
+static bool emu_perf_count(const char *t, const struct emu_perf_ev *ev,
+			   unsigned int n, u64 user, u64 kernel, bool ran,
+			   struct perf_event **e)
 {
-	static const struct {
-		u32 type;
-		u64 config;
-		bool xuser;
-		u64 per_tick;
-	} ev[] = {
-		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false,
-		  PFMK_EMU_INC_CYCLES },
-		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, false,
-		  PFMK_EMU_INC_INSTR },
-		{ PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL |
-		  PERF_COUNT_HW_CACHE_OP_READ << 8 |
-		  PERF_COUNT_HW_CACHE_RESULT_MISS << 16, false,
-		  PFMK_EMU_INC_LLC_MISS },
-		{ PERF_TYPE_RAW, PFMK_EMU_LLC_REF, false, PFMK_EMU_INC_LLC_REF },
-		{ PERF_TYPE_RAW, PFMK_EMU_CYCLES, true, PFMK_EMU_INC_CYCLES },
-	};
-	struct perf_event *e[ARRAY_SIZE(ev)] = { }, *bad;
-	unsigned int failed = emu_failed, i;
-	const u64 user = 5, kernel = 7;
 	int cpu = cpumask_first(cpu_online_mask);
+	unsigned int i;
 	u64 val, en, run;
 
-	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+	for (i = 0; i < n; i++) {
 		e[i] = emu_counter(ev[i].type, ev[i].config, ev[i].xuser, cpu);
 		if (IS_ERR(e[i])) {
 			emu_check(t, "create", 0, PTR_ERR(e[i]));
 			e[i] = NULL;
-			goto out;
+			return false;
 		}
 	}
 	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, user, kernel));
-	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+	for (i = 0; i < n; i++) {
 		val = perf_event_read_value(e[i], &en, &run);
-		emu_check(t, "count", ev[i].per_tick *
-			  (ev[i].xuser ? kernel : user + kernel), val);
-		emu_check(t, "ran all the time", en, run);
+		emu_check(t, "count", ev[i].count, val);
+		if (ran)
+			emu_check(t, "ran all the time", en, run);
 	}
+	return true;
+}
+
+static void emu_perf_release(struct perf_event **e, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (e[i])
+			perf_event_release_kernel(e[i]);
+}
+
+/*
+ * perf's own API on the emulated PMU: generic ids, cache ids, raw codes,
+ * over 5 user and 7 kernel ticks.
+ */
+static bool emu_perf_generic(const char *t)
+{
+	static const struct emu_perf_ev ev[] = {
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false,
+		  12 * PFMK_EMU_INC_CYCLES },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, false,
+		  12 * PFMK_EMU_INC_INSTR },
+		{ PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL |
+		  PERF_COUNT_HW_CACHE_OP_READ << 8 |
+		  PERF_COUNT_HW_CACHE_RESULT_MISS << 16, false,
+		  12 * PFMK_EMU_INC_LLC_MISS },
+		{ PERF_TYPE_RAW, PFMK_EMU_LLC_REF, false,
+		  12 * PFMK_EMU_INC_LLC_REF },
+		/* User mode excluded: the 7 kernel ticks. */
+		{ PERF_TYPE_RAW, PFMK_EMU_CYCLES, true, 7 * PFMK_EMU_INC_CYCLES },
+	};
+	struct perf_event *e[EMU_PERF_MAX] = { }, *bad;
+	unsigned int failed = emu_failed;
+
+	static_assert(ARRAY_SIZE(ev) <= EMU_PERF_MAX);
+	if (!emu_perf_count(t, ev, ARRAY_SIZE(ev), 5, 7, true, e))
+		goto out;
 	/* A code the PMU does not know: refused, as on hardware. */
-	bad = emu_counter(PERF_TYPE_RAW, 0x1234, false, cpu);
+	bad = emu_counter(PERF_TYPE_RAW, 0x1234, false,
+			  cpumask_first(cpu_online_mask));
 	if (emu_check(t, "unknown code", -ENOENT, PTR_ERR_OR_ZERO(bad)))
 		bad = NULL;
 	if (!IS_ERR_OR_NULL(bad))
 		perf_event_release_kernel(bad);
 out:
-	for (i = 0; i < ARRAY_SIZE(ev); i++)
-		if (e[i])
-			perf_event_release_kernel(e[i]);
+	emu_perf_release(e, ARRAY_SIZE(ev));
 	return emu_failed == failed;
 }
 
-/* cmask, inv and edge, per tick (cycles: +4 a tick). */
+/* cmask, inv and edge, over 3 user ticks (cycles: +4 a tick). */
 static bool emu_perf_cmask(const char *t)
 {
-	static const struct {
-		u64 config;
-		u64 per_3_ticks;
-	} ev[] = {
-		{ PFMK_EMU_CYCLES | 1ULL << 24, 3 },		/* >= 1 */
-		{ PFMK_EMU_CYCLES | 5ULL << 24, 0 },		/* >= 5 */
-		{ PFMK_EMU_CYCLES | 5ULL << 24 | BIT_ULL(23), 3 },	/* < 5 */
-		{ PFMK_EMU_CYCLES | 1ULL << 24 | BIT_ULL(18), 1 },	/* edge */
+	static const struct emu_perf_ev ev[] = {
+		{ PERF_TYPE_RAW, PFMK_EMU_CYCLES | 1ULL << 24, false, 3 },	/* >= 1 */
+		{ PERF_TYPE_RAW, PFMK_EMU_CYCLES | 5ULL << 24, false, 0 },	/* >= 5 */
+		{ PERF_TYPE_RAW, PFMK_EMU_CYCLES | 5ULL << 24 | BIT_ULL(23),
+		  false, 3 },							/* < 5 */
+		{ PERF_TYPE_RAW, PFMK_EMU_CYCLES | 1ULL << 24 | BIT_ULL(18),
+		  false, 1 },							/* edge */
 	};
-	unsigned int failed = emu_failed, i;
-	int cpu = cpumask_first(cpu_online_mask);
-	struct perf_event *e[ARRAY_SIZE(ev)] = { };
-	u64 en, run;
+	struct perf_event *e[EMU_PERF_MAX] = { };
+	unsigned int failed = emu_failed;
 
-	for (i = 0; i < ARRAY_SIZE(ev); i++) {
-		e[i] = emu_counter(PERF_TYPE_RAW, ev[i].config, false, cpu);
-		if (IS_ERR(e[i])) {
-			emu_check(t, "create", 0, PTR_ERR(e[i]));
-			e[i] = NULL;
-			goto out;
-		}
-	}
-	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 3, 0));
-	for (i = 0; i < ARRAY_SIZE(ev); i++)
-		emu_check(t, "count", ev[i].per_3_ticks,
-			  perf_event_read_value(e[i], &en, &run));
-out:
-	for (i = 0; i < ARRAY_SIZE(ev); i++)
-		if (e[i])
-			perf_event_release_kernel(e[i]);
+	static_assert(ARRAY_SIZE(ev) <= EMU_PERF_MAX);
+	emu_perf_count(t, ev, ARRAY_SIZE(ev), 3, 0, false, e);
+	emu_perf_release(e, ARRAY_SIZE(ev));
 	return emu_failed == failed;
 }
 
@@ -188,9 +262,7 @@ static bool emu_client2006_images(const char *t)
 	static struct pfarg_load load;
 	static struct pfarg_start start;
 	unsigned int failed = emu_failed, i;
-	struct pfarg_pmc pmc;
 	void *desc = NULL;
-	u64 value;
 
 	ctx.ctx_flags = PFM_FL_SYSTEM_WIDE;
 	if (!emu_check(t, "create", 0, pfmk_create_context(&ctx, NULL, 0,
@@ -200,26 +272,21 @@ static bool emu_client2006_images(const char *t)
 	for (i = 0; i < ARRAY_SIZE(r); i++) {
 		if (i && r[i].pmc == r[i - 1].pmc)
 			continue;
-		memset(&pmc, 0, sizeof(pmc));
-		pmc.reg_num = r[i].pmc;
-		pmc.reg_value = r[i].image;
 		if (!emu_check(t, "write_pmcs", 0,
-			       pfmk_write_pmcs(desc, &pmc, 1)))
+			       emu_write_pmc(desc, 0, r[i].pmc, r[i].image)))
 			goto out;
 	}
+	/* The 2006 client's own zeroed pfarg_load and pfarg_start. */
 	if (!emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
 	    !emu_check(t, "start", 0, pfmk_start(desc, &start)))
 		goto out;
 	emu_check(t, "tick", 0, pfmk_emu_tick(0, 5, 3));
 	emu_check(t, "stop", 0, pfmk_stop(desc));
 	for (i = 0; i < ARRAY_SIZE(r); i++)
-		if (emu_check(t, "read_pmds", 0,
-			      pfmk_test_read_pmds(desc, r[i].pmd, 1, &value)) &&
-		    !emu_check(t, "PMD", r[i].expect, value))
+		if (!emu_check_pmd(t, desc, 0, r[i].pmd, "PMD", r[i].expect))
 			emu_why(t, desc, r[i].pmd);
 out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-	return emu_failed == failed;
+	return emu_close(t, desc, failed);
 }
 
 /* pfmk's generic encodings of hardware events, exact. */
@@ -240,43 +307,23 @@ static bool emu_pfmk_generic(const char *t)
 		  4 * PFMK_EMU_INC_INSTR },
 	};
 	int cpu = cpumask_last(cpu_online_mask);
-	struct pfarg_load load = { .load_pid = cpu };
 	unsigned int failed = emu_failed, i;
-	struct pfarg_pmc pmc;
-	void *desc = NULL;
-	u64 value;
+	void *desc;
 
-	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
-							&desc, NULL)))
+	if (!emu_create(t, 0, &desc, NULL))
 		return false;
-	for (i = 0; i < ARRAY_SIZE(r); i++) {
-		memset(&pmc, 0, sizeof(pmc));
-		pmc.reg_num = i;
-		pmc.reg_value = r[i].pmc;
+	for (i = 0; i < ARRAY_SIZE(r); i++)
 		if (!emu_check(t, "write_pmcs", 0,
-			       pfmk_write_pmcs(desc, &pmc, 1)))
+			       emu_write_pmc(desc, 0, i, r[i].pmc)))
 			goto out;
-	}
-	if (!emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
+	if (!emu_load_start(t, desc, cpu))
 		goto out;
 	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 2, 4));
 	emu_check(t, "stop", 0, pfmk_stop(desc));
 	for (i = 0; i < ARRAY_SIZE(r); i++)
-		if (emu_check(t, "read_pmds", 0,
-			      pfmk_test_read_pmds(desc, i, 1, &value)))
-			emu_check(t, "PMD", r[i].expect, value);
+		emu_check_pmd(t, desc, 0, i, "PMD", r[i].expect);
 out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-	return emu_failed == failed;
-}
-
-/* Close @desc (if created); did the case since @failed pass every check? */
-static bool emu_close(const char *t, void *desc, unsigned int failed)
-{
-	if (desc)
-		emu_check(t, "close", 0, pfmk_close(desc));
-	return emu_failed == failed;
+	return emu_close(t, desc, failed);
 }
 
 /*
@@ -295,35 +342,24 @@ struct emu_smpl {
 /* Create, program, load, start, 100 ticks; @s->desc for emu_close(). */
 static bool emu_smpl_run(const char *t, struct emu_smpl *s)
 {
-	struct pfarg_load load = { };
-	struct pfarg_pmc pmc[2];
-	struct pfarg_pmd pmd[2];
+	struct pfarg_pmc pmc[2] = {
+		{ .reg_num = 0, .reg_value = 0x53003c },
+		{ .reg_num = 1, .reg_value = 0x5300c0 },
+	};
+	struct pfarg_pmd pmd[2] = { { .reg_num = 0 }, { .reg_num = 1 } };
 	void *buf = NULL;
 	u64 nmis;
 
-	s->desc = NULL;
 	s->cpu = cpumask_last(cpu_online_mask);
-	load.load_pid = s->cpu;
-	if (!emu_check(t, "create", 0,
-		       pfmk_test_create(NULL, EMU_SMPL_BUF, &emu_done,
-					&s->desc, &buf)))
+	if (!emu_create(t, EMU_SMPL_BUF, &s->desc, &buf))
 		return false;
 	s->hdr = buf;
-	memset(pmc, 0, sizeof(pmc));
-	memset(pmd, 0, sizeof(pmd));
-	pmc[0].reg_value = 0x53003c;
-	pmc[1].reg_num = 1;
-	pmc[1].reg_value = 0x5300c0;
+	emu_sampler_pmd(&pmd[0], 0, 40);
 	pmd[0].reg_flags = PFM_REGFL_OVFL_NOTIFY;
-	pmd[0].reg_value = -40ULL;
-	pmd[0].reg_short_reset = -40ULL;
-	pmd[0].reg_long_reset = -40ULL;
 	pmd[0].reg_smpl_pmds[0] = 1ULL << 1;
-	pmd[1].reg_num = 1;
 	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(s->desc, pmc, 2)) ||
 	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(s->desc, pmd, 2)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(s->desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(s->desc, NULL)))
+	    !emu_load_start(t, s->desc, s->cpu))
 		return false;
 	nmis = pfmk_emu_nmis(s->cpu);
 	emu_check(t, "tick", 0, pfmk_emu_tick(s->cpu, 100, 0));
@@ -399,30 +435,6 @@ static bool emu_sampling_nmi_stats(const char *t)
 	return emu_smpl_case(t, emu_sampling_nmi_stats_check);
 }
 
-static int emu_write_pmc(void *desc, u16 set, u16 reg, u64 val)
-{
-	struct pfarg_pmc pmc;
-
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = reg;
-	pmc.reg_set = set;
-	pmc.reg_value = val;
-	return pfmk_write_pmcs(desc, &pmc, 1);
-}
-
-static int emu_read_set_pmd(void *desc, u16 set, u16 num, u64 *value)
-{
-	struct pfarg_pmd pmd;
-	int ret;
-
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = num;
-	pmd.reg_set = set;
-	ret = pfmk_read_pmds(desc, &pmd, 1);
-	*value = pmd.reg_value;
-	return ret;
-}
-
 /*
  * Event sets carry more hardware events than the PMU has counters: set 0
  * and set 1 each fill the four general counters and set 0 the fixed
@@ -452,14 +464,11 @@ static const u64 emu_sets_ticks[2] = { 2, 3 };
 static bool emu_sets_run(const char *t, void **desc)
 {
 	int cpu = cpumask_last(cpu_online_mask);
-	struct pfarg_load load = { .load_pid = cpu };
 	struct pfarg_setdesc sd = { .set_id = 1 };
 	struct pfarg_start start = { };
 	unsigned int s, i;
 
-	*desc = NULL;
-	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
-							desc, NULL)) ||
+	if (!emu_create(t, 0, desc, NULL) ||
 	    !emu_check(t, "create_evtsets", 0,
 		       pfmk_create_evtsets(*desc, &sd, 1)))
 		return false;
@@ -471,7 +480,7 @@ static bool emu_sets_run(const char *t, void **desc)
 				return false;
 	if (!emu_check(t, "write_pmcs PMC16", 0,
 		       emu_write_pmc(*desc, 0, 16, 0x33)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(*desc, &load)))
+	    !emu_check(t, "load", 0, pfmk_test_load(*desc, cpu)))
 		return false;
 	for (s = 0; s < 2; s++) {
 		start.start_set = s;
@@ -498,23 +507,17 @@ static bool emu_sets_case(const char *t, u16 set,
 static void emu_sets_general_check(const char *t, void *desc, u16 set)
 {
 	unsigned int i;
-	u64 value;
 
 	for (i = 0; i < 4; i++)
-		if (emu_check(t, "read_pmds", 0,
-			      emu_read_set_pmd(desc, set, i, &value)))
-			emu_check(t, "PMD", emu_sets_ticks[set] *
-				  emu_sets_inc[set][i], value);
+		emu_check_pmd(t, desc, set, i, "PMD",
+			      emu_sets_ticks[set] * emu_sets_inc[set][i]);
 }
 
 /* Set 0's fixed cycles counter (PMD 17) counted set 0's ticks. */
 static void emu_sets_fixed_check(const char *t, void *desc, u16 set)
 {
-	u64 value;
-
-	if (emu_check(t, "read_pmds", 0, emu_read_set_pmd(desc, set, 17, &value)))
-		emu_check(t, "fixed cycles",
-			  emu_sets_ticks[set] * PFMK_EMU_INC_CYCLES, value);
+	emu_check_pmd(t, desc, set, 17, "fixed cycles",
+		      emu_sets_ticks[set] * PFMK_EMU_INC_CYCLES);
 }
 
 static bool emu_sets_multiplex(const char *t)
@@ -565,7 +568,6 @@ static struct emu_mux {
 static bool emu_mux_run(const char *t, struct emu_mux *m)
 {
 	int cpu = cpumask_last(cpu_online_mask);
-	struct pfarg_load load = { .load_pid = cpu };
 	unsigned long end;
 	unsigned int i;
 
@@ -575,15 +577,13 @@ static bool emu_mux_run(const char *t, struct emu_mux *m)
 		pr_info("# %s: the case assumes 4 general counters\n", t);
 		return false;
 	}
-	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
-							&m->desc, NULL)))
+	if (!emu_create(t, 0, &m->desc, NULL))
 		return false;
 	for (i = 0; i < EMU_MUX_NR; i++)
 		if (!emu_check(t, "write_pmcs", 0,
 			       emu_write_pmc(m->desc, 0, i, emu_mux_ev[i].pmc)))
 			return false;
-	if (!emu_check(t, "load", 0, pfmk_load_context(m->desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(m->desc, NULL)))
+	if (!emu_load_start(t, m->desc, cpu))
 		return false;
 	/* One kernel-mode tick a millisecond while perf rotates. */
 	end = jiffies + msecs_to_jiffies(300);
@@ -601,28 +601,22 @@ static bool emu_mux_run(const char *t, struct emu_mux *m)
 					     EMU_MUX_NR));
 }
 
-/* Say why a check failed since @failed, close; did the case pass? */
-static bool emu_mux_end(const char *t, struct emu_mux *m, bool ran,
-			unsigned int failed)
-{
-	unsigned int i;
-
-	if (m->desc && emu_failed != failed)
-		for (i = 0; i < EMU_MUX_NR; i++)
-			emu_why(t, m->desc, i);
-	return emu_close(t, m->desc, failed) && ran;
-}
-
-/* A multiplexing case: emu_mux_run(), @check if it ran, emu_mux_end(). */
+/*
+ * A multiplexing case: emu_mux_run(), @check if it ran, then say why a
+ * check failed, and close.
+ */
 static bool emu_mux_case(const char *t,
 			 void (*check)(const char *t, struct emu_mux *m))
 {
-	unsigned int failed = emu_failed;
+	unsigned int failed = emu_failed, i;
 	bool ran = emu_mux_run(t, &emu_mux);
 
 	if (ran)
 		check(t, &emu_mux);
-	return emu_mux_end(t, &emu_mux, ran, failed);
+	if (emu_mux.desc && emu_failed != failed)
+		for (i = 0; i < EMU_MUX_NR; i++)
+			emu_why(t, emu_mux.desc, i);
+	return emu_close(t, emu_mux.desc, failed) && ran;
 }
 
 /* Every event ran, none all the time. */
@@ -692,48 +686,35 @@ static bool emu_perf_multiplex_four(const char *t)
 static bool emu_hotplug(const char *t)
 {
 	int cpu = cpumask_last(cpu_online_mask);
-	struct pfarg_load load = { .load_pid = cpu };
 	unsigned int failed = emu_failed;
-	void *desc = NULL;
-	u64 value;
-	int ret;
+	void *desc;
 
 	if (!cpu) {
 		pr_info("# %s: one CPU: nothing to take offline\n", t);
 		return true;
 	}
-	if (!emu_check(t, "create", 0, pfmk_test_create(NULL, 0, &emu_done,
-							&desc, NULL)))
+	if (!emu_create(t, 0, &desc, NULL))
 		return false;
 	if (!emu_check(t, "write_pmcs", 0, emu_write_pmc(desc, 0, 0, 0x53003c)) ||
 	    !emu_check(t, "write_pmcs", 0, emu_write_pmc(desc, 0, 16, 0x3)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(desc, NULL)))
+	    !emu_load_start(t, desc, cpu))
 		goto out;
 	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 4, 0));
-	ret = remove_cpu(cpu);
-	if (!emu_check(t, "remove_cpu", 0, ret))
+	if (!emu_check(t, "remove_cpu", 0, remove_cpu(cpu)))
 		goto out;
 	emu_check(t, "state offline",
 		  PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE,
 		  pfmk_get_state(desc));
-	if (emu_check(t, "read_pmds", 0,
-		      pfmk_test_read_pmds(desc, 0, 1, &value)))
-		emu_check(t, "cycles kept", 4 * PFMK_EMU_INC_CYCLES, value);
+	emu_check_pmd(t, desc, 0, 0, "cycles kept", 4 * PFMK_EMU_INC_CYCLES);
 	emu_check(t, "add_cpu", 0, add_cpu(cpu));
 	emu_check(t, "state online", PFM_CTX_LOADED | PFMK_STATE_STARTED,
 		  pfmk_get_state(desc));
 	emu_check(t, "tick", 0, pfmk_emu_tick(cpu, 3, 0));
-	if (emu_check(t, "read_pmds", 0,
-		      pfmk_test_read_pmds(desc, 0, 1, &value)))
-		emu_check(t, "cycles go on", 7 * PFMK_EMU_INC_CYCLES, value);
-	if (emu_check(t, "read_pmds", 0,
-		      pfmk_test_read_pmds(desc, 16, 1, &value)))
-		emu_check(t, "instructions go on", 7 * PFMK_EMU_INC_INSTR,
-			  value);
+	emu_check_pmd(t, desc, 0, 0, "cycles go on", 7 * PFMK_EMU_INC_CYCLES);
+	emu_check_pmd(t, desc, 0, 16, "instructions go on",
+		      7 * PFMK_EMU_INC_INSTR);
 out:
-	emu_check(t, "close", 0, pfmk_close(desc));
-	return emu_failed == failed;
+	return emu_close(t, desc, failed);
 }
 
 #define EMU_NO_OVERFLOW \
@@ -793,9 +774,7 @@ static bool emu_thr_setup(const char *t, struct emu_thr *th)
 	migrate_disable();
 	th->pinned = true;
 	th->cpu = smp_processor_id();
-	if (!emu_check(t, "create", 0,
-		       pfmk_test_create(NULL, EMU_SMPL_BUF, &emu_done,
-					&th->desc, &buf)))
+	if (!emu_create(t, EMU_SMPL_BUF, &th->desc, &buf))
 		return false;
 	th->hdr = buf;
 	return true;
@@ -804,25 +783,18 @@ static bool emu_thr_setup(const char *t, struct emu_thr *th)
 /* Cycles sampled every tick, then 20 ticks at once; false: see @th. */
 static bool emu_thr_burst(const char *t, struct emu_thr *th)
 {
-	struct pfarg_load load = { };
-	struct pfarg_pmc pmc;
 	struct pfarg_pmd pmd;
 	u64 nmis, stops;
 
 	if (!emu_thr_setup(t, th))
 		return false;
-	load.load_pid = th->cpu;
-	memset(&pmc, 0, sizeof(pmc));
-	memset(&pmd, 0, sizeof(pmd));
-	pmc.reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
 	/* Cycles +4 a tick: one overflow a tick. */
-	pmd.reg_value = -(u64)PFMK_EMU_INC_CYCLES;
-	pmd.reg_short_reset = -(u64)PFMK_EMU_INC_CYCLES;
-	pmd.reg_long_reset = -(u64)PFMK_EMU_INC_CYCLES;
-	if (!emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(th->desc, &pmc, 1)) ||
+	emu_sampler_pmd(&pmd, 0, PFMK_EMU_INC_CYCLES);
+	if (!emu_check(t, "write_pmcs", 0,
+		       emu_write_pmc(th->desc, 0, 0,
+				     PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES))) ||
 	    !emu_check(t, "write_pmds", 0, pfmk_write_pmds(th->desc, &pmd, 1)) ||
-	    !emu_check(t, "load", 0, pfmk_load_context(th->desc, &load)) ||
-	    !emu_check(t, "start", 0, pfmk_start(th->desc, NULL)))
+	    !emu_load_start(t, th->desc, th->cpu))
 		return false;
 	nmis = pfmk_emu_nmis(th->cpu);
 	stops = pfmk_emu_throttles(th->cpu);
@@ -991,8 +963,10 @@ struct emu_nest {
 static bool emu_nest_start(const char *t, struct emu_nest *n)
 {
 	struct pfarg_ctx ctx = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
-	struct pfarg_load load = { };
-	struct pfarg_pmc pmc[2];
+	struct pfarg_pmc pmc[2] = {
+		{ .reg_num = 0, .reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) },
+		{ .reg_num = 1, .reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES) },
+	};
 	struct pfarg_pmd pmd[2];
 	void *buf = NULL;
 	u64 fmt_arg = 0;
@@ -1005,30 +979,18 @@ static bool emu_nest_start(const char *t, struct emu_nest *n)
 	n->registered = true;
 	atomic_set(&emu_nest_raised, 0);
 	atomic_set(&emu_nest_calls, 0);
-	load.load_pid = n->cpu;
 	memcpy(ctx.ctx_smpl_buf_id, emu_nest_fmt.uuid, sizeof(pfm_uuid_t));
 	if (!emu_check(t, "create", 0,
 		       pfmk_create_context(&ctx, &fmt_arg, sizeof(fmt_arg),
 					   &emu_done, &n->desc, &buf)))
 		return false;
-	memset(pmc, 0, sizeof(pmc));
-	memset(pmd, 0, sizeof(pmd));
-	pmc[0].reg_value = PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK);
-	pmc[1].reg_num = 1;
-	pmc[1].reg_value = PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES);
 	/* cpu-clock every 2 ms; cycles overflow at the first tick. */
-	pmd[0].reg_value = -2000000ULL;
-	pmd[0].reg_short_reset = -2000000ULL;
-	pmd[0].reg_long_reset = -2000000ULL;
-	pmd[1].reg_num = 1;
-	pmd[1].reg_value = -(u64)PFMK_EMU_INC_CYCLES;
-	pmd[1].reg_short_reset = -(u64)PFMK_EMU_INC_CYCLES;
-	pmd[1].reg_long_reset = -(u64)PFMK_EMU_INC_CYCLES;
+	emu_sampler_pmd(&pmd[0], 0, 2000000);
+	emu_sampler_pmd(&pmd[1], 1, PFMK_EMU_INC_CYCLES);
 	n->nmis = pfmk_emu_nmis(n->cpu);
 	return emu_check(t, "write_pmcs", 0, pfmk_write_pmcs(n->desc, pmc, 2)) &&
 	       emu_check(t, "write_pmds", 0, pfmk_write_pmds(n->desc, pmd, 2)) &&
-	       emu_check(t, "load", 0, pfmk_load_context(n->desc, &load)) &&
-	       emu_check(t, "start", 0, pfmk_start(n->desc, NULL));
+	       emu_load_start(t, n->desc, n->cpu);
 }
 
 /*

@@ -307,6 +307,7 @@ void pfmkt_wait_notify(struct kunit *test);
 int pfmkt_hp_cpu(struct kunit *test);
 int pfmkt_other_cpu(int cpu);
 int pfmkt_other_cpu_or_skip(struct kunit *test, int cpu);
+bool pfmkt_aux_patch(struct kunit *test);
 void pfmkt_offline(struct kunit *test, int cpu);
 void pfmkt_online(struct kunit *test, int cpu);
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,

@@ -3,8 +3,9 @@
  * pfmk_aux_kunit: KUnit suite of pfmk's AUX support (<pfmk/aux.h>) on the
  * synthetic AUX PMU "pfmk_aux_test" (pfmk_test_aux_pmu.ko).
  *
- * On a kernel without pfmk's kernel-owned AUX patch every case but
- * aux_unsupported is skipped, with the reason.
+ * On a kernel the harness says lacks pfmk's kernel-owned AUX patch
+ * every case but aux_unsupported is skipped, with the reason; each case
+ * first checks that pfmk_aux_supported() agrees with the harness.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -27,7 +28,7 @@
 #include "pfmk_test_aux_pmu.h"
 
 #define AUXT_NO_PATCH \
-	"kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/): pfmk AUX returns -EOPNOTSUPP"
+	"the harness says the kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/): pfmk AUX returns -EOPNOTSUPP"
 
 #define AUXT_REC	PFMK_TEST_AUX_REC
 
@@ -77,7 +78,7 @@ static void auxt_exit(struct kunit *test)
 
 static void auxt_need_patch(struct kunit *test)
 {
-	if (!pfmk_aux_supported())
+	if (!pfmkt_aux_patch(test))
 		kunit_skip(test, AUXT_NO_PATCH);
 }
 
@@ -142,8 +143,8 @@ static void aux_unsupported(struct kunit *test)
 {
 	struct auxt *t = test->priv;
 
-	if (pfmk_aux_supported())
-		kunit_skip(test, "kernel has the kernel-owned AUX patch");
+	if (pfmkt_aux_patch(test))
+		kunit_skip(test, "the harness says the kernel has the kernel-owned AUX patch");
 	auxt_create(test, NULL, 0, NULL);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0),
 			-EOPNOTSUPP);

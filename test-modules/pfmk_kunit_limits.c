@@ -227,15 +227,16 @@ static void limits_max_smpl_mem(struct kunit *test)
 
 /*
  * A context, and max_smpl_mem set to what one AUX set-up of LIMITS_AUX
- * bytes costs on top of the counts in @before; skipped without pfmk AUX.
+ * bytes costs on top of the counts in @before; skipped where the harness
+ * says the kernel lacks pfmk AUX (pfmkt_aux_patch()).
  */
 static void *limits_aux_ctx(struct kunit *test,
 			    struct pfmk_global_stats *before)
 {
 	void *desc;
 
-	if (!pfmk_aux_supported())
-		kunit_skip(test, "kernel lacks pfmk's kernel-owned AUX patch");
+	if (!pfmkt_aux_patch(test))
+		kunit_skip(test, "the harness says the kernel lacks pfmk's kernel-owned AUX patch");
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	*before = pfmkt_gstats(test);
 	pfmkt_set_limit(test, "max_smpl_mem",

@@ -26,10 +26,12 @@
 #include <linux/stddef.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
+#include <pfmk/aux.h>
 #include <pfmk/encode.h>
 #include <pfmk/pfmk.h>
 
 #include "pfmk_kunit.h"
+#include "pfmk_test_file.h"
 #include "pfmk_test_pmu.h"
 
 /**
@@ -925,6 +927,30 @@ int pfmkt_other_cpu_or_skip(struct kunit *test, int cpu)
 	if (other < 0)
 		kunit_skip(test, "needs a second online CPU");
 	return other;
+}
+
+/**
+ * pfmkt_aux_patch() - does the kernel carry pfmk's AUX patch? checked
+ * @test: the test; fails if the harness did not say, or if
+ *	pfmk_aux_supported() disagrees with what it said.
+ *
+ * The AUX cases skip on the harness's answer (pfmk_test_aux_patch()),
+ * never on pfmk's: a pfmk that reports no AUX support on a kernel the
+ * harness patched fails here instead of skipping, and so does one that
+ * reports support on a kernel without the patch.
+ *
+ * Context: process context; sleeps.
+ * Return: whether the kernel carries the patch.
+ */
+bool pfmkt_aux_patch(struct kunit *test)
+{
+	int patch = pfmk_test_aux_patch();
+
+	KUNIT_ASSERT_GE_MSG(test, patch, 0,
+			    "the harness did not say whether the kernel has pfmk's AUX patch (pfmk_test_aux_pmu aux_patch=0|1)");
+	KUNIT_ASSERT_EQ_MSG(test, (int)pfmk_aux_supported(), patch,
+			    "pfmk_aux_supported() contradicts the harness's aux_patch");
+	return patch;
 }
 
 /**

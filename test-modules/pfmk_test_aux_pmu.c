@@ -36,6 +36,16 @@
 #include "pfmk_test_aux_pmu.h"
 #include "pfmk_test_pmu_cb.h"
 
+/*
+ * Whether the kernel carries pfmk's kernel-owned AUX patch, as the harness
+ * that built it says (scripts/mkinitramfs.sh).  The AUX tests read it
+ * (pfmk_test_aux_patch() in pfmk_test_file.h) to decide what runs and what
+ * skips, and check pfmk_aux_supported() against it.
+ */
+static int aux_patch = -1;
+module_param(aux_patch, int, 0444);
+MODULE_PARM_DESC(aux_patch, "the kernel carries pfmk's AUX patch: 1 or 0, set by the harness; -1: not said, the AUX tests fail");
+
 /**
  * struct pfmk_taux_buf - the PMU's view of an AUX buffer (setup_aux)
  * @pages: the buffer's pages (the kernel's array).
@@ -420,6 +430,8 @@ static int __init pfmk_taux_init(void)
 {
 	int cpu, ret;
 
+	if (aux_patch < -1 || aux_patch > 1)
+		return -EINVAL;
 	for_each_possible_cpu(cpu)
 		INIT_LIST_HEAD(per_cpu_ptr(&pfmk_taux_started, cpu));
 

@@ -93,4 +93,31 @@ static inline int pfmk_test_param_io(const char *name, char *buf, size_t len,
 	return pfmk_test_file_io(path, buf, len, write);
 }
 
+/**
+ * pfmk_test_aux_patch() - does the kernel carry pfmk's AUX patch?
+ *
+ * The harness's answer, not pfmk's: the harness knows which kernels it
+ * patched and says so in pfmk_test_aux_pmu's parameter aux_patch
+ * (scripts/mkinitramfs.sh).  The AUX tests skip on this answer and check
+ * pfmk_aux_supported() against it, so that a pfmk that reports no AUX
+ * support on a patched kernel fails instead of skipping.
+ *
+ * Context: process context; sleeps.
+ * Return: 1 (patched) or 0 (not), or a negative errno: -ENOENT when
+ * pfmk_test_aux_pmu is not loaded, -ENODATA when nobody set aux_patch.
+ */
+static inline int pfmk_test_aux_patch(void)
+{
+	char buf[8];
+	int ret, val;
+
+	ret = pfmk_test_file_io("/sys/module/pfmk_test_aux_pmu/parameters/aux_patch",
+				buf, sizeof(buf), false);
+	if (!ret)
+		ret = kstrtoint(strim(buf), 10, &val);
+	if (ret)
+		return ret;
+	return val == 0 || val == 1 ? val : -ENODATA;
+}
+
 #endif /* _PFMK_TEST_FILE_H */
