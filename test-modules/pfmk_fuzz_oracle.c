@@ -39,6 +39,7 @@
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/printk.h>
@@ -503,11 +504,14 @@ u32 fz_expect_start(struct fz_model *m, const struct pfarg_start *req)
 /**
  * fz_model_started() - pfmk_start() succeeded
  * @slot: the slot of the context.
+ *
+ * Context: @slot's mutex held.
  */
 void fz_model_started(struct fz_slot *slot)
 {
 	struct fz_model *m = &slot->m;
 
+	lockdep_assert_held(&slot->lock);
 	m->started = true;
 	m->mask = m->mask == FZ_M_YES ? FZ_M_YES : FZ_M_MAYBE;
 	fz_model_values(slot, true);
@@ -553,11 +557,14 @@ static void fz_model_restart(struct fz_slot *slot, long ret)
  * @slot: the slot of the context.
  * @op: FZ_STOP, FZ_RESTART or FZ_UNLOAD.
  * @ret: what the call returned.
+ *
+ * Context: @slot's mutex held.
  */
 void fz_model_simple(struct fz_slot *slot, enum fz_op op, long ret)
 {
 	struct fz_model *m = &slot->m;
 
+	lockdep_assert_held(&slot->lock);
 	if (op == FZ_RESTART) {
 		if (!ret || ret == -EBUSY)
 			fz_model_restart(slot, ret);

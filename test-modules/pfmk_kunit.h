@@ -266,6 +266,8 @@ void pfmkt_write_pmd(struct kunit *test, void *desc, u16 reg, u64 value);
 int pfmkt_try_write_pmc(void *desc, u16 reg, u64 value);
 int pfmkt_try_write_pmd(void *desc, u16 reg, u64 value);
 int pfmkt_mkset(void *desc, u16 id, u32 flags, u32 timeout, u16 next);
+void *pfmkt_create_two_sets(struct kunit *test, u32 flags0, u32 flags1,
+			    u32 timeout_us);
 void *pfmkt_create_counting(struct kunit *test, u64 step, u64 init);
 void *pfmkt_create_started(struct kunit *test, int cpu, u64 step, u64 init);
 u64 pfmkt_read_pmd(struct kunit *test, void *desc, u16 reg);

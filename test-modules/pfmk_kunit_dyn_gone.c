@@ -260,8 +260,7 @@ static void gone_after_unload(struct kunit *test)
 	u64 v;
 
 	desc = gone_context(test);
-	pfmkt_load(test, desc, pfmkt_cpu());
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, pfmkt_cpu());
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	v = pfmkt_read_pmd(test, desc, 0);
@@ -275,34 +274,70 @@ static void gone_after_unload(struct kunit *test)
 }
 
 /*
- * Another PMU registered under the name after the first went, perhaps
- * with its type number: the old context's load fails (-EOPNOTSUPP), it
- * counts nothing on the newcomer; a new context by the name gets a
- * description of its own and counts on the newcomer.
+ * A context by the name on a first PMU, which goes; another PMU is
+ * registered under the name after it, perhaps with its type number.
+ * @old: output: the first PMU's context, unloaded.
+ *
+ * Return: the newcomer.
  */
-static void gone_newcomer_same_name(struct kunit *test)
+static struct gone_pmu *gone_newcomer(struct kunit *test, void **old)
 {
-	unsigned int cached = pfmk_dyn_count_cached();
 	struct gone_pmu *g1 = gone_pmu_new(test);
 	struct gone_pmu *g2 = gone_pmu_alloc(test);
 	int type1 = g1->pmu.type;
-	void *old, *new;
 
 	/* Both allocated at once: the newcomer is not at the old address. */
-	old = gone_context(test);
+	*old = gone_context(test);
 	gone_pmu_free(test, g1);
 	gone_pmu_register(test, g2);
 	kunit_info(test, "type %d, then %d\n", type1, g2->pmu.type);
+	return g2;
+}
+
+/*
+ * The old context's load fails (-EOPNOTSUPP) once a newcomer has the
+ * name: it counts nothing on the newcomer.
+ */
+static void gone_newcomer_old_refused(struct kunit *test)
+{
+	void *old;
+
+	gone_newcomer(test, &old);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(old, pfmkt_cpu()), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, old, 0), 0ULL);
+	pfmkt_close(test, old);
+}
 
+/* A new context by the name creates its events on the newcomer and counts. */
+static void gone_newcomer_counts(struct kunit *test)
+{
+	struct gone_pmu *g2;
+	void *old, *new;
+
+	g2 = gone_newcomer(test, &old);
 	new = gone_context(test);
-	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 2);
 	pfmkt_load(test, new, pfmkt_cpu());
 	KUNIT_EXPECT_GT(test, atomic_read(&g2->inits), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(new, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(new), 0);
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, new, 0), 0ULL);
+	pfmkt_close(test, new);
+	pfmkt_close(test, old);
+}
+
+/*
+ * A new context by the name gets a description of its own, not the old
+ * context's: two cached while both live, none once both are closed.
+ */
+static void gone_newcomer_own_description(struct kunit *test)
+{
+	unsigned int cached = pfmk_dyn_count_cached();
+	struct gone_pmu *g2;
+	void *old, *new;
+
+	g2 = gone_newcomer(test, &old);
+	new = gone_context(test);
+	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 2);
 	pfmkt_close(test, new);
 	pfmkt_close(test, old);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached);
@@ -325,8 +360,7 @@ static void gone_while_loaded(struct kunit *test)
 	u64 v0, v1;
 
 	desc = gone_context(test);
-	pfmkt_load(test, desc, pfmkt_cpu());
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmkt_load_start(test, desc, pfmkt_cpu());
 	v0 = pfmkt_read_pmd(test, desc, 0);
 	gone_pmu_free(test, g);
 	v1 = pfmkt_read_pmd(test, desc, 0);
@@ -345,7 +379,9 @@ static void gone_while_loaded(struct kunit *test)
 static struct kunit_case gone_cases[] = {
 	KUNIT_CASE(gone_before_load),
 	KUNIT_CASE(gone_after_unload),
-	KUNIT_CASE(gone_newcomer_same_name),
+	KUNIT_CASE(gone_newcomer_old_refused),
+	KUNIT_CASE(gone_newcomer_counts),
+	KUNIT_CASE(gone_newcomer_own_description),
 	KUNIT_CASE(gone_while_loaded),
 	{}
 };

@@ -21,7 +21,6 @@
 #include <linux/perf_event.h>
 #include <pfmk/pfmk.h>
 #include <pfmk/pmu_generic.h>
-#include <pfmk/smpl_dfl.h>
 
 #include "../core/test_hooks.h"
 #include "pfmk_kunit.h"
@@ -48,47 +47,102 @@ void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type,
 	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cycle, cycle);
 }
 
-/* Counts are kept while the CPU is away and go on when it is back. */
-static void hotplug_count_preserved(struct kunit *test)
+/*
+ * A context counting on @cpu, started: PMD 0 one per tick, PMD 1 three;
+ * 100 ticks counted.
+ */
+static void *hotplug_counting(struct kunit *test, int cpu)
 {
-	struct pfmk_global_stats before, after;
-	int cpu = pfmkt_hp_cpu(test);
-	union pfm_msg msg;
-	void *desc;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(3));
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 100);
-	before = pfmkt_gstats(test);
+	return desc;
+}
+
+/*
+ * Counts are kept while the CPU is away and go on when it is back.  The
+ * hotplug work has re-armed the context before the ticks (a KAPI call on
+ * the context would too).
+ */
+static void hotplug_count_preserved(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
 
 	pfmkt_offline(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 100);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 300);
-	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
-	after = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, after.events, before.events - 2);
-
 	pfmkt_online(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1), -EAGAIN);
-	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
+	pfmk_hotplug_test_flush();
 	pfmk_test_pmu_tick(cpu, 50);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 150);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 450);
 
-	/* A second cycle is numbered 2. */
+	/* And across a second cycle. */
+	pfmkt_offline(test, cpu);
+	pfmkt_online(test, cpu);
+	pfmk_hotplug_test_flush();
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 151);
+}
+
+/* A started context is OFFLINE while its CPU is away, not once it is back. */
+static void hotplug_state_offline(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
+
+	pfmkt_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+}
+
+/*
+ * The context's perf events are released while the CPU is away, and
+ * created again when it is back: the pfmk-wide count, read once the
+ * hotplug work is done.
+ */
+static void hotplug_events_released(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+
+	hotplug_counting(test, cpu);
+	before = pfmkt_gstats(test);
+	pfmkt_offline(test, cpu);
+	pfmk_hotplug_test_flush();
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events - 2);
+	pfmkt_online(test, cpu);
+	pfmk_hotplug_test_flush();
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
+}
+
+/*
+ * Each cycle sends an OFFLINE and an ONLINE message, nothing else, both
+ * with the cycle's number: a second cycle is numbered 2.
+ */
+static void hotplug_msg_cycle(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
+	union pfm_msg msg;
+
+	pfmkt_offline(test, cpu);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	pfmkt_online(test, cpu);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1), -EAGAIN);
+
 	pfmkt_offline(test, cpu);
 	pfmkt_online(test, cpu);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 2);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 2);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 151);
 }
 
 /*
@@ -98,18 +152,13 @@ static void hotplug_count_preserved(struct kunit *test)
  */
 static void hotplug_sampling_phase(struct kunit *test)
 {
-	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10 };
 	int cpu = pfmkt_hp_cpu(test);
-	struct pfarg_ctx req;
 	struct pfmk_ctx_stats st;
 	struct pfarg_pmd pmd;
-	void *desc, *buf;
+	void *desc;
 	int i;
 
-	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, true);
-	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, &arg,
-						   sizeof(arg), &desc, &buf),
-			0);
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 64 << 10, NULL);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_pmd_req(&pmd, 0, 0, -10ULL);
 	pmd.reg_short_reset = -10ULL;
@@ -155,23 +204,11 @@ static void hotplug_sets_sum(struct kunit *test, void *desc, u64 *runs,
 static void hotplug_sets_suspended(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	struct pfarg_setdesc d[2];
-	struct pfarg_pmc pmc[2];
 	u64 runs, ns, runs2, ns2;
 	void *desc;
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	memset(d, 0, sizeof(d));
-	memset(pmc, 0, sizeof(pmc));
-	d[0].set_flags = PFM_SETFL_TIME_SWITCH;
-	d[0].set_timeout = 1000;
-	d[1] = d[0];
-	d[1].set_id = 1;
-	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
-	pmc[0].reg_value = PFMK_TEST_PMC(1);
-	pmc[1].reg_set = 1;
-	pmc[1].reg_value = PFMK_TEST_PMC(1);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), 0);
+	desc = pfmkt_create_two_sets(test, PFM_SETFL_TIME_SWITCH,
+				     PFM_SETFL_TIME_SWITCH, 1000);
 	pfmkt_load_start(test, desc, cpu);
 	msleep(20);
 
@@ -215,17 +252,10 @@ static u64 hotplug_set_runs(struct kunit *test, void *desc, u16 id)
 static void hotplug_switch_kept(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	struct pfarg_setdesc d[2];
 	struct pfarg_pmd pmd;
 	void *desc;
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	memset(d, 0, sizeof(d));
-	d[0].set_flags = PFM_SETFL_OVFL_SWITCH;
-	d[1].set_id = 1;
-	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(desc, d, 2), 0);
-	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
+	desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
 	/* Without a format the overflow masks, and notifies. */
 	pfmkt_pmd_req(&pmd, 0, 0, -4ULL);
 	pmd.reg_short_reset = -4ULL;
@@ -689,6 +719,9 @@ static void hotplug_rearm_retried(struct kunit *test)
 
 static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_count_preserved),
+	KUNIT_CASE(hotplug_state_offline),
+	KUNIT_CASE(hotplug_events_released),
+	KUNIT_CASE(hotplug_msg_cycle),
 	KUNIT_CASE(hotplug_sampling_phase),
 	KUNIT_CASE(hotplug_sets_suspended),
 	KUNIT_CASE(hotplug_offline_write),

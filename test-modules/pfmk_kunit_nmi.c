@@ -370,18 +370,18 @@ static void nmi_smpl_dfl_exact(struct kunit *test)
 }
 
 /*
- * Notification from NMI: a default-format buffer with room for 4
- * samples and PFM_REGFL_OVFL_NOTIFY fills inside the loop; the context
- * masks, the completion (queued from NMI through irq_work) and the
- * overflow message arrive, and after pfmk_restart() it samples again.
+ * A default-format buffer with room for 4 samples and
+ * PFM_REGFL_OVFL_NOTIFY, counting cycles on the test's CPU, filled inside
+ * the loop: waits for the notification (queued from NMI through
+ * irq_work).
+ *
+ * Return: the buffer's header.
  */
-static void nmi_smpl_notify(struct kunit *test)
+static struct pfm_dfl_smpl_hdr *nmit_notified(struct kunit *test)
 {
 	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
-	struct nmit_state *st = test->priv;
 	struct pfm_dfl_smpl_arg arg;
 	struct pfm_dfl_smpl_hdr *hdr;
-	union pfm_msg msg;
 
 	/*
 	 * Full when less than the largest entry of the generic description
@@ -396,6 +396,19 @@ static void nmi_smpl_notify(struct kunit *test)
 			PFM_REGFL_OVFL_NOTIFY);
 	nmit_loop(NMIT_INSNS / 2);
 	pfmkt_wait_notify(test);
+	return hdr;
+}
+
+/*
+ * Notification from NMI: the buffer full, the context masks, and the
+ * completion and the overflow message arrive.
+ */
+static void nmi_smpl_notify(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr = nmit_notified(test);
+	struct nmit_state *st = test->priv;
+	union pfm_msg msg;
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(st->desc),
 			PFM_CTX_MASKED | PFMK_STATE_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 4ULL);
@@ -403,12 +416,29 @@ static void nmi_smpl_notify(struct kunit *test)
 			(ssize_t)sizeof(msg));
 	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
 	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
+	pfmkt_close(test, st->desc);
+}
+
+/* pfmk_restart() after a notification from NMI empties the buffer. */
+static void nmi_smpl_restart_empties(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr = nmit_notified(test);
+	struct nmit_state *st = test->priv;
+
 	KUNIT_EXPECT_EQ(test, pfmk_restart(st->desc), 0);
-	/* Emptied by the restart. */
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 0ULL);
+	pfmkt_close(test, st->desc);
+}
+
+/* After pfmk_restart(), the context samples again from NMI. */
+static void nmi_smpl_restart_samples(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr = nmit_notified(test);
+	struct nmit_state *st = test->priv;
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(st->desc), 0);
 	nmit_loop(NMIT_INSNS / 4);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
-	/* Sampling again. */
 	KUNIT_EXPECT_GE(test, pfmkt_hdr_count(hdr), 1ULL);
 	pfmkt_close(test, st->desc);
 }
@@ -418,6 +448,8 @@ static struct kunit_case pfmk_nmi_cases[] = {
 	KUNIT_CASE_PARAM(nmi_overflow_irqs_off, nmit_event_gen_params),
 	KUNIT_CASE_PARAM(nmi_smpl_dfl_exact, nmit_event_gen_params),
 	KUNIT_CASE(nmi_smpl_notify),
+	KUNIT_CASE(nmi_smpl_restart_empties),
+	KUNIT_CASE(nmi_smpl_restart_samples),
 	{}
 };
 

@@ -144,10 +144,9 @@ static void tpmu_event_init_checks(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, PTR_ERR(event), c->err);
 }
 
-/* Counts are ticks * STEP, only while the event is started. */
-static void tpmu_counts_exact(struct kunit *test)
+/* An event on @cpu counting 5 per tick, created disabled. */
+static struct perf_event *tpmu_disabled(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_cpu();
 	struct perf_event_attr attr;
 	struct perf_event *event;
 
@@ -156,6 +155,14 @@ static void tpmu_counts_exact(struct kunit *test)
 	attr.disabled = 1;
 	event = tpmu_create(&attr, cpu, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	return event;
+}
+
+/* Counts are ticks * STEP, only while the event is started. */
+static void tpmu_counts_only_enabled(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event *event = tpmu_disabled(test, cpu);
 
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 7);
@@ -172,12 +179,35 @@ static void tpmu_counts_exact(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 1000);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL);
+	perf_event_release_kernel(event);
+}
 
+/*
+ * Counts are 64 bits wide: 2^40 ticks in one go add 5 * 2^40 to a count
+ * started again after a stop.
+ */
+static void tpmu_counts_wide(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event *event = tpmu_disabled(test, cpu);
+
+	perf_event_enable(event);
+	pfmk_test_pmu_tick(cpu, 101);
+	perf_event_disable(event);
 	perf_event_enable(event);
 	pfmk_test_pmu_tick(cpu, 1ULL << 40);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL + 5 * (1ULL << 40));
+	perf_event_release_kernel(event);
+}
 
-	/* Releasing a started event detaches it. */
+/* Releasing a started event detaches it. */
+static void tpmu_release_detaches(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event *event = tpmu_disabled(test, cpu);
+
+	perf_event_enable(event);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	perf_event_release_kernel(event);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 }
@@ -464,7 +494,9 @@ static void tpmu_ticks_together_b(struct kunit *test)
 
 static struct kunit_case pfmk_test_pmu_cases[] = {
 	KUNIT_CASE_PARAM(tpmu_event_init_checks, tpmu_bad_attr_gen_params),
-	KUNIT_CASE(tpmu_counts_exact),
+	KUNIT_CASE(tpmu_counts_only_enabled),
+	KUNIT_CASE(tpmu_counts_wide),
+	KUNIT_CASE(tpmu_release_detaches),
 	KUNIT_CASE(tpmu_tick_other_cpu),
 	KUNIT_CASE(tpmu_sampling_overflows),
 	KUNIT_CASE(tpmu_sampling_one_call_per_tick),

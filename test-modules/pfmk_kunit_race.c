@@ -399,23 +399,76 @@ static void race_handles_not_reused(struct kunit *test)
 }
 
 /*
- * Lookups racing with the descriptor table's growth: a reader hammers one
- * started context while enough contexts are created to replace the table
- * several times (64 slots at first, doubled when full; no suite before
- * this one holds as many open).  No read fails, every descriptor created
- * before a replacement still resolves after it, and freed slots are
- * reused.  Nothing aborts the case while the reader runs: it uses @r.
+ * Create RACE_NR_GROW contexts in @open, enough to replace the descriptor
+ * table several times (64 slots at first, doubled when full; no suite
+ * before this one holds as many open), ticking @cpu now and then.
+ *
+ * Return: 0, or the errno of the first create that failed.
+ */
+static int race_grow_table(struct kunit *test, void **open, int cpu)
+{
+	struct pfarg_ctx req;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < RACE_NR_GROW && !ret; i++) {
+		pfmkt_ctx_req(&req, i % 2 ? "" : PFMK_TEST_PMU_NAME, 0, false);
+		ret = pfmkt_try_create(test, &req, &open[i]);
+		if (i % 64 == 0)
+			pfmk_test_pmu_tick(cpu, 1);
+	}
+	return ret;
+}
+
+/*
+ * Close every other context of @open (filled by race_grow_table()) and
+ * create one in its place, until a create fails.
+ *
+ * Return: the highest table index of the contexts created.
+ */
+static u32 race_refill_half(struct kunit *test, void **open)
+{
+	struct pfarg_ctx req;
+	unsigned int i;
+	u32 top = 0;
+
+	for (i = 0; i < RACE_NR_GROW && open[i]; i += 2) {
+		pfmkt_close(test, open[i]);
+		open[i] = NULL;
+		pfmkt_ctx_req(&req, "", 0, false);
+		if (pfmkt_try_create(test, &req, &open[i]))
+			break;
+		top = max(top, lower_32_bits((unsigned long)open[i]));
+	}
+	return top;
+}
+
+/* Close the contexts of @open. */
+static void race_close_all(struct kunit *test, void **open)
+{
+	unsigned int i;
+
+	for (i = 0; i < RACE_NR_GROW; i++)
+		if (open[i])
+			pfmkt_close(test, open[i]);
+}
+
+/*
+ * Lookups racing with the descriptor table's growth and its slots'
+ * reuse: a reader hammers one started context while the table grows and
+ * half of its slots are freed and taken again.  No read fails, and every
+ * descriptor created before a replacement still resolves after it.
+ * Nothing aborts the case while the reader runs: it uses @r.
  */
 static void race_read_vs_table_growth(struct kunit *test)
 {
-	struct pfarg_ctx req;
 	int cpu = pfmkt_cpu();
 	struct race_reader *r;
-	unsigned int i, top = 0;
 	struct task_struct *t;
+	unsigned int i;
 	void **open;
 	void *desc;
-	int ret = 0;
+	int ret;
 
 	open = kunit_kcalloc(test, RACE_NR_GROW, sizeof(*open), GFP_KERNEL);
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -425,36 +478,39 @@ static void race_read_vs_table_growth(struct kunit *test)
 	r->desc = desc;
 	r->monotonic = true;
 	t = race_start_reader(test, r, 0);
-	for (i = 0; i < RACE_NR_GROW && !ret; i++) {
-		pfmkt_ctx_req(&req, i % 2 ? "" : PFMK_TEST_PMU_NAME, 0, false);
-		ret = pfmkt_try_create(test, &req, &open[i]);
-		if (i % 64 == 0)
-			pfmk_test_pmu_tick(cpu, 1);
-	}
+	ret = race_grow_table(test, open, cpu);
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	for (i = 0; i < RACE_NR_GROW && open[i]; i++) {
+	for (i = 0; i < RACE_NR_GROW && open[i]; i++)
 		KUNIT_EXPECT_EQ(test, pfmk_get_state(open[i]), PFM_CTX_UNLOADED);
-		top = max(top, lower_32_bits((unsigned long)open[i]));
-	}
-	/* Free every other slot, then refill: the freed indexes come back. */
-	for (i = 0; i < RACE_NR_GROW && open[i]; i += 2) {
-		pfmkt_close(test, open[i]);
-		open[i] = NULL;
-		pfmkt_ctx_req(&req, "", 0, false);
-		if (pfmkt_try_create(test, &req, &open[i]))
-			break;
-		KUNIT_EXPECT_LE(test, lower_32_bits((unsigned long)open[i]), top);
-	}
+	race_refill_half(test, open);
 	kthread_stop(t);
 	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL, "returned %ld, value %llu",
 			    r->bad.ret, r->bad.value);
 	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
 	KUNIT_EXPECT_GT(test, r->nr_ok, 0UL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), RACE_STARTED);
-	for (i = 0; i < RACE_NR_GROW; i++)
-		if (open[i])
-			pfmkt_close(test, open[i]);
+	race_close_all(test, open);
 	pfmkt_close(test, desc);
+}
+
+/*
+ * Freed slots of a grown descriptor table are reused: with every other
+ * slot freed and refilled, no new descriptor's index is past the highest
+ * the table had.
+ */
+static void race_table_slots_reused(struct kunit *test)
+{
+	unsigned int i;
+	u32 top = 0;
+	void **open;
+
+	open = kunit_kcalloc(test, RACE_NR_GROW, sizeof(*open), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, open);
+	KUNIT_ASSERT_EQ(test, race_grow_table(test, open, pfmkt_cpu()), 0);
+	for (i = 0; i < RACE_NR_GROW && open[i]; i++)
+		top = max(top, lower_32_bits((unsigned long)open[i]));
+	KUNIT_EXPECT_LE(test, race_refill_half(test, open), top);
+	race_close_all(test, open);
 }
 
 /* A KAPI call run by a kernel thread, for calls that block. */
@@ -676,6 +732,7 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_close_shared_completion),
 	KUNIT_CASE(race_handles_not_reused),
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),
+	KUNIT_CASE_SLOW(race_table_slots_reused),
 	KUNIT_CASE(race_close_vs_waiting_call),
 	KUNIT_CASE(race_waiting_call_drops_ref),
 	{}

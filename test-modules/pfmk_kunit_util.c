@@ -361,6 +361,33 @@ int pfmkt_mkset(void *desc, u16 id, u32 flags, u32 timeout, u16 next)
 }
 
 /**
+ * pfmkt_create_two_sets() - a context with two sets, each counting, or abort
+ * @test: the test.
+ * @flags0: PFM_SETFL_* flags of set 0.
+ * @flags1: PFM_SETFL_* flags of set 1.
+ * @timeout_us: the switch timeout of those sets that switch on time.
+ *
+ * Each set's PMC 0 counts the test PMU's step-1 event.
+ *
+ * Return: the context, on the test PMU, not yet loaded.
+ */
+void *pfmkt_create_two_sets(struct kunit *test, u32 flags0, u32 flags1,
+			    u32 timeout_us)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u32 flags[2] = { flags0, flags1 };
+	u16 id;
+
+	for (id = 0; id < 2; id++) {
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id, flags[id],
+						  flags[id] & PFM_SETFL_TIME_SWITCH ?
+						  timeout_us : 0, 0), 0);
+		pfmkt_write_set_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
+	}
+	return desc;
+}
+
+/**
  * pfmkt_create_counting() - a context whose PMD 0 counts, not yet loaded
  * @test: the test.
  * @step: what PMD 0 gains per tick of the test PMU.
