@@ -512,34 +512,121 @@ static void api_vector_null(struct kunit *test)
 	api_vec_end(test, &r);
 }
 
+#define API_REG_NR	3
+
+static const char * const api_reg_calls[] = {
+	[API_WRITE_PMCS] = "write_pmcs",
+	[API_WRITE_PMDS] = "write_pmds",
+	[API_READ_PMDS] = "read_pmds",
+	[API_READ_PMDS_TIME] = "read_pmds_time",
+};
+
 /**
- * struct api_bad_reg - a register number out of a description's range
- * @pmu: the description.
- * @nregs: its register count.
- * @reg: the number.
+ * struct api_reg_row - a register call given a vector with one bad entry
+ * @op: the call: API_WRITE_PMCS, API_WRITE_PMDS, API_READ_PMDS or
+ *	API_READ_PMDS_TIME.
+ * @pmu: the description of the context.
+ * @nr: the entries of the vector, at most API_REG_NR.
+ * @bad: the index of the bad entry; entry i of the others is register i.
+ * @reg: the bad entry's register number.
+ * @set: its reg_set.
+ * @flags: its reg_flags.
  */
-struct api_bad_reg {
+struct api_reg_row {
+	enum api_op	op;
 	const char	*pmu;
-	u16		nregs;
+	u8		nr;
+	u8		bad;
 	u16		reg;
+	u16		set;
+	u32		flags;
 };
 
-static const struct api_bad_reg api_bad_regs[] = {
-	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, PFMK_TEST_NUM_PMCS },
-	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, 0xffff },
-	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, PFM_MAX_PMCS },
-	{ "", PFMK_GENERIC_NUM_PMCS, PFMK_GENERIC_NUM_PMCS },
-	{ "", PFMK_GENERIC_NUM_PMCS, 0xffff },
-	{ "", PFMK_GENERIC_NUM_PMCS, PFM_MAX_PMCS },
-};
-
-static void api_bad_reg_desc(const struct api_bad_reg *b, char *desc)
+static void api_reg_row_desc(const struct api_reg_row *r, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s register %u",
-		 b->pmu[0] ? b->pmu : "generic", b->reg);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s reg %u set %u flags %#x",
+		 api_reg_calls[r->op], r->pmu[0] ? r->pmu : "generic", r->reg,
+		 r->set, r->flags);
 }
 
-KUNIT_ARRAY_PARAM(api_bad_reg, api_bad_regs, api_bad_reg_desc);
+/* @r's vector into @pmd, @value in every entry. */
+static void api_reg_vec(const struct api_reg_row *r, struct pfarg_pmd *pmd,
+			u64 value)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++)
+		pfmkt_pmd_req(&pmd[i], 0, i, value);
+	pmd[r->bad].reg_num = r->reg;
+	pmd[r->bad].reg_set = r->set;
+	pmd[r->bad].reg_flags = r->flags;
+}
+
+/*
+ * @r's call on @desc with the vector @pmd (as PMC requests for
+ * write_pmcs, whose return flags are copied back into @pmd).
+ *
+ * Return: what the call returned.
+ */
+static int api_reg_call(void *desc, const struct api_reg_row *r,
+			struct pfarg_pmd *pmd)
+{
+	struct pfmk_pmd_time time[API_REG_NR];
+	struct pfarg_pmc pmc[API_REG_NR];
+	unsigned int i;
+	int ret;
+
+	switch (r->op) {
+	case API_WRITE_PMDS:
+		return pfmk_write_pmds(desc, pmd, r->nr);
+	case API_READ_PMDS:
+		return pfmk_read_pmds(desc, pmd, r->nr);
+	case API_READ_PMDS_TIME:
+		return pfmk_read_pmds_time(desc, pmd, time, r->nr);
+	default:
+		break;
+	}
+	for (i = 0; i < r->nr; i++) {
+		pfmkt_pmc_req(&pmc[i], pmd[i].reg_set, pmd[i].reg_num,
+			      pmd[i].reg_value);
+		pmc[i].reg_flags = pmd[i].reg_flags;
+	}
+	ret = pfmk_write_pmcs(desc, pmc, r->nr);
+	for (i = 0; i < r->nr; i++)
+		pmd[i].reg_flags = pmc[i].reg_flags;
+	return ret;
+}
+
+/* Every register call, a register out of range in the middle. */
+static const struct api_reg_row api_bad_regs[] = {
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 3, 1, PFMK_TEST_NUM_PMCS },
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 3, 1, 0xffff },
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 3, 1, PFM_MAX_PMCS },
+	{ API_WRITE_PMCS, "", 3, 1, PFMK_GENERIC_NUM_PMCS },
+	{ API_WRITE_PMCS, "", 3, 1, 0xffff },
+	{ API_WRITE_PMCS, "", 3, 1, PFM_MAX_PMCS },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 3, 1, PFMK_TEST_NUM_PMCS },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 3, 1, 0xffff },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 3, 1, PFM_MAX_PMCS },
+	{ API_WRITE_PMDS, "", 3, 1, PFMK_GENERIC_NUM_PMCS },
+	{ API_WRITE_PMDS, "", 3, 1, 0xffff },
+	{ API_WRITE_PMDS, "", 3, 1, PFM_MAX_PMCS },
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 3, 1, PFMK_TEST_NUM_PMCS },
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 3, 1, 0xffff },
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 3, 1, PFM_MAX_PMCS },
+	{ API_READ_PMDS, "", 3, 1, PFMK_GENERIC_NUM_PMCS },
+	{ API_READ_PMDS, "", 3, 1, 0xffff },
+	{ API_READ_PMDS, "", 3, 1, PFM_MAX_PMCS },
+	/* The last entry bad, for a change. */
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 3, 2, PFMK_TEST_NUM_PMCS },
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 3, 2, 0xffff },
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 3, 2, PFM_MAX_PMCS },
+	{ API_READ_PMDS_TIME, "", 3, 2, PFMK_GENERIC_NUM_PMCS },
+	{ API_READ_PMDS_TIME, "", 3, 2, 0xffff },
+	{ API_READ_PMDS_TIME, "", 3, 2, PFM_MAX_PMCS },
+};
+
+KUNIT_ARRAY_PARAM(api_bad_reg, api_bad_regs, api_reg_row_desc);
 
 /*
  * A register out of range in the middle of a vector: -EINVAL, the entry
@@ -547,127 +634,111 @@ KUNIT_ARRAY_PARAM(api_bad_reg, api_bad_regs, api_bad_reg_desc);
  */
 static void api_reg_num_range(struct kunit *test)
 {
-	const struct api_bad_reg *b = test->param_value;
-	struct pfmk_pmd_time time[3];
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
+	const struct api_reg_row *r = test->param_value;
+	struct pfarg_pmd pmd[API_REG_NR];
+	unsigned int i;
 	void *desc;
 
-	desc = pfmkt_create(test, b->pmu);
-	pfmkt_pmc_req(&pmc[0], 0, 0, 0);
-	pfmkt_pmc_req(&pmc[1], 0, b->reg, 0);
-	pfmkt_pmc_req(&pmc[2], 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
-
-	pfmkt_pmd_req(&pmd[0], 0, 0, 42);
-	pfmkt_pmd_req(&pmd[1], 0, b->reg, 0);
-	pfmkt_pmd_req(&pmd[2], 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[0].reg_flags));
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[1].reg_num = b->reg;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[2].reg_num = b->reg;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, time, 3),
-			-EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+	desc = pfmkt_create(test, r->pmu);
+	api_reg_vec(r, pmd, r->op == API_WRITE_PMCS ? 0 : 42);
+	KUNIT_EXPECT_EQ(test, api_reg_call(desc, r, pmd), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[r->bad].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+	for (i = 0; i < r->bad; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, PFM_REG_HAS_ERROR(pmd[i].reg_flags),
+				       "entry %u", i);
 	/* Nothing was written: PMD 0 is still 0. */
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 }
 
-static const u16 api_bad_sets[] = { 1, 0xffff };
+/* Every register call, reg_set 1 or 0xffff: after a good entry (writes). */
+static const struct api_reg_row api_bad_sets[] = {
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 2, 1, 1, 1 },
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 2, 1, 1, 0xffff },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 2, 1, 1, 1 },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 2, 1, 1, 0xffff },
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 1 },
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0xffff },
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 1, 0, 0, 1 },
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 1, 0, 0, 0xffff },
+};
 
-static void api_bad_set_desc(const u16 *set, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "set %u", *set);
-}
-
-KUNIT_ARRAY_PARAM(api_bad_set, api_bad_sets, api_bad_set_desc);
+KUNIT_ARRAY_PARAM(api_bad_set, api_bad_sets, api_reg_row_desc);
 
 /* reg_set other than 0: -EINVAL and NOSET (no event sets yet). */
 static void api_reg_set(struct kunit *test)
 {
-	const u16 set = *(const u16 *)test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfmk_pmd_time time;
-	struct pfarg_pmc pmc[2];
-	struct pfarg_pmd pmd[2];
+	const struct api_reg_row *r = test->param_value;
+	void *desc = pfmkt_create(test, r->pmu);
+	struct pfarg_pmd pmd[API_REG_NR];
+	unsigned int i;
 
-	memset(pmc, 0, sizeof(pmc));
-	pmc[0].reg_value = PFMK_TEST_PMC(1);
-	pmc[1].reg_num = 1;
-	pmc[1].reg_set = set;
-	pmc[1].reg_value = PFMK_TEST_PMC(1);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOSET);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_value = 5;
-	pmd[1].reg_set = set;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOSET);
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_set = set;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_set = set;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, &time, 1),
-			-EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
+	api_reg_vec(r, pmd, r->op == API_WRITE_PMCS ? PFMK_TEST_PMC(1) : 5);
+	KUNIT_EXPECT_EQ(test, api_reg_call(desc, r, pmd), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[r->bad].reg_flags & PFM_REG_RETFL_NOSET);
+	for (i = 0; i < r->bad; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, PFM_REG_HAS_ERROR(pmd[i].reg_flags),
+				       "entry %u", i);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 	pfmkt_close(test, desc);
 }
 
-static const u32 api_bad_flags[] = { 0x8, 0x100, 0x8000 };
+/* The writes, unknown register flags. */
+static const struct api_reg_row api_bad_write_flags[] = {
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x8 },
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x100 },
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x8000 },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x8 },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x100 },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x8000 },
+};
 
-static void api_bad_flags_desc(const u32 *flags, char *desc)
+KUNIT_ARRAY_PARAM(api_bad_write_flags, api_bad_write_flags,
+		  api_reg_row_desc);
+
+/* Unknown register flags: a write refuses them, the entry flagged EINVAL. */
+static void api_reg_flags_refused(struct kunit *test)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "flags %#x", *flags);
+	const struct api_reg_row *r = test->param_value;
+	void *desc = pfmkt_create(test, r->pmu);
+	struct pfarg_pmd pmd[API_REG_NR];
+
+	api_reg_vec(r, pmd, r->op == API_WRITE_PMCS ? PFMK_TEST_PMC(1) : 3);
+	KUNIT_EXPECT_EQ(test, api_reg_call(desc, r, pmd), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_EINVAL);
+	/* Nothing was written: PMD 0 is still 0. */
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 }
 
-KUNIT_ARRAY_PARAM(api_bad_flags, api_bad_flags, api_bad_flags_desc);
+/* The reads, unknown register flags (read_pmds with a stale EINVAL too). */
+static const struct api_reg_row api_bad_read_flags[] = {
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0,
+	  0x8 | PFM_REG_RETFL_EINVAL },
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0,
+	  0x100 | PFM_REG_RETFL_EINVAL },
+	{ API_READ_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0,
+	  0x8000 | PFM_REG_RETFL_EINVAL },
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x8 },
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x100 },
+	{ API_READ_PMDS_TIME, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, 0x8000 },
+};
+
+KUNIT_ARRAY_PARAM(api_bad_read_flags, api_bad_read_flags, api_reg_row_desc);
 
 /*
- * Unknown register flags: writes refuse them (-EINVAL, the entry flagged
- * EINVAL, nothing written); reads ignore input flags, as perfmon2 2.2
- * did: a request from the stack may hold anything there.
+ * Unknown register flags: a read ignores input flags, as perfmon2 2.2
+ * did (a request from the stack may hold anything there), and clears the
+ * return flags.
  */
-static void api_reg_flags(struct kunit *test)
+static void api_reg_flags_read_ignored(struct kunit *test)
 {
-	const u32 flags = *(const u32 *)test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfmk_pmd_time time;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
+	const struct api_reg_row *r = test->param_value;
+	void *desc = pfmkt_create(test, r->pmu);
+	struct pfarg_pmd pmd[API_REG_NR];
 
-	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_PMC(1));
-	pmc.reg_flags = flags;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc.reg_flags & PFM_REG_RETFL_EINVAL);
-
-	pfmkt_pmd_req(&pmd, 0, 0, 3);
-	pmd.reg_flags = flags;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
-
-	pfmkt_pmd_req(&pmd, 0, 0, 0);
-	pmd.reg_flags = flags | PFM_REG_RETFL_EINVAL;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_flags, flags);
-	pfmkt_pmd_req(&pmd, 0, 0, 0);
-	pmd.reg_flags = flags;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, &pmd, &time, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_flags, flags);
+	api_reg_vec(r, pmd, 0);
+	KUNIT_EXPECT_EQ(test, api_reg_call(desc, r, pmd), 0);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_flags,
+			r->flags & ~PFM_REG_RETFL_MASK);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 }
 
@@ -1076,7 +1147,9 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_vector_null, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_reg_num_range, api_bad_reg_gen_params),
 	KUNIT_CASE_PARAM(api_reg_set, api_bad_set_gen_params),
-	KUNIT_CASE_PARAM(api_reg_flags, api_bad_flags_gen_params),
+	KUNIT_CASE_PARAM(api_reg_flags_refused, api_bad_write_flags_gen_params),
+	KUNIT_CASE_PARAM(api_reg_flags_read_ignored,
+			 api_bad_read_flags_gen_params),
 	KUNIT_CASE(api_reg_flags_valid),
 	KUNIT_CASE_PARAM(api_pmc_bad_values, api_bad_pmc_gen_params),
 	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
