@@ -422,7 +422,8 @@ static void sets_ovfl_switch_stats(struct kunit *test)
 			      PFMKT_ST(set_switches) | PFMKT_ST(ovfl_count));
 	KUNIT_EXPECT_GT(test, st.switch_lat_max, 0);
 	kunit_info(test, "%llu switches, latency mean %llu ns, max %llu ns\n",
-		   st.set_switches, st.switch_lat_total / st.set_switches,
+		   st.set_switches,
+		   st.switch_lat_total / max_t(u64, st.set_switches, 1),
 		   st.switch_lat_max);
 	pfmkt_close(test, desc);
 }
