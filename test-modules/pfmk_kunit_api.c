@@ -3,9 +3,10 @@
  * pfmk KUnit suite pfmk_api_args: argument checking of every KAPI call.
  *
  * Descriptors (NULL, garbage, kernel pointers, forged, closed), context
- * creation requests, vector counts, register numbers, sets, flags and
- * values, load and start arguments, pfmk_read() arguments.  Failing calls
- * must change nothing.
+ * creation requests, vector counts, register values, load and start
+ * arguments, pfmk_read() arguments.  Failing calls must change nothing.
+ * The register numbers, sets and flags of the register calls are
+ * pfmk_kunit_api_regs.c's.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -512,191 +513,6 @@ static void api_vector_null(struct kunit *test)
 	api_vec_end(test, &r);
 }
 
-/**
- * struct api_bad_reg - a register number out of a description's range
- * @pmu: the description.
- * @nregs: its register count.
- * @reg: the number.
- */
-struct api_bad_reg {
-	const char	*pmu;
-	u16		nregs;
-	u16		reg;
-};
-
-static const struct api_bad_reg api_bad_regs[] = {
-	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, PFMK_TEST_NUM_PMCS },
-	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, 0xffff },
-	{ PFMK_TEST_PMU_NAME, PFMK_TEST_NUM_PMCS, PFM_MAX_PMCS },
-	{ "", PFMK_GENERIC_NUM_PMCS, PFMK_GENERIC_NUM_PMCS },
-	{ "", PFMK_GENERIC_NUM_PMCS, 0xffff },
-	{ "", PFMK_GENERIC_NUM_PMCS, PFM_MAX_PMCS },
-};
-
-static void api_bad_reg_desc(const struct api_bad_reg *b, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s register %u",
-		 b->pmu[0] ? b->pmu : "generic", b->reg);
-}
-
-KUNIT_ARRAY_PARAM(api_bad_reg, api_bad_regs, api_bad_reg_desc);
-
-/*
- * A register out of range in the middle of a vector: -EINVAL, the entry
- * flagged NOTAVAIL, the entries before it not flagged, nothing written.
- */
-static void api_reg_num_range(struct kunit *test)
-{
-	const struct api_bad_reg *b = test->param_value;
-	struct pfmk_pmd_time time[3];
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc;
-
-	desc = pfmkt_create(test, b->pmu);
-	pfmkt_pmc_req(&pmc[0], 0, 0, 0);
-	pfmkt_pmc_req(&pmc[1], 0, b->reg, 0);
-	pfmkt_pmc_req(&pmc[2], 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
-
-	pfmkt_pmd_req(&pmd[0], 0, 0, 42);
-	pfmkt_pmd_req(&pmd[1], 0, b->reg, 0);
-	pfmkt_pmd_req(&pmd[2], 0, 1, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[0].reg_flags));
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[1].reg_num = b->reg;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[2].reg_num = b->reg;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, time, 3),
-			-EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-	/* Nothing was written: PMD 0 is still 0. */
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-}
-
-static const u16 api_bad_sets[] = { 1, 0xffff };
-
-static void api_bad_set_desc(const u16 *set, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "set %u", *set);
-}
-
-KUNIT_ARRAY_PARAM(api_bad_set, api_bad_sets, api_bad_set_desc);
-
-/* reg_set other than 0: -EINVAL and NOSET (no event sets yet). */
-static void api_reg_set(struct kunit *test)
-{
-	const u16 set = *(const u16 *)test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfmk_pmd_time time;
-	struct pfarg_pmc pmc[2];
-	struct pfarg_pmd pmd[2];
-
-	memset(pmc, 0, sizeof(pmc));
-	pmc[0].reg_value = PFMK_TEST_PMC(1);
-	pmc[1].reg_num = 1;
-	pmc[1].reg_set = set;
-	pmc[1].reg_value = PFMK_TEST_PMC(1);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc[1].reg_flags & PFM_REG_RETFL_NOSET);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_value = 5;
-	pmd[1].reg_set = set;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[1].reg_flags & PFM_REG_RETFL_NOSET);
-
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_set = set;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, pmd, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
-	memset(pmd, 0, sizeof(pmd));
-	pmd[0].reg_set = set;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, pmd, &time, 1),
-			-EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[0].reg_flags & PFM_REG_RETFL_NOSET);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-	pfmkt_close(test, desc);
-}
-
-static const u32 api_bad_flags[] = { 0x8, 0x100, 0x8000 };
-
-static void api_bad_flags_desc(const u32 *flags, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "flags %#x", *flags);
-}
-
-KUNIT_ARRAY_PARAM(api_bad_flags, api_bad_flags, api_bad_flags_desc);
-
-/*
- * Unknown register flags: writes refuse them (-EINVAL, the entry flagged
- * EINVAL, nothing written); reads ignore input flags, as perfmon2 2.2
- * did: a request from the stack may hold anything there.
- */
-static void api_reg_flags(struct kunit *test)
-{
-	const u32 flags = *(const u32 *)test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfmk_pmd_time time;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-
-	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_PMC(1));
-	pmc.reg_flags = flags;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc.reg_flags & PFM_REG_RETFL_EINVAL);
-
-	pfmkt_pmd_req(&pmd, 0, 0, 3);
-	pmd.reg_flags = flags;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd.reg_flags & PFM_REG_RETFL_EINVAL);
-
-	pfmkt_pmd_req(&pmd, 0, 0, 0);
-	pmd.reg_flags = flags | PFM_REG_RETFL_EINVAL;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_flags, flags);
-	pfmkt_pmd_req(&pmd, 0, 0, 0);
-	pmd.reg_flags = flags;
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, &pmd, &time, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_flags, flags);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-}
-
-/*
- * The flags perfmon2 defines are accepted: PFM_REGFL_NO_EMUL64 on a PMC,
- * PFM_REGFL_OVFL_NOTIFY on a PMD, which a read then goes through with.
- */
-static void api_reg_flags_valid(struct kunit *test)
-{
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-
-	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_PMC(1));
-	pmc.reg_flags = PFM_REGFL_NO_EMUL64;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc.reg_flags));
-
-	pfmkt_pmd_req(&pmd, 0, 0, 3);
-	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd.reg_flags));
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
-
-	/* Reading through the vector just written, flags and all. */
-	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_value, 3ULL);
-}
-
 static void api_expect_bad_pmc(struct kunit *test, void *desc, u64 value)
 {
 	struct pfarg_pmc pmc;
@@ -1135,10 +951,6 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_vector_too_large, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_zero, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_null, api_vec_op_gen_params),
-	KUNIT_CASE_PARAM(api_reg_num_range, api_bad_reg_gen_params),
-	KUNIT_CASE_PARAM(api_reg_set, api_bad_set_gen_params),
-	KUNIT_CASE_PARAM(api_reg_flags, api_bad_flags_gen_params),
-	KUNIT_CASE(api_reg_flags_valid),
 	KUNIT_CASE_PARAM(api_pmc_bad_values, api_bad_pmc_gen_params),
 	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
 	KUNIT_CASE(api_vector_atomic),

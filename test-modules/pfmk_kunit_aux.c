@@ -545,11 +545,43 @@ static void aux_snapshot_offset_head(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.lost, (done - per_buf) * AUXT_REC);
 }
 
-/* Snippets in default-format samples end at the stream position. */
-static void aux_snippets(struct kunit *test)
+#define AUXT_SNIP	256ULL
+
+/*
+ * A context on "pfmk_aux_test" sampling with the default format, 64 KiB,
+ * AUXT_SNIP-byte snippets.
+ *
+ * Return: its buffer.
+ */
+static void *auxt_snippets_create(struct kunit *test)
 {
-	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10, .reserved1 = 256 };
-	const u64 period = 50, snip = 256;
+	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10,
+					.reserved1 = AUXT_SNIP };
+	void *buf = NULL;
+
+	auxt_need_patch(test);
+	auxt_create(test, &arg, sizeof(arg), &buf);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return buf;
+}
+
+/* The header sizes entries for their snippets. */
+static void aux_snippets_hdr(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr = auxt_snippets_create(test);
+
+	KUNIT_EXPECT_EQ(test, hdr->hdr_reserved[0],
+			sizeof(struct pfmk_dfl_aux_snippet) + AUXT_SNIP);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space,
+			sizeof(struct pfm_dfl_smpl_entry) +
+			PFMK_TEST_AUX_NUM_PMCS * sizeof(u64) +
+			sizeof(struct pfmk_dfl_aux_snippet) + AUXT_SNIP);
+}
+
+/* Snippets in default-format samples end at the stream position. */
+static void aux_snippets_entries(struct kunit *test)
+{
+	const u64 period = 50, snip = AUXT_SNIP;
 	struct auxt *t = test->priv;
 	struct pfarg_pmd pmd = {
 		.reg_num = 0,
@@ -560,17 +592,11 @@ static void aux_snippets(struct kunit *test)
 	struct pfm_dfl_smpl_hdr *hdr;
 	struct pfm_dfl_smpl_entry *ent;
 	struct pfmk_dfl_aux_snippet *sn;
-	void *buf = NULL;
+	void *buf;
 	u64 i, count;
 
-	auxt_need_patch(test);
-	auxt_create(test, &arg, sizeof(arg), &buf);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf = auxt_snippets_create(test);
 	hdr = buf;
-	KUNIT_EXPECT_EQ(test, hdr->hdr_reserved[0], sizeof(*sn) + snip);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space,
-			sizeof(*ent) + PFMK_TEST_AUX_NUM_PMCS * sizeof(u64) +
-			sizeof(*sn) + snip);
 	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE,
@@ -748,31 +774,66 @@ static void aux_close_capturing(struct kunit *test)
 /*
  * CPU hotplug: the buffer goes with the PMD's event and comes back with
  * it, empty, while the PMD's count goes on.
+ *
+ * A context started on a CPU that can go offline, 50 records written, the
+ * CPU taken offline.
  */
-static void aux_hotplug(struct kunit *test)
+static void auxt_hp_offline(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd = { .reg_num = 0 };
-	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
 	t->cpu = pfmkt_hp_cpu(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), PAGE_SIZE, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 50), 0);
-
 	pfmkt_offline(test, t->cpu);
+}
+
+/* auxt_hp_offline(), the CPU back online: the context still started. */
+static void auxt_hp_back(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+
+	auxt_hp_offline(test);
+	pfmkt_online(test, t->cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(t->desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+}
+
+/* No copy while the CPU is offline: its buffer went with its event. */
+static void aux_hotplug_copy_offline(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_hp_offline(test);
 	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX,
 					    pfmk_test_aux_sink, &t->out,
 					    &info), -ENOTCONN);
 	pfmkt_online(test, t->cpu);
+}
 
-	/* A new buffer: its stream starts again from 0. */
-	KUNIT_ASSERT_EQ(test, pfmk_get_state(t->desc),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+/* Back online, a new buffer: its stream starts again from 0. */
+static void aux_hotplug_new_buffer(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_hp_back(test);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
 	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
 	auxt_expect_recs(test, t->out.buf, 10, 0);
+}
+
+/* Back online, the PMD's count goes on from where it was. */
+static void aux_hotplug_count(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+
+	auxt_hp_back(test);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, 60ULL);
 }
@@ -949,12 +1010,15 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE_PARAM(aux_snapshot_copy, auxt_snap_gen_params),
 	KUNIT_CASE(aux_snapshot_offset_head),
 	KUNIT_CASE(aux_copy_runs),
-	KUNIT_CASE(aux_snippets),
+	KUNIT_CASE(aux_snippets_hdr),
+	KUNIT_CASE(aux_snippets_entries),
 	KUNIT_CASE(aux_rewrite_loaded),
 	KUNIT_CASE(aux_rewrite_loaded_pmds),
 	KUNIT_CASE(aux_rewrite_loaded_disable),
 	KUNIT_CASE(aux_close_capturing),
-	KUNIT_CASE(aux_hotplug),
+	KUNIT_CASE(aux_hotplug_copy_offline),
+	KUNIT_CASE(aux_hotplug_new_buffer),
+	KUNIT_CASE(aux_hotplug_count),
 	KUNIT_CASE_PARAM(aux_stop_then_copy, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_stop_copy_again, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_stop_copy_timer, auxt_mode_gen_params),

@@ -377,7 +377,10 @@ static void *count_vectors_desc(struct kunit *test)
 	return desc;
 }
 
-/* Unloaded, then loaded and started (no PMC enabled: the values stay). */
+/*
+ * Unloaded, then loaded (count_read_vectors_generic also starts it: no
+ * PMC enabled, the values stay).
+ */
 static const bool count_vec_loaded[] = { false, true };
 
 static void count_vec_loaded_desc(const bool *loaded, char *desc)
@@ -440,8 +443,8 @@ static void count_disabled_pmd(struct kunit *test)
 static void count_read_fields(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	const bool *loaded = test->param_value;
 	struct pfarg_pmd pmd[2];
-	unsigned int pass;
 
 	memset(pmd, 0, sizeof(pmd));
 	pmd[0].reg_num = 3;
@@ -453,32 +456,27 @@ static void count_read_fields(struct kunit *test)
 	pmd[1].reg_value = 20;
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 2), 0);
 	pfmkt_write_pmc(test, desc, 3, PFMK_TEST_PMC(1));
+	/* Loaded, not started: the fields do not depend on the state. */
+	if (*loaded)
+		pfmkt_load(test, desc, pfmkt_cpu());
 
-	for (pass = 0; pass < 2; pass++) {
-		/* Garbage in every field but reg_num and reg_set. */
-		memset(pmd, 0x5a, sizeof(pmd));
-		pmd[0].reg_num = 3;
-		pmd[0].reg_set = 0;
-		pmd[1].reg_num = 4;
-		pmd[1].reg_set = 0;
-		KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, pmd, 2), 0);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 10ULL);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_last_reset_val, 10ULL);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_ovfl_switch_cnt, 5ULL);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_flags,
-				0x5a5a5a5aU & ~PFM_REG_RETFL_MASK);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_long_reset,
-				0x5a5a5a5a5a5a5a5aULL);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_short_reset,
-				0x5a5a5a5a5a5a5a5aULL);
-		KUNIT_EXPECT_EQ(test, pmd[0].reg_smpl_eventid,
-				0x5a5a5a5a5a5a5a5aULL);
-		KUNIT_EXPECT_EQ(test, pmd[1].reg_value, 20ULL);
-		KUNIT_EXPECT_EQ(test, pmd[1].reg_ovfl_switch_cnt, 0ULL);
-		/* Again, loaded: the fields do not depend on the state. */
-		if (!pass)
-			pfmkt_load(test, desc, pfmkt_cpu());
-	}
+	/* Garbage in every field but reg_num and reg_set. */
+	memset(pmd, 0x5a, sizeof(pmd));
+	pmd[0].reg_num = 3;
+	pmd[0].reg_set = 0;
+	pmd[1].reg_num = 4;
+	pmd[1].reg_set = 0;
+	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, pmd, 2), 0);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 10ULL);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_last_reset_val, 10ULL);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_ovfl_switch_cnt, 5ULL);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_flags,
+			0x5a5a5a5aU & ~PFM_REG_RETFL_MASK);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_long_reset, 0x5a5a5a5a5a5a5a5aULL);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_short_reset, 0x5a5a5a5a5a5a5a5aULL);
+	KUNIT_EXPECT_EQ(test, pmd[0].reg_smpl_eventid, 0x5a5a5a5a5a5a5a5aULL);
+	KUNIT_EXPECT_EQ(test, pmd[1].reg_value, 20ULL);
+	KUNIT_EXPECT_EQ(test, pmd[1].reg_ovfl_switch_cnt, 0ULL);
 	pfmkt_close(test, desc);
 }
 
@@ -493,24 +491,14 @@ static void count_read_time(struct kunit *test, void *desc,
 	KUNIT_EXPECT_LE(test, time[0].time_running, time[0].time_enabled);
 }
 
-/* A context whose PMD 0, from 1000, counts the test PMU's step-2 event. */
-static void *count_time_ctx(struct kunit *test)
-{
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
-	pfmkt_write_pmd(test, desc, 0, 1000);
-	return desc;
-}
-
 /*
- * count_time_ctx() loaded and started for 2 to 3 ms and 4 ticks, then
- * read into @pmd and @time: PMD 0 at 1008.
+ * A context whose PMD 0 counts 2 a tick from 1000, loaded and started
+ * for 2 to 3 ms and 4 ticks, then read into @pmd and @time: PMD 0 at 1008.
  */
 static void *count_time_started(struct kunit *test, struct pfarg_pmd *pmd,
 				struct pfmk_pmd_time *time)
 {
-	void *desc = count_time_ctx(test);
+	void *desc = pfmkt_create_counting(test, 2, 1000);
 	int cpu = pfmkt_cpu();
 
 	pfmkt_load_start(test, desc, cpu);
@@ -523,7 +511,7 @@ static void *count_time_started(struct kunit *test, struct pfarg_pmd *pmd,
 /* Never loaded: the value written, no enabled or running time. */
 static void count_read_pmds_time_unloaded(struct kunit *test)
 {
-	void *desc = count_time_ctx(test);
+	void *desc = pfmkt_create_counting(test, 2, 1000);
 	struct pfmk_pmd_time a[2];
 	struct pfarg_pmd pmd[2];
 
@@ -780,7 +768,7 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE_PARAM(count_read_vectors_generic,
 			 count_vec_loaded_gen_params),
 	KUNIT_CASE(count_disabled_pmd),
-	KUNIT_CASE(count_read_fields),
+	KUNIT_CASE_PARAM(count_read_fields, count_vec_loaded_gen_params),
 	KUNIT_CASE(count_read_pmds_time_unloaded),
 	KUNIT_CASE(count_read_pmds_time_started),
 	KUNIT_CASE(count_read_pmds_time_stopped),
@@ -801,43 +789,81 @@ static struct kunit_suite pfmk_count_suite = {
 	.test_cases = pfmk_count_cases,
 };
 
-/* Two contexts on two CPUs: each counts its own CPU's ticks only. */
-static void multi_two_cpus(struct kunit *test)
-{
-	int cpu_a = cpumask_first(cpu_online_mask), cpu_b = pfmkt_cpu();
-	void *a, *b;
+/**
+ * struct multi_pair - two contexts on two CPUs
+ * @cpu_a: the first online CPU.
+ * @cpu_b: the test's CPU, another one.
+ * @a: a context counting 1 a tick from 0, started on @cpu_a.
+ * @b: a context counting 2 a tick from 0, started on @cpu_b.
+ */
+struct multi_pair {
+	int	cpu_a;
+	int	cpu_b;
+	void	*a;
+	void	*b;
+};
 
-	if (cpu_a == cpu_b)
+/* @p's two contexts, each the only one active on its CPU. */
+static void multi_two_cpus_pair(struct kunit *test, struct multi_pair *p)
+{
+	p->cpu_a = cpumask_first(cpu_online_mask);
+	p->cpu_b = pfmkt_cpu();
+	if (p->cpu_a == p->cpu_b)
 		kunit_skip(test, "needs 2 online CPUs, have %u",
 			   num_online_cpus());
 
-	a = pfmkt_create_started(test, cpu_a, 1, 0);
-	b = pfmkt_create_started(test, cpu_b, 2, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_a), 1U);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_b), 1U);
+	p->a = pfmkt_create_started(test, p->cpu_a, 1, 0);
+	p->b = pfmkt_create_started(test, p->cpu_b, 2, 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p->cpu_a), 1U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p->cpu_b), 1U);
+}
 
-	pfmk_test_pmu_tick(cpu_a, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 0ULL);
-	pfmk_test_pmu_tick(cpu_b, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 20ULL);
+/* Two contexts on two CPUs: each counts its own CPU's ticks only. */
+static void multi_two_cpus_apart(struct kunit *test)
+{
+	struct multi_pair p;
 
-	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_a), 0U);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu_b), 1U);
-	pfmk_test_pmu_tick(cpu_a, 10);
-	pfmk_test_pmu_tick(cpu_b, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 40ULL);
+	multi_two_cpus_pair(test, &p);
+	pfmk_test_pmu_tick(p.cpu_a, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 0ULL);
+	pfmk_test_pmu_tick(p.cpu_b, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
+}
 
-	pfmkt_close(test, a);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 40ULL);
-	pfmk_test_pmu_tick(cpu_b, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 42ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(b),
+/* Two contexts on two CPUs: stopping one does not stop the other. */
+static void multi_two_cpus_stop(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_pair(test, &p);
+	pfmk_test_pmu_tick(p.cpu_a, 10);
+	pfmk_test_pmu_tick(p.cpu_b, 10);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(p.a), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_a), 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_b), 1U);
+	pfmk_test_pmu_tick(p.cpu_a, 10);
+	pfmk_test_pmu_tick(p.cpu_b, 10);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 40ULL);
+}
+
+/* Two contexts on two CPUs: closing one leaves the other counting. */
+static void multi_two_cpus_close(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_pair(test, &p);
+	pfmk_test_pmu_tick(p.cpu_b, 10);
+	pfmkt_close(test, p.a);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_a), 0U);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
+	pfmk_test_pmu_tick(p.cpu_b, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 22ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(p.b),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	pfmkt_close(test, b);
+	pfmkt_close(test, p.b);
 }
 
 /*
@@ -932,7 +958,9 @@ static void multi_many(struct kunit *test)
 }
 
 static struct kunit_case pfmk_multi_cases[] = {
-	KUNIT_CASE(multi_two_cpus),
+	KUNIT_CASE(multi_two_cpus_apart),
+	KUNIT_CASE(multi_two_cpus_stop),
+	KUNIT_CASE(multi_two_cpus_close),
 	KUNIT_CASE(multi_same_cpu_stop),
 	KUNIT_CASE(multi_same_cpu_write),
 	KUNIT_CASE(multi_same_cpu_close),

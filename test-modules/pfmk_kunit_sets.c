@@ -415,15 +415,14 @@ static void *sets_create_two(struct kunit *test, u32 flags0, u32 flags1,
  * Two sets switching on overflow on the test PMU: set 0 after 1 overflow
  * of period 20, set 1 after 1 overflow of period 5.  (Without a sampling
  * format, as in perfmon2 2.2, an overflow that does not complete a switch
- * count masks the context: a count of 1 switches without masking.)  A counting PMD in
- * each set counts exactly the ticks its set was active for.
+ * count masks the context: a count of 1 switches without masking.)  A
+ * counting PMD 1 in each set.  Run for SETS_CYCLES cycles of both sets,
+ * then stopped.
  */
-static void sets_ovfl_switch_exact(struct kunit *test)
+static void *sets_ovfl_switch_run(struct kunit *test)
 {
 	void *desc = sets_create_two(test, PFM_SETFL_OVFL_SWITCH,
 				     PFM_SETFL_OVFL_SWITCH, 0);
-	struct pfarg_setinfo info;
-	struct pfmk_ctx_stats st;
 	int cpu = pfmkt_cpu();
 	unsigned int k, i;
 
@@ -444,12 +443,31 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 				      "cycle %u: no switch to set 0", k);
 	}
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	return desc;
+}
+
+/*
+ * Switching on overflow: the counting PMD of each set counts exactly the
+ * ticks its set was active for; the sampling PMDs are reset.
+ */
+static void sets_ovfl_switch_exact(struct kunit *test)
+{
+	void *desc = sets_ovfl_switch_run(test);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 20 * SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 1),
 			2 * 5 * SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -20ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), -5ULL);
+	pfmkt_close(test, desc);
+}
+
+/* Switching on overflow: the context's stats count switches, overflows. */
+static void sets_ovfl_switch_stats(struct kunit *test)
+{
+	void *desc = sets_ovfl_switch_run(test);
+	struct pfmk_ctx_stats st;
+
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	pfmkt_expect_stats_in(test, &st,
 			      &(struct pfmk_ctx_stats){
@@ -457,6 +475,19 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 				.ovfl_count = 2 * SETS_CYCLES },
 			      PFMKT_ST(set_switches) | PFMKT_ST(ovfl_count));
 	KUNIT_EXPECT_GT(test, st.switch_lat_max, 0);
+	kunit_info(test, "%llu switches, latency mean %llu ns, max %llu ns\n",
+		   st.set_switches,
+		   st.switch_lat_total / max_t(u64, st.set_switches, 1),
+		   st.switch_lat_max);
+	pfmkt_close(test, desc);
+}
+
+/* Switching on overflow: each set's runs, overflowed PMDs, next set. */
+static void sets_ovfl_switch_setinfo(struct kunit *test)
+{
+	void *desc = sets_ovfl_switch_run(test);
+	struct pfarg_setinfo info;
+
 	info = sets_info(test, desc, 0);
 	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES + 1);
 	KUNIT_EXPECT_EQ(test, info.set_ovfl_pmds[0], 1);
@@ -464,9 +495,6 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 	info = sets_info(test, desc, 1);
 	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, info.set_id_next, 0);
-	kunit_info(test, "%llu switches, latency mean %llu ns, max %llu ns\n",
-		   st.set_switches, st.switch_lat_total / st.set_switches,
-		   st.switch_lat_max);
 	pfmkt_close(test, desc);
 }
 
@@ -858,6 +886,8 @@ static void sets_switch_described_after_write(struct kunit *test)
 
 static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
+	KUNIT_CASE_SLOW(sets_ovfl_switch_stats),
+	KUNIT_CASE_SLOW(sets_ovfl_switch_setinfo),
 	KUNIT_CASE(sets_expl_next_order),
 	KUNIT_CASE(sets_masked_switch_waits),
 	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
@@ -928,7 +958,6 @@ struct sets_time_run {
 static void sets_time_run(struct kunit *test, struct sets_time_run *r)
 {
 	struct pfmk_ctx_stats *st = &r->st;
-	struct pfarg_load load;
 	u16 id;
 
 	r->desc = pfmkt_create(test, "");
@@ -940,10 +969,7 @@ static void sets_time_run(struct kunit *test, struct sets_time_run *r)
 				    PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	}
 	/* cpu-clock is perf's own software event: every kernel has it. */
-	memset(&load, 0, sizeof(load));
-	load.load_pid = pfmkt_cpu();
-	KUNIT_ASSERT_EQ(test, pfmk_load_context(r->desc, &load), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(r->desc, NULL), 0);
+	pfmkt_load_start(test, r->desc, pfmkt_cpu());
 	msleep(SETS_RUN_MS);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(r->desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(r->desc, st), 0);

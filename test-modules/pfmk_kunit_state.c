@@ -308,14 +308,36 @@ static void state_close_any_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(c), -EBADF);
 }
 
+/* A context counting 2 a tick from 0, loaded on @cpu and started. */
+static void *state_pmds_started(struct kunit *test, int cpu)
+{
+	void *desc = pfmkt_create_counting(test, 2, 0);
+
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* write_pmds on a loaded, stopped context: a value near the top wraps. */
+static void state_write_pmds_wraps(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = state_pmds_started(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	/* Like a 64-bit counter. */
+	pfmkt_write_pmd(test, desc, 0, ~0ULL - 3);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 3);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2ULL);
+	pfmkt_close(test, desc);
+}
+
 /* write_pmds on a loaded, stopped context takes effect at once. */
 static void state_write_pmds_loaded(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	int cpu = pfmkt_cpu();
+	void *desc = state_pmds_started(test, cpu);
 
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
-	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 50);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 100ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
@@ -325,13 +347,6 @@ static void state_write_pmds_loaded(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1010ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-
-	/* A value near the top wraps like a 64-bit counter. */
-	pfmkt_write_pmd(test, desc, 0, ~0ULL - 3);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 3);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2ULL);
 	pfmkt_close(test, desc);
 }
 
@@ -516,6 +531,7 @@ static struct kunit_case pfmk_state_cases[] = {
 	KUNIT_CASE(state_loaded_stopped_pmds),
 	KUNIT_CASE(state_started_refused_keep),
 	KUNIT_CASE(state_close_any_state),
+	KUNIT_CASE(state_write_pmds_wraps),
 	KUNIT_CASE(state_write_pmds_loaded),
 	KUNIT_CASE(state_write_pmcs_loaded),
 	KUNIT_CASE(state_write_pmcs_loaded_step),
