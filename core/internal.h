@@ -233,8 +233,16 @@ struct pfmk_pmd {
  * @pmds: PMDs, one per PMD of the description.
  * @ovfl_pmds: PMDs whose overflows made the set switch, last time.
  * @runs: number of activations (starts and switches to the set).
- * @duration: total ns the set was active before the current activation.
- * @act_start: local_clock() at the current activation, 0 if inactive.
+ * @duration: ns the set was active, but for what @clk's events and the
+ *	current activation add (pfmk_set_active_time()).
+ * @act_start: with no @clk: local_clock() at the current activation, 0
+ *	if not counting; 0 with a @clk.
+ * @clk: the PMD whose events' enabled time times the set (perf keeps it
+ *	at their enable and disable), or NULL: the set has no event, and
+ *	@act_start times it.  Chosen when the set's events change
+ *	(pfmk_set_time_source()); its enabled time carries over the
+ *	release of its events (the PMD's @time_enabled).
+ * @clk_base: enabled ns of @clk when it became the set's clock.
  * @ev_span: no PMD from this index on has an event (an upper bound, under
  *	ctx->mutex: start, stop and unload go through @pmds up to it, not
  *	all).
@@ -265,6 +273,8 @@ struct pfmk_set {
 	u64			runs;
 	u64			duration;
 	u64			act_start;
+	struct pfmk_pmd		*clk;
+	u64			clk_base;
 	unsigned int		ev_span;
 	unsigned int		pmd_span;
 	DECLARE_BITMAP(pmcs_written, PFM_MAX_HW_PMDS);
@@ -831,6 +841,8 @@ void pfmk_sets_unload(struct pfmk_ctx *ctx);
 void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set);
 void pfmk_set_deactivate(struct pfmk_ctx *ctx);
 void pfmk_set_resume(struct pfmk_ctx *ctx);
+void pfmk_set_time_source(struct pfmk_ctx *ctx, struct pfmk_set *set,
+			  bool fresh);
 void pfmk_set_request_switch(struct pfmk_ctx *ctx, u64 when);
 void pfmk_set_switch_pending(struct pfmk_ctx *ctx);
 int pfmk_sets_wq_init(void);

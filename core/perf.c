@@ -251,6 +251,33 @@ u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running)
 }
 
 /**
+ * pfmk_perf_enabled() - the enabled time of a PMD's events
+ * @pmd: the PMD.
+ *
+ * What perf_event_read_value() reports: the ns the event was enabled,
+ * brought up to date if it is (an IPI to its CPU if it counts there),
+ * plus what the PMD's released events were (pfmk_perf_release()).  It
+ * grows only while pfmk has the event enabled: while its set is active
+ * and the context started (core/sets.c times sets with it).  The cases of
+ * pfmk_set_time fail if that changes: set_time_stop_start (grows by the
+ * time started, not while stopped or unloaded) and set_time_hotplug (not
+ * while the CPU is away).
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ * Return: the PMD's enabled ns, over all of its events.
+ */
+u64 pfmk_perf_enabled(struct pfmk_pmd *pmd)
+{
+	struct perf_event *event = pfmk_pmd_event(pmd);
+	u64 en = 0, run = 0;
+
+	lockdep_assert_held(&pmd->ctx->mutex);
+	if (event)
+		perf_event_read_value(event, &en, &run);
+	return pmd->time_enabled + en;
+}
+
+/**
  * pfmk_perf_value_here() - a PMD's value, read without sleeping
  * @pmd: the PMD, found under RCU by the lockless read path.
  * @val: output: the 64-bit virtual value.

@@ -60,6 +60,7 @@ void pfmk_perf_sync(struct pfmk_pmd *pmd);
 void pfmk_perf_set_period(struct pfmk_pmd *pmd, u64 val);
 u64 pfmk_perf_value(struct pfmk_pmd *pmd, u64 *enabled, u64 *running);
 int pfmk_perf_value_here(struct pfmk_pmd *pmd, u64 *val);
+u64 pfmk_perf_enabled(struct pfmk_pmd *pmd);
 int pfmk_perf_load_set(struct pfmk_set *set, const struct pfmk_pmu_desc *pmu,
 		       int cpu);
 void pfmk_perf_unload_set(struct pfmk_set *set, unsigned int nregs);

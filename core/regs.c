@@ -177,6 +177,10 @@ static int pfmk_reprogram_loaded(struct pfmk_ctx *ctx, struct pfarg_pmc *req,
 		if (events[i])
 			pfmk_set_event_added(set, pmd->num);
 	}
+	/* A set may have lost the PMD that timed it, or got its first. */
+	for (i = 0; i < count; i++)
+		pfmk_set_time_source(ctx, pfmk_set_find(ctx, req[i].reg_set),
+				     false);
 	kfree(events);
 	return 0;
 

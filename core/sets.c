@@ -268,15 +268,83 @@ struct pfmk_set *pfmk_set_find_rcu(struct pfmk_ctx *ctx, u16 id)
 }
 
 /*
- * ns since @set's activation.  local_clock() is per CPU and may be a
- * little behind on the CPU reading it now (start, stop and getinfo may
- * run on different CPUs): a negative difference counts as 0.
+ * ns since the activation of @set, a set without events (no set->clk).
+ * local_clock() is per CPU and may be a little behind on the CPU reading
+ * it now (start, stop and getinfo may run on different CPUs): a negative
+ * difference counts as 0.
  */
 static u64 pfmk_set_active_ns(const struct pfmk_set *set)
 {
 	s64 d = local_clock() - set->act_start;
 
 	return d > 0 ? d : 0;
+}
+
+/*
+ * perfmon2's set_act_duration: the ns @set was active, counting.  Read
+ * from the enabled time of its clock PMD's events (perf updates it at
+ * their enable and disable, which start, stop and switches do anyway), or,
+ * for a set without events, from local_clock() at its activations.
+ */
+static u64 pfmk_set_active_time(struct pfmk_ctx *ctx, struct pfmk_set *set)
+{
+	u64 t = set->duration;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (set->clk)
+		t += pfmk_perf_enabled(set->clk) - set->clk_base;
+	if (set->act_start)
+		t += pfmk_set_active_ns(set);
+	return t;
+}
+
+/**
+ * pfmk_set_time_source() - choose what times a set whose events changed
+ * @ctx: the context, locked.
+ * @set: a set of @ctx, not counting (the context stopped, or the set not
+ *	active, or its CPU away), whose events were just created, replaced
+ *	or released.
+ * @fresh: @set's events were all just created, never enabled (a load).
+ *
+ * A set is timed by the enabled time of one of its PMDs' events
+ * (set->clk), so that start, stop and switches read no clock.  The PMD
+ * stays the set's clock for as long as it has an event when the set's
+ * events change: the time of its released events is kept in the PMD
+ * (pfmk_perf_release()), so an event replaced by a write, or released by
+ * an unload or by its CPU leaving and created again, times on.  A PMD
+ * left without an event folds its time into set->duration and the set
+ * takes another.  An AUX PMD never times the set: perf disables an AUX
+ * event on its own when its buffer is full.  A set with no other event
+ * is timed by local_clock() at its activations.
+ *
+ * Context: process context; may sleep; ctx->mutex held.
+ */
+void pfmk_set_time_source(struct pfmk_ctx *ctx, struct pfmk_set *set,
+			  bool fresh)
+{
+	unsigned int i, n = min(ctx->pmu->num_pmcs, set->ev_span);
+	struct pfmk_pmd *clk = set->clk;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (clk && pfmk_pmd_event(clk) &&
+	    !pfmk_aux_pmd_set_up(ctx, set, clk->num))
+		return;
+	/* Not counting: a set timed by the clock has folded its time. */
+	WARN_ON_ONCE(set->act_start);
+	if (clk) {
+		set->duration += (fresh ? clk->time_enabled :
+				  pfmk_perf_enabled(clk)) - set->clk_base;
+		set->clk = NULL;
+	}
+	for (i = 0; i < n; i++) {
+		clk = &set->pmds[i];
+		if (!pfmk_pmd_event(clk) || pfmk_aux_pmd_set_up(ctx, set, i))
+			continue;
+		set->clk_base = fresh ? clk->time_enabled :
+					pfmk_perf_enabled(clk);
+		set->clk = clk;
+		return;
+	}
 }
 
 /* The set that follows @set. */
@@ -322,6 +390,8 @@ int pfmk_sets_load(struct pfmk_ctx *ctx)
 			return ret;
 		}
 	}
+	list_for_each_entry(set, &ctx->sets, list)
+		pfmk_set_time_source(ctx, set, true);
 	return 0;
 }
 
@@ -358,12 +428,14 @@ static __always_inline void __pfmk_set_resume(struct pfmk_ctx *ctx,
 {
 	pfmk_perf_enable_set(set, ctx->pmu->num_pmcs);
 	/*
-	 * Active from when its events count to when they stop counting, on
-	 * local_clock() as perf's own times (perf_clock()) and perfmon2's
-	 * set durations (sched_clock()): ktime_get_ns() reads the
-	 * clocksource, an MMIO read where the TSC is not trusted.
+	 * The enable started the clock PMD's enabled time.  A set without
+	 * events is active from here to its deactivation, on local_clock()
+	 * as perf's own times (perf_clock()) and perfmon2's set durations
+	 * (sched_clock()): ktime_get_ns() reads the clocksource, an MMIO
+	 * read where the TSC is not trusted.
 	 */
-	set->act_start = local_clock();
+	if (unlikely(!set->clk))
+		set->act_start = local_clock();
 	if (set->flags & PFM_SETFL_TIME_SWITCH)
 		hrtimer_start(&ctx->switch_timer,
 			      ns_to_ktime((u64)set->timeout_us * NSEC_PER_USEC),
@@ -418,8 +490,9 @@ void pfmk_set_activate(struct pfmk_ctx *ctx, struct pfmk_set *set)
  * @ctx: the context, loaded and started.
  *
  * Cancels the timeout, disables the set's events and waits for a handler
- * the disable missed (no overflow handler of theirs runs after this), and
- * accounts the time the set was active.
+ * the disable missed (no overflow handler of theirs runs after this).
+ * The disable ends the set's active time; a set without events accounts
+ * it here.
  *
  * Context: process context; may sleep; ctx->mutex held.
  */
@@ -837,9 +910,7 @@ int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
 		       sizeof(req[i].set_ovfl_pmds));
 		req[i].set_runs = set->runs;
 		req[i].set_timeout = set->timeout_us;
-		req[i].set_act_duration = set->duration;
-		if (set->act_start)
-			req[i].set_act_duration += pfmk_set_active_ns(set);
+		req[i].set_act_duration = pfmk_set_active_time(ctx, set);
 		memset(req[i].set_avail_pmcs, 0, sizeof(req[i].set_avail_pmcs));
 		memset(req[i].set_avail_pmds, 0, sizeof(req[i].set_avail_pmds));
 		bitmap_set((unsigned long *)req[i].set_avail_pmcs, 0, n);

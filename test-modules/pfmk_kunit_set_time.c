@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_set_time: perfmon2's set_act_duration, the time
+ * an event set was active (counting), across what changes its source.
+ *
+ * A set with events is timed by the enabled time perf keeps for one of
+ * its PMDs' events (core/sets.c, pfmk_set_time_source()), a set without
+ * events by local_clock() at its activations.  Each case checks that the
+ * duration grows by at least the time the set counted and by no more
+ * than the wall time around it, and that it does not move while the set
+ * does not count: across stop and start, a switch, a PMC rewrite while
+ * loaded (events replaced, moved, gone, new), its CPU leaving and coming
+ * back (events released and created again), and getinfo racing with
+ * start, stop and switches, and with unload and load, on the same
+ * context.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <pfmk/pfmk.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_test_pmu.h"
+
+/* How long a set counts in a step, in ms: 10 jiffies at HZ=250. */
+#define ST_RUN_MS		40
+/* Switch timeout of the switching cases, us. */
+#define ST_TIMEOUT_US		5000
+#define ST_SWITCH_MS		150
+/* Wall time the race case runs. */
+#define ST_RACE_BUDGET		(HZ / 2)
+
+/* The set's info, or the test ends. */
+static struct pfarg_setinfo st_info(struct kunit *test, void *desc, u16 id)
+{
+	struct pfarg_setinfo info;
+
+	memset(&info, 0, sizeof(info));
+	info.set_id = id;
+	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
+	return info;
+}
+
+static u64 st_dur(struct kunit *test, void *desc, u16 id)
+{
+	return st_info(test, desc, id).set_act_duration;
+}
+
+/*
+ * The set's clock (local_clock(), or perf's, on the same) and ktime agree
+ * within a quarter and two jiffies: where the TSC is unstable (Debian
+ * 6.1 on QEMU's default CPU model), local_clock() is clamped to a window
+ * around each CPU's last tick.  The least a set's duration may grow over
+ * @ns of sleep, and the most over @wall ns of wall time: a duration
+ * counted twice over exceeds it.
+ */
+static u64 st_least(u64 ns)
+{
+	return ns > jiffies_to_nsecs(2) ? ns - jiffies_to_nsecs(2) : 0;
+}
+
+static u64 st_most(u64 wall)
+{
+	return wall + wall / 4 + jiffies_to_nsecs(2);
+}
+
+/**
+ * struct st_span - the wall time of a run
+ * @inner: from the start's return to the stop's call: the set counted
+ *	at least that long (msleep() may sleep less than asked when the
+ *	jiffies lag behind, so the sleep is measured, not assumed).
+ * @outer: from the start's call to the stop's return: at most that.
+ */
+struct st_span {
+	u64	inner;
+	u64	outer;
+};
+
+/* Start, let the context count ST_RUN_MS, stop. */
+static struct st_span st_run(struct kunit *test, void *desc)
+{
+	u64 t0 = ktime_get_ns(), t1;
+	struct st_span span;
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	t1 = ktime_get_ns();
+	msleep(ST_RUN_MS);
+	span.inner = ktime_get_ns() - t1;
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	span.outer = ktime_get_ns() - t0;
+	return span;
+}
+
+/*
+ * Set 0's duration grows by the time it ran, then stands while the
+ * context is stopped, loaded or not: @desc is loaded and stopped.
+ */
+static void st_expect_run(struct kunit *test, void *desc)
+{
+	u64 a = st_dur(test, desc, 0), b;
+	struct st_span span = st_run(test, desc);
+
+	b = st_dur(test, desc, 0);
+	KUNIT_EXPECT_GE(test, b, a + st_least(span.inner));
+	KUNIT_EXPECT_LE(test, b - a, st_most(span.outer));
+	msleep(ST_RUN_MS);
+	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), b,
+			    "grew while stopped");
+}
+
+/* A set with an event: across stop and start, and unload. */
+static void set_time_stop_start(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u64 d;
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, pfmkt_cpu());
+	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), 0ULL);
+	st_expect_run(test, desc);
+	st_expect_run(test, desc);
+	d = st_dur(test, desc, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
+	pfmkt_load(test, desc, pfmkt_cpu());
+	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
+	st_expect_run(test, desc);
+	pfmkt_close(test, desc);
+}
+
+/* A set without events: timed by the clock, the same way. */
+static void set_time_no_event(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	pfmkt_load(test, desc, pfmkt_cpu());
+	st_expect_run(test, desc);
+	st_expect_run(test, desc);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * Set 0 (an event) and set 1 (no event) switch on their timeout: each
+ * is active about its runs' timeouts, together no more than the wall
+ * time, and neither grows once stopped.
+ */
+static void set_time_switch(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u64 timeout = (u64)ST_TIMEOUT_US * NSEC_PER_USEC;
+	struct pfarg_setinfo s[2];
+	u64 t0, wall;
+	u16 id;
+
+	for (id = 0; id < 2; id++)
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id,
+						  PFM_SETFL_TIME_SWITCH,
+						  ST_TIMEOUT_US, 0), 0);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, pfmkt_cpu());
+	t0 = ktime_get_ns();
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	msleep(ST_SWITCH_MS);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	wall = ktime_get_ns() - t0;
+	for (id = 0; id < 2; id++) {
+		s[id] = st_info(test, desc, id);
+		kunit_info(test, "set %u: %llu runs, %llu us\n", id,
+			   s[id].set_runs, s[id].set_act_duration / 1000);
+		KUNIT_ASSERT_GE(test, s[id].set_runs, 2ULL);
+		/* Every run but maybe the last lasted its timeout. */
+		KUNIT_EXPECT_GE(test, s[id].set_act_duration,
+				(s[id].set_runs - 1) * timeout * 3 / 4);
+	}
+	KUNIT_EXPECT_LE(test, s[0].set_act_duration + s[1].set_act_duration,
+			st_most(wall));
+	msleep(ST_RUN_MS);
+	for (id = 0; id < 2; id++)
+		KUNIT_EXPECT_EQ(test, st_dur(test, desc, id),
+				s[id].set_act_duration);
+	pfmkt_close(test, desc);
+}
+
+/**
+ * struct st_rewrite - a PMC rewrite while loaded, and what it does
+ * @name: the row's name.
+ * @before: PMC 0 and 1 at load (0: not written).
+ * @after: PMC 0 and 1 written while loaded (0: off).
+ * @nr_after: how many of @after are written (from PMC 0).
+ */
+struct st_rewrite {
+	const char	*name;
+	u64		before[2];
+	u64		after[2];
+	unsigned int	nr_after;
+};
+
+static const struct st_rewrite st_rewrites[] = {
+	{ "event_replaced", { PFMK_TEST_PMC(1), 0 }, { PFMK_TEST_PMC(2) }, 1 },
+	{ "clock_pmd_off", { PFMK_TEST_PMC(1), PFMK_TEST_PMC(1) }, { 0 }, 1 },
+	{ "last_event_off", { PFMK_TEST_PMC(1), 0 }, { 0 }, 1 },
+	{ "first_event_on", { 0, 0 }, { PFMK_TEST_PMC(1) }, 1 },
+	{ "both_replaced", { PFMK_TEST_PMC(1), PFMK_TEST_PMC(1) },
+	  { PFMK_TEST_PMC(3), PFMK_TEST_PMC(2) }, 2 },
+};
+
+static void st_rewrite_desc(const struct st_rewrite *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(st_rewrite, st_rewrites, st_rewrite_desc);
+
+/*
+ * PMCs rewritten while loaded (and stopped) replace, release or create
+ * events: the duration carries over unchanged, and grows from there.
+ */
+static void set_time_pmc_rewrite(struct kunit *test)
+{
+	const struct st_rewrite *r = test->param_value;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u16 i;
+	u64 d;
+
+	for (i = 0; i < 2; i++)
+		if (r->before[i])
+			pfmkt_write_pmc(test, desc, i, r->before[i]);
+	pfmkt_load(test, desc, pfmkt_cpu());
+	st_expect_run(test, desc);
+	d = st_dur(test, desc, 0);
+	for (i = 0; i < r->nr_after; i++)
+		pfmkt_write_pmc(test, desc, i, r->after[i]);
+	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), d,
+			    "changed by the rewrite");
+	st_expect_run(test, desc);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * A started context's CPU leaves (its events are released) and comes
+ * back (created again): the time before stays, none is counted while
+ * away, and the set is timed again once back.
+ */
+static void set_time_hotplug(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u64 a, t0, t1, slept;
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load_start(test, desc, cpu);
+	t1 = ktime_get_ns();
+	msleep(ST_RUN_MS);
+	slept = ktime_get_ns() - t1;
+	pfmkt_offline(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED |
+			PFMK_STATE_OFFLINE);
+	a = st_dur(test, desc, 0);
+	KUNIT_EXPECT_GE(test, a, st_least(slept));
+	msleep(ST_RUN_MS);
+	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), a,
+			    "grew while the CPU was away");
+
+	t0 = ktime_get_ns();
+	pfmkt_online(test, cpu);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+	t1 = ktime_get_ns();
+	msleep(ST_RUN_MS);
+	slept = ktime_get_ns() - t1;
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	t0 = ktime_get_ns() - t0;
+	KUNIT_EXPECT_GE(test, st_dur(test, desc, 0), a + st_least(slept));
+	KUNIT_EXPECT_LE(test, st_dur(test, desc, 0) - a, st_most(t0));
+	pfmkt_close(test, desc);
+}
+
+/**
+ * struct st_race - a thread of the race case
+ * @desc: the context.
+ * @started: completed once the thread runs.
+ * @calls: calls made.
+ * @last: each set's last duration read (getinfo thread).
+ * @bad: calls that failed, durations that went back.
+ */
+struct st_race {
+	void			*desc;
+	struct completion	started;
+	unsigned long		calls;
+	u64			last[2];
+	struct pfmkt_bad	bad;
+};
+
+/* Start and stop without end, for a few hundred us each. */
+static int st_race_start_stop(void *arg)
+{
+	struct st_race *r = arg;
+	long ret;
+
+	complete(&r->started);
+	while (!kthread_should_stop()) {
+		ret = pfmk_start(r->desc, NULL);
+		if (ret)
+			pfmkt_bad(&r->bad, ret, 0, 0);
+		usleep_range(100, 400);
+		ret = pfmk_stop(r->desc);
+		if (ret)
+			pfmkt_bad(&r->bad, ret, 1, 0);
+		r->calls += 2;
+		usleep_range(10, 100);
+	}
+	return 0;
+}
+
+/*
+ * Read both sets' durations without end: they never go back.  Set 1 has
+ * no event: its clock is local_clock(), read on this thread's CPU and on
+ * the CPUs that start and stop it, a tick apart at most.
+ */
+static int st_race_getinfo(void *arg)
+{
+	struct st_race *r = arg;
+	struct pfarg_setinfo info[2];
+	u64 slack[2] = { 0, TICK_NSEC };
+	long ret;
+	int i;
+
+	complete(&r->started);
+	while (!kthread_should_stop()) {
+		memset(info, 0, sizeof(info));
+		info[1].set_id = 1;
+		ret = pfmk_getinfo_evtsets(r->desc, info, 2);
+		r->calls++;
+		if (ret) {
+			pfmkt_bad(&r->bad, ret, -1, 0);
+			continue;
+		}
+		for (i = 0; i < 2; i++) {
+			if (info[i].set_act_duration + slack[i] < r->last[i])
+				pfmkt_bad(&r->bad, 0, i,
+					  info[i].set_act_duration);
+			r->last[i] = max(r->last[i], info[i].set_act_duration);
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static struct task_struct *st_race_thread(struct kunit *test,
+					  int (*fn)(void *),
+					  struct st_race *r, int cpu)
+{
+	struct task_struct *t;
+
+	init_completion(&r->started);
+	t = kthread_create(fn, r, "pfmk_st/%d", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	if (cpu >= 0)
+		kthread_bind(t, cpu);
+	wake_up_process(t);
+	wait_for_completion(&r->started);
+	return t;
+}
+
+/*
+ * A context of two sets switching on the minimum timeout, set 0 with an
+ * event, set 1 without, loaded on @cpu and stopped, for the race cases;
+ * @gi, its getinfo thread's record, is set up for it.
+ */
+static void *st_race_ctx(struct kunit *test, int cpu, struct st_race **gi)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	u16 id;
+
+	*gi = kunit_kzalloc(test, sizeof(**gi), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *gi);
+	for (id = 0; id < 2; id++)
+		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id,
+						  PFM_SETFL_TIME_SWITCH, 100,
+						  0), 0);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, cpu);
+	(*gi)->desc = desc;
+	return desc;
+}
+
+/*
+ * After a race of @wall ns, stopped: getinfo always succeeded and never
+ * saw a duration go back, each set's final one is at least the last it
+ * saw, and together they stay within the wall time.
+ */
+static void st_race_check(struct kunit *test, struct st_race *gi, u64 wall)
+{
+	struct pfarg_setinfo s;
+	u64 total = 0;
+	u16 id;
+
+	kunit_info(test, "%lu getinfo calls\n", gi->calls);
+	KUNIT_EXPECT_GT(test, gi->calls, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, gi->bad.nr, 0UL,
+			    "getinfo returned %ld, set %d went back to %llu",
+			    gi->bad.ret, gi->bad.entry, gi->bad.value);
+	for (id = 0; id < 2; id++) {
+		s = st_info(test, gi->desc, id);
+		total += s.set_act_duration;
+		KUNIT_EXPECT_GE(test, s.set_act_duration, gi->last[id]);
+	}
+	KUNIT_EXPECT_GT(test, total, 0ULL);
+	KUNIT_EXPECT_LE(test, total, st_most(wall));
+}
+
+/*
+ * getinfo racing with start, stop and switches on the same context, the
+ * threads on different CPUs where there are two.
+ */
+static void set_time_race_start_stop(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct task_struct *t1, *t2;
+	struct st_race *ss, *gi;
+	void *desc = st_race_ctx(test, cpu, &gi);
+	u64 t0 = ktime_get_ns();
+
+	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ss);
+	ss->desc = desc;
+	t1 = st_race_thread(test, st_race_start_stop, ss, cpu);
+	t2 = st_race_thread(test, st_race_getinfo, gi, pfmkt_other_cpu(cpu));
+	schedule_timeout_interruptible(ST_RACE_BUDGET);
+	kthread_stop(t1);
+	kthread_stop(t2);
+	kunit_info(test, "%lu start/stop calls\n", ss->calls);
+	KUNIT_EXPECT_GT(test, ss->calls, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, ss->bad.nr, 0UL, "start/stop returned %ld",
+			    ss->bad.ret);
+	st_race_check(test, gi, ktime_get_ns() - t0);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * getinfo racing with unload and load (the sets' events released and
+ * created again, their time sources chosen again) between runs.
+ */
+static void set_time_race_reload(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	unsigned long end = jiffies + ST_RACE_BUDGET;
+	struct task_struct *t;
+	struct st_race *gi;
+	void *desc = st_race_ctx(test, cpu, &gi);
+	u64 t0 = ktime_get_ns();
+
+	int ret = 0;
+
+	t = st_race_thread(test, st_race_getinfo, gi, pfmkt_other_cpu(cpu));
+	while (time_before(jiffies, end) && !ret) {
+		ret = pfmk_start(desc, NULL);
+		usleep_range(100, 400);
+		ret = ret ?: pfmk_stop(desc);
+		ret = ret ?: pfmk_unload_context(desc);
+		usleep_range(10, 100);
+		ret = ret ?: pfmkt_load_cpu(desc, cpu);
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	st_race_check(test, gi, ktime_get_ns() - t0);
+	pfmkt_close(test, desc);
+}
+
+static struct kunit_case pfmk_set_time_cases[] = {
+	KUNIT_CASE(set_time_stop_start),
+	KUNIT_CASE(set_time_no_event),
+	KUNIT_CASE(set_time_switch),
+	KUNIT_CASE_PARAM(set_time_pmc_rewrite, st_rewrite_gen_params),
+	KUNIT_CASE(set_time_hotplug),
+	KUNIT_CASE(set_time_race_start_stop),
+	KUNIT_CASE(set_time_race_reload),
+	{}
+};
+
+static struct kunit_suite pfmk_set_time_suite = {
+	.name = "pfmk_set_time",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_set_time_cases,
+};
+
+kunit_test_suites(&pfmk_set_time_suite);
