@@ -243,6 +243,9 @@ struct pfmk_pmd {
  *	(pfmk_set_time_source()); its enabled time carries over the
  *	release of its events (the PMD's @time_enabled).
  * @clk_base: enabled ns of @clk when it became the set's clock.
+ * @act_seen: the largest active time getinfo reported: perf may read an
+ *	inactive event's enabled time on a CPU whose clock lags, a little
+ *	behind what it read before (pfmk_set_active_time()).
  * @ev_span: no PMD from this index on has an event (an upper bound, under
  *	ctx->mutex: start, stop and unload go through @pmds up to it, not
  *	all).
@@ -275,6 +278,7 @@ struct pfmk_set {
 	u64			act_start;
 	struct pfmk_pmd		*clk;
 	u64			clk_base;
+	u64			act_seen;
 	unsigned int		ev_span;
 	unsigned int		pmd_span;
 	DECLARE_BITMAP(pmcs_written, PFM_MAX_HW_PMDS);

@@ -280,6 +280,12 @@ static u64 pfmk_set_active_ns(const struct pfmk_set *set)
 	return d > 0 ? d : 0;
 }
 
+/* ns @set's clock PMD was enabled since it became its clock, at @now. */
+static u64 pfmk_set_clk_ns(const struct pfmk_set *set, u64 now)
+{
+	return now > set->clk_base ? now - set->clk_base : 0;
+}
+
 /*
  * perfmon2's set_act_duration: the ns @set was active, counting.  Read
  * from the enabled time of its clock PMD's events (perf updates it at
@@ -292,10 +298,16 @@ static u64 pfmk_set_active_time(struct pfmk_ctx *ctx, struct pfmk_set *set)
 
 	lockdep_assert_held(&ctx->mutex);
 	if (set->clk)
-		t += pfmk_perf_enabled(set->clk) - set->clk_base;
+		t += pfmk_set_clk_ns(set, pfmk_perf_enabled(set->clk));
 	if (set->act_start)
 		t += pfmk_set_active_ns(set);
-	return t;
+	/*
+	 * perf brings an inactive (multiplexed) event's enabled time up to
+	 * date with the clock of the CPU reading it, which may lag the one
+	 * that read it last: never report less than before.
+	 */
+	set->act_seen = max(set->act_seen, t);
+	return set->act_seen;
 }
 
 /**
@@ -332,8 +344,8 @@ void pfmk_set_time_source(struct pfmk_ctx *ctx, struct pfmk_set *set,
 	/* Not counting: a set timed by the clock has folded its time. */
 	WARN_ON_ONCE(set->act_start);
 	if (clk) {
-		set->duration += (fresh ? clk->time_enabled :
-				  pfmk_perf_enabled(clk)) - set->clk_base;
+		set->duration += pfmk_set_clk_ns(set, fresh ? clk->time_enabled :
+						       pfmk_perf_enabled(clk));
 		set->clk = NULL;
 	}
 	for (i = 0; i < n; i++) {
@@ -881,7 +893,8 @@ int pfmk_ctx_delete_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
  * @req: sets to report on; set_id is input, the rest output.
  * @count: number of entries.
  *
- * Context: process context; ctx->mutex held.
+ * Context: process context; may sleep (reads perf's enabled time of the
+ *	sets' clock events); ctx->mutex held.
  * Return: 0 or a negative errno.
  */
 int pfmk_ctx_getinfo_sets(struct pfmk_ctx *ctx, struct pfarg_setinfo *req,
