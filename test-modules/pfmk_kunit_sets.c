@@ -392,26 +392,6 @@ static struct kunit_suite pfmk_sets_args_suite = {
 #define SETS_CYCLES	50
 
 /*
- * Sets 0 (@flags0) and 1 (@flags1), each with PMC 0 counting the test
- * PMU's step-1 event; @timeout_us for those of them that switch on time.
- */
-static void *sets_create_two(struct kunit *test, u32 flags0, u32 flags1,
-			     u32 timeout_us)
-{
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u32 flags[2] = { flags0, flags1 };
-	u16 id;
-
-	for (id = 0; id < 2; id++) {
-		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id, flags[id],
-						  flags[id] & PFM_SETFL_TIME_SWITCH ?
-						  timeout_us : 0, 0), 0);
-		pfmkt_write_set_pmc(test, desc, id, 0, PFMK_TEST_PMC(1));
-	}
-	return desc;
-}
-
-/*
  * Two sets switching on overflow on the test PMU: set 0 after 1 overflow
  * of period 20, set 1 after 1 overflow of period 5.  (Without a sampling
  * format, as in perfmon2 2.2, an overflow that does not complete a switch
@@ -421,7 +401,7 @@ static void *sets_create_two(struct kunit *test, u32 flags0, u32 flags1,
  */
 static void *sets_ovfl_switch_run(struct kunit *test)
 {
-	void *desc = sets_create_two(test, PFM_SETFL_OVFL_SWITCH,
+	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH,
 				     PFM_SETFL_OVFL_SWITCH, 0);
 	int cpu = pfmkt_cpu();
 	unsigned int k, i;
@@ -545,7 +525,7 @@ static void sets_expl_next_order(struct kunit *test)
 /* A switch due while MASKED waits for pfmk_restart(). */
 static void sets_masked_switch_waits(struct kunit *test)
 {
-	void *desc = sets_create_two(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
+	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
 	int cpu = pfmkt_cpu();
 	union pfm_msg msg;
 
@@ -583,7 +563,7 @@ static void sets_masked_switch_waits(struct kunit *test)
 static void sets_masked_no_switch_race(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
-	void *desc = sets_create_two(test, PFM_SETFL_TIME_SWITCH,
+	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_TIME_SWITCH,
 				     PFM_SETFL_TIME_SWITCH, 100);
 	struct pfarg_setinfo before[2], after[2];
 	int cpu = pfmkt_cpu();
@@ -641,7 +621,7 @@ static void sets_masked_no_switch_race(struct kunit *test)
  */
 static void *sets_switch_at_second_tick(struct kunit *test)
 {
-	void *desc = sets_create_two(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
+	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
 
 	sets_write_sampling(test, desc, 0, 0, 2, 1, 0);
 	return desc;
@@ -722,7 +702,7 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
  */
 static void sets_stop_cancels_timeout(struct kunit *test)
 {
-	void *desc = sets_create_two(test, PFM_SETFL_TIME_SWITCH, 0, 20000);
+	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_TIME_SWITCH, 0, 20000);
 	struct pfmk_ctx_stats st;
 	struct pfarg_load load;
 	int cpu = pfmkt_cpu();
