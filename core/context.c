@@ -302,13 +302,11 @@ static bool pfmk_completion_blank(const struct completion *c)
 static DEFINE_SPINLOCK(pfmk_completion_lock);
 
 /*
- * 2006 clients passed a static completion they never initialised
- * (SystemTap's runtime did): complete() would follow a NULL pointer.
- * Nobody can be waiting on an all-zero one, nor have completed it, so
- * initialising it loses nothing (pfmk_completion_blank()).  A completion
- * may be shared by contexts created at once: under the lock, the second
- * creator finds it initialised, and no owner can wait on it before the
- * first creator's initialisation is done.
+ * Initialise a completion a 2006 client left all zero
+ * (pfmk_completion_blank() says why that is safe).  A completion may be
+ * shared by contexts created at once: under the lock, the second creator
+ * finds it initialised, and no owner can wait on it before the first
+ * creator's initialisation is done.
  */
 static void pfmk_completion_prepare(struct completion *c)
 {

@@ -33,7 +33,8 @@
 /**
  * DOC: Lock order
  *
- * From the outermost lock to the innermost::
+ * From the outermost lock to the innermost; a lock is taken only inside
+ * those above it at a lesser indentation, never inside its siblings::
  *
  *   pfmk_pmu_lock                  PMU description registry (pmu/pmu_desc.c),
  *                                  writers only: lookups are under RCU

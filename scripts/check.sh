@@ -195,7 +195,8 @@ hn_log=$PFMK_LOGS/check-harness.log
 {
 	for ut in test_results test_manifest_sources test_pstore test_reports test_examples \
 		test_bench; do
-		python3 "$PFMK_ROOT/scripts/$ut.py" >"$hn_log.$ut" 2>&1 || true
+		PYTHONDONTWRITEBYTECODE=1 python3 "$PFMK_ROOT/scripts/$ut.py" >"$hn_log.$ut" 2>&1 ||
+			true
 		grep -E '^(FAIL|ERROR): ' "$hn_log.$ut" || true
 		tail -n 3 "$hn_log.$ut" | grep -q '^OK' ||
 			echo "scripts/$ut.py did not pass, see $hn_log.$ut"

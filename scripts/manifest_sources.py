@@ -412,6 +412,9 @@ def regenerate(manifest, sources):
 
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
+    if len(argv) > 1 and argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
     write = len(argv) > 1 and argv[1] == "--write"
     if write:
         argv = argv[:1] + argv[2:]

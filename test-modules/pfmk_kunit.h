@@ -284,6 +284,7 @@ void pfmkt_write_sampler_pmd(struct kunit *test, void *desc, u16 reg,
 			     u64 period, const struct pfmkt_pmd *p);
 void pfmkt_write_sampler(struct kunit *test, void *desc, u16 reg, u64 period,
 			 u32 flags, u64 smpl_pmds);
+struct pfarg_setinfo pfmkt_set_info(struct kunit *test, void *desc, u16 id);
 void pfmkt_stats(struct kunit *test, void *desc, struct pfmk_ctx_stats *st);
 void pfmkt_expect_stats(struct kunit *test, void *desc,
 			const struct pfmk_ctx_stats *want);

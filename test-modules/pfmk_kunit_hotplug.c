@@ -154,16 +154,12 @@ static void hotplug_sampling_phase(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
 	struct pfmk_ctx_stats st;
-	struct pfarg_pmd pmd;
 	void *desc;
 	int i;
 
 	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 64 << 10, NULL);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_pmd_req(&pmd, 0, 0, -10ULL);
-	pmd.reg_short_reset = -10ULL;
-	pmd.reg_long_reset = -10ULL;
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	pfmkt_write_sampler(test, desc, 0, 10, 0, 0);
 	pfmkt_load_start(test, desc, cpu);
 	for (i = 0; i < 35; i++)
 		pfmk_test_pmu_tick(cpu, 1);
@@ -236,13 +232,13 @@ static void hotplug_sets_suspended(struct kunit *test)
 /* Runs of set @id. */
 static u64 hotplug_set_runs(struct kunit *test, void *desc, u16 id)
 {
-	struct pfarg_setinfo info;
-
-	memset(&info, 0, sizeof(info));
-	info.set_id = id;
-	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
-	return info.set_runs;
+	return pfmkt_set_info(test, desc, id).set_runs;
 }
+
+/* Set 0's PMD 0: notify at each overflow, switch after one. */
+static const struct pfmkt_pmd hotplug_notify_switch = {
+	.flags = PFM_REGFL_OVFL_NOTIFY, .switch_cnt = 1,
+};
 
 /*
  * A set switch that came due with a masking overflow waits for
@@ -252,17 +248,11 @@ static u64 hotplug_set_runs(struct kunit *test, void *desc, u16 id)
 static void hotplug_switch_kept(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	struct pfarg_pmd pmd;
 	void *desc;
 
 	desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
 	/* Without a format the overflow masks, and notifies. */
-	pfmkt_pmd_req(&pmd, 0, 0, -4ULL);
-	pmd.reg_short_reset = -4ULL;
-	pmd.reg_long_reset = -4ULL;
-	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
-	pmd.reg_ovfl_switch_cnt = 1;
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	pfmkt_write_sampler_pmd(test, desc, 0, 4, &hotplug_notify_switch);
 	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 4);

@@ -29,7 +29,7 @@ static const char * const pfmkt_params[] = {
 /* Values saved by pfmk_limits_init(), restored by pfmk_limits_exit(). */
 static char pfmkt_saved[ARRAY_SIZE(pfmkt_params)][24];
 
-static void pfmkt_set_limit(struct kunit *test, const char *name, u64 val)
+static void limits_set(struct kunit *test, const char *name, u64 val)
 {
 	char buf[24];
 
@@ -65,9 +65,9 @@ static void pfmk_limits_exit(struct kunit *test)
 }
 
 /* What a failed request must leave as it was. */
-static void pfmkt_expect_nothing_allocated(struct kunit *test,
-					   const struct pfmk_global_stats *a,
-					   const struct pfmk_global_stats *b)
+static void limits_expect_nothing_allocated(struct kunit *test,
+					    const struct pfmk_global_stats *a,
+					    const struct pfmk_global_stats *b)
 {
 	pfmkt_expect_gstats(test, a, b, &(struct pfmk_global_stats){},
 			    PFMKT_GST(ctx_open) | PFMKT_GST(ctx_created) |
@@ -83,7 +83,7 @@ static void limits_max_contexts(struct kunit *test)
 	void *a, *b, *c = NULL;
 
 	before = pfmkt_gstats(test);
-	pfmkt_set_limit(test, "max_contexts", before.ctx_open + 2);
+	limits_set(test, "max_contexts", before.ctx_open + 2);
 	a = pfmkt_create(test, "");
 	b = pfmkt_create(test, "");
 
@@ -91,7 +91,7 @@ static void limits_max_contexts(struct kunit *test)
 	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), -ENOMEM);
 	after = pfmkt_gstats(test);
-	pfmkt_expect_nothing_allocated(test, &before, &after);
+	limits_expect_nothing_allocated(test, &before, &after);
 
 	/* The others are untouched, and closing one makes room. */
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(a), PFM_CTX_UNLOADED);
@@ -122,7 +122,7 @@ static void *limits_events_at_limit(struct kunit *test, int cpu,
 {
 	void *desc = limits_events_ctx(test, before);
 
-	pfmkt_set_limit(test, "max_events", before->events + 3);
+	limits_set(test, "max_events", before->events + 3);
 	pfmkt_load(test, desc, cpu);
 	return desc;
 }
@@ -133,11 +133,11 @@ static void limits_max_events_over(struct kunit *test)
 	struct pfmk_global_stats before, after;
 	void *desc = limits_events_ctx(test, &before);
 
-	pfmkt_set_limit(test, "max_events", before.events + 2);
+	limits_set(test, "max_events", before.events + 2);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	after = pfmkt_gstats(test);
-	pfmkt_expect_nothing_allocated(test, &before, &after);
+	limits_expect_nothing_allocated(test, &before, &after);
 }
 
 /* max_events: exactly at the limit, the load takes every event. */
@@ -184,12 +184,12 @@ static void limits_max_smpl_buf(struct kunit *test)
 	struct pfmk_global_stats before, after;
 	void *desc;
 
-	pfmkt_set_limit(test, "max_smpl_buf", SZ_1M);
+	limits_set(test, "max_smpl_buf", SZ_1M);
 	before = pfmkt_gstats(test);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M + 1,
 						   &desc, NULL), -E2BIG);
 	after = pfmkt_gstats(test);
-	pfmkt_expect_nothing_allocated(test, &before, &after);
+	limits_expect_nothing_allocated(test, &before, &after);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
 						   NULL), 0);
@@ -205,7 +205,7 @@ static void limits_max_smpl_mem(struct kunit *test)
 	void *desc;
 
 	before = pfmkt_gstats(test);
-	pfmkt_set_limit(test, "max_smpl_mem", before.smpl_bytes + SZ_1M + 4096);
+	limits_set(test, "max_smpl_mem", before.smpl_bytes + SZ_1M + 4096);
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
 						   NULL), 0);
 
@@ -214,7 +214,7 @@ static void limits_max_smpl_mem(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 8192, &desc,
 						   NULL), -ENOMEM);
 	after = pfmkt_gstats(test);
-	pfmkt_expect_nothing_allocated(test, &before, &after);
+	limits_expect_nothing_allocated(test, &before, &after);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 4096, &desc,
 						   NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
@@ -239,8 +239,7 @@ static void *limits_aux_ctx(struct kunit *test,
 		kunit_skip(test, "the harness says the kernel lacks pfmk's kernel-owned AUX patch");
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	*before = pfmkt_gstats(test);
-	pfmkt_set_limit(test, "max_smpl_mem",
-			before->smpl_bytes + LIMITS_AUX_COST);
+	limits_set(test, "max_smpl_mem", before->smpl_bytes + LIMITS_AUX_COST);
 	return desc;
 }
 

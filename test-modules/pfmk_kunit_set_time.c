@@ -38,20 +38,9 @@
 /* Wall time the race case runs. */
 #define ST_RACE_BUDGET		(HZ / 2)
 
-/* The set's info, or the test ends. */
-static struct pfarg_setinfo st_info(struct kunit *test, void *desc, u16 id)
-{
-	struct pfarg_setinfo info;
-
-	memset(&info, 0, sizeof(info));
-	info.set_id = id;
-	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
-	return info;
-}
-
 static u64 st_dur(struct kunit *test, void *desc, u16 id)
 {
-	return st_info(test, desc, id).set_act_duration;
+	return pfmkt_set_info(test, desc, id).set_act_duration;
 }
 
 /*
@@ -172,7 +161,7 @@ static void set_time_switch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	wall = ktime_get_ns() - t0;
 	for (id = 0; id < 2; id++) {
-		s[id] = st_info(test, desc, id);
+		s[id] = pfmkt_set_info(test, desc, id);
 		kunit_info(test, "set %u: %llu runs, %llu us\n", id,
 			   s[id].set_runs, s[id].set_act_duration / 1000);
 		KUNIT_ASSERT_GE(test, s[id].set_runs, 2ULL);
@@ -410,7 +399,7 @@ static void st_race_check(struct kunit *test, struct st_race *gi, u64 wall)
 			    "getinfo returned %ld, set %d went back to %llu",
 			    gi->bad.ret, gi->bad.entry, gi->bad.value);
 	for (id = 0; id < 2; id++) {
-		s = st_info(test, gi->desc, id);
+		s = pfmkt_set_info(test, gi->desc, id);
 		total += s.set_act_duration;
 		KUNIT_EXPECT_GE(test, s.set_act_duration, gi->last[id]);
 	}

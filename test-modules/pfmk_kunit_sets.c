@@ -27,16 +27,6 @@
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
 
-static struct pfarg_setinfo sets_info(struct kunit *test, void *desc, u16 id)
-{
-	struct pfarg_setinfo info;
-
-	memset(&info, 0, sizeof(info));
-	info.set_id = id;
-	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
-	return info;
-}
-
 static bool sets_exists(void *desc, u16 id)
 {
 	struct pfarg_setinfo info;
@@ -46,22 +36,15 @@ static bool sets_exists(void *desc, u16 id)
 	return pfmk_getinfo_evtsets(desc, &info, 1) == 0;
 }
 
-/* Write PMC @reg of set @set. */
 /* Make PMD @reg of set @set sample every @period events. */
 static void sets_write_sampling(struct kunit *test, void *desc, u16 set,
 				u16 reg, u64 period, u64 switch_cnt, u32 flags)
 {
-	struct pfarg_pmd pmd;
+	const struct pfmkt_pmd p = {
+		.set = set, .switch_cnt = switch_cnt, .flags = flags,
+	};
 
-	memset(&pmd, 0, sizeof(pmd));
-	pmd.reg_num = reg;
-	pmd.reg_set = set;
-	pmd.reg_value = -period;
-	pmd.reg_short_reset = -period;
-	pmd.reg_long_reset = -period;
-	pmd.reg_ovfl_switch_cnt = switch_cnt;
-	pmd.reg_flags = flags;
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
+	pfmkt_write_sampler_pmd(test, desc, reg, period, &p);
 }
 
 /**
@@ -146,7 +129,7 @@ static void sets_next_same_request(struct kunit *test)
 {
 	void *desc = sets_create_next(test);
 
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 5).set_id_next, 4);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 5).set_id_next, 4);
 	pfmkt_close(test, desc);
 }
 
@@ -155,8 +138,8 @@ static void sets_next_implicit(struct kunit *test)
 {
 	void *desc = sets_create_next(test);
 
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_id_next, 4);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 4).set_id_next, 5);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_id_next, 4);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 4).set_id_next, 5);
 	pfmkt_close(test, desc);
 }
 
@@ -174,8 +157,8 @@ static void sets_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 3, PFM_SETFL_TIME_SWITCH, 10,
 					  0), 0);
 	/* The effective timeout is rounded up to the minimum (100 us). */
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 3).set_timeout, 100);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 3).set_flags,
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 3).set_timeout, 100);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 3).set_flags,
 			PFM_SETFL_TIME_SWITCH);
 	pfmkt_close(test, desc);
 }
@@ -362,8 +345,8 @@ static void sets_start_set_chosen(struct kunit *test)
 	pfmk_test_pmu_tick(pfmkt_cpu(), 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 3);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_runs, 1);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 2).set_runs, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 2).set_runs, 1);
 	pfmkt_close(test, desc);
 }
 
@@ -468,11 +451,11 @@ static void sets_ovfl_switch_setinfo(struct kunit *test)
 	void *desc = sets_ovfl_switch_run(test);
 	struct pfarg_setinfo info;
 
-	info = sets_info(test, desc, 0);
+	info = pfmkt_set_info(test, desc, 0);
 	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES + 1);
 	KUNIT_EXPECT_EQ(test, info.set_ovfl_pmds[0], 1);
 	KUNIT_EXPECT_EQ(test, info.set_id_next, 1);
-	info = sets_info(test, desc, 1);
+	info = pfmkt_set_info(test, desc, 1);
 	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, info.set_id_next, 0);
 	pfmkt_close(test, desc);
@@ -515,7 +498,7 @@ static void sets_expl_next_order(struct kunit *test)
 				      "switch %u: set %u did not run", i,
 				      order[i]);
 		for (s = 0; s < 4; s++)
-			KUNIT_ASSERT_EQ_MSG(test, sets_info(test, desc, s).set_runs,
+			KUNIT_ASSERT_EQ_MSG(test, pfmkt_set_info(test, desc, s).set_runs,
 					    runs[s], "switch %u, set %u", i, s);
 	}
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
@@ -541,12 +524,12 @@ static void sets_masked_switch_waits(struct kunit *test)
 			PFM_CTX_MASKED | PFMK_STATE_STARTED);
 	/* Give the switch work every chance to run: it must not switch. */
 	msleep(50);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 1).set_runs, 0);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_runs, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1);
 
 	/* restart unmasks and switches before it returns. */
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 1).set_runs, 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 1);
 	pfmk_test_pmu_tick(cpu, 4);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), 4);
 	pfmkt_close(test, desc);
@@ -589,15 +572,15 @@ static void sets_masked_no_switch_race(struct kunit *test)
 				(ssize_t)sizeof(msg));
 		id = msg.pfm_ovfl_msg.msg_active_set;
 		KUNIT_ASSERT_LT(test, id, 2);
-		before[0] = sets_info(test, desc, 0);
-		before[1] = sets_info(test, desc, 1);
+		before[0] = pfmkt_set_info(test, desc, 0);
+		before[1] = pfmkt_set_info(test, desc, 1);
 		c0 = pfmkt_read_set_pmd(test, desc, id, 1);
 		c1 = pfmkt_read_set_pmd(test, desc, !id, 1);
 		/* Several timeouts go by while masked. */
 		usleep_range(400, 500);
 		pfmk_test_pmu_tick(cpu, 1);
-		after[0] = sets_info(test, desc, 0);
-		after[1] = sets_info(test, desc, 1);
+		after[0] = pfmkt_set_info(test, desc, 0);
+		after[1] = pfmkt_set_info(test, desc, 1);
 		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_set_pmd(test, desc, id, 1),
 				    c0 + 1, "round %u: set %u stopped", round,
 				    id);
@@ -719,7 +702,7 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.set_switches, 0ULL);
-	KUNIT_EXPECT_EQ(test, sets_info(test, desc, 0).set_runs, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1ULL);
 	pfmkt_close(test, desc);
 }
 
@@ -899,7 +882,7 @@ static void sets_time_expect_set(struct kunit *test, void *desc, u16 id,
 				 const struct pfmk_ctx_stats *st, u64 per_run)
 {
 	u64 timeout_ns = SETS_TIMEOUT_US * NSEC_PER_USEC;
-	struct pfarg_setinfo info = sets_info(test, desc, id);
+	struct pfarg_setinfo info = pfmkt_set_info(test, desc, id);
 	u64 act = info.set_act_duration, trimmed, count;
 
 	trimmed = act > st->switch_lat_max ? act - st->switch_lat_max : 0;
@@ -994,7 +977,7 @@ static void sets_time_switch_cpuclock_runs(struct kunit *test)
 
 	sets_time_run(test, &r);
 	for (id = 0; id < SETS_NR; id++) {
-		info = sets_info(test, r.desc, id);
+		info = pfmkt_set_info(test, r.desc, id);
 		runs += info.set_runs;
 		total += info.set_act_duration;
 	}

@@ -615,6 +615,24 @@ void pfmkt_write_sampler(struct kunit *test, void *desc, u16 reg, u64 period,
 }
 
 /**
+ * pfmkt_set_info() - pfmk_getinfo_evtsets() of one set, or abort the test
+ * @test: the test.
+ * @desc: the context.
+ * @id: the set.
+ *
+ * Return: the set's information.
+ */
+struct pfarg_setinfo pfmkt_set_info(struct kunit *test, void *desc, u16 id)
+{
+	struct pfarg_setinfo info;
+
+	memset(&info, 0, sizeof(info));
+	info.set_id = id;
+	KUNIT_ASSERT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
+	return info;
+}
+
+/**
  * pfmkt_stats() - pfmk_get_stats(), or abort the test
  * @test: the test.
  * @desc: the context.
