@@ -513,7 +513,10 @@ static void hotplug_offline_hw_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, hw);
 }
 
-/* ... not at the re-arm: the context comes back loaded, not offline. */
+/*
+ * The write refused while offline leaves the re-arm alone: the context
+ * comes back loaded, not offline.
+ */
 static void hotplug_offline_hw_rearm(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
