@@ -62,12 +62,16 @@ static void *hotplug_counting(struct kunit *test, int cpu)
 	return desc;
 }
 
-/*
- * Counts are kept while the CPU is away and go on when it is back.  The
- * hotplug work has re-armed the context before the ticks (a KAPI call on
- * the context would too).
- */
-static void hotplug_count_preserved(struct kunit *test)
+/* Take @cpu away and back, and let the hotplug work re-arm. */
+static void hotplug_cycle(struct kunit *test, int cpu)
+{
+	pfmkt_offline(test, cpu);
+	pfmkt_online(test, cpu);
+	pfmk_hotplug_test_flush();
+}
+
+/* Counts are kept while the CPU is away. */
+static void hotplug_count_kept_offline(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
 	void *desc = hotplug_counting(test, cpu);
@@ -75,21 +79,38 @@ static void hotplug_count_preserved(struct kunit *test)
 	pfmkt_offline(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 100);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 300);
-	pfmkt_online(test, cpu);
-	pfmk_hotplug_test_flush();
+}
+
+/*
+ * Counts go on from where they were when the CPU is back.  The hotplug
+ * work has re-armed the context before the ticks (a KAPI call on the
+ * context would too).
+ */
+static void hotplug_count_preserved(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
+
+	hotplug_cycle(test, cpu);
 	pfmk_test_pmu_tick(cpu, 50);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 150);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 450);
+}
 
-	/* And across a second cycle. */
-	pfmkt_offline(test, cpu);
-	pfmkt_online(test, cpu);
-	pfmk_hotplug_test_flush();
+/* Counts go on across a second cycle as across the first. */
+static void hotplug_count_preserved_two_cycles(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
+
+	hotplug_cycle(test, cpu);
+	pfmk_test_pmu_tick(cpu, 50);
+	hotplug_cycle(test, cpu);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 151);
 }
 
-/* A started context is OFFLINE while its CPU is away, not once it is back. */
+/* A started context is OFFLINE while its CPU is away. */
 static void hotplug_state_offline(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
@@ -98,15 +119,23 @@ static void hotplug_state_offline(struct kunit *test)
 	pfmkt_offline(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
+}
+
+/* A started context is no longer OFFLINE once its CPU is back. */
+static void hotplug_state_online(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
+
+	pfmkt_offline(test, cpu);
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 }
 
 /*
- * The context's perf events are released while the CPU is away, and
- * created again when it is back: the pfmk-wide count, read once the
- * hotplug work is done.
+ * The context's perf events are released while the CPU is away: the
+ * pfmk-wide count, read once the hotplug work is done.
  */
 static void hotplug_events_released(struct kunit *test)
 {
@@ -118,27 +147,69 @@ static void hotplug_events_released(struct kunit *test)
 	pfmkt_offline(test, cpu);
 	pfmk_hotplug_test_flush();
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events - 2);
+}
+
+/* The context's perf events are created again when the CPU is back. */
+static void hotplug_events_recreated(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+
+	hotplug_counting(test, cpu);
+	before = pfmkt_gstats(test);
+	pfmkt_offline(test, cpu);
+	pfmk_hotplug_test_flush();
 	pfmkt_online(test, cpu);
 	pfmk_hotplug_test_flush();
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
 }
 
+/* Read @n messages of @desc, whatever they are. */
+static void hotplug_drain_msgs(struct kunit *test, void *desc, unsigned int n)
+{
+	union pfm_msg msg;
+
+	while (n--)
+		KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+				(ssize_t)sizeof(msg));
+}
+
+/* The CPU going away sends an OFFLINE message with the cycle's number. */
+static void hotplug_msg_offline(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
+
+	pfmkt_offline(test, cpu);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+}
+
 /*
- * Each cycle sends an OFFLINE and an ONLINE message, nothing else, both
- * with the cycle's number: a second cycle is numbered 2.
+ * The CPU coming back sends an ONLINE message with the cycle's number,
+ * after the OFFLINE one, and nothing else.
  */
-static void hotplug_msg_cycle(struct kunit *test)
+static void hotplug_msg_online(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
 	void *desc = hotplug_counting(test, cpu);
 	union pfm_msg msg;
 
 	pfmkt_offline(test, cpu);
-	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	hotplug_drain_msgs(test, desc, 1);
 	pfmkt_online(test, cpu);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1), -EAGAIN);
+}
 
+/* A second cycle's OFFLINE and ONLINE messages are numbered 2. */
+static void hotplug_msg_second_cycle(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_counting(test, cpu);
+
+	pfmkt_offline(test, cpu);
+	pfmkt_online(test, cpu);
+	hotplug_drain_msgs(test, desc, 2);
 	pfmkt_offline(test, cpu);
 	pfmkt_online(test, cpu);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 2);
@@ -146,14 +217,13 @@ static void hotplug_msg_cycle(struct kunit *test)
 }
 
 /*
- * A sampling PMD keeps its phase: the period in flight resumes.  With the
- * default format, which resets per overflow (without a format, the first
- * overflow would mask the context, as in perfmon2 2.2).
+ * A context sampling PMD 0 with period 10 on @cpu, with the default
+ * format, which resets per overflow (without a format, the first
+ * overflow would mask the context, as in perfmon2 2.2); 35 ticks leave
+ * 5 to go in the period in flight.
  */
-static void hotplug_sampling_phase(struct kunit *test)
+static void *hotplug_sampling(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_hp_cpu(test);
-	struct pfmk_ctx_stats st;
 	void *desc;
 	int i;
 
@@ -163,12 +233,34 @@ static void hotplug_sampling_phase(struct kunit *test)
 	pfmkt_load_start(test, desc, cpu);
 	for (i = 0; i < 35; i++)
 		pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -5ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), -5ULL);
+	return desc;
+}
+
+/* A sampling PMD keeps its phase while the CPU is away. */
+static void hotplug_sampling_phase_offline(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_sampling(test, cpu);
 
 	pfmkt_offline(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -5ULL);
+}
+
+/*
+ * A sampling PMD keeps its phase across a cycle: the period in flight
+ * resumes when the CPU is back.
+ */
+static void hotplug_sampling_phase(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_sampling(test, cpu);
+	struct pfmk_ctx_stats st;
+	int i;
+
+	pfmkt_offline(test, cpu);
 	pfmkt_online(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc) & PFMK_STATE_OFFLINE, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc) & PFMK_STATE_OFFLINE, 0);
 
 	/* 5 ticks finish the period in flight, then 3 whole periods. */
 	for (i = 0; i < 35; i++)
@@ -194,38 +286,69 @@ static void hotplug_sets_sum(struct kunit *test, void *desc, u64 *runs,
 }
 
 /*
- * Sets switching every ms stop switching while their CPU is away: no
- * runs, no active time; both resume when it is back.
+ * Two sets switching every ms on @cpu, started, which then goes away.
+ * @runs, @ns: output: their runs and active time once it is away.
  */
-static void hotplug_sets_suspended(struct kunit *test)
+static void *hotplug_sets_away(struct kunit *test, int cpu, u64 *runs,
+			       u64 *ns)
 {
-	int cpu = pfmkt_hp_cpu(test);
-	u64 runs, ns, runs2, ns2;
 	void *desc;
 
 	desc = pfmkt_create_two_sets(test, PFM_SETFL_TIME_SWITCH,
 				     PFM_SETFL_TIME_SWITCH, 1000);
 	pfmkt_load_start(test, desc, cpu);
 	msleep(20);
-
 	pfmkt_offline(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
-	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
-	hotplug_sets_sum(test, desc, &runs, &ns);
+	hotplug_sets_sum(test, desc, runs, ns);
+	return desc;
+}
+
+/* Sets stop switching while their CPU is away: no runs, no active time. */
+static void hotplug_sets_suspended(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 runs, ns, runs2, ns2;
+	void *desc;
+
+	desc = hotplug_sets_away(test, cpu, &runs, &ns);
 	msleep(100);
 	hotplug_sets_sum(test, desc, &runs2, &ns2);
 	KUNIT_EXPECT_EQ_MSG(test, runs2, runs, "sets switched while offline");
 	KUNIT_EXPECT_EQ_MSG(test, ns2, ns, "active time while offline");
+	pfmkt_close(test, desc);
+}
 
+/* Sets switch again, and count active time, once their CPU is back. */
+static void hotplug_sets_resumed(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 runs, ns, runs2, ns2;
+	void *desc;
+
+	desc = hotplug_sets_away(test, cpu, &runs, &ns);
 	pfmkt_online(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
 	msleep(50);
 	hotplug_sets_sum(test, desc, &runs2, &ns2);
 	KUNIT_EXPECT_GT_MSG(test, runs2, runs, "no switch after online");
 	KUNIT_EXPECT_GT_MSG(test, ns2, ns, "no active time after online");
+	pfmkt_close(test, desc);
+}
+
+/* A context with sets sends the OFFLINE and ONLINE messages of a cycle. */
+static void hotplug_sets_msg(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 runs, ns;
+	void *desc;
+
+	desc = hotplug_sets_away(test, cpu, &runs, &ns);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	pfmkt_online(test, cpu);
+	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
 	pfmkt_close(test, desc);
 }
 
@@ -241,13 +364,11 @@ static const struct pfmkt_pmd hotplug_notify_switch = {
 };
 
 /*
- * A set switch that came due with a masking overflow waits for
- * pfmk_restart(); a restart while the CPU is away keeps it, and the
- * re-arm does it: set 1 runs once the CPU is back, not before.
+ * A set switch that came due with a masking overflow on @cpu waits for
+ * pfmk_restart(): the CPU goes away, then the context is restarted.
  */
-static void hotplug_switch_kept(struct kunit *test)
+static void *hotplug_switch_restarted_away(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc;
 
 	desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
@@ -262,11 +383,37 @@ static void hotplug_switch_kept(struct kunit *test)
 
 	pfmkt_offline(test, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	return desc;
+}
+
+/* A restart while the CPU is away keeps the switch that came due. */
+static void hotplug_switch_kept(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_switch_restarted_away(test, cpu);
+
 	msleep(20);
 	KUNIT_EXPECT_EQ_MSG(test, hotplug_set_runs(test, desc, 1), 0ULL,
 			    "switched while the CPU was away");
+	pfmkt_close(test, desc);
+}
+
+/* A restart while the CPU is away unmasks: loaded, started, offline. */
+static void hotplug_switch_restart_state(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_switch_restarted_away(test, cpu);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
+	pfmkt_close(test, desc);
+}
+
+/* The re-arm does the kept switch: set 1 runs once the CPU is back. */
+static void hotplug_switch_at_rearm(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_switch_restarted_away(test, cpu);
 
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
@@ -313,7 +460,7 @@ static void hotplug_offline_write(struct kunit *test)
 
 	desc = hotplug_loaded_offline(test, cpu, false, NULL);
 	before = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_OFFLINE);
 	hotplug_offline_rewrite(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
@@ -332,32 +479,56 @@ static void hotplug_offline_start_rearms(struct kunit *test)
 	hotplug_offline_rewrite(test, desc);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmkt_online(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 1050);
 }
 
-/* An event the machine lacks is refused while offline, not at re-arm. */
+/*
+ * A context on the generic description whose CPU went away, then a
+ * write of a hardware cycles event.  @hw: output: what the write must
+ * give (pfmk_test_hw_cycles_expected()); @ret: output: what it gave.
+ */
+static void *hotplug_offline_hw_write(struct kunit *test, int cpu, int *hw,
+				      int *ret)
+{
+	struct pfarg_pmc pmc;
+	void *desc;
+
+	desc = hotplug_loaded_offline(test, cpu, true, hw);
+	pfmkt_pmc_req(&pmc, 0, 0, PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES));
+	*ret = pfmk_write_pmcs(desc, &pmc, 1);
+	return desc;
+}
+
+/* An event the machine lacks is refused while offline. */
 static void hotplug_offline_hw_refused(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	struct pfarg_pmc pmc;
-	void *desc;
-	int hw;
+	int hw, ret;
 
-	desc = hotplug_loaded_offline(test, cpu, true, &hw);
-	pfmkt_pmc_req(&pmc, 0, 0, PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES));
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), hw);
+	hotplug_offline_hw_write(test, cpu, &hw, &ret);
+	KUNIT_EXPECT_EQ(test, ret, hw);
+}
+
+/*
+ * The write refused while offline leaves the re-arm alone: the context
+ * comes back loaded, not offline.
+ */
+static void hotplug_offline_hw_rearm(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	int hw, ret;
+	void *desc;
+
+	desc = hotplug_offline_hw_write(test, cpu, &hw, &ret);
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 }
 
-/*
- * Unloading an offline context works; loading it on the offline CPU does
- * not, and it stays unloaded, counting nothing, when the CPU is back.
- */
+/* Unloading an offline context works. */
 static void hotplug_offline_unload(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
@@ -366,7 +537,36 @@ static void hotplug_offline_unload(struct kunit *test)
 	desc = hotplug_loaded_offline(test, cpu, false, NULL);
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* A context unloaded while @cpu is away. */
+static void *hotplug_unloaded_offline(struct kunit *test, int cpu)
+{
+	void *desc = hotplug_loaded_offline(test, cpu, false, NULL);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* Loading a context on an offline CPU is refused. */
+static void hotplug_offline_load_refused(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_unloaded_offline(test, cpu);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
+}
+
+/*
+ * A context unloaded while its CPU is away, a load on it refused, stays
+ * unloaded, counting nothing, when the CPU is back.
+ */
+static void hotplug_offline_unloaded_stays(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_unloaded_offline(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	pfmk_test_pmu_tick(cpu, 10);
@@ -579,26 +779,61 @@ static void hotplug_exit(struct kunit *test)
 }
 
 /*
- * stop while the CPU is away only records not to count: the context
- * comes back loaded and stopped, its events not re-armed.
+ * A context counting PMD 0 on @cpu, 10 ticks counted, @started or not;
+ * then @cpu goes away.
  */
-static void hotplug_stop_offline(struct kunit *test)
+static void *hotplug_counted_away(struct kunit *test, int cpu, bool started)
 {
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load_start(test, desc, cpu);
+	if (started)
+		pfmkt_load_start(test, desc, cpu);
+	else
+		pfmkt_load(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 10);
-
 	pfmkt_offline(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+	return desc;
+}
+
+/* A started context stopped while its CPU is away. */
+static void *hotplug_stopped_away(struct kunit *test, int cpu)
+{
+	void *desc = hotplug_counted_away(test, cpu, true);
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFMKT_STARTED | PFMK_STATE_OFFLINE);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	return desc;
+}
+
+/* stop while the CPU is away only records not to count. */
+static void hotplug_stop_offline(struct kunit *test)
+{
+	void *desc = hotplug_stopped_away(test, pfmkt_hp_cpu(test));
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_OFFLINE);
+}
+
+/* A second stop while the CPU is away finds the context stopped. */
+static void hotplug_stop_offline_again(struct kunit *test)
+{
+	void *desc = hotplug_stopped_away(test, pfmkt_hp_cpu(test));
+
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), -EALREADY);
+}
+
+/*
+ * A context stopped while its CPU was away comes back loaded and
+ * stopped, its events not re-armed, counting nothing.
+ */
+static void hotplug_stop_offline_online(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_stopped_away(test, cpu);
+
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
@@ -606,25 +841,41 @@ static void hotplug_stop_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 }
 
-/*
- * start while the CPU is away only records to count: the context comes
- * back started, counting.
- */
+/* A stopped context started while its CPU is away. */
+static void *hotplug_started_away(struct kunit *test, int cpu)
+{
+	void *desc = hotplug_counted_away(test, cpu, false);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	return desc;
+}
+
+/* start while the CPU is away only records to count. */
 static void hotplug_start_offline(struct kunit *test)
 {
-	int cpu = pfmkt_hp_cpu(test);
-	void *desc;
+	void *desc = hotplug_started_away(test, pfmkt_hp_cpu(test));
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, 10);
-
-	pfmkt_offline(test, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFMKT_STARTED | PFMK_STATE_OFFLINE);
+}
+
+/* A second start while the CPU is away finds the context started. */
+static void hotplug_start_offline_again(struct kunit *test)
+{
+	void *desc = hotplug_started_away(test, pfmkt_hp_cpu(test));
+
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -EALREADY);
+}
+
+/*
+ * A context started while its CPU was away comes back started,
+ * counting.
+ */
+static void hotplug_start_offline_online(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_started_away(test, cpu);
+
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	pfmk_test_pmu_tick(cpu, 5);
@@ -649,7 +900,7 @@ static void *hotplug_rearm_over_limit(struct kunit *test, int cpu,
 	pfmk_test_pmu_tick(cpu, 10);
 
 	pfmkt_offline(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFMKT_STARTED | PFMK_STATE_OFFLINE);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
 	*before = pfmkt_gstats(test);
@@ -664,7 +915,7 @@ static void *hotplug_rearm_over_limit(struct kunit *test, int cpu,
 /*
  * A re-arm over max_events fails: the context stays loaded and offline,
  * rearm_failed counts it, no event is left behind, no ONLINE message is
- * sent and nothing counts.
+ * sent.
  */
 static void hotplug_rearm_failed(struct kunit *test)
 {
@@ -682,6 +933,16 @@ static void hotplug_rearm_failed(struct kunit *test)
 			    PFMKT_GST(events) | PFMKT_GST(cpu_online));
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
+}
+
+/* After a failed re-arm nothing counts: PMD 0 keeps its 10 ticks. */
+static void hotplug_rearm_failed_no_count(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc;
+
+	desc = hotplug_rearm_over_limit(test, cpu, &before);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 }
@@ -708,23 +969,42 @@ static void hotplug_rearm_retried(struct kunit *test)
 }
 
 static struct kunit_case pfmk_hotplug_cases[] = {
+	KUNIT_CASE(hotplug_count_kept_offline),
 	KUNIT_CASE(hotplug_count_preserved),
+	KUNIT_CASE(hotplug_count_preserved_two_cycles),
 	KUNIT_CASE(hotplug_state_offline),
+	KUNIT_CASE(hotplug_state_online),
 	KUNIT_CASE(hotplug_events_released),
-	KUNIT_CASE(hotplug_msg_cycle),
+	KUNIT_CASE(hotplug_events_recreated),
+	KUNIT_CASE(hotplug_msg_offline),
+	KUNIT_CASE(hotplug_msg_online),
+	KUNIT_CASE(hotplug_msg_second_cycle),
+	KUNIT_CASE(hotplug_sampling_phase_offline),
 	KUNIT_CASE(hotplug_sampling_phase),
 	KUNIT_CASE(hotplug_sets_suspended),
+	KUNIT_CASE(hotplug_sets_resumed),
+	KUNIT_CASE(hotplug_sets_msg),
 	KUNIT_CASE(hotplug_offline_write),
 	KUNIT_CASE(hotplug_offline_start_rearms),
 	KUNIT_CASE(hotplug_offline_hw_refused),
+	KUNIT_CASE(hotplug_offline_hw_rearm),
 	KUNIT_CASE(hotplug_offline_unload),
+	KUNIT_CASE(hotplug_offline_load_refused),
+	KUNIT_CASE(hotplug_offline_unloaded_stays),
 	KUNIT_CASE(hotplug_offline_close),
 	KUNIT_CASE(hotplug_switch_kept),
+	KUNIT_CASE(hotplug_switch_restart_state),
+	KUNIT_CASE(hotplug_switch_at_rearm),
 	KUNIT_CASE_SLOW(hotplug_load_vs_offline),
 	KUNIT_CASE_SLOW(hotplug_load_vs_offline_counts),
 	KUNIT_CASE(hotplug_stop_offline),
+	KUNIT_CASE(hotplug_stop_offline_again),
+	KUNIT_CASE(hotplug_stop_offline_online),
 	KUNIT_CASE(hotplug_start_offline),
+	KUNIT_CASE(hotplug_start_offline_again),
+	KUNIT_CASE(hotplug_start_offline_online),
 	KUNIT_CASE(hotplug_rearm_failed),
+	KUNIT_CASE(hotplug_rearm_failed_no_count),
 	KUNIT_CASE(hotplug_rearm_retried),
 	{}
 };

@@ -158,8 +158,8 @@ static struct perf_event *tpmu_disabled(struct kunit *test, int cpu)
 	return event;
 }
 
-/* Counts are ticks * STEP, only while the event is started. */
-static void tpmu_counts_only_enabled(struct kunit *test)
+/* An event created disabled is not active and does not count. */
+static void tpmu_counts_not_before_enabled(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	struct perf_event *event = tpmu_disabled(test, cpu);
@@ -167,6 +167,14 @@ static void tpmu_counts_only_enabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 7);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 0ULL);
+	perf_event_release_kernel(event);
+}
+
+/* Enabled, an event is active and counts ticks * STEP. */
+static void tpmu_counts_while_enabled(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event *event = tpmu_disabled(test, cpu);
 
 	perf_event_enable(event);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
@@ -174,8 +182,26 @@ static void tpmu_counts_only_enabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 500ULL);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL);
+	perf_event_release_kernel(event);
+}
 
+/* An event on @cpu that counted 101 ticks by 5, then disabled. */
+static struct perf_event *tpmu_counted_505(struct kunit *test, int cpu)
+{
+	struct perf_event *event = tpmu_disabled(test, cpu);
+
+	perf_event_enable(event);
+	pfmk_test_pmu_tick(cpu, 101);
 	perf_event_disable(event);
+	return event;
+}
+
+/* Disabled again, an event is not active and keeps its count. */
+static void tpmu_counts_not_after_disabled(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event *event = tpmu_counted_505(test, cpu);
+
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 1000);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL);
@@ -189,11 +215,8 @@ static void tpmu_counts_only_enabled(struct kunit *test)
 static void tpmu_counts_wide(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
-	struct perf_event *event = tpmu_disabled(test, cpu);
+	struct perf_event *event = tpmu_counted_505(test, cpu);
 
-	perf_event_enable(event);
-	pfmk_test_pmu_tick(cpu, 101);
-	perf_event_disable(event);
 	perf_event_enable(event);
 	pfmk_test_pmu_tick(cpu, 1ULL << 40);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 505ULL + 5 * (1ULL << 40));
@@ -212,17 +235,27 @@ static void tpmu_release_detaches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 }
 
-/* Ticks on another CPU, or on no CPU, leave an event alone. */
+/*
+ * Ticks on no CPU (-1, nr_cpu_ids) are ignored, and no such CPU has an
+ * active event.
+ */
+static void tpmu_tick_no_cpu(struct kunit *test)
+{
+	pfmk_test_pmu_tick(-1, 1);
+	pfmk_test_pmu_tick(nr_cpu_ids, 1);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(-1), 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(nr_cpu_ids), 0U);
+}
+
+/*
+ * Ticks on another CPU leave an event alone: it is active on its own
+ * CPU only, and counts that CPU's ticks only.
+ */
 static void tpmu_tick_other_cpu(struct kunit *test)
 {
 	int cpu = pfmkt_cpu(), other = cpumask_first(cpu_online_mask);
 	struct perf_event_attr attr;
 	struct perf_event *event;
-
-	pfmk_test_pmu_tick(-1, 1);
-	pfmk_test_pmu_tick(nr_cpu_ids, 1);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(-1), 0U);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(nr_cpu_ids), 0U);
 
 	if (other == cpu)
 		kunit_skip(test, "needs 2 online CPUs, have %u",
@@ -264,8 +297,8 @@ static struct perf_event *tpmu_sampler(struct kunit *test, int cpu, u64 step,
 }
 
 /*
- * STEP 3, period 10: overflow k at the first count >= 10 * k; stopped,
- * the event neither counts nor overflows.
+ * STEP 3, period 10: overflow k at the first count >= 10 * k, in the
+ * handler's context, on the event's CPU.
  */
 static void tpmu_sampling_overflows(struct kunit *test)
 {
@@ -287,12 +320,27 @@ static void tpmu_sampling_overflows(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, o->count[k - 1],
 				    3 * DIV_ROUND_UP(10ULL * k, 3),
 				    "count at overflow %u", k);
+	tpmu_expect_clean(test, o);
+	perf_event_release_kernel(event);
+}
 
+/*
+ * STEP 3, period 10, 100 ticks, then stopped: the event neither counts
+ * nor overflows.
+ */
+static void tpmu_sampling_stopped(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct perf_event *event;
+	struct tpmu_ovfl *o;
+
+	event = tpmu_sampler(test, cpu, 3, 10, &o);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	pfmk_test_pmu_tick(cpu, 100);
 	perf_event_disable(event);
 	pfmk_test_pmu_tick(cpu, 100);
 	KUNIT_EXPECT_EQ(test, atomic_read(&o->nr), 30);
 	KUNIT_EXPECT_EQ(test, tpmu_value(event), 300ULL);
-	tpmu_expect_clean(test, o);
 	perf_event_release_kernel(event);
 }
 
@@ -332,16 +380,10 @@ static void tpmu_sampling_one_call_per_tick(struct kunit *test)
 static void tpmu_sampling_period_carries(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
-	struct perf_event_attr attr;
 	struct perf_event *event;
 	struct tpmu_ovfl *o;
 
-	o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, o);
-	memset(&attr, 0, sizeof(attr));
-	attr.config = 1;
-	attr.sample_period = 10;
-	event = tpmu_create(&attr, cpu, o);
+	event = tpmu_sampler(test, cpu, 1, 10, &o);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
 	pfmk_test_pmu_tick(cpu, 7);
 	perf_event_disable(event);
@@ -494,11 +536,15 @@ static void tpmu_ticks_together_b(struct kunit *test)
 
 static struct kunit_case pfmk_test_pmu_cases[] = {
 	KUNIT_CASE_PARAM(tpmu_event_init_checks, tpmu_bad_attr_gen_params),
-	KUNIT_CASE(tpmu_counts_only_enabled),
+	KUNIT_CASE(tpmu_counts_not_before_enabled),
+	KUNIT_CASE(tpmu_counts_while_enabled),
+	KUNIT_CASE(tpmu_counts_not_after_disabled),
 	KUNIT_CASE(tpmu_counts_wide),
 	KUNIT_CASE(tpmu_release_detaches),
+	KUNIT_CASE(tpmu_tick_no_cpu),
 	KUNIT_CASE(tpmu_tick_other_cpu),
 	KUNIT_CASE(tpmu_sampling_overflows),
+	KUNIT_CASE(tpmu_sampling_stopped),
 	KUNIT_CASE(tpmu_sampling_one_call_per_tick),
 	KUNIT_CASE(tpmu_sampling_period_carries),
 	KUNIT_CASE(tpmu_ticks_together_values),
