@@ -299,7 +299,37 @@ static void aux_full_stream(struct kunit *test)
 		seq += n;
 	}
 	KUNIT_EXPECT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
-	/* A bounded copy takes the oldest bytes first. */
+}
+
+/*
+ * aux_full_stream()'s stream, its records copied as they come, as set-up:
+ * the ring of 4 pages wrapped 4 times.  Return: the records copied.
+ */
+static u64 auxt_full_wrapped(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 seq = 0, i;
+
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
+	for (i = 0; i < 40; i++) {
+		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
+		KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 37 + i);
+		seq += 37 + i;
+	}
+	KUNIT_ASSERT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+	return seq;
+}
+
+/* Stop-when-full, the ring wrapped: a bounded copy takes the oldest first. */
+static void aux_full_bounded_copy(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 seq;
+
+	auxt_need_patch(test);
+	seq = auxt_full_wrapped(test);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, 4 * AUXT_REC, &info), 4ULL);
 	auxt_expect_recs(test, t->out.buf, 4, seq);
@@ -336,37 +366,61 @@ static void aux_full_timer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, seq);
 }
 
-/* Stop-when-full: a full buffer truncates exactly once, then resumes. */
-static void aux_full_truncated(struct kunit *test)
+/* Records of AUXT_REC bytes in a page. */
+#define AUXT_PER_PAGE	((u64)(PAGE_SIZE / AUXT_REC))
+
+/*
+ * A stop-when-full context of one page whose PMU wrote AUXT_PER_PAGE - 8
+ * records, then 100 more: perf leaves one byte of a stop-when-full
+ * buffer free (CIRC_SPACE), so 7 records fit and 93 are dropped, in one
+ * truncated transaction.
+ */
+static void auxt_full_overrun(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd = { .reg_num = 0 };
-	u64 per_page = PAGE_SIZE / AUXT_REC;
-	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), PAGE_SIZE, 0);
-
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, per_page - 8), 0);
-	/*
-	 * perf leaves one byte of a stop-when-full buffer free (CIRC_SPACE):
-	 * 7 records fit, 93 are dropped: one truncated transaction.
-	 */
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, AUXT_PER_PAGE - 8),
+			0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
 	msleep(20);	/* perf's pending disable runs */
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_page - 1);
-	auxt_expect_recs(test, t->out.buf, per_page - 1, 0);
+}
+
+/* Stop-when-full: a full buffer truncates exactly once. */
+static void aux_full_truncated(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_full_overrun(test);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
+			AUXT_PER_PAGE - 1);
+	auxt_expect_recs(test, t->out.buf, AUXT_PER_PAGE - 1, 0);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_TRUNCATED);
 	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
+}
 
-	/* The copy made room and resumed the PMU: the gap is the 93. */
+/*
+ * The copy that empties the truncated buffer resumes the PMU: the next
+ * records arrive after a gap of the 93 dropped, and they are counted.
+ */
+static void aux_full_resumes(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	struct pfmk_aux_info info;
+
+	auxt_full_overrun(test);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
+			AUXT_PER_PAGE - 1);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
-	auxt_expect_recs(test, t->out.buf, 10, per_page - 8 + 100);
+	auxt_expect_recs(test, t->out.buf, 10, AUXT_PER_PAGE - 8 + 100);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_value, per_page - 8 + 110);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, AUXT_PER_PAGE - 8 + 110);
 }
 
 /* Records a snapshot buffer of 2 pages holds. */
@@ -504,40 +558,82 @@ static void aux_copy_runs(struct kunit *test)
 /*
  * A snapshot PMU that reports its head as Intel PT and BTS do in snapshot
  * mode: an offset inside the buffer, with the whole buffer as the size of
- * every transaction.  Three buffers' worth in transactions shorter than
- * the buffer: pfmk still reports the stream position, WRAPPED, the bytes
- * overwritten, and the last buffer in stream order.
+ * every transaction.  Set-up: such a context of 2 pages, 100 records
+ * written.
  */
-static void aux_snapshot_offset_head(struct kunit *test)
+static void auxt_offset_start(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	u64 per_buf = 2 * PAGE_SIZE / AUXT_REC, done = 0, n;
-	struct pfmk_aux_info info;
 
 	auxt_need_patch(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0) | PFMK_TEST_AUX_OFFSET,
 		   2 * PAGE_SIZE, PFMK_AUX_SNAPSHOT);
-
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
-	done = 100;
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), done);
-	auxt_expect_recs(test, t->out.buf, done, 0);
-	KUNIT_EXPECT_EQ(test, info.flags, 0U);
-	KUNIT_EXPECT_EQ(test, info.head, done * AUXT_REC);
+}
 
+/*
+ * auxt_offset_start(), its 100 records copied, then three buffers' worth
+ * in all, in transactions shorter than the buffer.  Return: the records
+ * written.
+ */
+static u64 auxt_offset_wrapped(struct kunit *test)
+{
+	const u64 per_buf = AUXT_SNAP_RECS;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 done = 100, n;
+
+	auxt_offset_start(test);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), done);
 	while (done < 3 * per_buf) {
 		n = min(3 * per_buf - done, per_buf / 2 + 7);
 		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, n), 0);
 		done += n;
 	}
+	return done;
+}
+
+/* Not wrapped, an offset head: every record, the head after them. */
+static void aux_snapshot_offset_head(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_offset_start(test);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
+	auxt_expect_recs(test, t->out.buf, 100, 0);
+	KUNIT_EXPECT_EQ(test, info.flags, 0U);
+	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
+}
+
+/*
+ * Wrapped, an offset head: pfmk still reports the stream position,
+ * WRAPPED, the bytes overwritten, and the last buffer in stream order.
+ */
+static void aux_snapshot_offset_wrapped(struct kunit *test)
+{
+	const u64 per_buf = AUXT_SNAP_RECS;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 done = auxt_offset_wrapped(test);
+
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
 	auxt_expect_recs(test, t->out.buf, per_buf, done - per_buf);
 	KUNIT_EXPECT_EQ(test, info.flags, (u32)PFMK_AUX_WRAPPED);
 	KUNIT_EXPECT_EQ(test, info.head, done * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.lost, (done - per_buf) * AUXT_REC);
 	KUNIT_EXPECT_EQ(test, info.size, (u64)2 * PAGE_SIZE);
+}
 
-	/* A copy in the middle of a lap: the buffer still ends at the head. */
+/* A copy in the middle of a lap: the buffer still ends at the head. */
+static void aux_snapshot_offset_mid_lap(struct kunit *test)
+{
+	const u64 per_buf = AUXT_SNAP_RECS;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 done = auxt_offset_wrapped(test);
+
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 33), 0);
 	done += 33;
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), per_buf);
@@ -685,9 +781,22 @@ static void *auxt_rewrite_setup(struct kunit *test, struct pfarg_pmc *pmc,
 
 /*
  * write_pmcs on the loaded, stopped context makes a new event: the trace
- * of the old one is dropped, the new one samples with its snippets.
+ * of the old one is dropped.
  */
 static void aux_rewrite_loaded(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+
+	auxt_rewrite_setup(test, &pmc, &pmd);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
+}
+
+/* The new event of that write_pmcs samples with its snippets. */
+static void aux_rewrite_loaded_samples(struct kunit *test)
 {
 	const u64 period = AUXT_REWRITE_PERIOD;
 	struct auxt *t = test->priv;
@@ -698,7 +807,6 @@ static void aux_rewrite_loaded(struct kunit *test)
 
 	buf = auxt_rewrite_setup(test, &pmc, &pmd);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 2 * period), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
@@ -712,6 +820,19 @@ static void aux_rewrite_loaded(struct kunit *test)
 /* write_pmds on the loaded, stopped context: another new event, the same. */
 static void aux_rewrite_loaded_pmds(struct kunit *test)
 {
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+
+	auxt_rewrite_setup(test, &pmc, &pmd);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
+}
+
+/* The new event of that write_pmds samples with its snippets. */
+static void aux_rewrite_loaded_pmds_samples(struct kunit *test)
+{
 	const u64 period = AUXT_REWRITE_PERIOD;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
@@ -721,7 +842,6 @@ static void aux_rewrite_loaded_pmds(struct kunit *test)
 
 	buf = auxt_rewrite_setup(test, &pmc, &pmd);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
@@ -748,27 +868,49 @@ static void aux_rewrite_loaded_disable(struct kunit *test)
 	t->desc = NULL;
 }
 
+/**
+ * struct auxt_close - how a capturing context ends
+ * @name: the row's name.
+ * @flags: pfmk_aux_setup()'s flags.
+ * @unload: unloaded before the close.
+ */
+struct auxt_close {
+	const char	*name;
+	unsigned int	flags;
+	bool		unload;
+};
+
+static const struct auxt_close auxt_closes[] = {
+	{ "stop-when-full close", 0, false },
+	{ "snapshot close", PFMK_AUX_SNAPSHOT, false },
+	{ "stop-when-full unload close", 0, true },
+	{ "snapshot unload close", PFMK_AUX_SNAPSHOT, true },
+};
+
+static void auxt_close_desc(const struct auxt_close *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(auxt_close, auxt_closes, auxt_close_desc);
+
 /* Close and unload while the timer writes: nothing left behind. */
 static void aux_close_capturing(struct kunit *test)
 {
+	const struct auxt_close *c = test->param_value;
 	struct auxt *t = test->priv;
-	unsigned int flags;
-	int mode;
 
 	auxt_need_patch(test);
-	for (mode = 0; mode < 4; mode++) {
-		auxt_create(test, NULL, 0, NULL);
-		pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(4, 50));
-		flags = (mode & 1) ? PFMK_AUX_SNAPSHOT : 0;
-		KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
-						     flags), 0);
-		pfmkt_load_start(test, t->desc, t->cpu);
-		msleep(30);
-		if (mode & 2)
-			KUNIT_EXPECT_EQ(test, pfmk_unload_context(t->desc), 0);
-		pfmkt_close(test, t->desc);
-		t->desc = NULL;
-	}
+	auxt_create(test, NULL, 0, NULL);
+	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(4, 50));
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
+					     c->flags), 0);
+	pfmkt_load_start(test, t->desc, t->cpu);
+	msleep(30);
+	if (c->unload)
+		KUNIT_EXPECT_EQ(test, pfmk_unload_context(t->desc), 0);
+	pfmkt_close(test, t->desc);
+	t->desc = NULL;
 }
 
 /*
@@ -1005,17 +1147,23 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE_PARAM(aux_args, auxt_arg_gen_params),
 	KUNIT_CASE(aux_not_aux_pmu),
 	KUNIT_CASE(aux_full_stream),
+	KUNIT_CASE(aux_full_bounded_copy),
 	KUNIT_CASE(aux_full_timer),
 	KUNIT_CASE(aux_full_truncated),
+	KUNIT_CASE(aux_full_resumes),
 	KUNIT_CASE_PARAM(aux_snapshot_copy, auxt_snap_gen_params),
 	KUNIT_CASE(aux_snapshot_offset_head),
+	KUNIT_CASE(aux_snapshot_offset_wrapped),
+	KUNIT_CASE(aux_snapshot_offset_mid_lap),
 	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets_hdr),
 	KUNIT_CASE(aux_snippets_entries),
 	KUNIT_CASE(aux_rewrite_loaded),
+	KUNIT_CASE(aux_rewrite_loaded_samples),
 	KUNIT_CASE(aux_rewrite_loaded_pmds),
+	KUNIT_CASE(aux_rewrite_loaded_pmds_samples),
 	KUNIT_CASE(aux_rewrite_loaded_disable),
-	KUNIT_CASE(aux_close_capturing),
+	KUNIT_CASE_PARAM(aux_close_capturing, auxt_close_gen_params),
 	KUNIT_CASE(aux_hotplug_copy_offline),
 	KUNIT_CASE(aux_hotplug_new_buffer),
 	KUNIT_CASE(aux_hotplug_count),

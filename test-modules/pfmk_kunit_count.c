@@ -292,7 +292,7 @@ static void count_clock_running(struct kunit *test)
 	KUNIT_EXPECT_GT(test, w[1], v[1]);
 }
 
-/* cpu-clock stopped: the counts kept, then frozen. */
+/* cpu-clock stopped: the counts kept. */
 static void count_clock_stopped(struct kunit *test)
 {
 	u64 t0, v[2], w[2];
@@ -302,6 +302,15 @@ static void count_clock_stopped(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	count_clock_read(test, desc, v);
 	KUNIT_EXPECT_GE(test, v[0], w[0]);
+}
+
+/* cpu-clock stopped: the counts frozen. */
+static void count_clock_frozen(struct kunit *test)
+{
+	u64 t0, v[2], w[2];
+	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_STOPPED, &t0);
+
+	count_clock_read(test, desc, v);
 	usleep_range(5000, 6000);
 	count_clock_read(test, desc, w);
 	KUNIT_EXPECT_EQ(test, w[0], v[0]);
@@ -377,41 +386,79 @@ static void *count_vectors_desc(struct kunit *test)
 	return desc;
 }
 
-/*
- * Unloaded, then loaded (count_read_vectors_generic also starts it: no
- * PMC enabled, the values stay).
- */
-static const bool count_vec_loaded[] = { false, true };
+/* Unloaded, then loaded (not started: the fields do not depend on it). */
+static const bool count_loaded[] = { false, true };
 
-static void count_vec_loaded_desc(const bool *loaded, char *desc)
+static void count_loaded_desc(const bool *loaded, char *desc)
 {
 	strscpy(desc, *loaded ? "loaded" : "unloaded", KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(count_vec_loaded, count_vec_loaded, count_vec_loaded_desc);
+KUNIT_ARRAY_PARAM(count_loaded, count_loaded, count_loaded_desc);
+
+/**
+ * struct count_vec - a vector of generic PMDs read in one call
+ * @name: the vector.
+ * @regs: its PMDs, or NULL: all of them, in reverse order (to catch index
+ *	mix-ups).
+ * @n: the number of PMDs in @regs.
+ * @started: the context is loaded and started (no PMC enabled: the values
+ *	stay), else unloaded.
+ */
+struct count_vec {
+	const char	*name;
+	const u16	*regs;
+	unsigned int	n;
+	bool		started;
+};
+
+static const u16 count_vec_one[] = { PFMK_GENERIC_NUM_PMCS - 1 };
+static const u16 count_vec_four[] = { 42, 0, 63, 17 };
+static const u16 count_vec_dup[] = { 5, 5, 9, 5 };
+
+#define COUNT_VEC(v, s) \
+	{ #v, count_vec_##v, ARRAY_SIZE(count_vec_##v), s }
+#define COUNT_VEC_ALL(s) \
+	{ "all", NULL, PFMK_GENERIC_NUM_PMCS, s }
+
+static const struct count_vec count_vecs[] = {
+	COUNT_VEC(one, false),
+	COUNT_VEC(four, false),
+	COUNT_VEC(dup, false),
+	COUNT_VEC_ALL(false),
+	COUNT_VEC(one, true),
+	COUNT_VEC(four, true),
+	COUNT_VEC(dup, true),
+	COUNT_VEC_ALL(true),
+};
+
+static void count_vec_desc(const struct count_vec *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s", v->name,
+		 v->started ? "started" : "unloaded");
+}
+
+KUNIT_ARRAY_PARAM(count_vec, count_vecs, count_vec_desc);
 
 /* Vectors of 1, 4 and all 64 PMDs of the generic description. */
 static void count_read_vectors_generic(struct kunit *test)
 {
-	static const u16 one[] = { PFMK_GENERIC_NUM_PMCS - 1 };
-	static const u16 four[] = { 42, 0, 63, 17 };
-	static const u16 dup[] = { 5, 5, 9, 5 };
-	const bool *loaded = test->param_value;
+	const struct count_vec *v = test->param_value;
 	u16 all[PFMK_GENERIC_NUM_PMCS];
+	const u16 *regs = v->regs;
 	unsigned int i;
 	void *desc;
 
-	/* Reverse order, to catch index mix-ups. */
-	for (i = 0; i < PFMK_GENERIC_NUM_PMCS; i++)
-		all[i] = PFMK_GENERIC_NUM_PMCS - 1 - i;
+	if (!regs) {
+		for (i = 0; i < PFMK_GENERIC_NUM_PMCS; i++)
+			all[i] = PFMK_GENERIC_NUM_PMCS - 1 - i;
+		regs = all;
+	}
 	desc = count_vectors_desc(test);
-	if (*loaded)
+	if (v->started)
 		pfmkt_load_start(test, desc, pfmkt_cpu());
 
-	count_expect_vec(test, desc, one, ARRAY_SIZE(one));
-	count_expect_vec(test, desc, four, ARRAY_SIZE(four));
-	count_expect_vec(test, desc, dup, ARRAY_SIZE(dup));
-	count_expect_vec(test, desc, all, ARRAY_SIZE(all));
+	count_expect_vec(test, desc, regs, v->n);
 	pfmkt_close(test, desc);
 }
 
@@ -726,10 +773,12 @@ static void count_hw_event_loads(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* Loading on a CPU that is possible but offline: -ENODEV. */
-static void count_load_offline_cpu(struct kunit *test)
+/*
+ * A context of the test PMU counting 1 a tick on PMD 0, unloaded, and the
+ * test's CPU taken offline (skipped without a second online CPU).
+ */
+static void *count_offline_setup(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_cpu();
 	void *desc;
 
 	if (num_online_cpus() < 2 || cpu == 0)
@@ -739,10 +788,27 @@ static void count_load_offline_cpu(struct kunit *test)
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_offline(test, cpu);
+	return desc;
+}
+
+/* Loading on a CPU that is possible but offline: -ENODEV. */
+static void count_load_offline_cpu(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_offline_setup(test, cpu);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	pfmkt_close(test, desc);
+}
 
+/* Refused there, the context loads and counts once the CPU is back. */
+static void count_load_offline_cpu_back(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_offline_setup(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
@@ -763,12 +829,12 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_clock_started),
 	KUNIT_CASE(count_clock_running),
 	KUNIT_CASE(count_clock_stopped),
+	KUNIT_CASE(count_clock_frozen),
 	KUNIT_CASE(count_clock_restarted),
 	KUNIT_CASE(count_clock_unloaded),
-	KUNIT_CASE_PARAM(count_read_vectors_generic,
-			 count_vec_loaded_gen_params),
+	KUNIT_CASE_PARAM(count_read_vectors_generic, count_vec_gen_params),
 	KUNIT_CASE(count_disabled_pmd),
-	KUNIT_CASE_PARAM(count_read_fields, count_vec_loaded_gen_params),
+	KUNIT_CASE_PARAM(count_read_fields, count_loaded_gen_params),
 	KUNIT_CASE(count_read_pmds_time_unloaded),
 	KUNIT_CASE(count_read_pmds_time_started),
 	KUNIT_CASE(count_read_pmds_time_stopped),
@@ -779,6 +845,7 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_hw_event_refused_counts),
 	KUNIT_CASE(count_hw_event_loads),
 	KUNIT_CASE(count_load_offline_cpu),
+	KUNIT_CASE(count_load_offline_cpu_back),
 	{}
 };
 
@@ -927,20 +994,42 @@ static void multi_same_cpu_close(struct kunit *test)
 
 #define MULTI_NR	16
 
-/* Many contexts on one CPU, half of them closed midway. */
+/* MULTI_NR contexts started on @cpu, context i counting i + 1 from i << 32. */
+static void multi_many_started(struct kunit *test, int cpu, void **desc)
+{
+	unsigned int i;
+
+	for (i = 0; i < MULTI_NR; i++)
+		desc[i] = pfmkt_create_started(test, cpu, i + 1, (u64)i << 32);
+}
+
+/* Many contexts on one CPU: all active, each counts its own. */
 static void multi_many(struct kunit *test)
 {
 	void *desc[MULTI_NR];
 	int cpu = pfmkt_cpu();
 	unsigned int i;
 
-	for (i = 0; i < MULTI_NR; i++)
-		desc[i] = pfmkt_create_started(test, cpu, i + 1, (u64)i << 32);
+	multi_many_started(test, cpu, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR);
 	pfmk_test_pmu_tick(cpu, 100);
 	for (i = 0; i < MULTI_NR; i++)
 		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
 				((u64)i << 32) + 100 * (i + 1));
+}
+
+/*
+ * Many contexts on one CPU, half of them closed midway: those are dead,
+ * the others count on, and the last close leaves nothing active.
+ */
+static void multi_many_half_closed(struct kunit *test)
+{
+	void *desc[MULTI_NR];
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+
+	multi_many_started(test, cpu, desc);
+	pfmk_test_pmu_tick(cpu, 100);
 	for (i = 0; i < MULTI_NR; i += 2)
 		pfmkt_close(test, desc[i]);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
@@ -965,6 +1054,7 @@ static struct kunit_case pfmk_multi_cases[] = {
 	KUNIT_CASE(multi_same_cpu_write),
 	KUNIT_CASE(multi_same_cpu_close),
 	KUNIT_CASE(multi_many),
+	KUNIT_CASE(multi_many_half_closed),
 	{}
 };
 

@@ -160,16 +160,33 @@ static void dyn_unknown_pmu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 }
 
-/* Config words are written unloaded; a control word also loaded. */
-static void dyn_config_words_unloaded(struct kunit *test)
+/* A loaded context of the module's PMU counting "event=1". */
+static void *dynt_event1_loaded(struct kunit *test)
 {
 	static const char * const ev[] = { FMT_PMU_NAME "/event=1/" };
+
+	return pfmkt_create_events(test, ev, 1, pfmkt_cpu());
+}
+
+/* Config words are written unloaded only: -EBUSY loaded. */
+static void dyn_config_words_unloaded(struct kunit *test)
+{
 	struct pfarg_pmc pmc;
 	void *desc;
 
-	desc = pfmkt_create_events(test, ev, 1, pfmkt_cpu());
+	desc = dynt_event1_loaded(test);
 	pfmkt_pmc_req(&pmc, 0, DYNT_W(0), 2);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EBUSY);
+	pfmkt_close(test, desc);
+}
+
+/* A control word is written loaded too, and reaches perf's attr. */
+static void dyn_ctrl_word_loaded(struct kunit *test)
+{
+	struct pfarg_pmc pmc;
+	void *desc;
+
+	desc = dynt_event1_loaded(test);
 	pfmkt_pmc_req(&pmc, 0, 0, PFMK_DYN_EN | PFMK_DYN_XUSER);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 	KUNIT_EXPECT_TRUE(test, fmt_last.exclude_user);
@@ -178,15 +195,13 @@ static void dyn_config_words_unloaded(struct kunit *test)
 }
 
 /*
- * A PMU that moves the event to another CPU (an uncore PMU's cpumask):
- * the load fails with -EXDEV on other CPUs, works on that one.
+ * A context of the module's PMU whose event the PMU moves to the first
+ * online CPU (an uncore PMU's cpumask), written and unloaded.
  */
-static void dyn_moved_event_refused(struct kunit *test)
+static void *dynt_moved_setup(struct kunit *test)
 {
 	static const char * const ev[] = { FMT_PMU_NAME "/event=1,home/" };
 	unsigned int max = PFMK_ENCODE_MAX_PMCS, count;
-	int home = cpumask_first(cpu_online_mask);
-	struct pfarg_load load;
 	struct pfarg_pmc *pmcs;
 	struct pfarg_ctx req;
 	void *desc;
@@ -200,8 +215,31 @@ static void dyn_moved_event_refused(struct kunit *test)
 						  &count), 0);
 	desc = pfmkt_create_req(test, &req, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, count), 0);
+	return desc;
+}
+
+/* Such an event's load on another CPU fails with -EXDEV. */
+static void dyn_moved_event_refused(struct kunit *test)
+{
+	struct pfarg_load load;
+	void *desc;
+
+	desc = dynt_moved_setup(test);
 	pfmkt_load_req(&load, pfmkt_cpu(), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EXDEV);
+	pfmkt_close(test, desc);
+}
+
+/* Refused elsewhere, it loads on the CPU the PMU moves it to. */
+static void dyn_moved_event_home(struct kunit *test)
+{
+	int home = cpumask_first(cpu_online_mask);
+	struct pfarg_load load;
+	void *desc;
+
+	desc = dynt_moved_setup(test);
+	pfmkt_load_req(&load, pfmkt_cpu(), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), -EXDEV);
 	pfmkt_load_req(&load, home, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
 	pfmkt_close(test, desc);
@@ -371,33 +409,56 @@ static int dynt_aux_fn(void *data, const void *src, size_t len)
 	return 0;
 }
 
+static const char * const dynt_aux_ev[] = { PFMK_TEST_AUX_NAME "/rate=1/" };
+
 /*
- * AUX on a PMU selected by name: the synthetic AUX PMU through its
- * dynamic description ("perf:pfmk_aux_test", from pfmk_encode()), its
- * records copied out intact.  Needs pfmk's kernel-owned AUX patch, which
- * the kernels this suite runs on (pfmk's debug kernels) carry.
+ * Encode dynt_aux_ev into a request and @pmcs (PFMK_ENCODE_MAX_PMCS);
+ * return the PMC count.  Skipped on a kernel without pfmk's kernel-owned
+ * AUX patch, which the kernels this suite runs on (pfmk's debug kernels)
+ * carry.
  */
-static void dyn_aux_named_pmu(struct kunit *test)
+static unsigned int dynt_aux_encode(struct kunit *test, struct pfarg_ctx *req,
+				    struct pfarg_pmc **pmcs)
 {
-	static const char * const ev[] = { PFMK_TEST_AUX_NAME "/rate=1/" };
-	struct dynt_aux_copy c = { };
 	unsigned int max = PFMK_ENCODE_MAX_PMCS, count;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc *pmcs;
-	struct pfarg_ctx req;
-	int cpu = pfmkt_cpu();
-	void *desc;
 
 #ifndef PFMK_HAVE_KERNEL_AUX
 	kunit_skip(test, "the kernel lacks pfmk's kernel-owned AUX patch");
 #endif
-	pmcs = kunit_kcalloc(test, max, sizeof(*pmcs), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pmcs);
-	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, ev, 1, pmcs, max,
-						  &count), 0);
+	*pmcs = kunit_kcalloc(test, max, sizeof(**pmcs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *pmcs);
+	pfmkt_ctx_req(req, "", 0, false);
+	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(req, dynt_aux_ev, 1, *pmcs,
+						  max, &count), 0);
+	return count;
+}
+
+/*
+ * AUX on a PMU selected by name: the synthetic AUX PMU resolves to its
+ * dynamic description ("perf:pfmk_aux_test", from pfmk_encode()).
+ */
+static void dyn_aux_named_pmu(struct kunit *test)
+{
+	struct pfarg_pmc *pmcs;
+	struct pfarg_ctx req;
+
+	dynt_aux_encode(test, &req, &pmcs);
 	KUNIT_EXPECT_STREQ(test, req.ctx_pmu_name,
 			   PFMK_DYN_PREFIX PFMK_TEST_AUX_NAME);
+}
+
+/* A context of that description copies its AUX records out intact. */
+static void dyn_aux_named_pmu_copy(struct kunit *test)
+{
+	struct dynt_aux_copy c = { };
+	struct pfmk_aux_info info;
+	struct pfarg_pmc *pmcs;
+	struct pfarg_ctx req;
+	int cpu = pfmkt_cpu();
+	unsigned int count;
+	void *desc;
+
+	count = dynt_aux_encode(test, &req, &pmcs);
 	desc = pfmkt_create_req(test, &req, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmcs, count), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, 4 * PFMK_AUX_MIN_SIZE,
@@ -421,12 +482,15 @@ static struct kunit_case dyn_cases[] = {
 	KUNIT_CASE(dyn_shared_cache),
 	KUNIT_CASE(dyn_unknown_pmu),
 	KUNIT_CASE(dyn_config_words_unloaded),
+	KUNIT_CASE(dyn_ctrl_word_loaded),
 	KUNIT_CASE(dyn_moved_event_refused),
+	KUNIT_CASE(dyn_moved_event_home),
 	KUNIT_CASE(dyn_pfmk_test_exact),
 	KUNIT_CASE_SLOW(dyn_msr_tsc),
 	KUNIT_CASE_SLOW(dyn_tp_sched_switch),
 	KUNIT_CASE(dyn_software_by_name),
 	KUNIT_CASE(dyn_aux_named_pmu),
+	KUNIT_CASE(dyn_aux_named_pmu_copy),
 	{}
 };
 

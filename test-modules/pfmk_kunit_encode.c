@@ -209,6 +209,16 @@ static void encode_forms(struct kunit *test)
 	}
 }
 
+/* Encode "sched:sched_switch" for PMD 0; return PMC 0's value. */
+static u64 enc_sched_switch(struct kunit *test, struct pfarg_ctx *req,
+			    struct pfarg_pmc *pmcs, unsigned int *count)
+{
+	pfmkt_ctx_req(req, "", 0, false);
+	KUNIT_ASSERT_EQ(test, pfmk_encode("sched:sched_switch", 0, req, pmcs,
+					  2, count), 0);
+	return pmcs[0].reg_value;
+}
+
 /* The tracepoint form gives the tracepoint's id, in the generic type. */
 static void encode_tracepoint(struct kunit *test)
 {
@@ -217,15 +227,23 @@ static void encode_tracepoint(struct kunit *test)
 	unsigned int count;
 	u64 v;
 
-	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_ASSERT_EQ(test, pfmk_encode("sched:sched_switch", 0, &req, pmcs,
-					  2, &count), 0);
+	v = enc_sched_switch(test, &req, pmcs, &count);
 	KUNIT_EXPECT_EQ(test, count, 1U);
 	KUNIT_EXPECT_STREQ(test, req.ctx_pmu_name, "");
-	v = pmcs[0].reg_value;
 	KUNIT_EXPECT_EQ(test, v & ~PFMK_GEN_CONFIG_MASK,
 			PFMK_GEN_PMC(PERF_TYPE_TRACEPOINT, 0));
 	KUNIT_EXPECT_NE(test, v & PFMK_GEN_CONFIG_MASK, 0ULL);
+}
+
+/* A tracepoint with a modifier, for another PMD: the same id, excluded. */
+static void encode_tracepoint_modifier(struct kunit *test)
+{
+	struct pfarg_pmc pmcs[2];
+	struct pfarg_ctx req;
+	unsigned int count;
+	u64 v;
+
+	v = enc_sched_switch(test, &req, pmcs, &count);
 	KUNIT_ASSERT_EQ(test, pfmk_encode("sched:sched_switch:k", 3, &req,
 					  pmcs, 2, &count), 0);
 	KUNIT_EXPECT_EQ(test, pmcs[0].reg_num, 3);
@@ -387,13 +405,47 @@ static void encode_bad_args(struct kunit *test)
 			c->ret);
 }
 
-/* Events of one PMU in one context: PMD 0 names it, the others fit. */
-static void encode_one_pmu_mix(struct kunit *test)
+/*
+ * Encode three events for PMD 0, 1 and 2 of a request without a PMU name
+ * into @pmcs (room for three events of the module's PMU).
+ */
+static unsigned int enc_three(struct kunit *test, const char * const *ev,
+			      struct pfarg_ctx *req, struct pfarg_pmc *pmcs)
+{
+	unsigned int count;
+
+	pfmkt_ctx_req(req, "", 0, false);
+	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(req, ev, 3, pmcs,
+						  3 * PFMK_ENCODE_MAX_PMCS,
+						  &count), 0);
+	return count;
+}
+
+/*
+ * Events of one named PMU in one context: PMD 0 names it, the others fit,
+ * each with its config words.
+ */
+static void encode_one_pmu_named(struct kunit *test)
 {
 	static const char * const ev[] = {
 		FMT_PMU_NAME "/event=1/", FMT_PMU_NAME "/ev_b/",
 		FMT_PMU_NAME "/ext=2/k",
 	};
+	struct pfarg_pmc pmcs[3 * PFMK_ENCODE_MAX_PMCS];
+	struct pfarg_ctx req;
+	unsigned int count;
+
+	count = enc_three(test, ev, &req, pmcs);
+	KUNIT_EXPECT_STREQ(test, req.ctx_pmu_name, FMT_PMU_NAME);
+	KUNIT_EXPECT_EQ(test, count, 3 * (1 + FMT_WORDS));
+}
+
+/*
+ * Generic events of different perf types in one context: no PMU name,
+ * one PMC each.
+ */
+static void encode_one_pmu_generic(struct kunit *test)
+{
 	static const char * const gen[] = {
 		"cycles", "sched:sched_switch", "cpu-clock:u",
 	};
@@ -401,14 +453,7 @@ static void encode_one_pmu_mix(struct kunit *test)
 	struct pfarg_ctx req;
 	unsigned int count;
 
-	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, ev, 3, pmcs,
-						  ARRAY_SIZE(pmcs), &count), 0);
-	KUNIT_EXPECT_STREQ(test, req.ctx_pmu_name, FMT_PMU_NAME);
-	KUNIT_EXPECT_EQ(test, count, 3 * (1 + FMT_WORDS));
-	pfmkt_ctx_req(&req, "", 0, false);
-	KUNIT_ASSERT_EQ(test, pfmkt_encode_events(&req, gen, 3, pmcs,
-						  ARRAY_SIZE(pmcs), &count), 0);
+	count = enc_three(test, gen, &req, pmcs);
 	KUNIT_EXPECT_STREQ(test, req.ctx_pmu_name, "");
 	KUNIT_EXPECT_EQ(test, count, 3U);
 	KUNIT_EXPECT_EQ(test, pmcs[2].reg_num, 2);
@@ -417,9 +462,11 @@ static void encode_one_pmu_mix(struct kunit *test)
 static struct kunit_case encode_cases[] = {
 	KUNIT_CASE_PARAM(encode_forms, enc_gen_params),
 	KUNIT_CASE(encode_tracepoint),
+	KUNIT_CASE(encode_tracepoint_modifier),
 	KUNIT_CASE_PARAM(encode_errors, enc_err_gen_params),
 	KUNIT_CASE_PARAM(encode_bad_args, enc_bad_arg_gen_params),
-	KUNIT_CASE(encode_one_pmu_mix),
+	KUNIT_CASE(encode_one_pmu_named),
+	KUNIT_CASE(encode_one_pmu_generic),
 	{}
 };
 

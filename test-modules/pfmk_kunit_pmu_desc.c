@@ -111,7 +111,27 @@ static void pdesc_exit(struct kunit *test)
 	}
 }
 
-/* A second description of a registered name: -EEXIST, as documented. */
+/* Register @pdesc_a, unregistered by pdesc_exit() if the test does not. */
+static void pdesc_a_register(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&pdesc_a), 0);
+	pdesc_a_registered = true;
+}
+
+/* Register @d, expected to fail; unregister it if it did not. */
+static int pdesc_try_register(struct pfmk_pmu_desc *d)
+{
+	int ret = pfmk_pmu_register(d);
+
+	if (!ret)
+		pfmk_pmu_unregister(d);
+	return ret;
+}
+
+/*
+ * A second description of a name another module registered: -EEXIST, as
+ * documented.
+ */
 static void pmu_desc_duplicate_name(struct kunit *test)
 {
 	static struct pfmk_pmu_desc dup_test = {
@@ -119,25 +139,20 @@ static void pmu_desc_duplicate_name(struct kunit *test)
 		.num_pmcs = 1, .pmc_desc = pdesc_pmc_desc,
 		.pmc_to_attr = pdesc_pmc_to_attr,
 	};
-	int ret;
 
-	ret = pfmk_pmu_register(&dup_test);
-	if (!ret)
-		pfmk_pmu_unregister(&dup_test);
-	KUNIT_EXPECT_EQ(test, ret, -EEXIST);
+	KUNIT_EXPECT_EQ(test, pdesc_try_register(&dup_test), -EEXIST);
+}
 
-	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&pdesc_a), 0);
-	pdesc_a_registered = true;
-	ret = pfmk_pmu_register(&pdesc_b);
-	if (!ret)
-		pfmk_pmu_unregister(&pdesc_b);
-	KUNIT_EXPECT_EQ(test, ret, -EEXIST);
+/* A second description of a name this module registered: -EEXIST too. */
+static void pmu_desc_duplicate_own_name(struct kunit *test)
+{
+	pdesc_a_register(test);
+	KUNIT_EXPECT_EQ(test, pdesc_try_register(&pdesc_b), -EEXIST);
 }
 
 /*
- * A context pins its description's module (one reference, from create to
- * close), so the module cannot be unloaded under it; after the close the
- * description can go, and the name is unknown again.
+ * A context pins its description's module: one reference, from create to
+ * close, so the module cannot be unloaded under it.
  */
 static void pmu_desc_module_pinned(struct kunit *test)
 {
@@ -145,14 +160,28 @@ static void pmu_desc_module_pinned(struct kunit *test)
 	void *desc = NULL;
 	int base;
 
-	KUNIT_ASSERT_EQ(test, pfmk_pmu_register(&pdesc_a), 0);
-	pdesc_a_registered = true;
+	pdesc_a_register(test);
 	pfmkt_ctx_req(&req, PDESC_PMU_NAME, 0, false);
 	base = module_refcount(THIS_MODULE);
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, &req, &desc), 0);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), base + 1);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), base);
+}
+
+/*
+ * After the close the description can go, and its name is unknown again:
+ * create gives -ENOENT.
+ */
+static void pmu_desc_gone_unknown(struct kunit *test)
+{
+	struct pfarg_ctx req;
+	void *desc = NULL;
+
+	pdesc_a_register(test);
+	pfmkt_ctx_req(&req, PDESC_PMU_NAME, 0, false);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, &req, &desc), 0);
+	pfmkt_close(test, desc);
 
 	pfmk_pmu_unregister(&pdesc_a);
 	pdesc_a_registered = false;
@@ -257,7 +286,9 @@ static void pmu_desc_loaded_write_follows(struct kunit *test)
 
 static struct kunit_case pfmk_pmu_desc_cases[] = {
 	KUNIT_CASE(pmu_desc_duplicate_name),
+	KUNIT_CASE(pmu_desc_duplicate_own_name),
 	KUNIT_CASE(pmu_desc_module_pinned),
+	KUNIT_CASE(pmu_desc_gone_unknown),
 	KUNIT_CASE(pmu_desc_default_on),
 	KUNIT_CASE(pmu_desc_default_shared),
 	KUNIT_CASE(pmu_desc_default_shared_reset),

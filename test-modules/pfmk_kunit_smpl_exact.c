@@ -437,10 +437,9 @@ static void smpl_exact_no_format(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 }
 
-/* pfmk_restart() of it reloads the long reset; it masks again. */
+/* pfmk_restart() of it reloads the long reset and unmasks it. */
 static void smpl_exact_no_format_restart(struct kunit *test)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 2, .restarts = 1 };
 	int cpu = pfmkt_cpu();
 	void *desc;
 
@@ -448,6 +447,17 @@ static void smpl_exact_no_format_restart(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -7ULL);
+}
+
+/* Restarted, its next overflow masks it again. */
+static void smpl_exact_no_format_masks_again(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 2, .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = exact_no_format(test, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	pfmk_test_pmu_tick(cpu, 7);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmkt_expect_stats(test, desc, &want);
@@ -827,34 +837,57 @@ static void *exact_stopped_at_7(struct kunit *test, int cpu, void **buf)
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 7);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 7);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL + 7);
 	return desc;
 }
 
 /*
- * write_pmds on a loaded, stopped context: the new value decides when the
- * next overflow comes, then the new short reset.
+ * exact_stopped_at_7()'s context given PMD0 = -4 (short and long reset -6)
+ * by write_pmds while loaded and stopped.
  */
-static void smpl_exact_write_loaded(struct kunit *test)
+static void *exact_write_loaded(struct kunit *test, int cpu, void **buf)
 {
 	const struct pfmkt_pmd p = {
 		.value = -4ULL,
 		.short_reset = -6ULL,
 		.long_reset = -6ULL,
 	};
+	void *desc;
+
+	desc = exact_stopped_at_7(test, cpu, buf);
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	return desc;
+}
+
+/*
+ * write_pmds on a loaded, stopped context: the new value decides when the
+ * next overflow comes.
+ */
+static void smpl_exact_write_loaded(struct kunit *test)
+{
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = exact_stopped_at_7(test, cpu, &buf);
-	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	desc = exact_write_loaded(test, cpu, &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -4ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val, -4ULL);
+}
+
+/* After that overflow the PMD runs the short reset written with it. */
+static void smpl_exact_write_loaded_reset(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = exact_write_loaded(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -6ULL);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
@@ -988,6 +1021,7 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_step_missed),
 	KUNIT_CASE(smpl_exact_no_format),
 	KUNIT_CASE(smpl_exact_no_format_restart),
+	KUNIT_CASE(smpl_exact_no_format_masks_again),
 	KUNIT_CASE(smpl_exact_reset_pmds),
 	KUNIT_CASE(smpl_exact_reset_pmds_recorded),
 	KUNIT_CASE(smpl_exact_reset_pmds_mask),
@@ -997,6 +1031,7 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE_PARAM(smpl_exact_random, exact_random_gen_params),
 	KUNIT_CASE(smpl_exact_random_wide),
 	KUNIT_CASE(smpl_exact_write_loaded),
+	KUNIT_CASE(smpl_exact_write_loaded_reset),
 	KUNIT_CASE(smpl_exact_write_loaded_counting),
 	KUNIT_CASE(smpl_exact_scribble),
 	KUNIT_CASE(smpl_exact_scribble_offset),
