@@ -112,19 +112,66 @@ static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
 	api_ebadf_first(test, desc, what);
 }
 
+/* What a row of api_bad_handles[] passes as a descriptor. */
+enum api_handle {
+	API_HANDLE_ADDR,
+	API_HANDLE_LOCAL,
+	API_HANDLE_REQ,
+	API_HANDLE_TEST,
+};
+
+/**
+ * struct api_bad_handle - a pointer that is not a descriptor
+ * @what: the description of the row.
+ * @kind: an address, or a pointer to the case's stack or its test.
+ * @addr: the address, for API_HANDLE_ADDR.
+ */
+struct api_bad_handle {
+	const char	*what;
+	enum api_handle	kind;
+	unsigned long	addr;
+};
+
+static const struct api_bad_handle api_bad_handles[] = {
+	{ "NULL", API_HANDLE_ADDR, 0 },
+	{ "0x1234", API_HANDLE_ADDR, 0x1234 },
+	{ "-1", API_HANDLE_ADDR, -1UL },
+	{ "&local", API_HANDLE_LOCAL },
+	{ "&req", API_HANDLE_REQ },
+	{ "test", API_HANDLE_TEST },
+	{ "1", API_HANDLE_ADDR, 1 },
+};
+
+static void api_bad_handle_desc(const struct api_bad_handle *h, char *desc)
+{
+	strscpy(desc, h->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_handle, api_bad_handles, api_bad_handle_desc);
+
 /* NULL, garbage and kernel pointers are not descriptors. */
 static void api_bad_descriptors(struct kunit *test)
 {
-	int local = 0;
+	const struct api_bad_handle *h = test->param_value;
 	struct pfarg_ctx req;
+	int local = 0;
+	void *desc;
 
-	api_expect_ebadf(test, NULL, "NULL");
-	api_expect_ebadf(test, (void *)0x1234, "0x1234");
-	api_expect_ebadf(test, (void *)-1L, "-1");
-	api_expect_ebadf(test, &local, "&local");
-	api_expect_ebadf(test, &req, "&req");
-	api_expect_ebadf(test, test, "test");
-	api_expect_ebadf(test, (void *)1, "1");
+	switch (h->kind) {
+	case API_HANDLE_LOCAL:
+		desc = &local;
+		break;
+	case API_HANDLE_REQ:
+		desc = &req;
+		break;
+	case API_HANDLE_TEST:
+		desc = test;
+		break;
+	default:
+		desc = (void *)h->addr;
+	}
+	api_expect_ebadf(test, desc, h->what);
+	/* Nothing wrote through the pointer. */
 	KUNIT_EXPECT_EQ(test, local, 0);
 }
 
@@ -153,29 +200,70 @@ static void api_forged_descriptors(struct kunit *test)
 	pfmkt_close(test, other);
 }
 
-/* A closed descriptor is dead in every state it was closed in. */
+/* The states a context of api_ctx_in() is in. */
+enum api_state {
+	API_UNLOADED,
+	API_LOADED,
+	API_STARTED,
+};
+
+static const char * const api_state_names[] = {
+	[API_UNLOADED] = "unloaded",
+	[API_LOADED] = "loaded",
+	[API_STARTED] = "started",
+};
+
+/*
+ * A context of the test PMU in @state on @cpu; loaded or started, with
+ * PMC 0 counting step 1.
+ */
+static void *api_ctx_in(struct kunit *test, enum api_state state, int cpu)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	if (state == API_UNLOADED)
+		return desc;
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	if (state == API_LOADED)
+		pfmkt_load(test, desc, cpu);
+	else
+		pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+static const enum api_state api_closed_states[] = {
+	API_UNLOADED, API_LOADED, API_STARTED,
+};
+
+static void api_closed_state_desc(const enum api_state *state, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "closed %s",
+		 api_state_names[*state]);
+}
+
+KUNIT_ARRAY_PARAM(api_closed_state, api_closed_states, api_closed_state_desc);
+
+/* A closed descriptor is dead, whatever state it was closed in. */
 static void api_closed_descriptors(struct kunit *test)
 {
+	const enum api_state *state = test->param_value;
+	void *desc = api_ctx_in(test, *state, pfmkt_cpu());
+	char what[KUNIT_PARAM_DESC_SIZE];
+
+	api_closed_state_desc(state, what);
+	pfmkt_close(test, desc);
+	api_expect_ebadf(test, desc, what);
+}
+
+/* Closing a started context releases its events. */
+static void api_close_releases_events(struct kunit *test)
+{
 	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = api_ctx_in(test, API_STARTED, cpu);
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_close(test, desc);
-	api_expect_ebadf(test, desc, "closed unloaded");
-
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
-	pfmkt_close(test, desc);
-	api_expect_ebadf(test, desc, "closed loaded");
-
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load_start(test, desc, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	api_expect_ebadf(test, desc, "closed started");
 }
 
 /* Which pointer argument of pfmk_create_context() a row passes as NULL. */
@@ -304,12 +392,11 @@ KUNIT_ARRAY_PARAM(api_pmu, api_pmus, api_pmu_desc);
 
 /*
  * A creation that succeeds: a descriptor, ctx_fd -1, no buffer, the
- * context unloaded; closed, the descriptor is dead.
+ * context unloaded (the suite's exit closes it, expecting 0).
  */
 static void api_create_success(struct kunit *test)
 {
 	const struct api_pmu *p = test->param_value;
-	struct pfmkt_priv *priv = test->priv;
 	struct pfarg_ctx req;
 	void *desc = NULL, *buf;
 
@@ -318,15 +405,13 @@ static void api_create_success(struct kunit *test)
 	req.ctx_fd = 1234;
 	req.ctx_smpl_buf_size = 99;
 	buf = &req;
-	KUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &priv->done,
-						  &desc, &buf), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, NULL, 0, &desc,
+						   &buf), 0);
 	KUNIT_EXPECT_NOT_NULL(test, desc);
 	KUNIT_EXPECT_EQ(test, req.ctx_fd, -1);
 	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 0ULL);
 	KUNIT_EXPECT_NULL(test, buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	KUNIT_EXPECT_EQ(test, pfmk_close(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
 }
 
 /* A new context has the description's registers: last valid, next not. */
@@ -640,26 +725,44 @@ static void api_vectors(struct pfarg_pmc *pmc, struct pfarg_pmd *pmd,
 	pfmkt_pmd_req(&pmd[2], 0, pmd2_reg, 333);
 }
 
-/*
- * A vector with a bad last entry is refused whole: neither the PMCs nor
- * the PMDs before it are applied, no event counts, the PMDs read 0.
- */
+/* An unloaded context and api_vectors() with a bad last PMC and PMD. */
+static void *api_bad_vectors(struct kunit *test, struct pfarg_pmc *pmc,
+			     struct pfarg_pmd *pmd)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	api_vectors(pmc, pmd, PFMK_TEST_PMC(0), PFMK_TEST_NUM_PMCS);
+	return desc;
+}
+
+/* A vector with a bad last entry is refused, only that entry flagged. */
 static void api_vector_atomic(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
 	struct pfarg_pmc pmc[3];
 	struct pfarg_pmd pmd[3];
-	void *desc;
+	void *desc = api_bad_vectors(test, pmc, pmd);
 
-	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	api_vectors(pmc, pmd, PFMK_TEST_PMC(0), PFMK_TEST_NUM_PMCS);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[1].reg_flags));
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
+}
 
+/*
+ * The refused vectors are refused whole: neither the PMCs nor the PMDs
+ * before the bad entry are applied, no event counts, the PMDs read 0.
+ */
+static void api_vector_atomic_nothing_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc = api_bad_vectors(test, pmc, pmd);
+
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
 	pfmkt_load_start(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 10);
@@ -809,52 +912,94 @@ static void api_load_bad_cpu(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* pfmk_load_context() argument checks; the context stays unloaded. */
-static void api_load_args(struct kunit *test)
+/* The load_set of a refused load; API_LOAD_NULL: a NULL request. */
+#define API_LOAD_NULL	U16_MAX
+
+static const u16 api_bad_load_sets[] = { API_LOAD_NULL, 1 };
+
+static void api_bad_load_set_desc(const u16 *set, char *desc)
+{
+	if (*set == API_LOAD_NULL)
+		strscpy(desc, "NULL load", KUNIT_PARAM_DESC_SIZE);
+	else
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "load_set %u", *set);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_load_set, api_bad_load_sets, api_bad_load_set_desc);
+
+/* A refused pfmk_load_context(): -EINVAL, the context stays unloaded. */
+static void api_load_args_refused(struct kunit *test)
+{
+	const u16 set = *(const u16 *)test->param_value;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_load load;
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_load_req(&load, pfmkt_cpu(), set);
+	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, set == API_LOAD_NULL ?
+						NULL : &load), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
+}
+
+/* pfmk_load_context() of set 0 loads. */
+static void api_load_set0_ok(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	struct pfarg_load load;
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, NULL), -EINVAL);
-	memset(&load, 0, sizeof(load));
-	load.load_pid = pfmkt_cpu();
-	load.load_set = 1;
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
-
-	load.load_set = 0;
+	pfmkt_load_req(&load, pfmkt_cpu(), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
-	pfmkt_close(test, desc);
 }
 
-/* pfmk_start() argument checks. */
-static void api_start_args(struct kunit *test)
+/* pfmk_start() of a set other than 0, the only one: refused. */
+static const u16 api_bad_start_sets[] = { 1, 0xffff };
+
+static void api_bad_start_set_desc(const u16 *set, char *desc)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "start_set %#x", *set);
+}
+
+KUNIT_ARRAY_PARAM(api_bad_start_set, api_bad_start_sets,
+		  api_bad_start_set_desc);
+
+/* A refused pfmk_start(): -EINVAL, still loaded, no event active. */
+static void api_start_args_refused(struct kunit *test)
+{
+	const u16 set = *(const u16 *)test->param_value;
 	int cpu = pfmkt_cpu();
+	void *desc = api_ctx_in(test, API_LOADED, cpu);
 	struct pfarg_start start;
 
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
 	memset(&start, 0, sizeof(start));
-	start.start_set = 1;
-	KUNIT_EXPECT_EQ(test, pfmk_start(desc, &start), -EINVAL);
-	start.start_set = 0xffff;
+	start.start_set = set;
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, &start), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
 
-	start.start_set = 0;
+/* pfmk_start() of set 0 starts. */
+static void api_start_set0_ok(struct kunit *test)
+{
+	void *desc = api_ctx_in(test, API_LOADED, pfmkt_cpu());
+	struct pfarg_start start;
+
+	memset(&start, 0, sizeof(start));
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, &start), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/* Stopped, pfmk_start() with no argument starts again: the event runs. */
+static void api_start_null_restarts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = api_ctx_in(test, API_STARTED, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
-	pfmkt_close(test, desc);
 }
 
 static const size_t api_bad_msg_sizes[] = {
@@ -886,63 +1031,110 @@ static void api_read_size(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* pfmk_read() and pfmk_read_pmds_time() argument checks. */
-static void api_read_args(struct kunit *test)
+/* pfmk_read() into NULL: -EINVAL, never a wait. */
+static void api_read_null_msg(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_pmd pmd;
-	union pfm_msg msg;
 
 	/* If a call wrongly waits, the completion ends the wait with 0. */
 	complete(&priv->done);
-	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(msg), 0),
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(union pfm_msg), 0),
 			(ssize_t)-EINVAL);
 	reinit_completion(&priv->done);
-	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(msg), 1),
+	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(union pfm_msg), 1),
 			(ssize_t)-EINVAL);
+}
+
+/* A nonblocking pfmk_read() with no message queued: -EAGAIN. */
+static void api_read_nonblock_empty(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	union pfm_msg msg;
+
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
+}
+
+/* pfmk_read_pmds_time() with no time vector: -EINVAL. */
+static void api_read_pmds_time_null(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_pmd pmd;
 
 	memset(&pmd, 0, sizeof(pmd));
 	KUNIT_EXPECT_EQ(test, pfmk_read_pmds_time(desc, &pmd, NULL, 1),
 			-EINVAL);
-	pfmkt_close(test, desc);
 }
 
-/* getinfo_evtsets: set 0 only; another set is NOSET. */
-static void api_evtsets(struct kunit *test)
+/**
+ * struct api_noset - a getinfo_evtsets() vector naming a set that is not
+ * @what: the description of the row.
+ * @count: the entries of the vector.
+ * @idx: the entry of the set.
+ * @set_id: the set.
+ */
+struct api_noset {
+	const char	*what;
+	int		count;
+	unsigned int	idx;
+	u16		set_id;
+};
+
+static const struct api_noset api_nosets[] = {
+	{ "set 1 after set 0", 2, 1, 1 },
+	{ "set 0xffff", 1, 0, 0xffff },
+};
+
+static void api_noset_desc(const struct api_noset *n, char *desc)
 {
+	strscpy(desc, n->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(api_noset, api_nosets, api_noset_desc);
+
+/* getinfo_evtsets of a set other than 0: -EINVAL, the entry NOSET. */
+static void api_evtsets_noset(struct kunit *test)
+{
+	const struct api_noset *n = test->param_value;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	struct pfarg_setinfo info[2];
+
+	memset(info, 0, sizeof(info));
+	info[n->idx].set_id = n->set_id;
+	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, n->count),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, info[n->idx].set_flags & PFM_REG_RETFL_NOSET);
+}
+
+/* getinfo_evtsets of set 0: its PMCs, no error flag. */
+static void api_evtsets_set0(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_setinfo info;
+
+	memset(&info, 0, sizeof(info));
+	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, &info, 1), 0);
+	KUNIT_EXPECT_EQ(test, info.set_avail_pmcs[0],
+			BIT_ULL(PFMK_TEST_NUM_PMCS) - 1);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(info.set_flags));
+}
+
+/* Set 0 exists: defining it (no switching) is accepted. */
+static void api_evtsets_create_set0(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	struct pfarg_setdesc setdesc;
 
-	memset(info, 0, sizeof(info));
-	info[1].set_id = 1;
-	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, 2), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, info[1].set_flags & PFM_REG_RETFL_NOSET);
-
-	memset(info, 0, sizeof(info));
-	info[0].set_id = 0xffff;
-	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, 1), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, info[0].set_flags & PFM_REG_RETFL_NOSET);
-
-	memset(info, 0, sizeof(info));
-	KUNIT_EXPECT_EQ(test, pfmk_getinfo_evtsets(desc, info, 1), 0);
-	KUNIT_EXPECT_EQ(test, info[0].set_avail_pmcs[0],
-			BIT_ULL(PFMK_TEST_NUM_PMCS) - 1);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(info[0].set_flags));
-
-	/* Set 0 exists: defining it (no switching) is accepted. */
 	memset(&setdesc, 0, sizeof(setdesc));
 	KUNIT_EXPECT_EQ(test, pfmk_create_evtsets(desc, &setdesc, 1), 0);
-	pfmkt_close(test, desc);
 }
 
 static struct kunit_case pfmk_api_args_cases[] = {
-	KUNIT_CASE(api_bad_descriptors),
+	KUNIT_CASE_PARAM(api_bad_descriptors, api_bad_handle_gen_params),
 	KUNIT_CASE(api_forged_descriptors),
-	KUNIT_CASE(api_closed_descriptors),
+	KUNIT_CASE_PARAM(api_closed_descriptors, api_closed_state_gen_params),
+	KUNIT_CASE(api_close_releases_events),
 	KUNIT_CASE_PARAM(api_create_args, api_bad_create_gen_params),
 	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_regs, api_pmu_gen_params),
@@ -954,16 +1146,24 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_pmc_bad_values, api_bad_pmc_gen_params),
 	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
 	KUNIT_CASE(api_vector_atomic),
+	KUNIT_CASE(api_vector_atomic_nothing_counts),
 	KUNIT_CASE(api_vector_atomic_loaded),
 	KUNIT_CASE(api_vector_loaded_counts),
 	KUNIT_CASE(api_vector_loaded_refused),
 	KUNIT_CASE(api_vector_loaded_keeps),
-	KUNIT_CASE(api_load_args),
+	KUNIT_CASE_PARAM(api_load_args_refused, api_bad_load_set_gen_params),
+	KUNIT_CASE(api_load_set0_ok),
 	KUNIT_CASE_PARAM(api_load_bad_cpu, api_bad_cpu_gen_params),
-	KUNIT_CASE(api_start_args),
+	KUNIT_CASE_PARAM(api_start_args_refused, api_bad_start_set_gen_params),
+	KUNIT_CASE(api_start_set0_ok),
+	KUNIT_CASE(api_start_null_restarts),
 	KUNIT_CASE_PARAM(api_read_size, api_bad_msg_size_gen_params),
-	KUNIT_CASE(api_read_args),
-	KUNIT_CASE(api_evtsets),
+	KUNIT_CASE(api_read_null_msg),
+	KUNIT_CASE(api_read_nonblock_empty),
+	KUNIT_CASE(api_read_pmds_time_null),
+	KUNIT_CASE_PARAM(api_evtsets_noset, api_noset_gen_params),
+	KUNIT_CASE(api_evtsets_set0),
+	KUNIT_CASE(api_evtsets_create_set0),
 	{}
 };
 

@@ -254,28 +254,40 @@ static void api_reg_flags_read_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 }
 
-/*
- * The flags perfmon2 defines are accepted: PFM_REGFL_NO_EMUL64 on a PMC,
- * PFM_REGFL_OVFL_NOTIFY on a PMD, which a read then goes through with.
- */
+/* The flags perfmon2 defines: NO_EMUL64 on a PMC, OVFL_NOTIFY on a PMD. */
+static const struct api_reg_row api_valid_flags[] = {
+	{ API_WRITE_PMCS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0, PFM_REGFL_NO_EMUL64 },
+	{ API_WRITE_PMDS, PFMK_TEST_PMU_NAME, 1, 0, 0, 0,
+	  PFM_REGFL_OVFL_NOTIFY },
+};
+
+KUNIT_ARRAY_PARAM(api_valid_flags, api_valid_flags, api_reg_row_desc);
+
+/* The flags perfmon2 defines are accepted, no error flag returned. */
 static void api_reg_flags_valid(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
+	const struct api_reg_row *r = test->param_value;
+	void *desc = pfmkt_create(test, r->pmu);
+	struct pfarg_pmd pmd[API_REG_NR];
 
-	pfmkt_pmc_req(&pmc, 0, 0, PFMK_TEST_PMC(1));
-	pmc.reg_flags = PFM_REGFL_NO_EMUL64;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc.reg_flags));
+	api_reg_vec(r, pmd, r->op == API_WRITE_PMCS ? PFMK_TEST_PMC(1) : 3);
+	KUNIT_EXPECT_EQ(test, api_reg_call(desc, r, pmd), 0);
+	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[0].reg_flags));
+}
+
+/*
+ * A PMD written with PFM_REGFL_OVFL_NOTIFY reads back its value, and so
+ * does a read through the vector just written, flags and all.
+ */
+static void api_reg_flags_valid_read(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct pfarg_pmd pmd;
 
 	pfmkt_pmd_req(&pmd, 0, 0, 3);
 	pmd.reg_flags = PFM_REGFL_OVFL_NOTIFY;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd.reg_flags));
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
-
-	/* Reading through the vector just written, flags and all. */
 	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, 3ULL);
 }
@@ -286,7 +298,8 @@ static struct kunit_case pfmk_api_regs_cases[] = {
 	KUNIT_CASE_PARAM(api_reg_flags_refused, api_bad_write_flags_gen_params),
 	KUNIT_CASE_PARAM(api_reg_flags_read_ignored,
 			 api_bad_read_flags_gen_params),
-	KUNIT_CASE(api_reg_flags_valid),
+	KUNIT_CASE_PARAM(api_reg_flags_valid, api_valid_flags_gen_params),
+	KUNIT_CASE(api_reg_flags_valid_read),
 	{}
 };
 

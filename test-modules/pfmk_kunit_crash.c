@@ -137,12 +137,19 @@ KUNIT_ARRAY_PARAM(crt_setup, crt_setup_cases, crt_setup_desc);
 static void crash_setup_args(struct kunit *test)
 {
 	const struct crt_setup_case *c = test->param_value;
-	unsigned long local;
 	void *desc;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(desc, c->flags, c->aux_keep),
 			c->ret);
+}
+
+/* NULL or a stack address: -EBADF, before any other argument is checked. */
+static void crash_setup_bad_desc(struct kunit *test)
+{
+	const struct crt_setup_case *c = test->param_value;
+	unsigned long local;
+
 	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(NULL, c->flags, c->aux_keep),
 			-EBADF);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(&local, c->flags, c->aux_keep),
@@ -244,40 +251,66 @@ static void crash_info_not_frozen(struct kunit *test)
 }
 
 /*
+ * crt_sampler() set up to freeze, @before ticks, frozen by a crash for
+ * @reason, then @after ticks more; @copy (if not NULL, CRT_BUF bytes):
+ * the buffer as it was at the crash.
+ */
+static void *crt_frozen(struct kunit *test, unsigned int reason, u64 before,
+			u64 after, void **buf, void *copy)
+{
+	struct crt *t = test->priv;
+	void *desc;
+
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE, buf);
+	pfmk_test_pmu_tick(t->cpu, before);
+	if (copy)
+		memcpy(copy, *buf, CRT_BUF);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_test_notify(reason), 1);
+	pfmk_test_pmu_tick(t->cpu, after);
+	return desc;
+}
+
+/* The samples crt_frozen() takes before the crash. */
+#define CRT_K		7ULL
+
+/*
  * A crash stops sampling: after it, the buffer stays byte for byte as it
  * was though the PMU goes on overflowing, and the freeze kept the count.
  */
 static void crash_samples_kept(struct kunit *test)
 {
 	const unsigned int *reason = test->param_value;
-	struct crt *t = test->priv;
-	struct pfmk_crash_info info;
 	struct pfmk_ctx_stats st;
 	void *desc, *buf, *copy;
-	const unsigned int k = 7;
 
-	desc = crt_sampler(test, PFMK_CRASH_FREEZE, &buf);
-	pfmk_test_pmu_tick(t->cpu, k * CRT_P);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), (u64)k);
 	copy = kunit_kmalloc(test, CRT_BUF, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, copy);
-	memcpy(copy, buf, CRT_BUF);
-
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
-	pfmk_test_pmu_tick(t->cpu, 5 * CRT_P);
+	desc = crt_frozen(test, *reason, CRT_K * CRT_P, 5 * CRT_P, &buf, copy);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(copy), CRT_K);
 
 	KUNIT_EXPECT_EQ(test, memcmp(copy, buf, CRT_BUF), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)k);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), CRT_K);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	pfmkt_expect_stats_in(test, &st,
-			      &(struct pfmk_ctx_stats){ .ovfl_count = k,
-							.smpl_count = k },
+			      &(struct pfmk_ctx_stats){ .ovfl_count = CRT_K,
+							.smpl_count = CRT_K },
 			      PFMKT_ST(ovfl_count) | PFMKT_ST(smpl_count));
+}
+
+/* The record of a freeze: its reason, the counts, the context's CPU. */
+static void crash_info_record(struct kunit *test)
+{
+	const unsigned int *reason = test->param_value;
+	struct crt *t = test->priv;
+	struct pfmk_crash_info info;
+	void *desc, *buf;
+
+	desc = crt_frozen(test, *reason, CRT_K * CRT_P, 5 * CRT_P, &buf, NULL);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
 			0);
 	KUNIT_EXPECT_EQ(test, info.reason, *reason);
-	KUNIT_EXPECT_EQ(test, info.smpl_count, (u64)k);
-	KUNIT_EXPECT_EQ(test, info.ovfl_count, (u64)k);
+	KUNIT_EXPECT_EQ(test, info.smpl_count, CRT_K);
+	KUNIT_EXPECT_EQ(test, info.ovfl_count, CRT_K);
 	KUNIT_EXPECT_EQ(test, info.ctx_cpu, t->cpu);
 	KUNIT_EXPECT_EQ(test, info.flags, crt_remote(&info));
 }
@@ -289,17 +322,12 @@ static void crash_samples_kept(struct kunit *test)
 static void crash_pmds_at_freeze(struct kunit *test)
 {
 	const unsigned int *reason = test->param_value;
-	struct crt *t = test->priv;
 	struct pfmk_crash_info info;
 	struct pfarg_pmd pmd[2];
 	void *desc, *buf;
 
-	desc = crt_sampler(test, PFMK_CRASH_FREEZE, &buf);
 	/* 3 samples, then 2 ticks into the next period. */
-	pfmk_test_pmu_tick(t->cpu, 3 * CRT_P + 2);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
-	pfmk_test_pmu_tick(t->cpu, 11);
-
+	desc = crt_frozen(test, *reason, 3 * CRT_P + 2, 11, &buf, NULL);
 	pfmkt_pmd_req(&pmd[0], 0, 0, 0);
 	pfmkt_pmd_req(&pmd[1], 0, 1, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, pmd, 2, NULL, 0),
@@ -311,10 +339,64 @@ static void crash_pmds_at_freeze(struct kunit *test)
 			(3 * CRT_P + 2 + 11) * CRT_STEP1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_FROZEN);
-	/* Frozen until close: the set-up cannot change any more. */
+}
+
+/* Frozen until close: the set-up cannot change any more. */
+static void crash_setup_busy_frozen(struct kunit *test)
+{
+	const unsigned int *reason = test->param_value;
+	void *desc, *buf;
+
+	desc = crt_frozen(test, *reason, 3 * CRT_P + 2, 11, &buf, NULL);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(desc, 0, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, 0),
 			-EBUSY);
+}
+
+/**
+ * struct crt_untouched - a context a crash leaves alone
+ * @name: the row.
+ * @removed: set up (freeze and log), then the set-up removed; else none.
+ * @reason: the crash.
+ */
+struct crt_untouched {
+	const char	*name;
+	bool		removed;
+	unsigned int	reason;
+};
+
+static const struct crt_untouched crt_untouched_cases[] = {
+	{ "plain, oops", false, PFMK_CRASH_OOPS },
+	{ "plain, panic", false, PFMK_CRASH_PANIC },
+	{ "set-up removed, oops", true, PFMK_CRASH_OOPS },
+	{ "set-up removed, panic", true, PFMK_CRASH_PANIC },
+};
+
+static void crt_untouched_desc(const struct crt_untouched *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(crt_untouched, crt_untouched_cases, crt_untouched_desc);
+
+/*
+ * A sampler with no set-up (@removed: whose set-up was removed), 2
+ * periods, a crash for @reason that freezes nothing, 3 periods more.
+ */
+static void *crt_unfrozen(struct kunit *test, bool removed,
+			  unsigned int reason, void **buf)
+{
+	struct crt *t = test->priv;
+	void *desc;
+
+	desc = crt_sampler(test, removed ?
+			   PFMK_CRASH_FREEZE | PFMK_CRASH_LOG : 0, buf);
+	if (removed)
+		KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, 0, 0), 0);
+	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_test_notify(reason), 0);
+	pfmk_test_pmu_tick(t->cpu, 3 * CRT_P);
+	return desc;
 }
 
 /*
@@ -323,26 +405,24 @@ static void crash_pmds_at_freeze(struct kunit *test)
  */
 static void crash_other_untouched(struct kunit *test)
 {
+	const struct crt_untouched *c = test->param_value;
+	void *desc, *buf;
+
+	desc = crt_unfrozen(test, c->removed, c->reason, &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 5ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+}
+
+/* A context whose set-up was removed has no record after a crash. */
+static void crash_removed_no_record(struct kunit *test)
+{
 	const unsigned int *reason = test->param_value;
-	struct crt *t = test->priv;
 	struct pfmk_crash_info info;
-	void *plain, *removed, *buf0, *buf1;
+	void *desc, *buf;
 
-	plain = crt_sampler(test, 0, &buf0);
-	removed = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG,
-			      &buf1);
-	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(removed, 0, 0), 0);
-	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 0);
-	pfmk_test_pmu_tick(t->cpu, 3 * CRT_P);
-
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf0), 5ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf1), 5ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(plain),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(removed),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_read(removed, &info, NULL, 0, NULL, 0),
+	desc = crt_unfrozen(test, true, *reason, &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
 			-ENXIO);
 }
 
@@ -459,11 +539,15 @@ static void crash_aux_kept(struct kunit *test)
 
 static struct kunit_case pfmk_crash_cases[] = {
 	KUNIT_CASE_PARAM(crash_setup_args, crt_setup_gen_params),
+	KUNIT_CASE_PARAM(crash_setup_bad_desc, crt_setup_gen_params),
 	KUNIT_CASE_PARAM(crash_info_args, crt_read_gen_params),
 	KUNIT_CASE(crash_info_not_frozen),
 	KUNIT_CASE_PARAM(crash_samples_kept, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_info_record, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_pmds_at_freeze, crt_reason_gen_params),
-	KUNIT_CASE_PARAM(crash_other_untouched, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_setup_busy_frozen, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_other_untouched, crt_untouched_gen_params),
+	KUNIT_CASE_PARAM(crash_removed_no_record, crt_reason_gen_params),
 	KUNIT_CASE(crash_die_not_oops),
 	KUNIT_CASE(crash_oops_then_panic),
 	KUNIT_CASE_PARAM(crash_close_after_freeze, crt_reason_gen_params),

@@ -245,20 +245,59 @@ static void smpl_args_stats_zero(struct kunit *test)
 	pfmkt_expect_stats(test, desc, &(struct pfmk_ctx_stats){});
 }
 
+/* What a row of smpl_bad_descs[] passes to pfmk_get_stats(). */
+enum smpl_bad_kind {
+	SMPL_BAD_CLOSED,
+	SMPL_BAD_ADDR,
+	SMPL_BAD_LOCAL,
+};
+
+/**
+ * struct smpl_bad_desc - a descriptor pfmk_get_stats() refuses
+ * @what: the description of the row.
+ * @kind: a closed context's, an address, or a pointer to the stack.
+ * @addr: the address, for SMPL_BAD_ADDR.
+ * @null_st: @st is NULL too.
+ */
+struct smpl_bad_desc {
+	const char		*what;
+	enum smpl_bad_kind	kind;
+	unsigned long		addr;
+	bool			null_st;
+};
+
+static const struct smpl_bad_desc smpl_bad_descs[] = {
+	{ "closed", SMPL_BAD_CLOSED },
+	{ "closed, NULL st", SMPL_BAD_CLOSED, .null_st = true },
+	{ "NULL", SMPL_BAD_ADDR, 0 },
+	{ "0x1234", SMPL_BAD_ADDR, 0x1234 },
+	{ "&local", SMPL_BAD_LOCAL },
+};
+
+static void smpl_bad_desc_desc(const struct smpl_bad_desc *b, char *desc)
+{
+	strscpy(desc, b->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(smpl_bad_desc, smpl_bad_descs, smpl_bad_desc_desc);
+
 /* A closed, NULL or forged descriptor: -EBADF, checked before @st. */
 static void smpl_args_stats_bad_desc(struct kunit *test)
 {
+	const struct smpl_bad_desc *b = test->param_value;
 	struct pfmk_ctx_stats st;
 	int local = 0;
 	void *desc;
 
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, NULL);
-	pfmkt_close(test, desc);
-	KUNIT_EXPECT_EQ(test, pfmk_get_stats(desc, &st), -EBADF);
-	KUNIT_EXPECT_EQ(test, pfmk_get_stats(desc, NULL), -EBADF);
-	KUNIT_EXPECT_EQ(test, pfmk_get_stats(NULL, &st), -EBADF);
-	KUNIT_EXPECT_EQ(test, pfmk_get_stats((void *)0x1234, &st), -EBADF);
-	KUNIT_EXPECT_EQ(test, pfmk_get_stats(&local, &st), -EBADF);
+	if (b->kind == SMPL_BAD_CLOSED) {
+		desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096,
+					NULL);
+		pfmkt_close(test, desc);
+	} else {
+		desc = b->kind == SMPL_BAD_LOCAL ? &local : (void *)b->addr;
+	}
+	KUNIT_EXPECT_EQ(test, pfmk_get_stats(desc, b->null_st ? NULL : &st),
+			-EBADF);
 }
 
 static struct kunit_case pfmk_smpl_args_cases[] = {
@@ -269,7 +308,7 @@ static struct kunit_case pfmk_smpl_args_cases[] = {
 	KUNIT_CASE_PARAM(smpl_args_errors, smpl_bad_create_gen_params),
 	KUNIT_CASE(smpl_args_stats_null),
 	KUNIT_CASE(smpl_args_stats_zero),
-	KUNIT_CASE(smpl_args_stats_bad_desc),
+	KUNIT_CASE_PARAM(smpl_args_stats_bad_desc, smpl_bad_desc_gen_params),
 	{}
 };
 

@@ -114,30 +114,83 @@ static void x86t_exit(struct kunit *test)
 	pfmk_x86_pmu_retract(&x86t_intel);
 }
 
+/*
+ * An image the announced PMU (none for x86t_no_pmu_images[], whose
+ * images go through write_pmcs) would not take, and how it is refused.
+ */
+struct x86t_bad_image {
+	const char *name;
+	const struct pfmk_x86_pmu_info *pmu;
+	/* pfmk_x86_image_to_attr() on a PMD, else a PMC's check. */
+	bool to_attr;
+	u16 reg;
+	u64 img;
+	int err;
+};
+
+/* No x86 core PMU, and a context of the default description. */
+static void *x86t_no_pmu_ctx(struct kunit *test)
+{
+	if (x86t_perf_has_core_pmu())
+		kunit_skip(test, X86T_HAS_PMU);
+	return pfmkt_create(test, "");
+}
+
+/*
+ * Images refused without a core PMU: libpfm's cycles and instructions,
+ * the fixed counters' control, and cycles turned into an event.
+ */
+static const struct x86t_bad_image x86t_no_pmu_images[] = {
+	{ "cycles on PMC0", NULL, false, 0, X86T_CYCLES, -EINVAL },
+	{ "instructions on PMC1", NULL, false, 1, X86T_INSTR, -EINVAL },
+	{ "fixed PMC16", NULL, false, PFMK_X86_FIXED_PMC, 0x333, -EINVAL },
+	{ "cycles to_attr", NULL, true, 0, X86T_CYCLES, -EINVAL },
+};
+
+static void x86t_bad_image_desc(const struct x86t_bad_image *b, char *desc)
+{
+	strscpy(desc, b->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(x86t_no_pmu_image, x86t_no_pmu_images,
+		  x86t_bad_image_desc);
+
 /* No x86 core PMU: an image is refused, never accepted to count zero. */
 static void x86_no_pmu_refuses_images(struct kunit *test)
 {
+	const struct x86t_bad_image *b = test->param_value;
+	void *desc = x86t_no_pmu_ctx(test);
 	struct perf_event_attr attr = { };
-	void *desc;
 	pfm_flags_t flags;
 
-	if (x86t_perf_has_core_pmu())
-		kunit_skip(test, X86T_HAS_PMU);
-	desc = pfmkt_create(test, "");
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, &flags),
-			-EINVAL);
+	if (b->to_attr) {
+		KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(b->reg, b->img,
+							     &attr), b->err);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, b->reg, b->img, &flags),
+			b->err);
 	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, X86T_INSTR, &flags),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, PFMK_X86_FIXED_PMC, 0x333,
-					 &flags), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(0, X86T_CYCLES, &attr),
-			-EINVAL);
-	/* Generic values and zero still work. */
+}
+
+/* No x86 core PMU: generic values and zero still work. */
+static void x86_no_pmu_generic_values(struct kunit *test)
+{
+	void *desc = x86t_no_pmu_ctx(test);
+
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0,
 					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
 					 NULL), 0);
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, 0, NULL), 0);
+}
+
+/* No x86 core PMU: no native description by name either. */
+static void x86_no_pmu_no_named(struct kunit *test)
+{
+	void *desc;
+
+	if (x86t_perf_has_core_pmu())
+		kunit_skip(test, X86T_HAS_PMU);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &(struct pfarg_ctx) {
 		.ctx_flags = PFM_FL_SYSTEM_WIDE,
 		.ctx_pmu_name = PFMK_X86_INTEL_NAME }, &desc), -ENOENT);
@@ -323,17 +376,6 @@ static void x86_amd_encoding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr.config, BIT_ULL(32) | 0xf0c1);
 }
 
-/* An image the announced PMU would not take, and how it is refused. */
-struct x86t_bad_image {
-	const char *name;
-	const struct pfmk_x86_pmu_info *pmu;
-	/* pfmk_x86_image_to_attr() on a PMD, else pfmk_x86_image_check(). */
-	bool to_attr;
-	u16 reg;
-	u64 img;
-	int err;
-};
-
 static const struct x86t_bad_image x86t_bad_images[] = {
 	/* Intel general counters: what the hardware would not take. */
 	{ "intel gp bit 32", &x86t_intel, false, 0, X86T_CYCLES | BIT_ULL(32),
@@ -364,11 +406,6 @@ static const struct x86t_bad_image x86t_bad_images[] = {
 	{ "amd no fixed counters", &x86t_amd, false, PFMK_X86_FIXED_PMC, 0x3,
 	  -EINVAL },
 };
-
-static void x86t_bad_image_desc(const struct x86t_bad_image *b, char *desc)
-{
-	strscpy(desc, b->name, KUNIT_PARAM_DESC_SIZE);
-}
 
 KUNIT_ARRAY_PARAM(x86t_bad_image, x86t_bad_images, x86t_bad_image_desc);
 
@@ -466,19 +503,48 @@ static void x86_default_load_fails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
+/**
+ * struct x86t_named_write - a PMC write to the native description by name
+ * @name: what the row checks.
+ * @reg: the PMC.
+ * @img: the image written.
+ * @err: what write_pmcs returns (an -EINVAL flags the entry EINVAL).
+ */
+struct x86t_named_write {
+	const char	*name;
+	u16		reg;
+	u64		img;
+	int		err;
+};
+
+static const struct x86t_named_write x86t_named_writes[] = {
+	{ "cycles accepted", 0, X86T_CYCLES, 0 },
+	{ "bit 32 refused", 0, X86T_CYCLES | BIT_ULL(32), -EINVAL },
+	{ "PMC4 refused", 4, X86T_CYCLES, -EINVAL },
+};
+
+static void x86t_named_write_desc(const struct x86t_named_write *w,
+				  char *desc)
+{
+	strscpy(desc, w->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(x86t_named_write, x86t_named_writes,
+		  x86t_named_write_desc);
+
 /* The native description is also there by name, with the same rules. */
 static void x86_named_routes_images(struct kunit *test)
 {
+	const struct x86t_named_write *w = test->param_value;
 	pfm_flags_t flags;
 	void *named;
 
 	x86t_announce(test, &x86t_intel);
 	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
-	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES, NULL), 0);
-	KUNIT_EXPECT_EQ(test, x86t_write(named, 0, X86T_CYCLES | BIT_ULL(32),
-					 &flags), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
-	KUNIT_EXPECT_EQ(test, x86t_write(named, 4, X86T_CYCLES, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, x86t_write(named, w->reg, w->img, &flags),
+			w->err);
+	if (w->err)
+		KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
 }
 
 /* Retracted: images are refused again, in a context made before. */
@@ -492,14 +558,13 @@ static void x86_retract_refuses_images(struct kunit *test)
 }
 
 /*
- * A context of the native description by name loads with its defaults:
- * the registers of counters the CPU lacks (PMC4..15, PMC16's fourth
- * field here) are 0 and leave their PMDs unused, as on hardware.
+ * The registers of counters the CPU lacks (PMC4..15, PMC16's fourth
+ * field here) are 0 by default, and leave their PMDs unused, as on
+ * hardware.
  */
-static void x86_named_loads_defaults(struct kunit *test)
+static void x86_named_defaults_unused(struct kunit *test)
 {
 	struct perf_event_attr attr;
-	void *named;
 
 	x86t_announce(test, &x86t_intel);
 	memset(&attr, 0, sizeof(attr));
@@ -507,6 +572,14 @@ static void x86_named_loads_defaults(struct kunit *test)
 			PFMK_PMC_OFF);
 	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 3,
 						     0, &attr), PFMK_PMC_OFF);
+}
+
+/* A context of the native description by name loads with its defaults. */
+static void x86_named_loads_defaults(struct kunit *test)
+{
+	void *named;
+
+	x86t_announce(test, &x86t_intel);
 	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(named, &(struct pfarg_load)
 			{ .load_pid = pfmkt_cpu() }), 0);
@@ -514,7 +587,10 @@ static void x86_named_loads_defaults(struct kunit *test)
 }
 
 static struct kunit_case pfmk_x86_cases[] = {
-	KUNIT_CASE(x86_no_pmu_refuses_images),
+	KUNIT_CASE_PARAM(x86_no_pmu_refuses_images,
+			 x86t_no_pmu_image_gen_params),
+	KUNIT_CASE(x86_no_pmu_generic_values),
+	KUNIT_CASE(x86_no_pmu_no_named),
 	KUNIT_CASE_PARAM(x86_announce_rules, x86t_bad_announce_gen_params),
 	KUNIT_CASE(x86_announce_busy),
 	KUNIT_CASE_PARAM(x86_intel_gp_encoding, x86t_gp_encoding_gen_params),
@@ -525,8 +601,10 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_default_routes_images),
 	KUNIT_CASE(x86_default_refuses_image),
 	KUNIT_CASE(x86_default_load_fails),
-	KUNIT_CASE(x86_named_routes_images),
+	KUNIT_CASE_PARAM(x86_named_routes_images,
+			 x86t_named_write_gen_params),
 	KUNIT_CASE(x86_retract_refuses_images),
+	KUNIT_CASE(x86_named_defaults_unused),
 	KUNIT_CASE(x86_named_loads_defaults),
 	{}
 };
