@@ -143,23 +143,47 @@ static void sets_next_implicit(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* The number of sets is bounded: 64 in all. */
-static void sets_limit(struct kunit *test)
+/* A context with 64 sets, the most it may have: 0, 3, 6, ..., 189. */
+static void *sets_create_64(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	u16 id;
 
 	for (id = 1; id < 64; id++)
 		KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, id * 3, 0, 0, 0), 0);
+	return desc;
+}
+
+/* The number of sets is bounded: 64 in all. */
+static void sets_limit(struct kunit *test)
+{
+	void *desc = sets_create_64(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1000, 0, 0, 0), -E2BIG);
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 1000));
-	/* Redefining an existing set is not a new one. */
+	pfmkt_close(test, desc);
+}
+
+/* At the limit, redefining an existing set is not a new one: it applies. */
+static void sets_limit_redefine(struct kunit *test)
+{
+	void *desc = sets_create_64(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 3, PFM_SETFL_TIME_SWITCH, 10,
 					  0), 0);
-	/* The effective timeout is rounded up to the minimum (100 us). */
-	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 3).set_timeout, 100);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 3).set_flags,
 			PFM_SETFL_TIME_SWITCH);
+	pfmkt_close(test, desc);
+}
+
+/* The effective timeout is rounded up to the minimum (100 us). */
+static void sets_timeout_rounded(struct kunit *test)
+{
+	void *desc = sets_create_64(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 3, PFM_SETFL_TIME_SWITCH, 10,
+					  0), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 3).set_timeout, 100);
 	pfmkt_close(test, desc);
 }
 
@@ -355,6 +379,8 @@ static struct kunit_case pfmk_sets_args_cases[] = {
 	KUNIT_CASE(sets_next_same_request),
 	KUNIT_CASE(sets_next_implicit),
 	KUNIT_CASE(sets_limit),
+	KUNIT_CASE(sets_limit_redefine),
+	KUNIT_CASE(sets_timeout_rounded),
 	KUNIT_CASE_PARAM(sets_bad_deletes, sets_bad_del_gen_params),
 	KUNIT_CASE(sets_create_loaded),
 	KUNIT_CASE(sets_delete_both),
@@ -505,19 +531,30 @@ static void sets_expl_next_order(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* A switch due while MASKED waits for pfmk_restart(). */
-static void sets_masked_switch_waits(struct kunit *test)
+/*
+ * Two sets, set 0 switching after one notifying overflow of its PMD 0
+ * (period 10), started on @cpu; 10 ticks, and the overflow message
+ * (blocking read) in @msg.
+ */
+static void *sets_masked_at_switch(struct kunit *test, int cpu,
+				   union pfm_msg *msg)
 {
 	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
-	int cpu = pfmkt_cpu();
-	union pfm_msg msg;
 
 	sets_write_sampling(test, desc, 0, 0, 10, 1, PFM_REGFL_OVFL_NOTIFY);
 	pfmkt_load_start(test, desc, cpu);
-
 	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
-			(ssize_t)sizeof(msg));
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, msg, sizeof(*msg), 0),
+			(ssize_t)sizeof(*msg));
+	return desc;
+}
+
+/* A switch due while MASKED waits for pfmk_restart(). */
+static void sets_masked_switch_waits(struct kunit *test)
+{
+	union pfm_msg msg;
+	void *desc = sets_masked_at_switch(test, pfmkt_cpu(), &msg);
+
 	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
 	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_active_set, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
@@ -526,8 +563,18 @@ static void sets_masked_switch_waits(struct kunit *test)
 	msleep(50);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1);
+	pfmkt_close(test, desc);
+}
 
-	/* restart unmasks and switches before it returns. */
+/* restart unmasks and switches before it returns; set 1 then counts. */
+static void sets_masked_switch_on_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	union pfm_msg msg;
+	void *desc = sets_masked_at_switch(test, cpu, &msg);
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_MASKED | PFMK_STATE_STARTED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 1);
 	pfmk_test_pmu_tick(cpu, 4);
@@ -654,24 +701,60 @@ static u64 sets_read_switch_cnt(struct kunit *test, void *desc, u16 set,
 }
 
 /*
- * A set redescribed without PFM_SETFL_OVFL_SWITCH after overflows counted
- * its switch count down reports the count written, not what was left,
- * then and after its next run.
+ * sets_switch_at_second_tick() run on @cpu until the overflow switched
+ * to set 1, then stopped.
  */
-static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
+static void *sets_switched_once(struct kunit *test, int cpu)
 {
 	void *desc = sets_switch_at_second_tick(test);
-	int cpu = pfmkt_cpu();
 
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_ASSERT_TRUE(test, pfmkt_wait_set_runs(desc, 1, 1));
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 0ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
 
+/*
+ * sets_switched_once(), unloaded, and set 0 redescribed without
+ * PFM_SETFL_OVFL_SWITCH.
+ */
+static void *sets_redescribed(struct kunit *test, int cpu)
+{
+	void *desc = sets_switched_once(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 0, 0, 0, 0), 0);
+	return desc;
+}
+
+/* The overflow that switched counted the PMD's switch count down to 0. */
+static void sets_switch_cnt_counted_down(struct kunit *test)
+{
+	void *desc = sets_switched_once(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 0ULL);
+	pfmkt_close(test, desc);
+}
+
+/*
+ * A set redescribed without PFM_SETFL_OVFL_SWITCH after overflows counted
+ * its switch count down reports the count written, not what was left.
+ */
+static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
+{
+	void *desc = sets_redescribed(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
+	pfmkt_close(test, desc);
+}
+
+/* The redescribed set's switch count is still the one written after a run. */
+static void sets_redescribe_switch_cnt_kept(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = sets_redescribed(test, cpu);
+
 	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
@@ -738,14 +821,14 @@ static void sets_expect_entry(struct kunit *test, void *buf, unsigned int i,
  * Sampling in two sets switching on overflow: set 0 samples PMD0 every
  * 10 ticks (records PMD1, step 1) and switches after 1 overflow; set 1
  * samples PMD2 every 4 ticks (records PMD3, step 3) and switches after
- * 2.  Entries carry their set and PMD; each set counts only its ticks.
+ * 2.  Run until set 0 is back, then stopped: three entries.
  */
-static void sets_smpl_entries(struct kunit *test)
+static void *sets_smpl_run(struct kunit *test, void **buf)
 {
 	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *desc;
 
-	desc = sets_create_smpl(test, &buf);
+	desc = sets_create_smpl(test, buf);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 0, 1, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 2, PFMK_TEST_PMC(1));
@@ -767,11 +850,26 @@ static void sets_smpl_entries(struct kunit *test)
 	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 0, 2),
 			      "no switch back to set 0");
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	return desc;
+}
 
+/* Entries carry their set and PMD, and the values of their set's PMD. */
+static void sets_smpl_entries(struct kunit *test)
+{
+	void *buf;
+
+	sets_smpl_run(test, &buf);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
 	sets_expect_entry(test, buf, 0, 0, 0, 10, 10);
 	sets_expect_entry(test, buf, 1, 1, 2, 4, 3 * 4);
 	sets_expect_entry(test, buf, 2, 1, 2, 4, 3 * 8);
+}
+
+/* Each set counts only its ticks; its sampling PMD is reset. */
+static void sets_smpl_set_counts(struct kunit *test)
+{
+	void *buf, *desc = sets_smpl_run(test, &buf);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 3), 3 * 8ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -10ULL);
@@ -853,11 +951,15 @@ static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_setinfo),
 	KUNIT_CASE(sets_expl_next_order),
 	KUNIT_CASE(sets_masked_switch_waits),
+	KUNIT_CASE(sets_masked_switch_on_restart),
 	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
 	KUNIT_CASE(sets_stop_drops_switch),
+	KUNIT_CASE(sets_switch_cnt_counted_down),
 	KUNIT_CASE(sets_redescribe_reloads_switch_cnt),
+	KUNIT_CASE(sets_redescribe_switch_cnt_kept),
 	KUNIT_CASE(sets_stop_cancels_timeout),
 	KUNIT_CASE(sets_smpl_entries),
+	KUNIT_CASE(sets_smpl_set_counts),
 	KUNIT_CASE(sets_smpl_entries_plain),
 	KUNIT_CASE(sets_switch_described_after_write),
 	{}

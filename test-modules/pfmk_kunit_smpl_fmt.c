@@ -224,38 +224,37 @@ static void smpl_fmt_answer_desc(const struct smpl_fmt_answer *a, char *desc)
 
 KUNIT_ARRAY_PARAM(smpl_fmt_answer, smpl_fmt_answers, smpl_fmt_answer_desc);
 
-/* What pfmk_restart() does after an answer: unmask with the long reset. */
-static void smpl_fmt_expect_restart(struct kunit *test, void *desc,
-				    struct smpl_fmt_buf *b, bool masked)
-{
-	if (!masked) {
-		KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
-		KUNIT_EXPECT_EQ(test, b->restarts, 0U);
-		return;
-	}
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
-	KUNIT_EXPECT_EQ(test, b->restarts, 1U);
-	KUNIT_EXPECT_EQ(test, b->count, 0U);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-}
-
 /*
- * What the core does with each answer of a format (perfmon2 2.2's
- * pfm_overflow_handler()): RESET reloads the short reset, neither RESET
- * nor MASK lets the PMD count on from its wrap, MASK masks and leaves it
- * for pfmk_restart() (long reset, the format's ->restart()), and NOTIFY
- * notifies only a PMD with PFM_REGFL_OVFL_NOTIFY.
+ * The test format answering @a->ctrl for PMD0 (period 4, long reset 10,
+ * @a->flags), 6 ticks after the start: one overflow answered.
  */
-static void smpl_fmt_ctrl_answers(struct kunit *test)
+static void *smpl_fmt_answered(struct kunit *test, int cpu,
+			       const struct smpl_fmt_answer *a,
+			       struct smpl_fmt_buf **buf)
 {
-	const struct smpl_fmt_answer *a = test->param_value;
 	const struct pfmkt_pmd p0 = {
 		.value = -4ULL,
 		.short_reset = -4ULL,
 		.long_reset = -10ULL,
 		.flags = a->flags,
 	};
+	void *desc;
+
+	desc = smpl_fmt_setup(test, cpu, a->ctrl, &p0, buf);
+	pfmk_test_pmu_tick(cpu, 6);
+	return desc;
+}
+
+/*
+ * What the core does with each answer of a format (perfmon2 2.2's
+ * pfm_overflow_handler()): RESET reloads the short reset, neither RESET
+ * nor MASK lets the PMD count on from its wrap, MASK masks and leaves it
+ * for pfmk_restart(), and NOTIFY notifies only a PMD with
+ * PFM_REGFL_OVFL_NOTIFY.
+ */
+static void smpl_fmt_ctrl_answers(struct kunit *test)
+{
+	const struct smpl_fmt_answer *a = test->param_value;
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
 					     .smpl_count = 1,
 					     .notify_count = a->msg };
@@ -263,8 +262,7 @@ static void smpl_fmt_ctrl_answers(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = smpl_fmt_setup(test, cpu, a->ctrl, &p0, &b);
-	pfmk_test_pmu_tick(cpu, 6);
+	desc = smpl_fmt_answered(test, cpu, a, &b);
 	KUNIT_EXPECT_EQ(test, smpl_fmt_count(b), 1U);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), a->pmd0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
@@ -277,12 +275,42 @@ static void smpl_fmt_ctrl_answers(struct kunit *test)
 	} else {
 		pfmkt_expect_no_msg(test, desc);
 	}
-	smpl_fmt_expect_restart(test, desc, b, a->masked);
+}
+
+/*
+ * What pfmk_restart() does after each answer: after MASK it unmasks with
+ * the long reset and calls the format's ->restart(); otherwise there is
+ * nothing to restart (-EBUSY) and the format is not called.
+ */
+static void smpl_fmt_ctrl_restart(struct kunit *test)
+{
+	const struct smpl_fmt_answer *a = test->param_value;
+	struct smpl_fmt_buf *b;
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = smpl_fmt_answered(test, cpu, a, &b);
+	KUNIT_ASSERT_EQ(test, smpl_fmt_count(b), 1U);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
+			a->masked ? PFMKT_MASKED : PFMKT_STARTED);
+	if (a->msg)
+		pfmkt_wait_notify(test);
+	if (!a->masked) {
+		KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+		KUNIT_EXPECT_EQ(test, b->restarts, 0U);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+	KUNIT_EXPECT_EQ(test, b->restarts, 1U);
+	KUNIT_EXPECT_EQ(test, b->count, 0U);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 }
 
 static struct kunit_case pfmk_smpl_fmt_cases[] = {
 	KUNIT_CASE(smpl_fmt_args),
 	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers, smpl_fmt_answer_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart, smpl_fmt_answer_gen_params),
 	{}
 };
 

@@ -34,6 +34,8 @@
 /* The buffer cases' PMD: period; PMD1 counts FULL_STEP1 per tick. */
 #define FULL_P			5ULL
 #define FULL_STEP1		3ULL
+/* The entries of 40 bytes (no sampled PMD) room_setup()'s buffer holds. */
+#define NOTIFY_ROOM		10U
 
 /* PMD0 samples every NOTIFY_P ticks with OVFL_NOTIFY, long reset -L. */
 static void *notify_setup(struct kunit *test, int cpu, u32 ctx_flags,
@@ -137,8 +139,20 @@ static void smpl_notify_masked_runs_on(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 }
 
-/* pfmk_restart() unmasks with the long reset, once. */
+/* pfmk_restart() unmasks with the long reset. */
 static void smpl_notify_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_masked(test, cpu, false);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/* A second pfmk_restart(): -EBUSY, and not counted. */
+static void smpl_notify_restart_twice(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
 					     .notify_count = 1,
@@ -148,8 +162,6 @@ static void smpl_notify_restart(struct kunit *test)
 
 	desc = notify_masked(test, cpu, false);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
 	pfmkt_expect_stats(test, desc, &want);
 }
@@ -204,9 +216,6 @@ static void smpl_notify_restart_unloaded(struct kunit *test)
 /* PFM_FL_OVFL_NO_MSG: masked and completed, but no message. */
 static void smpl_notify_no_msg(struct kunit *test)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
-					     .notify_count = 1,
-					     .restarts = 1 };
 	int cpu = pfmkt_cpu();
 	void *desc;
 
@@ -215,6 +224,21 @@ static void smpl_notify_no_msg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmkt_wait_notify(test);
 	pfmkt_expect_no_msg(test, desc);
+}
+
+/* PFM_FL_OVFL_NO_MSG: restart reloads the long reset, still no message. */
+static void smpl_notify_no_msg_restart(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1,
+					     .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc;
+
+	desc = notify_setup(test, cpu, PFM_FL_OVFL_NO_MSG, 0, NULL);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
 	pfmkt_expect_stats(test, desc, &want);
@@ -284,11 +308,10 @@ static void *full_masked(struct kunit *test, int cpu, void **buf)
 }
 
 /*
- * A full buffer: 376 bytes hold four 48-byte entries, after which less
- * than hdr_min_buf_space (104) is left.  The entry that leaves too little
- * room masks the context and notifies; the ones before do not.
+ * A buffer that is not yet full: 376 bytes hold four 48-byte entries;
+ * the three before the last neither mask nor notify.
  */
-static void smpl_notify_buffer_full(struct kunit *test)
+static void smpl_notify_buffer_not_full(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	struct pfm_dfl_smpl_hdr *hdr;
@@ -302,8 +325,22 @@ static void smpl_notify_buffer_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+}
 
-	pfmk_test_pmu_tick(cpu, FULL_P);
+/*
+ * A full buffer: after four 48-byte entries less than hdr_min_buf_space
+ * (104) of the 376 bytes is left.  The entry that leaves too little room
+ * masks the context and notifies.
+ */
+static void smpl_notify_buffer_full(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_setup(test, cpu, &buf);
+	hdr = buf;
+	pfmk_test_pmu_tick(cpu, 4 * FULL_P);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 4 * NOTIFY_ENTRY1);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
@@ -427,6 +464,29 @@ static void smpl_notify_full_before_entry(struct kunit *test)
 }
 
 /*
+ * A buffer that one entry fills and a PMD without PFM_REGFL_OVFL_NOTIFY,
+ * sampling every NOTIFY_P ticks (long reset -NOTIFY_L); NOTIFY_P ticks
+ * fill the buffer.
+ */
+static void *full_silent_setup(struct kunit *test, int cpu, void **buf)
+{
+	const struct pfmkt_pmd p = {
+		.value = -NOTIFY_P,
+		.short_reset = -NOTIFY_P,
+		.long_reset = -NOTIFY_L,
+	};
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0,
+				PFMKT_HDR + SMPL_TEST_MIN, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	return desc;
+}
+
+/*
  * A full buffer and a PMD without PFM_REGFL_OVFL_NOTIFY: the default
  * format asks for NOTIFY | MASK, and as in perfmon2 2.2 the context masks
  * but the notification is not sent (it is subject to the PMD's flag).
@@ -435,27 +495,27 @@ static void smpl_notify_full_silent(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
 					     .smpl_count = 1 };
-	const struct pfmkt_pmd p = {
-		.value = -NOTIFY_P,
-		.short_reset = -NOTIFY_P,
-		.long_reset = -NOTIFY_L,
-	};
 	struct pfmkt_priv *priv = test->priv;
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0,
-				PFMKT_HDR + SMPL_TEST_MIN, &buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &p);
-	pfmkt_load_start(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	desc = full_silent_setup(test, cpu, &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	msleep(20);
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 	pfmkt_expect_no_msg(test, desc);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Masked silently, restart empties the buffer and reloads the long reset. */
+static void smpl_notify_full_silent_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_silent_setup(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
@@ -463,35 +523,64 @@ static void smpl_notify_full_silent(struct kunit *test)
 
 /*
  * A 2006 sampling client: the default format, a buffer with room for
- * many entries, a PMD with PFM_REGFL_OVFL_NOTIFY.  As on perfmon2 2.2,
- * every overflow is recorded and reset; the notification comes only
- * when the buffer is full.
+ * NOTIFY_ROOM entries of 40 bytes (no sampled PMD), a PMD with
+ * PFM_REGFL_OVFL_NOTIFY (notify_setup()); @periods periods run.
  */
-static void smpl_notify_only_when_full(struct kunit *test)
+static void *room_setup(struct kunit *test, int cpu, unsigned int periods,
+			void **buf)
 {
-	const unsigned int room = 10;
-	const struct pfmk_ctx_stats want = { .ovfl_count = room,
-					     .smpl_count = room,
-					     .notify_count = 1 };
+	void *desc;
+
+	desc = notify_setup(test, cpu, 0, PFMKT_HDR + SMPL_TEST_MIN +
+			    (NOTIFY_ROOM - 1) * PFMKT_ENTRY, buf);
+	pfmk_test_pmu_tick(cpu, periods * NOTIFY_P);
+	return desc;
+}
+
+/*
+ * As on perfmon2 2.2, every overflow is recorded and reset; until the
+ * buffer is full nothing is notified.
+ */
+static void smpl_notify_only_when_full_not_yet(struct kunit *test)
+{
 	struct pfmkt_priv *priv = test->priv;
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	/* Ten entries of 40 bytes (no sampled PMD) before it is full. */
-	desc = notify_setup(test, cpu, 0, PFMKT_HDR + SMPL_TEST_MIN +
-			    (room - 1) * PFMKT_ENTRY, &buf);
-	pfmk_test_pmu_tick(cpu, (room - 1) * NOTIFY_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)room - 1);
+	desc = room_setup(test, cpu, NOTIFY_ROOM - 1, &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM - 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 	pfmkt_expect_no_msg(test, desc);
-	pfmk_test_pmu_tick(cpu, NOTIFY_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)room);
+}
+
+/* The entry that fills the buffer masks and notifies, once. */
+static void smpl_notify_only_when_full(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = NOTIFY_ROOM,
+					     .smpl_count = NOTIFY_ROOM,
+					     .notify_count = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = room_setup(test, cpu, NOTIFY_ROOM, &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmkt_wait_notify(test);
 	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* The restart after the full buffer's notification: the long reset. */
+static void smpl_notify_only_when_full_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = room_setup(test, cpu, NOTIFY_ROOM, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
 }
@@ -562,31 +651,55 @@ static void smpl_notify_blocked_reader(struct kunit *test)
 }
 
 /*
- * Close while started and masked, messages queued and the last
- * notification maybe still in flight.
+ * A buffer with room for one entry, so that every overflow fills it:
+ * four overflows, the first three restarted.  Returns the context
+ * started and masked, messages queued and the last notification maybe
+ * still in flight.
  */
-static void smpl_notify_close_masked(struct kunit *test)
+static void *close_masked_setup(struct kunit *test, int cpu, void **buf)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
-					     .smpl_count = 4,
-					     .notify_count = 4,
-					     .restarts = 3 };
-	int cpu = pfmkt_cpu();
 	unsigned int i;
-	union pfm_msg msg;
-	void *desc, *buf;
+	void *desc;
 
-	/* Room for one entry: every overflow fills the buffer. */
-	desc = notify_setup(test, cpu, 0, PFMKT_HDR + SMPL_TEST_MIN, &buf);
+	desc = notify_setup(test, cpu, 0, PFMKT_HDR + SMPL_TEST_MIN, buf);
 	pfmk_test_pmu_tick(cpu, NOTIFY_P);
 	for (i = 0; i < 3; i++) {
 		pfmkt_wait_notify(test);
 		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 		pfmk_test_pmu_tick(cpu, NOTIFY_L);
 	}
+	return desc;
+}
+
+/* Before the close: masked by the fourth overflow, each one counted. */
+static void smpl_notify_close_masked_state(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
+					     .smpl_count = 4,
+					     .notify_count = 4,
+					     .restarts = 3 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = close_masked_setup(test, cpu, &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmkt_expect_stats(test, desc, &want);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+}
+
+/*
+ * Close while started and masked, messages queued and the last
+ * notification maybe still in flight: the descriptor is gone and the
+ * events are released.
+ */
+static void smpl_notify_close_masked(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	union pfm_msg msg;
+	void *desc, *buf;
+
+	desc = close_masked_setup(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EBADF);
@@ -675,8 +788,8 @@ static void smpl_notify_unload_masked_reload(struct kunit *test)
 
 /*
  * write_pmcs on a masked, stopped context: accepted (the context is
- * loaded and stopped), the context stays masked, the new PMC counts after
- * restart and start.
+ * loaded and stopped), the context stays masked and the PMD keeps its
+ * count.
  */
 static void smpl_notify_masked_write_pmcs(struct kunit *test)
 {
@@ -686,6 +799,15 @@ static void smpl_notify_masked_write_pmcs(struct kunit *test)
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(4));
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P);
+}
+
+/* A PMC written while masked and stopped counts after restart and start. */
+static void smpl_notify_masked_write_pmcs_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked(test, cpu, true);
+
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(4));
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
@@ -694,12 +816,10 @@ static void smpl_notify_masked_write_pmcs(struct kunit *test)
 }
 
 /*
- * write_pmds on a masked, stopped context: accepted, the context stays
- * masked, and the written PMD drops its pending long reset (perfmon2
- * 2.2 clears the PMD's pending overflow): restart keeps the new value
- * (-3, not the long reset -7), whose period then applies.
+ * notify_masked(), stopped, and PMD0 written (accepted): value and short
+ * reset -3, long reset -7.
  */
-static void smpl_notify_masked_write_pmds(struct kunit *test)
+static void *masked_write_pmds(struct kunit *test, int cpu)
 {
 	const struct pfmkt_pmd p = {
 		.value = -3ULL,
@@ -707,14 +827,41 @@ static void smpl_notify_masked_write_pmds(struct kunit *test)
 		.long_reset = -7ULL,
 		.flags = PFM_REGFL_OVFL_NOTIFY,
 	};
-	int cpu = pfmkt_cpu();
 	void *desc = notify_masked(test, cpu, true);
 
 	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	return desc;
+}
+
+/* write_pmds on a masked, stopped context: the context stays masked. */
+static void smpl_notify_masked_write_pmds(struct kunit *test)
+{
+	void *desc = masked_write_pmds(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_MASKED);
+}
+
+/*
+ * The written PMD drops its pending long reset (perfmon2 2.2 clears the
+ * PMD's pending overflow): restart keeps the new value (-3, not the long
+ * reset -7).
+ */
+static void smpl_notify_masked_write_pmds_restart(struct kunit *test)
+{
+	void *desc = masked_write_pmds(test, pfmkt_cpu());
+
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -3ULL);
+}
+
+/* Restarted and started, the PMD overflows after the new period, 3. */
+static void smpl_notify_masked_write_pmds_period(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = masked_write_pmds(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
@@ -725,7 +872,7 @@ static void smpl_notify_masked_write_pmds(struct kunit *test)
 /*
  * start on a masked, stopped context: accepted, and the context stays
  * masked (perfmon2 2.2: "MASKED: nop"): the notifying PMD saturates,
- * nothing more is notified, other PMDs count; restart unmasks.
+ * nothing more is notified, other PMDs count.
  */
 static void smpl_notify_masked_start(struct kunit *test)
 {
@@ -741,6 +888,17 @@ static void smpl_notify_masked_start(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 3 * NOTIFY_P);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Started while masked, then restarted: unmasked, with the long reset. */
+static void smpl_notify_masked_start_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked(test, cpu, true);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
@@ -785,7 +943,7 @@ static void smpl_notify_no_msg_full_buffer(struct kunit *test)
 	pfmkt_expect_stats(test, desc, &want);
 }
 
-/* Restart empties it; recording resumes from the long reset, no message. */
+/* Restart unmasks and empties it. */
 static void smpl_notify_no_msg_full_restart(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
@@ -796,6 +954,20 @@ static void smpl_notify_no_msg_full_restart(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+}
+
+/*
+ * After the restart recording resumes from the long reset; the entry
+ * that fills the buffer again masks, and no message is queued.
+ */
+static void smpl_notify_no_msg_full_resumes(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = notify_no_msg_full(test, cpu, &buf);
+	pfmkt_wait_notify(test);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	pfmk_test_pmu_tick(cpu, NOTIFY_L);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val,
@@ -809,29 +981,41 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_msg),
 	KUNIT_CASE(smpl_notify_masked_runs_on),
 	KUNIT_CASE(smpl_notify_restart),
+	KUNIT_CASE(smpl_notify_restart_twice),
 	KUNIT_CASE(smpl_notify_next_after_long),
 	KUNIT_CASE(smpl_notify_restart_stopped),
 	KUNIT_CASE(smpl_notify_restart_unloaded),
 	KUNIT_CASE(smpl_notify_no_msg),
+	KUNIT_CASE(smpl_notify_no_msg_restart),
 	KUNIT_CASE(smpl_notify_queue_full),
+	KUNIT_CASE(smpl_notify_buffer_not_full),
 	KUNIT_CASE(smpl_notify_buffer_full),
 	KUNIT_CASE(smpl_notify_buffer_full_saturates),
 	KUNIT_CASE(smpl_notify_buffer_full_restart),
 	KUNIT_CASE(smpl_notify_buffer_full_resumes),
 	KUNIT_CASE(smpl_notify_full_before_entry),
 	KUNIT_CASE(smpl_notify_full_silent),
+	KUNIT_CASE(smpl_notify_full_silent_restart),
+	KUNIT_CASE(smpl_notify_only_when_full_not_yet),
 	KUNIT_CASE(smpl_notify_only_when_full),
+	KUNIT_CASE(smpl_notify_only_when_full_restart),
 	KUNIT_CASE(smpl_notify_blocked_reader),
+	KUNIT_CASE(smpl_notify_close_masked_state),
 	KUNIT_CASE(smpl_notify_close_masked),
 	KUNIT_CASE(smpl_notify_unload),
 	KUNIT_CASE(smpl_notify_unload_reload),
 	KUNIT_CASE(smpl_notify_unload_masked),
 	KUNIT_CASE(smpl_notify_unload_masked_reload),
 	KUNIT_CASE(smpl_notify_masked_write_pmcs),
+	KUNIT_CASE(smpl_notify_masked_write_pmcs_counts),
 	KUNIT_CASE(smpl_notify_masked_write_pmds),
+	KUNIT_CASE(smpl_notify_masked_write_pmds_restart),
+	KUNIT_CASE(smpl_notify_masked_write_pmds_period),
 	KUNIT_CASE(smpl_notify_masked_start),
+	KUNIT_CASE(smpl_notify_masked_start_restart),
 	KUNIT_CASE(smpl_notify_no_msg_full_buffer),
 	KUNIT_CASE(smpl_notify_no_msg_full_restart),
+	KUNIT_CASE(smpl_notify_no_msg_full_resumes),
 	{}
 };
 
