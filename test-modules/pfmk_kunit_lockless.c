@@ -305,79 +305,122 @@ static void lockless_read_vs_close(struct kunit *test)
 	KUNIT_EXPECT_GT(test, nr_ebadf, 0UL);
 }
 
-/*
- * Unload and reload racing with reads: events released and created, PMD
- * values folded and rewritten (with the value they have) while stopped.
+/**
+ * struct ll_run - a race run by the test thread against two readers
+ * @r: the readers, stopped and checked (ll_reader_stop()) at the end.
+ * @desc: the context, started.
+ * @ticks: the ticks the test PMU counted for it.
+ * @cycles: the cycles (unload and load, or hotplug) done.
+ * @nr_bad: cycles after which the test thread found a wrong value.
+ * @bad: the last wrong value it found.
  */
-static void lockless_read_vs_unload(struct kunit *test)
+struct ll_run {
+	struct ll_reader	*r[2];
+	void			*desc;
+	u64			ticks;
+	unsigned int		cycles;
+	unsigned long		nr_bad;
+	u64			bad;
+};
+
+/*
+ * Unload and reload racing with reads on both paths: events released and
+ * created, PMD values folded and rewritten (with the value they have)
+ * while stopped.  @run->nr_bad counts unloads that folded another value
+ * than the ticks counted.
+ */
+static void ll_run_unload(struct kunit *test, struct ll_run *run)
 {
 	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	unsigned long end = jiffies + LL_BUDGET;
+	void *desc = ll_create_started(test, cpu, LL_COUNT_BASE);
 	struct task_struct *t[2];
-	struct ll_reader *r[2];
-	u64 ticks = 0;
 	unsigned int i;
-	void *desc;
+	u64 v;
 
-	desc = ll_create_started(test, cpu, LL_COUNT_BASE);
-	ll_readers_setup(test, r, desc, cpu, other, LL_COUNT_BASE);
-	ll_readers_start(test, r, t);
-
+	run->desc = desc;
+	ll_readers_setup(test, run->r, desc, cpu, other, LL_COUNT_BASE);
+	ll_readers_start(test, run->r, t);
 	for (i = 0; i < 200 && time_before(jiffies, end); i++) {
 		pfmk_test_pmu_tick(cpu, 1 + i % 3);
-		ticks += 1 + i % 3;
+		run->ticks += 1 + i % 3;
 		if (!ll_ok(test, pfmk_stop(desc), "stop", i))
 			break;
 		/* Loaded, stopped: a new event replaces the old one. */
 		if (i % 2 && !ll_ok(test, ll_write(desc, 0, 0,
-						   LL_COUNT_BASE + ticks),
+						   LL_COUNT_BASE + run->ticks),
 				    "write loaded", i))
 			break;
 		if (!ll_ok(test, pfmk_unload_context(desc), "unload", i))
 			break;
-		KUNIT_EXPECT_EQ(test, ll_read(desc, 0, 0), LL_COUNT_BASE + ticks);
+		v = ll_read(desc, 0, 0);
+		if (v != LL_COUNT_BASE + run->ticks) {
+			run->nr_bad++;
+			run->bad = v;
+		}
 		/* Unloaded: the values themselves, rewritten as they are. */
 		if (!ll_ok(test, ll_write(desc, 0, 1, LL_EXACT), "write", i) ||
 		    !ll_ok(test, pfmkt_load_cpu(desc, cpu), "load", i) ||
 		    !ll_ok(test, pfmk_start(desc, NULL), "start", i))
 			break;
 	}
-	ll_reader_stop(test, r[0], t[0], "local");
-	ll_reader_stop(test, r[1], t[1], "IPI");
-	kunit_info(test, "%u unloads, %lu + %lu reads\n", i, r[0]->nr_ok,
-		   r[1]->nr_ok);
-	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
-	KUNIT_EXPECT_GT(test, r[1]->nr_ok, 0UL);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
-			LL_COUNT_BASE + ticks);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), LL_EXACT);
-	pfmkt_close(test, desc);
+	run->cycles = i;
+	ll_reader_stop(test, run->r[0], t[0], "local");
+	ll_reader_stop(test, run->r[1], t[1], "IPI");
+	kunit_info(test, "%u unloads, %lu + %lu reads\n", i,
+		   run->r[0]->nr_ok, run->r[1]->nr_ok);
+}
+
+/* Reads racing with unload and reload succeed, on both paths. */
+static void lockless_read_vs_unload(struct kunit *test)
+{
+	struct ll_run run = {};
+
+	ll_run_unload(test, &run);
+	KUNIT_EXPECT_GT(test, run.r[0]->nr_ok, 0UL);
+	KUNIT_EXPECT_GT(test, run.r[1]->nr_ok, 0UL);
+	pfmkt_close(test, run.desc);
 }
 
 /*
- * The context's CPU going offline and back while read: -EAGAIN never
- * leaks, values survive the suspend and the re-arm.  The readers may not
- * be bound to the CPU that leaves: one is on CPU 0, one is free to run
- * anywhere (on the context's CPU, when online, it reads locally).
+ * Unloads and reloads racing with reads fold and keep the exact counts:
+ * at each unload, and at the end.
  */
-static void lockless_read_vs_hotplug(struct kunit *test)
+static void lockless_unload_counts_kept(struct kunit *test)
+{
+	struct ll_run run = {};
+
+	ll_run_unload(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.nr_bad, 0UL,
+			    "an unload folded %#llx", run.bad);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(run.desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 0),
+			LL_COUNT_BASE + run.ticks);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 1), LL_EXACT);
+	pfmkt_close(test, run.desc);
+}
+
+/*
+ * The context's CPU going offline and back while read.  The readers may
+ * not be bound to the CPU that leaves: one is on CPU 0, one is free to
+ * run anywhere (on the context's CPU, when online, it reads locally).
+ * @run->nr_bad counts cycles after which the context was not re-armed.
+ */
+static void ll_run_hotplug(struct kunit *test, struct ll_run *run)
 {
 	int cpu = pfmkt_hp_cpu(test);
 	unsigned long end = jiffies + LL_BUDGET;
+	void *desc = ll_create_started(test, cpu, LL_COUNT_BASE);
 	struct task_struct *t[2];
-	struct ll_reader *r[2];
-	u64 ticks = 0;
 	unsigned int i;
-	void *desc;
+	int st;
 
-	desc = ll_create_started(test, cpu, LL_COUNT_BASE);
-	ll_readers_setup(test, r, desc, 0, -1, LL_COUNT_BASE);
-	ll_readers_start(test, r, t);
-
+	run->desc = desc;
+	ll_readers_setup(test, run->r, desc, 0, -1, LL_COUNT_BASE);
+	ll_readers_start(test, run->r, t);
 	for (i = 0; i < 8 && time_before(jiffies, end); i++) {
 		pfmk_test_pmu_tick(cpu, 3);
-		ticks += 3;
+		run->ticks += 3;
 		/* remove_cpu() failing is a failure of the case. */
 		if (!ll_ok(test, remove_cpu(cpu), "remove_cpu", i))
 			break;
@@ -388,21 +431,58 @@ static void lockless_read_vs_hotplug(struct kunit *test)
 			break;
 		}
 		/* A locked call applies the hotplug events: re-armed now. */
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), LL_STARTED);
+		st = pfmk_get_state(desc);
+		if (st != LL_STARTED) {
+			run->nr_bad++;
+			run->bad = st;
+		}
 	}
+	run->cycles = i;
 	pfmk_test_pmu_tick(cpu, 2);
-	ticks += 2;
-	ll_reader_stop(test, r[0], t[0], "CPU 0");
-	ll_reader_stop(test, r[1], t[1], "unbound");
+	run->ticks += 2;
+	ll_reader_stop(test, run->r[0], t[0], "CPU 0");
+	ll_reader_stop(test, run->r[1], t[1], "unbound");
 	kunit_info(test, "%u hotplug cycles, %lu + %lu reads\n", i,
-		   r[0]->nr_ok, r[1]->nr_ok);
-	KUNIT_EXPECT_GT(test, i, 0U);
-	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
-			LL_COUNT_BASE + ticks);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), LL_EXACT);
-	pfmkt_close(test, desc);
+		   run->r[0]->nr_ok, run->r[1]->nr_ok);
+}
+
+/*
+ * Reads racing with the context's CPU going offline and back: -EAGAIN
+ * never leaks, values stay sane across the suspend and the re-arm.
+ */
+static void lockless_read_vs_hotplug(struct kunit *test)
+{
+	struct ll_run run = {};
+
+	ll_run_hotplug(test, &run);
+	KUNIT_EXPECT_GT(test, run.cycles, 0U);
+	KUNIT_EXPECT_GT(test, run.r[0]->nr_ok, 0UL);
+	pfmkt_close(test, run.desc);
+}
+
+/* Each CPU's return re-arms the context, read meanwhile: started again. */
+static void lockless_hotplug_rearmed(struct kunit *test)
+{
+	struct ll_run run = {};
+
+	ll_run_hotplug(test, &run);
+	KUNIT_ASSERT_GT(test, run.cycles, 0U);
+	KUNIT_EXPECT_EQ_MSG(test, run.nr_bad, 0UL,
+			    "state %lld after a cycle", (s64)run.bad);
+	pfmkt_close(test, run.desc);
+}
+
+/* Hotplug cycles racing with reads keep the exact counts. */
+static void lockless_hotplug_counts_kept(struct kunit *test)
+{
+	struct ll_run run = {};
+
+	ll_run_hotplug(test, &run);
+	KUNIT_EXPECT_EQ(test, pfmk_stop(run.desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 0),
+			LL_COUNT_BASE + run.ticks);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 1), LL_EXACT);
+	pfmkt_close(test, run.desc);
 }
 
 /* Base of set @s's counting PMD 0, and the exact value of its PMD 1. */
@@ -598,7 +678,10 @@ static void lockless_read_vs_set_delete(struct kunit *test)
 static struct kunit_case pfmk_lockless_cases[] = {
 	KUNIT_CASE(lockless_read_vs_close),
 	KUNIT_CASE(lockless_read_vs_unload),
+	KUNIT_CASE(lockless_unload_counts_kept),
 	KUNIT_CASE_SLOW(lockless_read_vs_hotplug),
+	KUNIT_CASE_SLOW(lockless_hotplug_rearmed),
+	KUNIT_CASE_SLOW(lockless_hotplug_counts_kept),
 	KUNIT_CASE(lockless_read_vs_set_switch),
 	KUNIT_CASE(lockless_set_switch_counts_kept),
 	KUNIT_CASE(lockless_read_vs_set_delete),

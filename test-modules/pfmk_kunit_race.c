@@ -150,21 +150,25 @@ static void race_close_vs_read(struct kunit *test)
 	KUNIT_EXPECT_GT(test, nr_ok + nr_ebadf, 0UL);
 }
 
-/* start/stop racing with reads: values never go back, calls never fail. */
-static void race_start_stop_vs_read(struct kunit *test)
+/*
+ * A context counting 1 a tick from RACE_VALUE, started on the test CPU,
+ * stopped and started RACE_ITERATIONS times, ticked between, while @r
+ * reads it from another CPU: the calls never fail.  The reader is
+ * stopped on return.
+ */
+static void *race_run_start_stop(struct kunit *test, struct race_reader **r)
 {
 	int cpu = pfmkt_cpu();
-	struct race_reader *r;
 	struct task_struct *t;
 	unsigned int i;
 	void *desc;
 
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
+	*r = kunit_kzalloc(test, sizeof(**r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *r);
 	desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
-	r->desc = desc;
-	r->monotonic = true;
-	t = race_start_reader(test, r, 0);
+	(*r)->desc = desc;
+	(*r)->monotonic = true;
+	t = race_start_reader(test, *r, 0);
 	for (i = 0; i < RACE_ITERATIONS; i++) {
 		pfmk_test_pmu_tick(cpu, 1);
 		KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
@@ -172,9 +176,27 @@ static void race_start_stop_vs_read(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), 0);
 	}
 	kthread_stop(t);
+	return desc;
+}
+
+/* start/stop racing with reads: read values never go back, nor fail. */
+static void race_start_stop_vs_read(struct kunit *test)
+{
+	struct race_reader *r;
+	void *desc = race_run_start_stop(test, &r);
+
 	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL, "returned %ld, value %llu",
 			    r->bad.ret, r->bad.value);
 	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
+	pfmkt_close(test, desc);
+}
+
+/* start/stop racing with reads: the ticks while started all count. */
+static void race_start_stop_counts(struct kunit *test)
+{
+	struct race_reader *r;
+	void *desc = race_run_start_stop(test, &r);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			RACE_VALUE + RACE_ITERATIONS);
 	pfmkt_close(test, desc);
@@ -247,27 +269,44 @@ static void race_join_msg_reader(struct kunit *test, struct task_struct *t,
 	kthread_stop(t);
 }
 
-/* pfmk_read() returns 0 when someone else completed the completion. */
+/* A message reader of @desc, not started. */
+static struct race_msg_reader *race_msg_reader_new(struct kunit *test,
+						   void *desc)
+{
+	struct race_msg_reader *r = kunit_kzalloc(test, sizeof(*r),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->desc = desc;
+	return r;
+}
+
+/*
+ * The completion completed by someone else before pfmk_read(): it
+ * returns 0 at once, and a second, non-blocking one -EAGAIN.
+ */
 static void race_read_completion(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct race_msg_reader *r;
-	struct task_struct *t;
 	union pfm_msg msg;
 
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-
-	/* Completed before the read. */
 	complete(&priv->done);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
 			(ssize_t)0);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
+	pfmkt_close(test, desc);
+}
 
-	/* Completed while the reader waits. */
-	r->desc = desc;
+/* The completion completed while pfmk_read() waits: it returns 0. */
+static void race_read_completion_waiting(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct race_msg_reader *r = race_msg_reader_new(test, desc);
+	struct task_struct *t;
+
 	t = race_start_msg_reader(test, r);
 	msleep(20);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
@@ -277,33 +316,38 @@ static void race_read_completion(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* A signal ends the wait with -ERESTARTSYS. */
+/* A signal pending before pfmk_read() ends it with -ERESTARTSYS. */
 static void race_read_signal(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct race_msg_reader *r;
+	struct race_msg_reader *r = race_msg_reader_new(test, desc);
 	struct task_struct *t;
 
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-
-	/* Signal pending before the call. */
-	r->desc = desc;
 	r->allow_kill = true;
 	r->self_kill = true;
 	t = race_start_msg_reader(test, r);
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
+	pfmkt_close(test, desc);
+}
 
-	/* Signal while waiting. */
-	r->self_kill = false;
+/*
+ * A signal while pfmk_read() waits ends the wait with -ERESTARTSYS; the
+ * context stays as it was.
+ */
+static void race_read_signal_waiting(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct race_msg_reader *r = race_msg_reader_new(test, desc);
+	struct task_struct *t;
+
+	r->allow_kill = true;
 	t = race_start_msg_reader(test, r);
 	msleep(20);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
 	send_sig(SIGKILL, t, 1);
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
-
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	pfmkt_close(test, desc);
 }
@@ -453,44 +497,85 @@ static void race_close_all(struct kunit *test, void **open)
 			pfmkt_close(test, open[i]);
 }
 
+/**
+ * struct race_growth - what a table growth run found
+ * @r: the reader of the started context, stopped.
+ * @desc: the started context.
+ * @ret: race_grow_table()'s result.
+ * @nr_lost: descriptors created before the growth that did not resolve
+ *	to their unloaded context after it.
+ * @lost: the state the last of them returned.
+ */
+struct race_growth {
+	struct race_reader	*r;
+	void			*desc;
+	int			ret;
+	unsigned int		nr_lost;
+	int			lost;
+};
+
 /*
  * Lookups racing with the descriptor table's growth and its slots'
  * reuse: a reader hammers one started context while the table grows and
- * half of its slots are freed and taken again.  No read fails, and every
- * descriptor created before a replacement still resolves after it.
- * Nothing aborts the case while the reader runs: it uses @r.
+ * half of its slots are freed and taken again; every descriptor created
+ * is looked up once the table grew.  Nothing aborts the run while the
+ * reader runs: it uses @g.
  */
-static void race_read_vs_table_growth(struct kunit *test)
+static void race_run_table_growth(struct kunit *test, struct race_growth *g)
 {
 	int cpu = pfmkt_cpu();
-	struct race_reader *r;
 	struct task_struct *t;
 	unsigned int i;
 	void **open;
-	void *desc;
-	int ret;
+	int st;
 
 	open = kunit_kcalloc(test, RACE_NR_GROW, sizeof(*open), GFP_KERNEL);
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	g->r = kunit_kzalloc(test, sizeof(*g->r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, open);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
-	r->desc = desc;
-	r->monotonic = true;
-	t = race_start_reader(test, r, 0);
-	ret = race_grow_table(test, open, cpu);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	for (i = 0; i < RACE_NR_GROW && open[i]; i++)
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(open[i]), PFM_CTX_UNLOADED);
+	KUNIT_ASSERT_NOT_NULL(test, g->r);
+	g->desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
+	g->r->desc = g->desc;
+	g->r->monotonic = true;
+	t = race_start_reader(test, g->r, 0);
+	g->ret = race_grow_table(test, open, cpu);
+	for (i = 0; i < RACE_NR_GROW && open[i]; i++) {
+		st = pfmk_get_state(open[i]);
+		if (st != PFM_CTX_UNLOADED) {
+			g->nr_lost++;
+			g->lost = st;
+		}
+	}
 	race_refill_half(test, open);
 	kthread_stop(t);
-	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL, "returned %ld, value %llu",
-			    r->bad.ret, r->bad.value);
-	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
-	KUNIT_EXPECT_GT(test, r->nr_ok, 0UL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), RACE_STARTED);
 	race_close_all(test, open);
-	pfmkt_close(test, desc);
+}
+
+/* Reads racing with the descriptor table's growth never fail. */
+static void race_read_vs_table_growth(struct kunit *test)
+{
+	struct race_growth g = {};
+
+	race_run_table_growth(test, &g);
+	KUNIT_EXPECT_EQ_MSG(test, g.r->bad.nr, 0UL, "returned %ld, value %llu",
+			    g.r->bad.ret, g.r->bad.value);
+	KUNIT_EXPECT_EQ(test, g.r->nr_ebadf, 0UL);
+	KUNIT_EXPECT_GT(test, g.r->nr_ok, 0UL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(g.desc), RACE_STARTED);
+	pfmkt_close(test, g.desc);
+}
+
+/*
+ * The table grows (its array replaced) while read: every descriptor
+ * created before a replacement still resolves after it.
+ */
+static void race_table_growth_old_resolve(struct kunit *test)
+{
+	struct race_growth g = {};
+
+	race_run_table_growth(test, &g);
+	KUNIT_EXPECT_EQ(test, g.ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, g.nr_lost, 0U, "state %d", g.lost);
+	pfmkt_close(test, g.desc);
 }
 
 /*
@@ -726,12 +811,16 @@ static void race_waiting_call_drops_ref(struct kunit *test)
 static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE_SLOW(race_close_vs_read),
 	KUNIT_CASE(race_start_stop_vs_read),
+	KUNIT_CASE(race_start_stop_counts),
 	KUNIT_CASE(race_read_completion),
+	KUNIT_CASE(race_read_completion_waiting),
 	KUNIT_CASE(race_read_signal),
+	KUNIT_CASE(race_read_signal_waiting),
 	KUNIT_CASE(race_close_wakes_reader),
 	KUNIT_CASE(race_close_shared_completion),
 	KUNIT_CASE(race_handles_not_reused),
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),
+	KUNIT_CASE_SLOW(race_table_growth_old_resolve),
 	KUNIT_CASE_SLOW(race_table_slots_reused),
 	KUNIT_CASE(race_close_vs_waiting_call),
 	KUNIT_CASE(race_waiting_call_drops_ref),

@@ -105,48 +105,99 @@ static void st_expect_run(struct kunit *test, void *desc)
 			    "grew while stopped");
 }
 
-/* A set with an event: across stop and start, and unload. */
-static void set_time_stop_start(struct kunit *test)
+/* A context with PMC 0 on the test PMU, loaded on the test CPU. */
+static void *st_loaded(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u64 d;
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_load(test, desc, pfmkt_cpu());
+	return desc;
+}
+
+/* st_loaded(), run once and unloaded; *@d the duration it got. */
+static void *st_ran_unloaded(struct kunit *test, u64 *d)
+{
+	void *desc = st_loaded(test);
+
+	st_run(test, desc);
+	*d = st_dur(test, desc, 0);
+	KUNIT_ASSERT_GT(test, *d, 0ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* A set with an event: from 0, across stop and start. */
+static void set_time_stop_start(struct kunit *test)
+{
+	void *desc = st_loaded(test);
+
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), 0ULL);
 	st_expect_run(test, desc);
 	st_expect_run(test, desc);
-	d = st_dur(test, desc, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	pfmkt_close(test, desc);
+}
+
+/* Unloaded, the duration stands. */
+static void set_time_kept_unloaded(struct kunit *test)
+{
+	u64 d;
+	void *desc = st_ran_unloaded(test, &d);
+
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
+	pfmkt_close(test, desc);
+}
+
+/* Loaded again, the duration stands, then grows from there. */
+static void set_time_kept_reloaded(struct kunit *test)
+{
+	u64 d;
+	void *desc = st_ran_unloaded(test, &d);
+
 	pfmkt_load(test, desc, pfmkt_cpu());
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
 	st_expect_run(test, desc);
 	pfmkt_close(test, desc);
+}
+
+/* A context without events, loaded on the test CPU. */
+static void *st_loaded_no_event(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	pfmkt_load(test, desc, pfmkt_cpu());
+	return desc;
 }
 
 /* A set without events: timed by the clock, the same way. */
 static void set_time_no_event(struct kunit *test)
 {
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	void *desc = st_loaded_no_event(test);
 
-	pfmkt_load(test, desc, pfmkt_cpu());
 	st_expect_run(test, desc);
+	pfmkt_close(test, desc);
+}
+
+/* A set without events, run a second time: timed the same way again. */
+static void set_time_no_event_again(struct kunit *test)
+{
+	void *desc = st_loaded_no_event(test);
+
+	st_run(test, desc);
 	st_expect_run(test, desc);
 	pfmkt_close(test, desc);
 }
 
 /*
- * Set 0 (an event) and set 1 (no event) switch on their timeout: each
- * is active about its runs' timeouts, together no more than the wall
- * time, and neither grows once stopped.
+ * Set 0 (an event) and set 1 (no event) switching on their timeout,
+ * started for ST_SWITCH_MS and stopped: @s gets their set info, *@wall
+ * the wall time from start to stop; each set ran at least twice.
  */
-static void set_time_switch(struct kunit *test)
+static void *st_switched(struct kunit *test, struct pfarg_setinfo *s,
+			 u64 *wall)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u64 timeout = (u64)ST_TIMEOUT_US * NSEC_PER_USEC;
-	struct pfarg_setinfo s[2];
-	u64 t0, wall;
+	u64 t0;
 	u16 id;
 
 	for (id = 0; id < 2; id++)
@@ -159,18 +210,47 @@ static void set_time_switch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	msleep(ST_SWITCH_MS);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	wall = ktime_get_ns() - t0;
+	*wall = ktime_get_ns() - t0;
 	for (id = 0; id < 2; id++) {
 		s[id] = pfmkt_set_info(test, desc, id);
 		kunit_info(test, "set %u: %llu runs, %llu us\n", id,
 			   s[id].set_runs, s[id].set_act_duration / 1000);
 		KUNIT_ASSERT_GE(test, s[id].set_runs, 2ULL);
-		/* Every run but maybe the last lasted its timeout. */
+	}
+	return desc;
+}
+
+/*
+ * Sets switching on their timeout: each is active about its runs'
+ * timeouts, together no more than the wall time.
+ */
+static void set_time_switch(struct kunit *test)
+{
+	u64 timeout = (u64)ST_TIMEOUT_US * NSEC_PER_USEC;
+	struct pfarg_setinfo s[2];
+	void *desc;
+	u64 wall;
+	u16 id;
+
+	desc = st_switched(test, s, &wall);
+	/* Every run but maybe the last lasted its timeout. */
+	for (id = 0; id < 2; id++)
 		KUNIT_EXPECT_GE(test, s[id].set_act_duration,
 				(s[id].set_runs - 1) * timeout * 3 / 4);
-	}
 	KUNIT_EXPECT_LE(test, s[0].set_act_duration + s[1].set_act_duration,
 			st_most(wall));
+	pfmkt_close(test, desc);
+}
+
+/* Sets that switched on their timeout: neither grows once stopped. */
+static void set_time_switch_stopped(struct kunit *test)
+{
+	struct pfarg_setinfo s[2];
+	void *desc;
+	u64 wall;
+	u16 id;
+
+	desc = st_switched(test, s, &wall);
 	msleep(ST_RUN_MS);
 	for (id = 0; id < 2; id++)
 		KUNIT_EXPECT_EQ(test, st_dur(test, desc, id),
@@ -209,47 +289,79 @@ static void st_rewrite_desc(const struct st_rewrite *r, char *desc)
 KUNIT_ARRAY_PARAM(st_rewrite, st_rewrites, st_rewrite_desc);
 
 /*
- * PMCs rewritten while loaded (and stopped) replace, release or create
- * events: the duration carries over unchanged, and grows from there.
+ * A context with a row's PMCs, loaded, run once (set 0's duration grew
+ * and stands), then the row's PMCs rewritten while loaded and stopped;
+ * *@d gets set 0's duration from before the rewrite.
  */
-static void set_time_pmc_rewrite(struct kunit *test)
+static void *st_rewritten(struct kunit *test, const struct st_rewrite *r,
+			  u64 *d)
 {
-	const struct st_rewrite *r = test->param_value;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	u16 i;
-	u64 d;
 
 	for (i = 0; i < 2; i++)
 		if (r->before[i])
 			pfmkt_write_pmc(test, desc, i, r->before[i]);
 	pfmkt_load(test, desc, pfmkt_cpu());
 	st_expect_run(test, desc);
-	d = st_dur(test, desc, 0);
+	*d = st_dur(test, desc, 0);
 	for (i = 0; i < r->nr_after; i++)
 		pfmkt_write_pmc(test, desc, i, r->after[i]);
+	return desc;
+}
+
+/*
+ * PMCs rewritten while loaded (and stopped) replace, release or create
+ * events: the duration carries over unchanged.
+ */
+static void set_time_pmc_rewrite(struct kunit *test)
+{
+	u64 d;
+	void *desc = st_rewritten(test, test->param_value, &d);
+
 	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), d,
 			    "changed by the rewrite");
+	pfmkt_close(test, desc);
+}
+
+/* After such a rewrite, the duration grows from there. */
+static void set_time_pmc_rewrite_grows(struct kunit *test)
+{
+	u64 d;
+	void *desc = st_rewritten(test, test->param_value, &d);
+
 	st_expect_run(test, desc);
 	pfmkt_close(test, desc);
 }
 
 /*
- * A started context's CPU leaves (its events are released) and comes
- * back (created again): the time before stays, none is counted while
- * away, and the set is timed again once back.
+ * A context on @cpu started, left counting ST_RUN_MS (*@slept: measured),
+ * then its CPU taken offline (its events are released).
  */
-static void set_time_hotplug(struct kunit *test)
+static void *st_hp_offline(struct kunit *test, int cpu, u64 *slept)
 {
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u64 a, t0, t1, slept;
+	u64 t1;
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_load_start(test, desc, cpu);
 	t1 = ktime_get_ns();
 	msleep(ST_RUN_MS);
-	slept = ktime_get_ns() - t1;
+	*slept = ktime_get_ns() - t1;
 	pfmkt_offline(test, cpu);
+	return desc;
+}
+
+/*
+ * A started context's CPU leaves: the time before stays, none is
+ * counted while away.
+ */
+static void set_time_hotplug(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 a, slept;
+	void *desc = st_hp_offline(test, cpu, &slept);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED |
 			PFMK_STATE_OFFLINE);
@@ -258,7 +370,20 @@ static void set_time_hotplug(struct kunit *test)
 	msleep(ST_RUN_MS);
 	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), a,
 			    "grew while the CPU was away");
+	pfmkt_close(test, desc);
+}
 
+/*
+ * The CPU comes back (the events are created again): the set is timed
+ * again from the time it had.
+ */
+static void set_time_hotplug_online(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 a, t0, t1, slept;
+	void *desc = st_hp_offline(test, cpu, &slept);
+
+	a = st_dur(test, desc, 0);
 	t0 = ktime_get_ns();
 	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
@@ -467,10 +592,16 @@ static void set_time_race_reload(struct kunit *test)
 
 static struct kunit_case pfmk_set_time_cases[] = {
 	KUNIT_CASE(set_time_stop_start),
+	KUNIT_CASE(set_time_kept_unloaded),
+	KUNIT_CASE(set_time_kept_reloaded),
 	KUNIT_CASE(set_time_no_event),
+	KUNIT_CASE(set_time_no_event_again),
 	KUNIT_CASE(set_time_switch),
+	KUNIT_CASE(set_time_switch_stopped),
 	KUNIT_CASE_PARAM(set_time_pmc_rewrite, st_rewrite_gen_params),
+	KUNIT_CASE_PARAM(set_time_pmc_rewrite_grows, st_rewrite_gen_params),
 	KUNIT_CASE(set_time_hotplug),
+	KUNIT_CASE(set_time_hotplug_online),
 	KUNIT_CASE(set_time_race_start_stop),
 	KUNIT_CASE(set_time_race_reload),
 	{}

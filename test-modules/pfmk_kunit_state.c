@@ -227,14 +227,30 @@ static void state_call_errno(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* UNLOADED: the PMDs are written and read; refused calls keep them. */
-static void state_unloaded_pmds(struct kunit *test)
+/* Unloaded, PMC 0 at STEP 1 and PMD 0 written with 10. */
+static void *state_unloaded_written(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmd(test, desc, 0, 10);
+	return desc;
+}
+
+/* UNLOADED: a PMD written reads back. */
+static void state_unloaded_pmds(struct kunit *test)
+{
+	void *desc = state_unloaded_written(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+	pfmkt_close(test, desc);
+}
+
+/* UNLOADED: the calls refused there keep the PMDs. */
+static void state_unloaded_refused_keep(struct kunit *test)
+{
+	void *desc = state_unloaded_written(test);
+
 	state_call(desc, SC_START);
 	state_call(desc, SC_STOP);
 	state_call(desc, SC_UNLOAD);
@@ -244,68 +260,117 @@ static void state_unloaded_pmds(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* LOADED and stopped: writes take effect, nothing counts, unload keeps. */
-static void state_loaded_stopped_pmds(struct kunit *test)
+/*
+ * Loaded on the test CPU and stopped, PMC 0 rewritten (STEP 2) and PMD 0
+ * written with 20 while loaded.
+ */
+static void *state_loaded_written(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load(test, desc, cpu);
+	pfmkt_load(test, desc, pfmkt_cpu());
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(2));
 	pfmkt_write_pmd(test, desc, 0, 20);
+	return desc;
+}
+
+/* LOADED and stopped: a PMD write takes effect. */
+static void state_loaded_stopped_pmds(struct kunit *test)
+{
+	void *desc = state_loaded_written(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
-	pfmk_test_pmu_tick(cpu, 5);
+	pfmkt_close(test, desc);
+}
+
+/* LOADED and stopped: nothing counts. */
+static void state_loaded_stopped_no_count(struct kunit *test)
+{
+	void *desc = state_loaded_written(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
+	pfmk_test_pmu_tick(pfmkt_cpu(), 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
+	pfmkt_close(test, desc);
+}
+
+/* LOADED and stopped: unload keeps the PMDs. */
+static void state_loaded_stopped_unload_keeps(struct kunit *test)
+{
+	void *desc = state_loaded_written(test);
+
+	pfmk_test_pmu_tick(pfmkt_cpu(), 5);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
 	pfmkt_close(test, desc);
 }
 
-/* LOADED and started: refused writes change nothing; unload stops first. */
+/* LOADED and started: the refused writes change nothing. */
 static void state_started_refused_keep(struct kunit *test)
 {
 	void *desc = state_setup(test, ST_STARTED);
-	int cpu = pfmkt_cpu();
 
 	state_call(desc, SC_WRITE_PMC0);
 	state_call(desc, SC_WRITE_PMC1);
 	state_call(desc, SC_WRITE_PMD0);
 	/* STEP 3 from 1000. */
-	pfmk_test_pmu_tick(cpu, 5);
+	pfmk_test_pmu_tick(pfmkt_cpu(), 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1015ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+	pfmkt_close(test, desc);
+}
 
+/* LOADED and started, then unloaded: nothing counts any more. */
+static void state_started_unload_stops(struct kunit *test)
+{
+	void *desc = state_setup(test, ST_STARTED);
+	int cpu = pfmkt_cpu();
+
+	/* STEP 3 from 1000. */
+	pfmk_test_pmu_tick(cpu, 5);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1015ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1015ULL);
 	pfmkt_close(test, desc);
 }
 
-/* close works in every state and detaches the events. */
+/* The states a context is closed in, one row each. */
+static const enum state_setup state_close_rows[] = {
+	ST_UNLOADED, ST_LOADED, ST_STARTED,
+};
+
+static void state_close_desc(const enum state_setup *st, char *desc)
+{
+	strscpy(desc, state_setup_names[*st], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(state_close, state_close_rows, state_close_desc);
+
+/* close works in every state: the descriptor is gone. */
 static void state_close_any_state(struct kunit *test)
 {
+	const enum state_setup *st = test->param_value;
+	void *desc = state_setup(test, *st);
+
+	pfmkt_close(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
+}
+
+/* close of a started context detaches its events. */
+static void state_close_releases_events(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	int cpu = pfmkt_cpu();
-	void *a, *b, *c;
 
-	a = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	b = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	c = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_write_pmc(test, a, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, b, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, c, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, c, 7, PFMK_TEST_PMC(1));
-	pfmkt_load(test, b, cpu);
-	pfmkt_load_start(test, c, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
-
-	pfmkt_close(test, c);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 7, PFMK_TEST_PMC(1));
+	pfmkt_load_start(test, desc, cpu);
+	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
+	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	pfmkt_close(test, b);
-	pfmkt_close(test, a);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(a), -EBADF);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(b), -EBADF);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(c), -EBADF);
 }
 
 /* A context counting 2 a tick from 0, loaded on @cpu and started. */
@@ -332,18 +397,36 @@ static void state_write_pmds_wraps(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* write_pmds on a loaded, stopped context takes effect at once. */
-static void state_write_pmds_loaded(struct kunit *test)
+/*
+ * state_pmds_started(), 50 ticks (PMD 0 at 100), stopped, PMD 0 written
+ * with 1000.
+ */
+static void *state_pmds_written(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_cpu();
 	void *desc = state_pmds_started(test, cpu);
 
 	pfmk_test_pmu_tick(cpu, 50);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 100ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), 100ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-
 	pfmkt_write_pmd(test, desc, 0, 1000);
+	return desc;
+}
+
+/* write_pmds on a loaded, stopped context takes effect at once. */
+static void state_write_pmds_loaded(struct kunit *test)
+{
+	void *desc = state_pmds_written(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1000ULL);
+	pfmkt_close(test, desc);
+}
+
+/* Started again, the PMD counts on from the value written while loaded. */
+static void state_write_pmds_loaded_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = state_pmds_written(test, cpu);
+
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1010ULL);
@@ -391,36 +474,75 @@ static void state_write_pmcs_loaded_step(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* Disabled: the PMD keeps its value and stops counting; PMC 5 counts. */
-static void state_write_pmcs_loaded_disable(struct kunit *test)
+/*
+ * state_pmcs_stopped(), then PMC 0 disabled and PMC 5 at STEP 7 written
+ * while loaded, started, 3 ticks.
+ */
+static void *state_pmcs_disabled(struct kunit *test)
 {
 	void *desc = state_pmcs_stopped(test);
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, 0);
 	pfmkt_write_pmc(test, desc, 5, PFMK_TEST_PMC(7));
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
-	pfmk_test_pmu_tick(cpu, 3);
+	pfmk_test_pmu_tick(pfmkt_cpu(), 3);
+	return desc;
+}
+
+/* Disabled: the PMD's event goes, the PMD keeps its value. */
+static void state_write_pmcs_loaded_disable(struct kunit *test)
+{
+	void *desc = state_pmcs_disabled(test);
+
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 1U);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
+	pfmkt_close(test, desc);
+}
+
+/* A PMC enabled while loaded, next to a disabled one, counts. */
+static void state_write_pmcs_loaded_enable(struct kunit *test)
+{
+	void *desc = state_pmcs_disabled(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 5), 21ULL);
 	pfmkt_close(test, desc);
 }
 
-/* A later load continues from the folded value, on any CPU. */
-static void state_reload_continues(struct kunit *test)
+/*
+ * PMD 0 at 2^40 counting 4 a tick, started on the test CPU, 25 ticks,
+ * unloaded: the value folded is 2^40 + 100.
+ */
+static void *state_reload_unloaded(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	int cpu = pfmkt_cpu(), other = cpumask_first(cpu_online_mask);
+	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(4));
 	pfmkt_write_pmd(test, desc, 0, 1ULL << 40);
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 25);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* Unload folds the counts into the PMD. */
+static void state_unload_folds(struct kunit *test)
+{
+	void *desc = state_reload_unloaded(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 100);
+	pfmkt_close(test, desc);
+}
 
+/* A later load, on any CPU, keeps the folded value and counts on. */
+static void state_reload_continues(struct kunit *test)
+{
+	void *desc = state_reload_unloaded(test);
+	int other = cpumask_first(cpu_online_mask);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			(1ULL << 40) + 100);
 	pfmkt_load(test, desc, other);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 100);
@@ -429,6 +551,18 @@ static void state_reload_continues(struct kunit *test)
 	pfmk_test_pmu_tick(other, 25);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 200);
+	pfmkt_close(test, desc);
+}
+
+/* Unloaded after the reload: the events go, the counts stay. */
+static void state_reload_unload_releases(struct kunit *test)
+{
+	void *desc = state_reload_unloaded(test);
+	int other = cpumask_first(cpu_online_mask);
+
+	pfmkt_load_start(test, desc, other);
+	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(other), 1U);
+	pfmk_test_pmu_tick(other, 25);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(other), 0U);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
@@ -506,19 +640,37 @@ static void state_set_duration_stopped(struct kunit *test)
 	pfmkt_close(test, desc);
 }
 
-/* set_runs counts every start; unloaded, set_act_duration stays. */
-static void state_set_runs_unloaded(struct kunit *test)
+/* state_set_ran(), then stopped and started twice more, and unloaded. */
+static void *state_set_unloaded(struct kunit *test)
 {
 	void *desc = state_set_ran(test);
-	struct pfarg_setinfo a, b;
 
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* set_runs counts every start. */
+static void state_set_runs_unloaded(struct kunit *test)
+{
+	void *desc = state_set_unloaded(test);
+	struct pfarg_setinfo a;
+
 	state_getinfo(test, desc, &a);
 	KUNIT_EXPECT_EQ(test, a.set_runs, 3ULL);
+	pfmkt_close(test, desc);
+}
+
+/* Unloaded: set_act_duration stays. */
+static void state_set_duration_unloaded(struct kunit *test)
+{
+	void *desc = state_set_unloaded(test);
+	struct pfarg_setinfo a, b;
+
+	state_getinfo(test, desc, &a);
 	usleep_range(2000, 3000);
 	state_getinfo(test, desc, &b);
 	KUNIT_EXPECT_EQ(test, b.set_act_duration, a.set_act_duration);
@@ -528,19 +680,29 @@ static void state_set_runs_unloaded(struct kunit *test)
 static struct kunit_case pfmk_state_cases[] = {
 	KUNIT_CASE_PARAM(state_call_errno, state_row_gen_params),
 	KUNIT_CASE(state_unloaded_pmds),
+	KUNIT_CASE(state_unloaded_refused_keep),
 	KUNIT_CASE(state_loaded_stopped_pmds),
+	KUNIT_CASE(state_loaded_stopped_no_count),
+	KUNIT_CASE(state_loaded_stopped_unload_keeps),
 	KUNIT_CASE(state_started_refused_keep),
-	KUNIT_CASE(state_close_any_state),
+	KUNIT_CASE(state_started_unload_stops),
+	KUNIT_CASE_PARAM(state_close_any_state, state_close_gen_params),
+	KUNIT_CASE(state_close_releases_events),
 	KUNIT_CASE(state_write_pmds_wraps),
 	KUNIT_CASE(state_write_pmds_loaded),
+	KUNIT_CASE(state_write_pmds_loaded_counts),
 	KUNIT_CASE(state_write_pmcs_loaded),
 	KUNIT_CASE(state_write_pmcs_loaded_step),
 	KUNIT_CASE(state_write_pmcs_loaded_disable),
+	KUNIT_CASE(state_write_pmcs_loaded_enable),
+	KUNIT_CASE(state_unload_folds),
 	KUNIT_CASE(state_reload_continues),
+	KUNIT_CASE(state_reload_unload_releases),
 	KUNIT_CASE(state_set_runs_loaded),
 	KUNIT_CASE(state_set_runs_duration),
 	KUNIT_CASE(state_set_duration_stopped),
 	KUNIT_CASE(state_set_runs_unloaded),
+	KUNIT_CASE(state_set_duration_unloaded),
 	{}
 };
 
