@@ -453,14 +453,14 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	# perf_event_overflow() export; Debian's kernels have neither.  Any
 	# other skip fails its row (scripts/results.py).
 	# perf detaches a PMU's events at its unregistration from 6.15 on:
-	# before, pfmk_dyn_gone's gone_while_loaded has nothing to test.
+	# before, pfmk_dyn_gone's gone_while_loaded* cases have nothing to test.
 	# On arm64 the msr PMU (x86's) does not exist: its cases skip.
 	# The x86 guests have no core PMU and arm64's PMUv3 counts cycles:
 	# pfmk_count's hardware-event cases for the other kind skip.
 	gone=""
 	series=${id##*-}
 	if [[ $(printf '%s\n' "$series" 6.15 | sort -V | head -1) != 6.15 ]]; then
-		gone=', "pfmk_dyn_gone": ["gone_while_loaded"]'
+		gone=', "pfmk_dyn_gone": ["gone_while_loaded", "gone_while_loaded_stop_unload", "gone_while_loaded_reload_refused"]'
 	fi
 	# make bench's AUX guest (the aux plan, aux_patch=1) runs one module,
 	# all of whose cases run there but the one for unpatched kernels.

@@ -68,16 +68,35 @@ static void glue_format_show(struct kunit *test)
 	free_page((unsigned long)page);
 }
 
-/* Dynamic descriptions pin the PMU's module (pmu->module). */
+/*
+ * A context of a dynamic description of this module's PMU.
+ * @before: output: this module's reference count before its create.
+ */
+static void *glue_dyn_ctx(struct kunit *test, int *before)
+{
+	struct pfarg_ctx req;
+
+	*before = module_refcount(THIS_MODULE);
+	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
+	return pfmkt_create_req(test, &req, NULL);
+}
+
+/* Dynamic descriptions pin the PMU's module (pmu->module) while used. */
 static void glue_pins_module(struct kunit *test)
 {
-	int before = module_refcount(THIS_MODULE);
-	struct pfarg_ctx req;
-	void *desc;
+	int before;
 
-	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
-	desc = pfmkt_create_req(test, &req, NULL);
+	glue_dyn_ctx(test, &before);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), before + 1);
+}
+
+/* The last close of a dynamic description's context unpins the module. */
+static void glue_module_unpinned_after_close(struct kunit *test)
+{
+	int before;
+	void *desc = glue_dyn_ctx(test, &before);
+
+	KUNIT_ASSERT_EQ(test, module_refcount(THIS_MODULE), before + 1);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), before);
 }
@@ -123,6 +142,7 @@ static struct kunit_case glue_cases[] = {
 	KUNIT_CASE(glue_bus_lookup),
 	KUNIT_CASE(glue_format_show),
 	KUNIT_CASE(glue_pins_module),
+	KUNIT_CASE(glue_module_unpinned_after_close),
 	KUNIT_CASE_PARAM(glue_sw_context, glue_sw_gen_params),
 	{}
 };

@@ -210,14 +210,56 @@ static void *gone_context(struct kunit *test)
 	return desc;
 }
 
-/* The name finds nothing once the PMU is gone. */
+/*
+ * A context of GONE_NAME whose PMU went between pfmk_write_pmcs() and
+ * pfmk_load_context(), unloaded.
+ */
+static void *gone_unloaded_ctx(struct kunit *test)
+{
+	struct gone_pmu *g = gone_pmu_new(test);
+	void *desc = gone_context(test);
+
+	gone_pmu_free(test, g);
+	return desc;
+}
+
+/* A context by the name caches its description and pins the module. */
+static void gone_context_pins(struct kunit *test)
+{
+	unsigned int cached = pfmk_dyn_count_cached();
+	int refs = module_refcount(THIS_MODULE);
+
+	gone_pmu_new(test);
+	gone_context(test);
+	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 1);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
+}
+
+/*
+ * Gone between pfmk_write_pmcs() and pfmk_load_context(): the load fails
+ * with -EOPNOTSUPP (twice: the context stays unloaded).
+ */
+static void gone_before_load(struct kunit *test)
+{
+	void *desc = gone_unloaded_ctx(test);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
+}
+
+/*
+ * The name finds nothing once the PMU is gone, though a context of its
+ * description lives (and failed to load).
+ */
 static void gone_name_unknown(struct kunit *test)
 {
 	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
+	void *old = gone_unloaded_ctx(test);
 	struct pfarg_ctx req;
 	void *desc = NULL;
 	unsigned int n;
 
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(old, pfmkt_cpu()), -EOPNOTSUPP);
 	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_EXPECT_EQ(test, pfmk_encode(GONE_NAME "/step=1/", 0, &req, pmcs,
 					  ARRAY_SIZE(pmcs), &n), -ENOENT);
@@ -226,51 +268,61 @@ static void gone_name_unknown(struct kunit *test)
 }
 
 /*
- * Gone between pfmk_write_pmcs() and pfmk_load_context(): the load fails
- * with -EOPNOTSUPP (twice: the context stays unloaded), close releases the
- * description and the module pin.
+ * Gone before the load, the context's close releases the description and
+ * the module pin.
  */
-static void gone_before_load(struct kunit *test)
+static void gone_before_load_close_releases(struct kunit *test)
 {
 	unsigned int cached = pfmk_dyn_count_cached();
 	int refs = module_refcount(THIS_MODULE);
-	struct gone_pmu *g = gone_pmu_new(test);
-	void *desc;
+	void *desc = gone_unloaded_ctx(test);
 
-	desc = gone_context(test);
-	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 1);
-	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
-	gone_pmu_free(test, g);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
-	gone_name_unknown(test);
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
 }
 
 /*
- * Gone after the context counted and was unloaded: its count reads as it
- * was, a new load fails with -EOPNOTSUPP.
+ * A context that counted and was unloaded, then its PMU went.
+ * @v: output: its count before the PMU went.
  */
-static void gone_after_unload(struct kunit *test)
+static void *gone_after_unload_ctx(struct kunit *test, u64 *v)
 {
 	struct gone_pmu *g = gone_pmu_new(test);
 	void *desc;
-	u64 v;
 
 	desc = gone_context(test);
 	pfmkt_load_start(test, desc, pfmkt_cpu());
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	v = pfmkt_read_pmd(test, desc, 0);
-	KUNIT_EXPECT_GT(test, v, 0ULL);
-	KUNIT_EXPECT_EQ(test, v % 3, 0ULL);
+	*v = pfmkt_read_pmd(test, desc, 0);
+	KUNIT_ASSERT_GT(test, *v, 0ULL);
+	KUNIT_ASSERT_EQ(test, *v % 3, 0ULL);
 	gone_pmu_free(test, g);
+	return desc;
+}
+
+/* Gone after the context counted and was unloaded: the count stays. */
+static void gone_after_unload(struct kunit *test)
+{
+	u64 v;
+	void *desc = gone_after_unload_ctx(test, &v);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v);
+}
+
+/*
+ * Gone after the context counted and was unloaded: a new load fails with
+ * -EOPNOTSUPP and leaves the count as it was.
+ */
+static void gone_after_unload_load_refused(struct kunit *test)
+{
+	u64 v;
+	void *desc = gone_after_unload_ctx(test, &v);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -327,62 +379,108 @@ static void gone_newcomer_counts(struct kunit *test)
 
 /*
  * A new context by the name gets a description of its own, not the old
- * context's: two cached while both live, none once both are closed.
+ * context's: two cached while both live.
  */
 static void gone_newcomer_own_description(struct kunit *test)
 {
 	unsigned int cached = pfmk_dyn_count_cached();
-	struct gone_pmu *g2;
+	void *old;
+
+	gone_newcomer(test, &old);
+	gone_context(test);
+	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 2);
+}
+
+/* The old and the new context closed, neither description stays cached. */
+static void gone_newcomer_descriptions_released(struct kunit *test)
+{
+	unsigned int cached = pfmk_dyn_count_cached();
 	void *old, *new;
 
-	g2 = gone_newcomer(test, &old);
+	gone_newcomer(test, &old);
 	new = gone_context(test);
-	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached + 2);
+	KUNIT_ASSERT_EQ(test, pfmk_dyn_count_cached(), cached + 2);
 	pfmkt_close(test, new);
 	pfmkt_close(test, old);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), cached);
-	gone_pmu_free(test, g2);
 }
 
 /*
- * Gone while the context is loaded and started.  perf detaches the PMU's
- * events at perf_pmu_unregister() from 6.15 on (probed in Kbuild:
- * PFMK_HAVE_PMU_DETACH); before, a PMU must not be unregistered with
- * events on it, pfmk's or any, and the case skips (the harness expects
- * that skip on 6.1 and 6.12).  The count stops, the context stops,
- * unloads and closes; a new load fails with -EOPNOTSUPP.
+ * A context loaded and started on its PMU, which then went.  perf
+ * detaches the PMU's events at perf_pmu_unregister() from 6.15 on (probed
+ * in Kbuild: PFMK_HAVE_PMU_DETACH); before, a PMU must not be unregistered
+ * with events on it, pfmk's or any, and the gone_while_loaded* cases skip
+ * here (the harness expects those skips on 6.1 and 6.12).
+ * @v0: output: its count before the PMU went.
+ * @v1: output: its count right after.
  */
-static void gone_while_loaded(struct kunit *test)
-{
 #ifdef PFMK_HAVE_PMU_DETACH
+static void *gone_loaded_ctx(struct kunit *test, u64 *v0, u64 *v1)
+{
 	struct gone_pmu *g = gone_pmu_new(test);
 	void *desc;
-	u64 v0, v1;
 
 	desc = gone_context(test);
 	pfmkt_load_start(test, desc, pfmkt_cpu());
-	v0 = pfmkt_read_pmd(test, desc, 0);
+	*v0 = pfmkt_read_pmd(test, desc, 0);
 	gone_pmu_free(test, g);
-	v1 = pfmkt_read_pmd(test, desc, 0);
+	*v1 = pfmkt_read_pmd(test, desc, 0);
+	return desc;
+}
+#else
+static void *gone_loaded_ctx(struct kunit *test, u64 *v0, u64 *v1)
+{
+	kunit_skip(test, "this kernel's perf cannot unregister a PMU with events");
+	return NULL;
+}
+#endif
+
+/* Gone while loaded and started: the count stops where it was. */
+static void gone_while_loaded(struct kunit *test)
+{
+	u64 v0, v1;
+	void *desc = gone_loaded_ctx(test, &v0, &v1);
+
 	KUNIT_EXPECT_GE(test, v1, v0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v1);
+}
+
+/* Gone while loaded and started: the context stops and unloads as before. */
+static void gone_while_loaded_stop_unload(struct kunit *test)
+{
+	u64 v0, v1;
+	void *desc = gone_loaded_ctx(test, &v0, &v1);
+
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v1);
+}
+
+/* Gone while loaded, stopped and unloaded: a new load gets -EOPNOTSUPP. */
+static void gone_while_loaded_reload_refused(struct kunit *test)
+{
+	u64 v0, v1;
+	void *desc = gone_loaded_ctx(test, &v0, &v1);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
-	pfmkt_close(test, desc);
-#else
-	kunit_skip(test, "this kernel's perf cannot unregister a PMU with events");
-#endif
 }
 
 static struct kunit_case gone_cases[] = {
+	KUNIT_CASE(gone_context_pins),
 	KUNIT_CASE(gone_before_load),
+	KUNIT_CASE(gone_name_unknown),
+	KUNIT_CASE(gone_before_load_close_releases),
 	KUNIT_CASE(gone_after_unload),
+	KUNIT_CASE(gone_after_unload_load_refused),
 	KUNIT_CASE(gone_newcomer_old_refused),
 	KUNIT_CASE(gone_newcomer_counts),
 	KUNIT_CASE(gone_newcomer_own_description),
+	KUNIT_CASE(gone_newcomer_descriptions_released),
 	KUNIT_CASE(gone_while_loaded),
+	KUNIT_CASE(gone_while_loaded_stop_unload),
+	KUNIT_CASE(gone_while_loaded_reload_refused),
 	{}
 };
 

@@ -75,26 +75,60 @@ static void limits_expect_nothing_allocated(struct kunit *test,
 			    PFMKT_GST(mem_bytes));
 }
 
-/* max_contexts: the (limit + 1)th open context gets -ENOMEM. */
-static void limits_max_contexts(struct kunit *test)
+/*
+ * Two contexts @a and @b opened, and max_contexts set to the contexts
+ * open then: the next create is one over the limit.
+ */
+static void limits_contexts_at_limit(struct kunit *test, void **a, void **b)
+{
+	limits_set(test, "max_contexts", pfmkt_gstats(test).ctx_open + 2);
+	*a = pfmkt_create(test, "");
+	*b = pfmkt_create(test, "");
+}
+
+/* A context request; its create at the limit is refused (asserted). */
+static void limits_contexts_refused(struct kunit *test, struct pfarg_ctx *req)
+{
+	void *c = NULL;
+
+	pfmkt_ctx_req(req, "", 0, false);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, req, &c), -ENOMEM);
+}
+
+/* max_contexts: the (limit + 1)th open context gets -ENOMEM, no memory. */
+static void limits_max_contexts_over(struct kunit *test)
 {
 	struct pfmk_global_stats before, after;
 	struct pfarg_ctx req;
 	void *a, *b, *c = NULL;
 
-	before = pfmkt_gstats(test);
-	limits_set(test, "max_contexts", before.ctx_open + 2);
-	a = pfmkt_create(test, "");
-	b = pfmkt_create(test, "");
-
+	limits_contexts_at_limit(test, &a, &b);
 	before = pfmkt_gstats(test);
 	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), -ENOMEM);
 	after = pfmkt_gstats(test);
 	limits_expect_nothing_allocated(test, &before, &after);
+}
 
-	/* The others are untouched, and closing one makes room. */
+/* max_contexts: a refused create leaves the caller's contexts alone. */
+static void limits_max_contexts_others(struct kunit *test)
+{
+	struct pfarg_ctx req;
+	void *a, *b;
+
+	limits_contexts_at_limit(test, &a, &b);
+	limits_contexts_refused(test, &req);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(a), PFM_CTX_UNLOADED);
+}
+
+/* max_contexts: closing a context at the limit makes room for one. */
+static void limits_max_contexts_close(struct kunit *test)
+{
+	struct pfarg_ctx req;
+	void *a, *b, *c = NULL;
+
+	limits_contexts_at_limit(test, &a, &b);
+	limits_contexts_refused(test, &req);
 	pfmkt_close(test, b);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &c), 0);
 }
@@ -149,18 +183,35 @@ static void limits_max_events_at(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
 }
 
-/* max_events: one event more when loaded: -ENOMEM, the others count on. */
+/* A write of a fourth event to the max_events context at the limit. */
+static int limits_events_write_one_more(void *desc)
+{
+	struct pfarg_pmc pmc;
+
+	pfmkt_pmc_req(&pmc, 0, 3, PFMK_TEST_PMC(1));
+	return pfmk_write_pmcs(desc, &pmc, 1);
+}
+
+/* max_events: one event more when loaded gets -ENOMEM and takes none. */
 static void limits_max_events_write(struct kunit *test)
 {
 	struct pfmk_global_stats before;
-	struct pfarg_pmc pmc;
+	void *desc;
+
+	desc = limits_events_at_limit(test, pfmkt_cpu(), &before);
+	KUNIT_EXPECT_EQ(test, limits_events_write_one_more(desc), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
+}
+
+/* max_events: after a refused write, the loaded events count on. */
+static void limits_max_events_write_others_count(struct kunit *test)
+{
+	struct pfmk_global_stats before;
 	int cpu = pfmkt_cpu();
 	void *desc;
 
 	desc = limits_events_at_limit(test, cpu, &before);
-	pfmkt_pmc_req(&pmc, 0, 3, PFMK_TEST_PMC(1));
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events + 3);
+	KUNIT_ASSERT_EQ(test, limits_events_write_one_more(desc), -ENOMEM);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 7);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 7);
@@ -178,43 +229,84 @@ static void limits_max_events_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
 }
 
+#define LIMITS_SMPL_BUF	SZ_1M
+
+/* max_smpl_buf set to LIMITS_SMPL_BUF; @before: the counters then. */
+static void limits_smpl_buf_set(struct kunit *test,
+				struct pfmk_global_stats *before)
+{
+	limits_set(test, "max_smpl_buf", LIMITS_SMPL_BUF);
+	*before = pfmkt_gstats(test);
+}
+
 /* max_smpl_buf: a buffer of limit + 1 bytes gets -E2BIG. */
-static void limits_max_smpl_buf(struct kunit *test)
+static void limits_max_smpl_buf_over(struct kunit *test)
 {
 	struct pfmk_global_stats before, after;
 	void *desc;
 
-	limits_set(test, "max_smpl_buf", SZ_1M);
-	before = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M + 1,
+	limits_smpl_buf_set(test, &before);
+	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0,
+						   LIMITS_SMPL_BUF + 1,
 						   &desc, NULL), -E2BIG);
 	after = pfmkt_gstats(test);
 	limits_expect_nothing_allocated(test, &before, &after);
-
-	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
-						   NULL), 0);
-	after = pfmkt_gstats(test);
-	KUNIT_EXPECT_EQ(test, after.smpl_bytes, before.smpl_bytes + SZ_1M);
-	KUNIT_EXPECT_GE(test, after.mem_bytes, before.mem_bytes + SZ_1M);
 }
 
-/* max_smpl_mem: a buffer that would take the total over gets -ENOMEM. */
-static void limits_max_smpl_mem(struct kunit *test)
+/* max_smpl_buf: a buffer of exactly the limit is accepted and charged. */
+static void limits_max_smpl_buf_at(struct kunit *test)
 {
 	struct pfmk_global_stats before, after;
 	void *desc;
 
-	before = pfmkt_gstats(test);
-	limits_set(test, "max_smpl_mem", before.smpl_bytes + SZ_1M + 4096);
+	limits_smpl_buf_set(test, &before);
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0,
+						   LIMITS_SMPL_BUF, &desc,
+						   NULL), 0);
+	after = pfmkt_gstats(test);
+	KUNIT_EXPECT_EQ(test, after.smpl_bytes,
+			before.smpl_bytes + LIMITS_SMPL_BUF);
+	KUNIT_EXPECT_GE(test, after.mem_bytes,
+			before.mem_bytes + LIMITS_SMPL_BUF);
+}
+
+/*
+ * A buffer of 1 MiB, and max_smpl_mem set to leave 4096 bytes: 8192 more
+ * would go over by 4096, 4096 fit exactly.
+ * @before: output: the counters with the first buffer.
+ */
+static void limits_smpl_mem_near(struct kunit *test,
+				 struct pfmk_global_stats *before)
+{
+	void *desc;
+
+	*before = pfmkt_gstats(test);
+	limits_set(test, "max_smpl_mem", before->smpl_bytes + SZ_1M + 4096);
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create_dfl(test, "", 0, SZ_1M, &desc,
 						   NULL), 0);
+	*before = pfmkt_gstats(test);
+}
 
-	before = pfmkt_gstats(test);
-	/* 8192 bytes would go over by 4096: refused; 4096 fits exactly. */
+/* max_smpl_mem: a buffer that would take the total over gets -ENOMEM. */
+static void limits_max_smpl_mem_over(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	void *desc;
+
+	limits_smpl_mem_near(test, &before);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 8192, &desc,
 						   NULL), -ENOMEM);
 	after = pfmkt_gstats(test);
 	limits_expect_nothing_allocated(test, &before, &after);
+}
+
+/* max_smpl_mem: a buffer that takes the total exactly to it is charged. */
+static void limits_max_smpl_mem_at(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	void *desc;
+
+	limits_smpl_mem_near(test, &before);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create_dfl(test, "", 0, 4096, &desc,
 						   NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes,
@@ -328,25 +420,44 @@ static void limits_aux_mem_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).smpl_bytes, before.smpl_bytes);
 }
 
-/* Creating and closing returns every counter to where it was. */
-static void limits_accounting_balanced(struct kunit *test)
+/*
+ * A context of the test PMU with every PMC written, loaded.
+ * @before: output: the global counters before its create.
+ */
+static void *limits_accounting_loaded(struct kunit *test,
+				      struct pfmk_global_stats *before)
 {
-	struct pfmk_global_stats before, after;
 	void *desc;
 	u16 i;
 
-	before = pfmkt_gstats(test);
+	*before = pfmkt_gstats(test);
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	for (i = 0; i < PFMK_TEST_NUM_PMCS; i++)
 		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
 	pfmkt_load(test, desc, pfmkt_cpu());
+	return desc;
+}
+
+/* A loaded context counts as open, with its events and its memory. */
+static void limits_accounting_charged(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+
+	limits_accounting_loaded(test, &before);
 	after = pfmkt_gstats(test);
 	pfmkt_expect_gstats(test, &before, &after,
 			    &(struct pfmk_global_stats){
 				.ctx_open = 1, .events = PFMK_TEST_NUM_PMCS },
 			    PFMKT_GST(ctx_open) | PFMKT_GST(events));
 	KUNIT_EXPECT_GT(test, after.mem_bytes, before.mem_bytes);
-	pfmkt_close(test, desc);
+}
+
+/* Creating and closing returns every counter to where it was. */
+static void limits_accounting_balanced(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+
+	pfmkt_close(test, limits_accounting_loaded(test, &before));
 	rcu_barrier();
 	after = pfmkt_gstats(test);
 	pfmkt_expect_gstats(test, &before, &after,
@@ -358,19 +469,25 @@ static void limits_accounting_balanced(struct kunit *test)
 }
 
 static struct kunit_case pfmk_limits_cases[] = {
-	KUNIT_CASE(limits_max_contexts),
+	KUNIT_CASE(limits_max_contexts_over),
+	KUNIT_CASE(limits_max_contexts_others),
+	KUNIT_CASE(limits_max_contexts_close),
 	KUNIT_CASE(limits_max_events_over),
 	KUNIT_CASE(limits_max_events_at),
 	KUNIT_CASE(limits_max_events_write),
+	KUNIT_CASE(limits_max_events_write_others_count),
 	KUNIT_CASE(limits_max_events_close),
-	KUNIT_CASE(limits_max_smpl_buf),
-	KUNIT_CASE(limits_max_smpl_mem),
+	KUNIT_CASE(limits_max_smpl_buf_over),
+	KUNIT_CASE(limits_max_smpl_buf_at),
+	KUNIT_CASE(limits_max_smpl_mem_over),
+	KUNIT_CASE(limits_max_smpl_mem_at),
 	KUNIT_CASE(limits_aux_mem_over),
 	KUNIT_CASE(limits_aux_mem_charged),
 	KUNIT_CASE(limits_aux_mem_bigger),
 	KUNIT_CASE(limits_aux_mem_smaller),
 	KUNIT_CASE(limits_aux_mem_remove),
 	KUNIT_CASE(limits_aux_mem_close),
+	KUNIT_CASE(limits_accounting_charged),
 	KUNIT_CASE(limits_accounting_balanced),
 	{}
 };
