@@ -250,6 +250,25 @@ void pfmk_ctx_free(struct pfmk_ctx *ctx)
 		call_rcu(&ctx->rcu, pfmk_ctx_free_rcu);
 }
 
+/*
+ * Does a PMU name of PFMK_PMU_NAME_LEN bytes hold a NUL?  A word at a
+ * time: (w - 0x01..) & ~w & 0x80.. is not 0 exactly when a byte of w is 0.
+ */
+static bool pfmk_name_terminated(const char *name)
+{
+	const u64 ones = 0x0101010101010101ULL;
+	unsigned int i;
+	u64 w;
+
+	BUILD_BUG_ON(PFMK_PMU_NAME_LEN % sizeof(w));
+	for (i = 0; i < PFMK_PMU_NAME_LEN; i += sizeof(w)) {
+		memcpy(&w, name + i, sizeof(w));
+		if ((w - ones) & ~w & (ones << 7))
+			return true;
+	}
+	return false;
+}
+
 /* The arguments of pfmk_ctx_create(): -EINVAL unless all are usable. */
 static int pfmk_ctx_check_args(const struct pfarg_ctx *req,
 			       const struct completion *c, void **desc)
@@ -260,7 +279,8 @@ static int pfmk_ctx_check_args(const struct pfarg_ctx *req,
 		return -EINVAL;
 	if (req->ctx_flags & ~PFMK_CTX_FLAGS)
 		return -EINVAL;
-	if (!memchr(req->ctx_pmu_name, 0, sizeof(req->ctx_pmu_name)))
+	BUILD_BUG_ON(sizeof(req->ctx_pmu_name) != PFMK_PMU_NAME_LEN);
+	if (!pfmk_name_terminated(req->ctx_pmu_name))
 		return -EINVAL;
 	return 0;
 }
