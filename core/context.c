@@ -183,24 +183,26 @@ void pfmk_ctx_cache_exit(void)
 }
 
 /*
- * A context with room for set 0's registers, cleared up to them but for
- * the type-stable fields, which hold the constructor's values or those the
- * last context left: dead, no reference, an old cookie, the mutex
- * unlocked (a call takes it only with a reference, pfmk_desc_lock()).  Set
- * 0's PMDs are clean (pfmk_set_clean()), its PMC values 0; the message
- * ring holds what it held.
+ * A context with room for set 0's registers, cleared up to its message
+ * ring but for the type-stable fields, which hold the constructor's values
+ * or those the last context left: dead, no reference, an old cookie, the
+ * mutex unlocked (a call takes it only with a reference,
+ * pfmk_desc_lock()).  Set 0's PMDs are clean (pfmk_set_clean()), its PMC
+ * values 0; the message ring, the set switching and the hotplug fields
+ * hold what they held, for the create to set up.
  */
 static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 {
 	unsigned int class = pfmk_ctx_class(nregs);
 	size_t from = offsetof(struct pfmk_ctx, id);
-	size_t to = offsetof(struct pfmk_ctx, set0_regs);
 	size_t ring = offsetof(struct pfmk_ctx, msgq.msgs);
-	size_t ring_end = offsetofend(struct pfmk_ctx, msgq.msgs);
 	struct pfmk_ctx *ctx;
 
 	/* The type-stable group comes first, up to @id. */
 	BUILD_BUG_ON(offsetof(struct pfmk_ctx, read_passes) >= from);
+	/* The ring ends the cleared fields; set switching and hotplug follow. */
+	BUILD_BUG_ON(offsetofend(struct pfmk_ctx, msgq.msgs) >
+		     offsetof(struct pfmk_ctx, switch_timer));
 
 	if (class >= PFMK_CTX_CACHES) {
 		ctx = kzalloc(pfmk_ctx_size(nregs), GFP_KERNEL);
@@ -213,10 +215,12 @@ static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 		return NULL;
 	/*
 	 * Nor the message ring: pfmk_msgq_init() empties it, and a message
-	 * is read only after it was queued.
+	 * is read only after it was queued.  Nor what follows it, the set
+	 * switching and hotplug fields: pfmk_sets_init() and
+	 * pfmk_hotplug_init_ctx() set each of them up, and the switch timer
+	 * is set up before its first use (switch_timer_ready).
 	 */
 	memset((char *)ctx + from, 0, ring - from);
-	memset((char *)ctx + ring_end, 0, to - ring_end);
 	return ctx;
 }
 
@@ -246,6 +250,25 @@ void pfmk_ctx_free(struct pfmk_ctx *ctx)
 		call_rcu(&ctx->rcu, pfmk_ctx_free_rcu);
 }
 
+/*
+ * Does a PMU name of PFMK_PMU_NAME_LEN bytes hold a NUL?  A word at a
+ * time: (w - 0x01..) & ~w & 0x80.. is not 0 exactly when a byte of w is 0.
+ */
+static bool pfmk_name_terminated(const char *name)
+{
+	const u64 ones = 0x0101010101010101ULL;
+	unsigned int i;
+	u64 w;
+
+	BUILD_BUG_ON(PFMK_PMU_NAME_LEN % sizeof(w));
+	for (i = 0; i < PFMK_PMU_NAME_LEN; i += sizeof(w)) {
+		memcpy(&w, name + i, sizeof(w));
+		if ((w - ones) & ~w & (ones << 7))
+			return true;
+	}
+	return false;
+}
+
 /* The arguments of pfmk_ctx_create(): -EINVAL unless all are usable. */
 static int pfmk_ctx_check_args(const struct pfarg_ctx *req,
 			       const struct completion *c, void **desc)
@@ -256,7 +279,8 @@ static int pfmk_ctx_check_args(const struct pfarg_ctx *req,
 		return -EINVAL;
 	if (req->ctx_flags & ~PFMK_CTX_FLAGS)
 		return -EINVAL;
-	if (!memchr(req->ctx_pmu_name, 0, sizeof(req->ctx_pmu_name)))
+	BUILD_BUG_ON(sizeof(req->ctx_pmu_name) != PFMK_PMU_NAME_LEN);
+	if (!pfmk_name_terminated(req->ctx_pmu_name))
 		return -EINVAL;
 	return 0;
 }

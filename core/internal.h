@@ -386,6 +386,9 @@ struct pfmk_msgq {
  * @pending_msg: message built by the overflow handler.
  * @msgq: message queue, under its own irq-safe @msgq.lock.
  * @switch_timer: ends the active set's timeout (PFM_SETFL_TIME_SWITCH).
+ *	Set up only once a set of the context has that flag
+ *	(pfmk_ctx_create_sets()): most contexts never arm it.
+ * @switch_timer_ready: @switch_timer is set up; under @mutex.
  * @switch_work: switches sets, under @mutex (core/sets.c).
  * @switch_req: a switch was requested by the timer or the overflow path
  *	and is not done yet.
@@ -504,6 +507,7 @@ struct pfmk_ctx {
 
 	/* set switching: requested locklessly, done under @mutex */
 	struct hrtimer			switch_timer;
+	bool				switch_timer_ready;
 	struct work_struct		switch_work;
 	atomic_t			switch_req;
 	u64				switch_req_ns;

@@ -184,8 +184,8 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
 {
 	INIT_LIST_HEAD(&ctx->sets);
 	ctx->nr_sets = 0;
-	pfmk_hrtimer_setup(&ctx->switch_timer, pfmk_set_timeout, CLOCK_MONOTONIC,
-			   HRTIMER_MODE_REL);
+	/* The switch timer waits for a set that needs it. */
+	ctx->switch_timer_ready = false;
 	INIT_WORK(&ctx->switch_work, pfmk_set_switch_work);
 	atomic_set(&ctx->switch_req, 0);
 	pfmk_set_init(ctx, &ctx->set0, 0, ctx->set0_regs,
@@ -202,7 +202,8 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
  *
  * Cleans set 0's PMDs up to the last one the context may have changed,
  * and zeroes its PMC values, so that the next context in this memory finds
- * them clean.
+ * them clean.  Set 0, part of the context, stays on the list, alone: the
+ * next create starts the list again (pfmk_sets_init()).
  *
  * Context: process context; may sleep.
  */
@@ -210,12 +211,16 @@ void pfmk_sets_free(struct pfmk_ctx *ctx)
 {
 	struct pfmk_set *set, *tmp;
 
-	hrtimer_cancel(&ctx->switch_timer);
+	/* Never armed unless set up (pfmk_set_timer_prepare()). */
+	if (ctx->switch_timer_ready)
+		hrtimer_cancel(&ctx->switch_timer);
 	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
+		if (set == &ctx->set0)
+			continue;
 		list_del_rcu(&set->list);
 		pfmk_set_free(ctx, set);
 	}
-	ctx->nr_sets = 0;
+	ctx->nr_sets = 1;
 	RCU_INIT_POINTER(ctx->active_set, NULL);
 	pfmk_set_clean(ctx, ctx->set0_regs, ctx->set0.pmd_span);
 	ctx->set0.pmd_span = 0;
@@ -744,6 +749,29 @@ err:
 }
 
 /*
+ * Set the switch timer up before the first set of @req that switches on
+ * a timeout is described: only such a set arms it (__pfmk_set_resume()).
+ * Unloaded, so no set counts and the timer is not armed.
+ */
+static void pfmk_set_timer_prepare(struct pfmk_ctx *ctx,
+				   const struct pfarg_setdesc *req, int count)
+{
+	int i;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (ctx->switch_timer_ready)
+		return;
+	for (i = 0; i < count; i++) {
+		if (req[i].set_flags & PFM_SETFL_TIME_SWITCH) {
+			pfmk_hrtimer_setup(&ctx->switch_timer, pfmk_set_timeout,
+					   CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+			ctx->switch_timer_ready = true;
+			return;
+		}
+	}
+}
+
+/*
  * Insert the sets of @new (from pfmk_sets_alloc_new()) and describe every
  * set of @req; readers of the lockless path see all the new sets, or none.
  */
@@ -803,6 +831,7 @@ int pfmk_ctx_create_sets(struct pfmk_ctx *ctx, struct pfarg_setdesc *req,
 	new = pfmk_sets_alloc_new(ctx, req, count);
 	if (!new)
 		return -ENOMEM;
+	pfmk_set_timer_prepare(ctx, req, count);
 	pfmk_sets_define(ctx, req, count, new);
 	kfree(new);
 	return 0;

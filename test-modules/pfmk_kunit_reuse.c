@@ -19,6 +19,11 @@
  * quarantine holds freed memory back for many rounds; KFENCE may hand out
  * memory of its own).
  *
+ * A create does not set the switch timer up either: the first set that
+ * switches on time does, and a close cancels it only then.  The timer case
+ * checks that contexts in the memory of one that armed it switch sets on
+ * time, and that plain ones close.
+ *
  * The PMD cases use the generic description, built into pfmk.  The PMC
  * case registers a description of its own, "pfmk_kt_reuse" (as many PMCs
  * of software events, so that its contexts come from the same cache), in
@@ -566,6 +571,65 @@ static void reuse_event_pmd_clean(struct kunit *test)
 	reuse_cycle(test, reuse_dirty_event, NULL, &reuse_check_generic);
 }
 
+/* Sets 0 and 1 of a context, each switching after 100 us. */
+static int reuse_time_sets(void *desc)
+{
+	struct pfarg_setdesc d[2] = {
+		{ .set_id = 0, .set_flags = PFM_SETFL_TIME_SWITCH,
+		  .set_timeout = 100 },
+		{ .set_id = 1, .set_flags = PFM_SETFL_TIME_SWITCH,
+		  .set_timeout = 100 },
+	};
+
+	return pfmk_create_evtsets(desc, d, ARRAY_SIZE(d));
+}
+
+/*
+ * A context whose sets switch on time, run and closed (its switch timer
+ * set up and armed), then one created in its memory: its timer is set up
+ * again by the first set that switches on time, and switches (set 1 ran).
+ * A plain context then closes in that memory without setting it up
+ * (reuse_read_new()).
+ */
+static void reuse_switch_timer(struct kunit *test)
+{
+	struct reuset *t = test->priv;
+	unsigned long end = jiffies + REUSE_TIME;
+	unsigned int i, bad = 0, reused = 0, runs;
+	struct pfarg_setinfo info;
+	void *desc;
+	int ret;
+
+	for (i = 0; i < REUSE_ROUNDS && time_before(jiffies, end) &&
+	     reused < REUSE_WANT; i++) {
+		KUNIT_ASSERT_EQ(test, reuse_create(t, "", &desc), 0);
+		ret = reuse_time_sets(desc) ?: reuse_run(desc, false);
+		KUNIT_ASSERT_EQ(test, reuse_close(t, desc, true) ?: ret, 0);
+		KUNIT_ASSERT_EQ(test, reuse_create(t, "", &desc), 0);
+		memset(&info, 0, sizeof(info));
+		info.set_id = 1;
+		/* Until the timer switched: a 100 us timeout, 2 ms runs. */
+		ret = reuse_time_sets(desc);
+		for (runs = 0; !ret && !info.set_runs && runs < REUSE_EVENT_RUNS;
+		     runs++)
+			ret = reuse_run(desc, false) ?:
+			      pfmk_getinfo_evtsets(desc, &info, 1);
+		reused += t->reused;
+		KUNIT_ASSERT_EQ(test, reuse_close(t, desc, true), 0);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		KUNIT_ASSERT_GT_MSG(test, info.set_runs, 0ULL,
+				    "round %u: no switch", i);
+		KUNIT_ASSERT_EQ_MSG(test, reuse_read_new(t, &reuse_check_generic,
+							 t->pmd, &bad),
+				    0, "round %u: PMD %u not new", i, bad);
+		cond_resched();
+	}
+	kunit_info(test, "%u rounds, %u in reused memory\n", i, reused);
+	if (t->probes)
+		KUNIT_EXPECT_GT_MSG(test, reused, 0,
+				    "no create reused a timer's context");
+}
+
 static int reuse_dirtier(void *data)
 {
 	struct reuset *t = data;
@@ -624,6 +688,7 @@ static struct kunit_case pfmk_reuse_cases[] = {
 	KUNIT_CASE_SLOW(reuse_written_pmc_clean),
 	KUNIT_CASE_SLOW(reuse_event_pmd_clean),
 	KUNIT_CASE_SLOW(reuse_race_create_close),
+	KUNIT_CASE_SLOW(reuse_switch_timer),
 	{}
 };
 
