@@ -200,8 +200,15 @@ static struct pfmk_ctx *pfmk_ctx_alloc(unsigned int nregs)
 
 	/* The type-stable group comes first, up to @id. */
 	BUILD_BUG_ON(offsetof(struct pfmk_ctx, read_passes) >= from);
-	/* The ring ends the cleared fields; set switching and hotplug follow. */
-	BUILD_BUG_ON(offsetofend(struct pfmk_ctx, msgq.msgs) >
+	/*
+	 * The ring's slots end the message ring, and the set switching
+	 * fields come right after it: no field lies between the cleared
+	 * ones and those pfmk_sets_init() and pfmk_hotplug_init_ctx() set.
+	 */
+	BUILD_BUG_ON(offsetofend(struct pfmk_ctx, msgq.msgs) !=
+		     offsetofend(struct pfmk_ctx, msgq));
+	BUILD_BUG_ON(ALIGN(offsetofend(struct pfmk_ctx, msgq),
+			   __alignof__(struct hrtimer)) !=
 		     offsetof(struct pfmk_ctx, switch_timer));
 
 	if (class >= PFMK_CTX_CACHES) {

@@ -420,8 +420,10 @@ struct pfmk_msgq {
  *   under RCU may find the memory of a context closed, freed and created
  *   again.  These fields keep their meaning across that reuse (set up
  *   once by the cache's constructor, never cleared by a create; so are
- *   @set0_regs, kept clean instead, see there, and the message ring's
- *   slots, read only once queued again after pfmk_msgq_init()), and every
+ *   @set0_regs, kept clean instead, see there, the message ring's
+ *   slots, read only once queued again after pfmk_msgq_init(), and the
+ *   set switching and CPU hotplug groups, which pfmk_sets_init() and
+ *   pfmk_hotplug_init_ctx() set field by field), and every
  *   lockless user that looks at more than them pins the context first
  *   (@ref or @read_passes) and then checks that it is still the
  *   descriptor's, @dead then @cookie (pfmk_ctx_is()).  @mutex and @dead
@@ -505,6 +507,11 @@ struct pfmk_ctx {
 	union pfm_msg			pending_msg;
 	struct pfmk_msgq		msgq;
 
+	/*
+	 * Not cleared by a create (pfmk_ctx_alloc()): a field added to the
+	 * set switching or hotplug groups is set in pfmk_sets_init() or
+	 * pfmk_hotplug_init_ctx().
+	 */
 	/* set switching: requested locklessly, done under @mutex */
 	struct hrtimer			switch_timer;
 	bool				switch_timer_ready;

@@ -188,6 +188,7 @@ void pfmk_sets_init(struct pfmk_ctx *ctx)
 	ctx->switch_timer_ready = false;
 	INIT_WORK(&ctx->switch_work, pfmk_set_switch_work);
 	atomic_set(&ctx->switch_req, 0);
+	ctx->switch_req_ns = 0;
 	pfmk_set_init(ctx, &ctx->set0, 0, ctx->set0_regs,
 		      pfmk_set0_room(ctx));
 	pfmk_set_insert(ctx, &ctx->set0);
@@ -220,6 +221,7 @@ void pfmk_sets_free(struct pfmk_ctx *ctx)
 		list_del_rcu(&set->list);
 		pfmk_set_free(ctx, set);
 	}
+	/* Set 0 stays listed; pfmk_sets_init() starts the list again. */
 	ctx->nr_sets = 1;
 	RCU_INIT_POINTER(ctx->active_set, NULL);
 	pfmk_set_clean(ctx, ctx->set0_regs, ctx->set0.pmd_span);
