@@ -322,10 +322,24 @@ def kunit_modules(testdir):
     return out
 
 
+TRAILING_CLOSE_RE = re.compile(r"\n\tpfmkt_close\(test, [^;]*\);\n}$")
+
+
+def close_problems(name, c_text):
+    """The KUnit cases of one source whose last statement is a
+    pfmkt_close(): the suite's exit closes what a case left open, and
+    expects it to succeed, so a case closes only what it tests."""
+    funcs, _ = definitions(c_text)
+    return ["%s: case %s ends with pfmkt_close(): the suite's exit closes it"
+            % (name, case) for case in sorted(kunit_case_roots(c_text))
+            if case in funcs and TRAILING_CLOSE_RE.search(funcs[case][2])]
+
+
 def size_problems(name, c_text):
     """The functions the KUnit cases of one source run over
-    CASE_MAX_LINES, the file over FILE_MAX_LINES."""
-    problems = []
+    CASE_MAX_LINES, the file over FILE_MAX_LINES, and the cases that end
+    with a pfmkt_close() (close_problems())."""
+    problems = close_problems(name, c_text)
     nlines = c_text.count("\n")
     if nlines > FILE_MAX_LINES:
         problems.append("%s: %d lines, more than %d: split it by topic"

@@ -80,6 +80,19 @@ static struct kunit_suite fx_suite = {
         self.assertEqual(manifest_sources.size_problems("fx.c", src),
                          ["fx.c: case fx_b has 61 lines, more than 60"])
 
+    def test_trailing_close_rejected(self):
+        # The suite's exit closes a tracked context and expects 0: a case
+        # closes one itself only to test the close or what follows it.
+        src = ("static void fx_a(struct kunit *test)\n{\n\tx();\n"
+               "\tpfmkt_close(test, desc);\n}\n"
+               "static void fx_b(struct kunit *test)\n{\n"
+               "\tpfmkt_close(test, desc);\n\tx();\n}\n" + self.SRC)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src),
+                         ["fx.c: case fx_a ends with pfmkt_close(): "
+                          "the suite's exit closes it"])
+        self.assertEqual(manifest_sources.size_problems(
+            "fx.c", src.replace("\tpfmkt_close(test, desc);\n}", "}", 1)), [])
+
     @staticmethod
     def kfunc(name, body_lines, calls=()):
         return ("static void %s(struct kunit *test)\n{\n" % name

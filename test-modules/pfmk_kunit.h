@@ -13,7 +13,9 @@
  * aborted on a failed assertion) without closing it.  pfmkt_exit()
  * releases them first thing, before a suite's exit unregisters a PMU
  * description they pin; KUnit's own cleanup would only run after the
- * suite's exit.  A CPU a test took offline is brought back.
+ * suite's exit.  A test calls pfmkt_close() only where the close is what
+ * it tests, or comes before what it tests; never as its last statement.
+ * A CPU a test took offline is brought back.
  *
  * Copyright (C) 2026 The pfmk authors
  */

@@ -196,8 +196,6 @@ static void api_forged_descriptors(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
-	pfmkt_close(test, desc);
-	pfmkt_close(test, other);
 }
 
 /* The states a context of api_ctx_in() is in. */
@@ -551,7 +549,6 @@ static int api_vec(struct kunit *test, struct api_vec_run *r, void *req,
 static void api_vec_end(struct kunit *test, struct api_vec_run *r)
 {
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(r->desc), PFM_CTX_UNLOADED);
-	pfmkt_close(test, r->desc);
 }
 
 /* A negative vector count: -EINVAL. */
@@ -697,7 +694,6 @@ static void api_pmc_bad_values(struct kunit *test)
 	void *desc = pfmkt_create(test, v->pmu);
 
 	api_expect_bad_pmc(test, desc, v->value);
-	pfmkt_close(test, desc);
 }
 
 /* A valid PMC value is taken by write_pmcs. */
@@ -707,7 +703,6 @@ static void api_pmc_good_values(struct kunit *test)
 	void *desc = pfmkt_create(test, v->pmu);
 
 	api_expect_good_pmc(test, desc, v->value);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -909,7 +904,6 @@ static void api_load_bad_cpu(struct kunit *test)
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	KUNIT_EXPECT_EQ_MSG(test, pfmkt_load_cpu(desc, cpu), c->err,
 			    "CPU %s", c->what);
-	pfmkt_close(test, desc);
 }
 
 /* The load_set of a refused load; API_LOAD_NULL: a NULL request. */
@@ -1028,7 +1022,6 @@ static void api_read_size(struct kunit *test)
 	reinit_completion(&priv->done);
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, size, 1),
 			    (ssize_t)-EINVAL, "size %zu", size);
-	pfmkt_close(test, desc);
 }
 
 /* pfmk_read() into NULL: -EINVAL, never a wait. */

@@ -191,7 +191,6 @@ static void api_reg_set(struct kunit *test)
 		KUNIT_EXPECT_FALSE_MSG(test, PFM_REG_HAS_ERROR(pmd[i].reg_flags),
 				       "entry %u", i);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-	pfmkt_close(test, desc);
 }
 
 /* The writes, unknown register flags. */

@@ -344,7 +344,6 @@ static void count_clock_unloaded(struct kunit *test)
 	count_clock_read(test, desc, w);
 	KUNIT_EXPECT_EQ(test, w[0], v[0]);
 	KUNIT_EXPECT_EQ(test, w[1], v[1]);
-	pfmkt_close(test, desc);
 }
 
 /* The value count_vectors_desc() writes to generic PMD @i. */
@@ -459,7 +458,6 @@ static void count_read_vectors_generic(struct kunit *test)
 		pfmkt_load_start(test, desc, pfmkt_cpu());
 
 	count_expect_vec(test, desc, regs, v->n);
-	pfmkt_close(test, desc);
 }
 
 /* A PMD whose PMC is disabled keeps the value written to it. */
@@ -478,7 +476,6 @@ static void count_disabled_pmd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 9ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 77ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 6), ~0ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -524,7 +521,6 @@ static void count_read_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_smpl_eventid, 0x5a5a5a5a5a5a5a5aULL);
 	KUNIT_EXPECT_EQ(test, pmd[1].reg_value, 20ULL);
 	KUNIT_EXPECT_EQ(test, pmd[1].reg_ovfl_switch_cnt, 0ULL);
-	pfmkt_close(test, desc);
 }
 
 static void count_read_time(struct kunit *test, void *desc,
@@ -566,7 +562,6 @@ static void count_read_pmds_time_unloaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1000ULL);
 	KUNIT_EXPECT_EQ(test, a[0].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[0].time_running, 0ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -612,7 +607,6 @@ static void count_read_pmds_time_started(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a[1].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[1].time_running, 0ULL);
 	count_expect_time_grows(test, desc, a);
-	pfmkt_close(test, desc);
 }
 
 /* Enabled and running times do not grow while stopped. */
@@ -627,7 +621,6 @@ static void count_read_pmds_time_stopped(struct kunit *test)
 	count_read_time(test, desc, pmd, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
-	pfmkt_close(test, desc);
 }
 
 /* Unload folds the times and the value; a new load adds to them. */
@@ -646,7 +639,6 @@ static void count_read_pmds_time_reload(struct kunit *test)
 
 	pfmkt_load_start(test, desc, pfmkt_cpu());
 	count_expect_time_grows(test, desc, a);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -710,7 +702,6 @@ static void count_hw_event_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
-	pfmkt_close(test, desc);
 }
 
 /* Refused, then without the hardware event: the load goes through. */
@@ -722,7 +713,6 @@ static void count_hw_event_refused_removed(struct kunit *test)
 	pfmkt_write_pmc(test, desc, 1, 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
-	pfmkt_close(test, desc);
 }
 
 /* Reprogrammed on the loaded context: refused, the context unchanged. */
@@ -734,7 +724,6 @@ static void count_hw_event_refused_reprogram(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 1, COUNT_HW_CYCLES),
 			expected);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
-	pfmkt_close(test, desc);
 }
 
 /* After the refused reprogramming, PMD 0 counts and PMD 1 does not. */
@@ -751,7 +740,6 @@ static void count_hw_event_refused_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	pfmkt_close(test, desc);
 }
 
 /* A PMU for it: the hardware event loads, starts and counts. */
@@ -770,7 +758,6 @@ static void count_hw_event_loads(struct kunit *test)
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -799,7 +786,6 @@ static void count_load_offline_cpu(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	pfmkt_close(test, desc);
 }
 
 /* Refused there, the context loads and counts once the CPU is back. */
@@ -814,7 +800,6 @@ static void count_load_offline_cpu_back(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
-	pfmkt_close(test, desc);
 }
 
 static struct kunit_case pfmk_count_cases[] = {
@@ -930,7 +915,6 @@ static void multi_two_cpus_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 22ULL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(p.b),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	pfmkt_close(test, p.b);
 }
 
 /*

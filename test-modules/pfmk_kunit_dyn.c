@@ -41,12 +41,11 @@ static void dyn_attr_reaches_perf(struct kunit *test)
 	};
 	struct perf_event_attr a;
 	unsigned int inits;
-	void *desc;
 
 	spin_lock(&fmt_lock);
 	inits = fmt_inits;
 	spin_unlock(&fmt_lock);
-	desc = pfmkt_create_events(test, ev, 1, pfmkt_cpu());
+	pfmkt_create_events(test, ev, 1, pfmkt_cpu());
 	spin_lock(&fmt_lock);
 	a = fmt_last;
 	KUNIT_EXPECT_GT(test, fmt_inits, inits);
@@ -59,7 +58,6 @@ static void dyn_attr_reaches_perf(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, a.exclude_user);
 	KUNIT_EXPECT_TRUE(test, a.exclude_kernel);
 	KUNIT_EXPECT_TRUE(test, a.exclude_hv);
-	pfmkt_close(test, desc);
 }
 
 /**
@@ -126,7 +124,6 @@ static void dyn_reserved_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), c->ret,
 			    "PMC%u = 0x%llx", c->reg, c->val);
 	KUNIT_EXPECT_EQ(test, pmc.reg_flags & PFM_REG_RETFL_MASK, c->flags);
-	pfmkt_close(test, desc);
 }
 
 /* Two contexts of one PMU share its description; the last frees it. */
@@ -177,7 +174,6 @@ static void dyn_config_words_unloaded(struct kunit *test)
 	desc = dynt_event1_loaded(test);
 	pfmkt_pmc_req(&pmc, 0, DYNT_W(0), 2);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EBUSY);
-	pfmkt_close(test, desc);
 }
 
 /* A control word is written loaded too, and reaches perf's attr. */
@@ -191,7 +187,6 @@ static void dyn_ctrl_word_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
 	KUNIT_EXPECT_TRUE(test, fmt_last.exclude_user);
 	KUNIT_EXPECT_EQ(test, fmt_last.config, 1ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -227,7 +222,6 @@ static void dyn_moved_event_refused(struct kunit *test)
 	desc = dynt_moved_setup(test);
 	pfmkt_load_req(&load, pfmkt_cpu(), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), -EXDEV);
-	pfmkt_close(test, desc);
 }
 
 /* Refused elsewhere, it loads on the CPU the PMU moves it to. */
@@ -242,7 +236,6 @@ static void dyn_moved_event_home(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_load_context(desc, &load), -EXDEV);
 	pfmkt_load_req(&load, home, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
-	pfmkt_close(test, desc);
 }
 
 /* pfmk_test by name: exact counts through its format attribute. */
@@ -263,7 +256,6 @@ static void dyn_pfmk_test_exact(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 5 * 0xffffULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 35ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -353,7 +345,6 @@ static void dyn_tp_sched_switch(struct kunit *test)
 	KUNIT_EXPECT_GE(test, tp, 100ULL);
 	KUNIT_EXPECT_LE(test, tp, cs + DYNT_TP_SLACK(cs));
 	KUNIT_EXPECT_LE(test, cs, tp + DYNT_TP_SLACK(tp));
-	pfmkt_close(test, desc);
 }
 
 /* cpu-clock by name and the software PMU by name agree with ktime. */
@@ -376,8 +367,6 @@ static void dyn_software_by_name(struct kunit *test)
 	KUNIT_EXPECT_GE(test, ca, 90ULL * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GE(test, cb, 90ULL * NSEC_PER_MSEC);
 	KUNIT_EXPECT_LE(test, cb, ca);
-	pfmkt_close(test, b);
-	pfmkt_close(test, a);
 }
 
 struct dynt_aux_copy {
@@ -473,7 +462,6 @@ static void dyn_aux_named_pmu_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.nrec, 40ULL);
 	KUNIT_EXPECT_EQ(test, c.bad, 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 40ULL);
-	pfmkt_close(test, desc);
 }
 
 static struct kunit_case dyn_cases[] = {

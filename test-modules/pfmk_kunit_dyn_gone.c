@@ -357,7 +357,6 @@ static void gone_newcomer_old_refused(struct kunit *test)
 	gone_newcomer(test, &old);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(old, pfmkt_cpu()), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, old, 0), 0ULL);
-	pfmkt_close(test, old);
 }
 
 /* A new context by the name creates its events on the newcomer and counts. */
@@ -373,8 +372,6 @@ static void gone_newcomer_counts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(new, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(new), 0);
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, new, 0), 0ULL);
-	pfmkt_close(test, new);
-	pfmkt_close(test, old);
 }
 
 /*

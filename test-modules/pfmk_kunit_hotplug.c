@@ -317,7 +317,6 @@ static void hotplug_sets_suspended(struct kunit *test)
 	hotplug_sets_sum(test, desc, &runs2, &ns2);
 	KUNIT_EXPECT_EQ_MSG(test, runs2, runs, "sets switched while offline");
 	KUNIT_EXPECT_EQ_MSG(test, ns2, ns, "active time while offline");
-	pfmkt_close(test, desc);
 }
 
 /* Sets switch again, and count active time, once their CPU is back. */
@@ -335,7 +334,6 @@ static void hotplug_sets_resumed(struct kunit *test)
 	hotplug_sets_sum(test, desc, &runs2, &ns2);
 	KUNIT_EXPECT_GT_MSG(test, runs2, runs, "no switch after online");
 	KUNIT_EXPECT_GT_MSG(test, ns2, ns, "no active time after online");
-	pfmkt_close(test, desc);
 }
 
 /* A context with sets sends the OFFLINE and ONLINE messages of a cycle. */
@@ -349,7 +347,6 @@ static void hotplug_sets_msg(struct kunit *test)
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
 	pfmkt_online(test, cpu);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
-	pfmkt_close(test, desc);
 }
 
 /* Runs of set @id. */
@@ -395,7 +392,6 @@ static void hotplug_switch_kept(struct kunit *test)
 	msleep(20);
 	KUNIT_EXPECT_EQ_MSG(test, hotplug_set_runs(test, desc, 1), 0ULL,
 			    "switched while the CPU was away");
-	pfmkt_close(test, desc);
 }
 
 /* A restart while the CPU is away unmasks: loaded, started, offline. */
@@ -406,7 +402,6 @@ static void hotplug_switch_restart_state(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_OFFLINE);
-	pfmkt_close(test, desc);
 }
 
 /* The re-arm does the kept switch: set 1 runs once the CPU is back. */
@@ -419,7 +414,6 @@ static void hotplug_switch_at_rearm(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
 			      "the kept switch was not done at the re-arm");
 	KUNIT_EXPECT_EQ(test, hotplug_set_runs(test, desc, 0), 1ULL);
-	pfmkt_close(test, desc);
 }
 
 /*

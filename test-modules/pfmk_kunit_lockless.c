@@ -379,7 +379,6 @@ static void lockless_read_vs_unload(struct kunit *test)
 	ll_run_unload(test, &run);
 	KUNIT_EXPECT_GT(test, run.r[0]->nr_ok, 0UL);
 	KUNIT_EXPECT_GT(test, run.r[1]->nr_ok, 0UL);
-	pfmkt_close(test, run.desc);
 }
 
 /*
@@ -397,7 +396,6 @@ static void lockless_unload_counts_kept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 0),
 			LL_COUNT_BASE + run.ticks);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 1), LL_EXACT);
-	pfmkt_close(test, run.desc);
 }
 
 /*
@@ -457,7 +455,6 @@ static void lockless_read_vs_hotplug(struct kunit *test)
 	ll_run_hotplug(test, &run);
 	KUNIT_EXPECT_GT(test, run.cycles, 0U);
 	KUNIT_EXPECT_GT(test, run.r[0]->nr_ok, 0UL);
-	pfmkt_close(test, run.desc);
 }
 
 /* Each CPU's return re-arms the context, read meanwhile: started again. */
@@ -469,7 +466,6 @@ static void lockless_hotplug_rearmed(struct kunit *test)
 	KUNIT_ASSERT_GT(test, run.cycles, 0U);
 	KUNIT_EXPECT_EQ_MSG(test, run.nr_bad, 0UL,
 			    "state %lld after a cycle", (s64)run.bad);
-	pfmkt_close(test, run.desc);
 }
 
 /* Hotplug cycles racing with reads keep the exact counts. */
@@ -482,7 +478,6 @@ static void lockless_hotplug_counts_kept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 0),
 			LL_COUNT_BASE + run.ticks);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 1), LL_EXACT);
-	pfmkt_close(test, run.desc);
 }
 
 /* Base of set @s's counting PMD 0, and the exact value of its PMD 1. */
@@ -598,13 +593,11 @@ static void *ll_run_set_switch(struct kunit *test, struct ll_reader **r,
 static void lockless_read_vs_set_switch(struct kunit *test)
 {
 	struct ll_reader *r[2];
-	void *desc;
 	u64 ticks;
 
-	desc = ll_run_set_switch(test, r, &ticks);
+	ll_run_set_switch(test, r, &ticks);
 	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
 	KUNIT_EXPECT_GT(test, r[1]->nr_ok, 0UL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -620,7 +613,6 @@ static void lockless_set_switch_counts_kept(struct kunit *test)
 
 	desc = ll_run_set_switch(test, r, &ticks);
 	ll_expect_sets(test, desc, ticks);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -672,7 +664,6 @@ static void lockless_read_vs_set_delete(struct kunit *test)
 		   i, r[0]->nr_ok, r[1]->nr_ok, r[0]->nr_noset,
 		   r[1]->nr_noset);
 	KUNIT_EXPECT_GT(test, r[0]->nr_ok + r[1]->nr_ok, 0UL);
-	pfmkt_close(test, desc);
 }
 
 static struct kunit_case pfmk_lockless_cases[] = {

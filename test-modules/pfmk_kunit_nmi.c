@@ -366,7 +366,6 @@ static void nmi_smpl_dfl_exact(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, (int)ent[i].e.cpu, st->cpu);
 	}
 	KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
-	pfmkt_close(test, st->desc);
 }
 
 /*
@@ -416,7 +415,6 @@ static void nmi_smpl_notify(struct kunit *test)
 			(ssize_t)sizeof(msg));
 	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
 	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
-	pfmkt_close(test, st->desc);
 }
 
 /* pfmk_restart() after a notification from NMI empties the buffer. */
@@ -427,7 +425,6 @@ static void nmi_smpl_restart_empties(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmk_restart(st->desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 0ULL);
-	pfmkt_close(test, st->desc);
 }
 
 /* After pfmk_restart(), the context samples again from NMI. */
@@ -440,7 +437,6 @@ static void nmi_smpl_restart_samples(struct kunit *test)
 	nmit_loop(NMIT_INSNS / 4);
 	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
 	KUNIT_EXPECT_GE(test, pfmkt_hdr_count(hdr), 1ULL);
-	pfmkt_close(test, st->desc);
 }
 
 static struct kunit_case pfmk_nmi_cases[] = {

@@ -183,12 +183,11 @@ static void *race_run_start_stop(struct kunit *test, struct race_reader **r)
 static void race_start_stop_vs_read(struct kunit *test)
 {
 	struct race_reader *r;
-	void *desc = race_run_start_stop(test, &r);
 
+	race_run_start_stop(test, &r);
 	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL, "returned %ld, value %llu",
 			    r->bad.ret, r->bad.value);
 	KUNIT_EXPECT_EQ(test, r->nr_ebadf, 0UL);
-	pfmkt_close(test, desc);
 }
 
 /* start/stop racing with reads: the ticks while started all count. */
@@ -199,7 +198,6 @@ static void race_start_stop_counts(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			RACE_VALUE + RACE_ITERATIONS);
-	pfmkt_close(test, desc);
 }
 
 /**
@@ -296,7 +294,6 @@ static void race_read_completion(struct kunit *test)
 			(ssize_t)0);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
-	pfmkt_close(test, desc);
 }
 
 /* The completion completed while pfmk_read() waits: it returns 0. */
@@ -313,7 +310,6 @@ static void race_read_completion_waiting(struct kunit *test)
 	complete(&priv->done);
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)0);
-	pfmkt_close(test, desc);
 }
 
 /* A signal pending before pfmk_read() ends it with -ERESTARTSYS. */
@@ -328,7 +324,6 @@ static void race_read_signal(struct kunit *test)
 	t = race_start_msg_reader(test, r);
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -349,7 +344,6 @@ static void race_read_signal_waiting(struct kunit *test)
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	pfmkt_close(test, desc);
 }
 
 /* Closing a context wakes its waiting readers, which get -EBADF. */
@@ -561,7 +555,6 @@ static void race_read_vs_table_growth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g.r->nr_ebadf, 0UL);
 	KUNIT_EXPECT_GT(test, g.r->nr_ok, 0UL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(g.desc), RACE_STARTED);
-	pfmkt_close(test, g.desc);
 }
 
 /*
@@ -575,7 +568,6 @@ static void race_table_growth_old_resolve(struct kunit *test)
 	race_run_table_growth(test, &g);
 	KUNIT_EXPECT_EQ(test, g.ret, 0);
 	KUNIT_EXPECT_EQ_MSG(test, g.nr_lost, 0U, "state %d", g.lost);
-	pfmkt_close(test, g.desc);
 }
 
 /*

@@ -135,7 +135,6 @@ static void set_time_stop_start(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), 0ULL);
 	st_expect_run(test, desc);
 	st_expect_run(test, desc);
-	pfmkt_close(test, desc);
 }
 
 /* Unloaded, the duration stands. */
@@ -145,7 +144,6 @@ static void set_time_kept_unloaded(struct kunit *test)
 	void *desc = st_ran_unloaded(test, &d);
 
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
-	pfmkt_close(test, desc);
 }
 
 /* Loaded again, the duration stands, then grows from there. */
@@ -157,7 +155,6 @@ static void set_time_kept_reloaded(struct kunit *test)
 	pfmkt_load(test, desc, pfmkt_cpu());
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
 	st_expect_run(test, desc);
-	pfmkt_close(test, desc);
 }
 
 /* A context without events, loaded on the test CPU. */
@@ -175,7 +172,6 @@ static void set_time_no_event(struct kunit *test)
 	void *desc = st_loaded_no_event(test);
 
 	st_expect_run(test, desc);
-	pfmkt_close(test, desc);
 }
 
 /* A set without events, run a second time: timed the same way again. */
@@ -185,7 +181,6 @@ static void set_time_no_event_again(struct kunit *test)
 
 	st_run(test, desc);
 	st_expect_run(test, desc);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -228,18 +223,16 @@ static void set_time_switch(struct kunit *test)
 {
 	u64 timeout = (u64)ST_TIMEOUT_US * NSEC_PER_USEC;
 	struct pfarg_setinfo s[2];
-	void *desc;
 	u64 wall;
 	u16 id;
 
-	desc = st_switched(test, s, &wall);
+	st_switched(test, s, &wall);
 	/* Every run but maybe the last lasted its timeout. */
 	for (id = 0; id < 2; id++)
 		KUNIT_EXPECT_GE(test, s[id].set_act_duration,
 				(s[id].set_runs - 1) * timeout * 3 / 4);
 	KUNIT_EXPECT_LE(test, s[0].set_act_duration + s[1].set_act_duration,
 			st_most(wall));
-	pfmkt_close(test, desc);
 }
 
 /* Sets that switched on their timeout: neither grows once stopped. */
@@ -255,7 +248,6 @@ static void set_time_switch_stopped(struct kunit *test)
 	for (id = 0; id < 2; id++)
 		KUNIT_EXPECT_EQ(test, st_dur(test, desc, id),
 				s[id].set_act_duration);
-	pfmkt_close(test, desc);
 }
 
 /**
@@ -321,7 +313,6 @@ static void set_time_pmc_rewrite(struct kunit *test)
 
 	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), d,
 			    "changed by the rewrite");
-	pfmkt_close(test, desc);
 }
 
 /* After such a rewrite, the duration grows from there. */
@@ -331,7 +322,6 @@ static void set_time_pmc_rewrite_grows(struct kunit *test)
 	void *desc = st_rewritten(test, test->param_value, &d);
 
 	st_expect_run(test, desc);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -370,7 +360,6 @@ static void set_time_hotplug(struct kunit *test)
 	msleep(ST_RUN_MS);
 	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), a,
 			    "grew while the CPU was away");
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -395,7 +384,6 @@ static void set_time_hotplug_online(struct kunit *test)
 	t0 = ktime_get_ns() - t0;
 	KUNIT_EXPECT_GE(test, st_dur(test, desc, 0), a + st_least(slept));
 	KUNIT_EXPECT_LE(test, st_dur(test, desc, 0) - a, st_most(t0));
-	pfmkt_close(test, desc);
 }
 
 /**
@@ -557,7 +545,6 @@ static void set_time_race_start_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, ss->bad.nr, 0UL, "start/stop returned %ld",
 			    ss->bad.ret);
 	st_race_check(test, gi, ktime_get_ns() - t0);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -587,7 +574,6 @@ static void set_time_race_reload(struct kunit *test)
 	kthread_stop(t);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	st_race_check(test, gi, ktime_get_ns() - t0);
-	pfmkt_close(test, desc);
 }
 
 static struct kunit_case pfmk_set_time_cases[] = {

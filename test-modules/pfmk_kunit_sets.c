@@ -106,7 +106,6 @@ static void sets_bad_descriptions(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, d[b->n - 1].set_flags & b->flag);
 	}
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, b->absent));
-	pfmkt_close(test, desc);
 }
 
 /* Sets 4 and 5, 5's explicit next set 4, defined in the same request. */
@@ -130,7 +129,6 @@ static void sets_next_same_request(struct kunit *test)
 	void *desc = sets_create_next(test);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 5).set_id_next, 4);
-	pfmkt_close(test, desc);
 }
 
 /* Implicit next: the next higher id, wrapping around. */
@@ -140,7 +138,6 @@ static void sets_next_implicit(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_id_next, 4);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 4).set_id_next, 5);
-	pfmkt_close(test, desc);
 }
 
 /* A context with 64 sets, the most it may have: 0, 3, 6, ..., 189. */
@@ -161,7 +158,6 @@ static void sets_limit(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 1000, 0, 0, 0), -E2BIG);
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 1000));
-	pfmkt_close(test, desc);
 }
 
 /* At the limit, redefining an existing set is not a new one: it applies. */
@@ -173,7 +169,6 @@ static void sets_limit_redefine(struct kunit *test)
 					  0), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 3).set_flags,
 			PFM_SETFL_TIME_SWITCH);
-	pfmkt_close(test, desc);
 }
 
 /* The effective timeout is rounded up to the minimum (100 us). */
@@ -184,7 +179,6 @@ static void sets_timeout_rounded(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 3, PFM_SETFL_TIME_SWITCH, 10,
 					  0), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 3).set_timeout, 100);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -258,7 +252,6 @@ static void sets_bad_deletes(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 1));
 	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 2));
-	pfmkt_close(test, desc);
 }
 
 /* Loaded: no set can be created either. */
@@ -269,7 +262,6 @@ static void sets_create_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 6, 0, 0, 0), -EBUSY);
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 6));
-	pfmkt_close(test, desc);
 }
 
 /* Both at once: set 2 goes, so set 1 is free to go. */
@@ -284,7 +276,6 @@ static void sets_delete_both(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, 2), 0);
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 1));
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 2));
-	pfmkt_close(test, desc);
 }
 
 /* Sets 0 and 2, PMC 0 of each counting the test PMU's step-1 event. */
@@ -338,7 +329,6 @@ static void sets_load_set_unknown(struct kunit *test)
 	void *desc = sets_create_0_2(test);
 
 	KUNIT_EXPECT_EQ(test, sets_load_set(desc, 5), -EINVAL);
-	pfmkt_close(test, desc);
 }
 
 /* load_set chooses the set the first start runs. */
@@ -348,7 +338,6 @@ static void sets_load_set_chosen(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 0);
-	pfmkt_close(test, desc);
 }
 
 /* A start_set that does not exist: -EINVAL. */
@@ -357,7 +346,6 @@ static void sets_start_set_unknown(struct kunit *test)
 	void *desc = sets_ran_set_2(test);
 
 	KUNIT_EXPECT_EQ(test, sets_start_set(desc, 5), -EINVAL);
-	pfmkt_close(test, desc);
 }
 
 /* start_set chooses the set a later start runs; each set ran once. */
@@ -371,7 +359,6 @@ static void sets_start_set_chosen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 2).set_runs, 1);
-	pfmkt_close(test, desc);
 }
 
 static struct kunit_case pfmk_sets_args_cases[] = {
@@ -448,7 +435,6 @@ static void sets_ovfl_switch_exact(struct kunit *test)
 			2 * 5 * SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -20ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), -5ULL);
-	pfmkt_close(test, desc);
 }
 
 /* Switching on overflow: the context's stats count switches, overflows. */
@@ -468,7 +454,6 @@ static void sets_ovfl_switch_stats(struct kunit *test)
 		   st.set_switches,
 		   st.switch_lat_total / max_t(u64, st.set_switches, 1),
 		   st.switch_lat_max);
-	pfmkt_close(test, desc);
 }
 
 /* Switching on overflow: each set's runs, overflowed PMDs, next set. */
@@ -484,7 +469,6 @@ static void sets_ovfl_switch_setinfo(struct kunit *test)
 	info = pfmkt_set_info(test, desc, 1);
 	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, info.set_id_next, 0);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -528,7 +512,6 @@ static void sets_expl_next_order(struct kunit *test)
 					    runs[s], "switch %u, set %u", i, s);
 	}
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -563,7 +546,6 @@ static void sets_masked_switch_waits(struct kunit *test)
 	msleep(50);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1);
-	pfmkt_close(test, desc);
 }
 
 /* restart unmasks and switches before it returns; set 1 then counts. */
@@ -579,7 +561,6 @@ static void sets_masked_switch_on_restart(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 1);
 	pfmk_test_pmu_tick(cpu, 4);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), 4);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -642,7 +623,6 @@ static void sets_masked_no_switch_race(struct kunit *test)
 		got++;
 	}
 	KUNIT_EXPECT_EQ(test, got, 200U);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -684,7 +664,6 @@ static void sets_stop_drops_switch(struct kunit *test)
 				    "round %u: switched after start", round);
 		KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	}
-	pfmkt_close(test, desc);
 }
 
 /* The switch count read back for PMD @reg of set @set. */
@@ -734,7 +713,6 @@ static void sets_switch_cnt_counted_down(struct kunit *test)
 	void *desc = sets_switched_once(test, pfmkt_cpu());
 
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 0ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -746,7 +724,6 @@ static void sets_redescribe_reloads_switch_cnt(struct kunit *test)
 	void *desc = sets_redescribed(test, pfmkt_cpu());
 
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
-	pfmkt_close(test, desc);
 }
 
 /* The redescribed set's switch count is still the one written after a run. */
@@ -758,7 +735,6 @@ static void sets_redescribe_switch_cnt_kept(struct kunit *test)
 	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, sets_read_switch_cnt(test, desc, 0, 0), 1ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -790,7 +766,6 @@ static void sets_stop_cancels_timeout(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.set_switches, switches);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -1066,7 +1041,6 @@ static void sets_time_switch_cpuclock_sets(struct kunit *test)
 	sets_time_run(test, &r);
 	for (id = 0; id < SETS_NR; id++)
 		sets_time_expect_set(test, r.desc, id, &r.st, r.per_run);
-	pfmkt_close(test, r.desc);
 }
 
 /*
@@ -1094,7 +1068,6 @@ static void sets_time_switch_cpuclock_runs(struct kunit *test)
 				  r.per_run));
 	KUNIT_EXPECT_LE(test, runs * 4,
 			SETS_RUN_MS * 1000 / SETS_TIMEOUT_US * 5 + 4);
-	pfmkt_close(test, r.desc);
 }
 
 static struct kunit_case pfmk_sets_time_cases[] = {

@@ -96,7 +96,6 @@ static void smpl_args_create(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_min_buf_space, c->min);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_buf_flags, buf_flags);
-	pfmkt_close(test, desc);
 }
 
 /* The buffer's address is an optional output. */
@@ -113,7 +112,6 @@ static void smpl_args_create_no_buf_out(struct kunit *test)
 						   sizeof(arg), &desc, NULL),
 			0);
 	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 4096ULL);
-	pfmkt_close(test, desc);
 }
 
 /* Without a format: no buffer, and ctx_smpl_buf_size says 0. */
@@ -129,7 +127,6 @@ static void smpl_args_create_no_format(struct kunit *test)
 						   &buf), 0);
 	KUNIT_EXPECT_NULL(test, buf);
 	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, 0ULL);
-	pfmkt_close(test, desc);
 }
 
 static const u8 smpl_uuid_unknown[16] = {

@@ -224,7 +224,6 @@ static void state_call_errno(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), r->after);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()),
 			r->after == STA ? 1U : 0U);
-	pfmkt_close(test, desc);
 }
 
 /* Unloaded, PMC 0 at STEP 1 and PMD 0 written with 10. */
@@ -243,7 +242,6 @@ static void state_unloaded_pmds(struct kunit *test)
 	void *desc = state_unloaded_written(test);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
-	pfmkt_close(test, desc);
 }
 
 /* UNLOADED: the calls refused there keep the PMDs. */
@@ -257,7 +255,6 @@ static void state_unloaded_refused_keep(struct kunit *test)
 	state_call(desc, SC_RESTART);
 	state_call(desc, SC_GETINFO);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -281,7 +278,6 @@ static void state_loaded_stopped_pmds(struct kunit *test)
 	void *desc = state_loaded_written(test);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
-	pfmkt_close(test, desc);
 }
 
 /* LOADED and stopped: nothing counts. */
@@ -292,7 +288,6 @@ static void state_loaded_stopped_no_count(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
 	pfmk_test_pmu_tick(pfmkt_cpu(), 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
-	pfmkt_close(test, desc);
 }
 
 /* LOADED and stopped: unload keeps the PMDs. */
@@ -304,7 +299,6 @@ static void state_loaded_stopped_unload_keeps(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
-	pfmkt_close(test, desc);
 }
 
 /* LOADED and started: the refused writes change nothing. */
@@ -319,7 +313,6 @@ static void state_started_refused_keep(struct kunit *test)
 	pfmk_test_pmu_tick(pfmkt_cpu(), 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1015ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
-	pfmkt_close(test, desc);
 }
 
 /* LOADED and started, then unloaded: nothing counts any more. */
@@ -334,7 +327,6 @@ static void state_started_unload_stops(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1015ULL);
-	pfmkt_close(test, desc);
 }
 
 /* The states a context is closed in, one row each. */
@@ -394,7 +386,6 @@ static void state_write_pmds_wraps(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -418,7 +409,6 @@ static void state_write_pmds_loaded(struct kunit *test)
 	void *desc = state_pmds_written(test, pfmkt_cpu());
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1000ULL);
-	pfmkt_close(test, desc);
 }
 
 /* Started again, the PMD counts on from the value written while loaded. */
@@ -430,7 +420,6 @@ static void state_write_pmds_loaded_counts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1010ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -457,7 +446,6 @@ static void state_write_pmcs_loaded(struct kunit *test)
 	/* New STEP, same value. */
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(100));
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
-	pfmkt_close(test, desc);
 }
 
 /* write_pmcs on a loaded, stopped context re-creates the events. */
@@ -471,7 +459,6 @@ static void state_write_pmcs_loaded_step(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 210ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -496,7 +483,6 @@ static void state_write_pmcs_loaded_disable(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 1U);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
-	pfmkt_close(test, desc);
 }
 
 /* A PMC enabled while loaded, next to a disabled one, counts. */
@@ -505,7 +491,6 @@ static void state_write_pmcs_loaded_enable(struct kunit *test)
 	void *desc = state_pmcs_disabled(test);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 5), 21ULL);
-	pfmkt_close(test, desc);
 }
 
 /*
@@ -532,7 +517,6 @@ static void state_unload_folds(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 100);
-	pfmkt_close(test, desc);
 }
 
 /* A later load, on any CPU, keeps the folded value and counts on. */
@@ -551,7 +535,6 @@ static void state_reload_continues(struct kunit *test)
 	pfmk_test_pmu_tick(other, 25);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 200);
-	pfmkt_close(test, desc);
 }
 
 /* Unloaded after the reload: the events go, the counts stay. */
@@ -567,7 +550,6 @@ static void state_reload_unload_releases(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(other), 0U);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 200);
-	pfmkt_close(test, desc);
 }
 
 static void state_getinfo(struct kunit *test, void *desc,
@@ -606,7 +588,6 @@ static void state_set_runs_loaded(struct kunit *test)
 	state_getinfo(test, desc, &a);
 	KUNIT_EXPECT_EQ(test, a.set_runs, 0ULL);
 	KUNIT_EXPECT_EQ(test, a.set_act_duration, 0ULL);
-	pfmkt_close(test, desc);
 }
 
 /* Started: one run; set_act_duration grows while started. */
@@ -622,7 +603,6 @@ static void state_set_runs_duration(struct kunit *test)
 	state_getinfo(test, desc, &b);
 	KUNIT_EXPECT_GE(test, b.set_act_duration,
 			a.set_act_duration + 2 * NSEC_PER_MSEC);
-	pfmkt_close(test, desc);
 }
 
 /* Stopped: set_act_duration stays, set_runs too. */
@@ -637,7 +617,6 @@ static void state_set_duration_stopped(struct kunit *test)
 	state_getinfo(test, desc, &b);
 	KUNIT_EXPECT_EQ(test, b.set_act_duration, a.set_act_duration);
 	KUNIT_EXPECT_EQ(test, b.set_runs, 1ULL);
-	pfmkt_close(test, desc);
 }
 
 /* state_set_ran(), then stopped and started twice more, and unloaded. */
@@ -661,7 +640,6 @@ static void state_set_runs_unloaded(struct kunit *test)
 
 	state_getinfo(test, desc, &a);
 	KUNIT_EXPECT_EQ(test, a.set_runs, 3ULL);
-	pfmkt_close(test, desc);
 }
 
 /* Unloaded: set_act_duration stays. */
@@ -674,7 +652,6 @@ static void state_set_duration_unloaded(struct kunit *test)
 	usleep_range(2000, 3000);
 	state_getinfo(test, desc, &b);
 	KUNIT_EXPECT_EQ(test, b.set_act_duration, a.set_act_duration);
-	pfmkt_close(test, desc);
 }
 
 static struct kunit_case pfmk_state_cases[] = {
