@@ -592,20 +592,29 @@ static void *count_time_stopped(struct kunit *test, struct pfarg_pmd *pmd,
 	return desc;
 }
 
-/* Times grow while started; a PMD without an event has none. */
+/* Times run once started; a PMD without an event has none. */
 static void count_read_pmds_time_started(struct kunit *test)
 {
 	struct pfmk_pmd_time a[2];
 	struct pfarg_pmd pmd[2];
-	void *desc;
 
-	desc = count_time_started(test, pmd, a);
+	count_time_started(test, pmd, a);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 	KUNIT_EXPECT_GE(test, a[0].time_enabled, 2 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, a[0].time_running, 0ULL);
 	/* PMD 1 has no event: no time. */
 	KUNIT_EXPECT_EQ(test, a[1].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[1].time_running, 0ULL);
+}
+
+/* Times grow while started: a second read has more. */
+static void count_read_pmds_time_grows(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = count_time_started(test, pmd, a);
 	count_expect_time_grows(test, desc, a);
 }
 
@@ -623,8 +632,8 @@ static void count_read_pmds_time_stopped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
 }
 
-/* Unload folds the times and the value; a new load adds to them. */
-static void count_read_pmds_time_reload(struct kunit *test)
+/* Unload folds the times and the value. */
+static void count_read_pmds_time_folded(struct kunit *test)
 {
 	struct pfmk_pmd_time a[2], b[2];
 	struct pfarg_pmd pmd[2];
@@ -636,7 +645,17 @@ static void count_read_pmds_time_reload(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
+}
 
+/* Unloaded, then loaded and started again: the times grow on. */
+static void count_read_pmds_time_reload(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = count_time_stopped(test, pmd, a);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmkt_load_start(test, desc, pfmkt_cpu());
 	count_expect_time_grows(test, desc, a);
 }
@@ -822,7 +841,9 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE_PARAM(count_read_fields, count_loaded_gen_params),
 	KUNIT_CASE(count_read_pmds_time_unloaded),
 	KUNIT_CASE(count_read_pmds_time_started),
+	KUNIT_CASE(count_read_pmds_time_grows),
 	KUNIT_CASE(count_read_pmds_time_stopped),
+	KUNIT_CASE(count_read_pmds_time_folded),
 	KUNIT_CASE(count_read_pmds_time_reload),
 	KUNIT_CASE(count_hw_event_refused),
 	KUNIT_CASE(count_hw_event_refused_removed),
@@ -961,7 +982,7 @@ static void multi_same_cpu_write(struct kunit *test)
 }
 
 /* Two contexts on one CPU: closing one leaves the other counting. */
-static void multi_same_cpu_close(struct kunit *test)
+static void multi_same_cpu_close_one(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *a, *b;
@@ -972,6 +993,18 @@ static void multi_same_cpu_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 11ULL);
+}
+
+/* Two contexts on one CPU: closing both leaves nothing active. */
+static void multi_same_cpu_close_both(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	pfmkt_close(test, b);
+	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	pfmk_test_pmu_tick(cpu, 1);
 	pfmkt_close(test, a);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 }
@@ -1002,9 +1035,20 @@ static void multi_many(struct kunit *test)
 				((u64)i << 32) + 100 * (i + 1));
 }
 
+/* multi_many_started(), 100 ticks, then the even contexts closed. */
+static void multi_many_half_close(struct kunit *test, int cpu, void **desc)
+{
+	unsigned int i;
+
+	multi_many_started(test, cpu, desc);
+	pfmk_test_pmu_tick(cpu, 100);
+	for (i = 0; i < MULTI_NR; i += 2)
+		pfmkt_close(test, desc[i]);
+}
+
 /*
  * Many contexts on one CPU, half of them closed midway: those are dead,
- * the others count on, and the last close leaves nothing active.
+ * the others count on.
  */
 static void multi_many_half_closed(struct kunit *test)
 {
@@ -1012,10 +1056,7 @@ static void multi_many_half_closed(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	unsigned int i;
 
-	multi_many_started(test, cpu, desc);
-	pfmk_test_pmu_tick(cpu, 100);
-	for (i = 0; i < MULTI_NR; i += 2)
-		pfmkt_close(test, desc[i]);
+	multi_many_half_close(test, cpu, desc);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
 	pfmk_test_pmu_tick(cpu, 10);
 	for (i = 0; i < MULTI_NR; i++) {
@@ -1025,8 +1066,21 @@ static void multi_many_half_closed(struct kunit *test)
 		}
 		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
 				((u64)i << 32) + 110 * (i + 1));
-		pfmkt_close(test, desc[i]);
 	}
+}
+
+/* Many contexts on one CPU, half closed midway: closing the rest ends all. */
+static void multi_many_all_closed(struct kunit *test)
+{
+	void *desc[MULTI_NR];
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+
+	multi_many_half_close(test, cpu, desc);
+	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
+	pfmk_test_pmu_tick(cpu, 10);
+	for (i = 1; i < MULTI_NR; i += 2)
+		pfmkt_close(test, desc[i]);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 }
 
@@ -1036,9 +1090,11 @@ static struct kunit_case pfmk_multi_cases[] = {
 	KUNIT_CASE(multi_two_cpus_close),
 	KUNIT_CASE(multi_same_cpu_stop),
 	KUNIT_CASE(multi_same_cpu_write),
-	KUNIT_CASE(multi_same_cpu_close),
+	KUNIT_CASE(multi_same_cpu_close_one),
+	KUNIT_CASE(multi_same_cpu_close_both),
 	KUNIT_CASE(multi_many),
 	KUNIT_CASE(multi_many_half_closed),
+	KUNIT_CASE(multi_many_all_closed),
 	{}
 };
 
