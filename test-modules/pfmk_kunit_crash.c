@@ -466,29 +466,44 @@ static void crash_oops_then_panic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 }
 
-/*
- * Closing a frozen context frees its record and everything else: the
- * pfmk-wide counters are back where they were before it was created
- * (KASAN and kmemleak watch the rest), and a new crash finds nothing.
- */
-static void crash_close_after_freeze(struct kunit *test)
+/* A sampler frozen by the crash of the row's reason, then closed. */
+static void crt_frozen_closed(struct kunit *test)
 {
 	const unsigned int *reason = test->param_value;
-	struct pfmk_global_stats before, after;
 	struct crt *t = test->priv;
 	void *desc, *buf;
 
-	before = pfmkt_gstats(test);
 	desc = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
 	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 1);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_test_notify(*reason), 1);
 	pfmkt_close(test, desc);
 	rcu_barrier();
+}
+
+/*
+ * Closing a frozen context frees its record and everything else: the
+ * pfmk-wide counters are back where they were before it was created
+ * (KASAN and kmemleak watch the rest).
+ */
+static void crash_close_after_freeze(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+
+	before = pfmkt_gstats(test);
+	crt_frozen_closed(test);
 	after = pfmkt_gstats(test);
 	pfmkt_expect_gstats(test, &before, &after, &(struct pfmk_global_stats){},
 			    PFMKT_GST(ctx_open) | PFMKT_GST(ctx_alive) |
 			    PFMKT_GST(smpl_bytes) | PFMKT_GST(mem_bytes) |
 			    PFMKT_GST(events));
+}
+
+/* After a frozen context's close, a new crash finds nothing to freeze. */
+static void crash_close_after_freeze_renotify(struct kunit *test)
+{
+	const unsigned int *reason = test->param_value;
+
+	crt_frozen_closed(test);
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 0);
 }
 
@@ -551,6 +566,8 @@ static struct kunit_case pfmk_crash_cases[] = {
 	KUNIT_CASE(crash_die_not_oops),
 	KUNIT_CASE(crash_oops_then_panic),
 	KUNIT_CASE_PARAM(crash_close_after_freeze, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_close_after_freeze_renotify,
+			 crt_reason_gen_params),
 	KUNIT_CASE(crash_aux_kept),
 	{}
 };
