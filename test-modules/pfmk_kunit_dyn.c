@@ -126,34 +126,77 @@ static void dyn_reserved_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmc.reg_flags & PFM_REG_RETFL_MASK, c->flags);
 }
 
-/* Two contexts of one PMU share its description; the last frees it. */
-static void dyn_shared_cache(struct kunit *test)
+/*
+ * Two contexts of the module's PMU, @a by its name (which caches the
+ * description), @b by the prefixed name.  Return: the count cached before.
+ */
+static unsigned int dynt_shared_pair(struct kunit *test, void **a, void **b)
 {
 	unsigned int base = pfmk_dyn_count_cached();
 	struct pfarg_ctx req;
-	void *a, *b;
 
 	pfmkt_ctx_req(&req, FMT_PMU_NAME, 0, false);
-	a = pfmkt_create_req(test, &req, NULL);
-	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base + 1);
+	*a = pfmkt_create_req(test, &req, NULL);
+	KUNIT_ASSERT_EQ(test, pfmk_dyn_count_cached(), base + 1);
 	pfmkt_ctx_req(&req, PFMK_DYN_PREFIX FMT_PMU_NAME, 0, false);
-	b = pfmkt_create_req(test, &req, NULL);
+	*b = pfmkt_create_req(test, &req, NULL);
+	return base;
+}
+
+/* Two contexts of one PMU share its description. */
+static void dyn_shared_cache(struct kunit *test)
+{
+	unsigned int base;
+	void *a, *b;
+
+	base = dynt_shared_pair(test, &a, &b);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base + 1);
+}
+
+/* Two contexts of one PMU: the first close keeps the description. */
+static void dyn_shared_cache_first_close(struct kunit *test)
+{
+	unsigned int base;
+	void *a, *b;
+
+	base = dynt_shared_pair(test, &a, &b);
 	pfmkt_close(test, a);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base + 1);
+}
+
+/* Two contexts of one PMU: the last close frees the description. */
+static void dyn_shared_cache_last_close(struct kunit *test)
+{
+	unsigned int base;
+	void *a, *b;
+
+	base = dynt_shared_pair(test, &a, &b);
+	pfmkt_close(test, a);
 	pfmkt_close(test, b);
 	KUNIT_EXPECT_EQ(test, pfmk_dyn_count_cached(), base);
 }
 
+/* Names that are no description and no PMU. */
+static const char * const dyn_unknown_names[] = {
+	"pfmk_no_such_pmu",
+	PFMK_DYN_PREFIX,
+};
+
+static void dyn_unknown_name_desc(const char * const *name, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "name \"%s\"", *name);
+}
+
+KUNIT_ARRAY_PARAM(dyn_unknown_name, dyn_unknown_names, dyn_unknown_name_desc);
+
 /* A name that is no description and no PMU: -ENOENT at create. */
 static void dyn_unknown_pmu(struct kunit *test)
 {
+	const char * const *name = test->param_value;
 	struct pfarg_ctx req;
 	void *desc = NULL;
 
-	pfmkt_ctx_req(&req, "pfmk_no_such_pmu", 0, false);
-	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
-	pfmkt_ctx_req(&req, PFMK_DYN_PREFIX, 0, false);
+	pfmkt_ctx_req(&req, *name, 0, false);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 }
 
@@ -468,7 +511,9 @@ static struct kunit_case dyn_cases[] = {
 	KUNIT_CASE(dyn_attr_reaches_perf),
 	KUNIT_CASE_PARAM(dyn_reserved_bits, dyn_reg_write_gen_params),
 	KUNIT_CASE(dyn_shared_cache),
-	KUNIT_CASE(dyn_unknown_pmu),
+	KUNIT_CASE(dyn_shared_cache_first_close),
+	KUNIT_CASE(dyn_shared_cache_last_close),
+	KUNIT_CASE_PARAM(dyn_unknown_pmu, dyn_unknown_name_gen_params),
 	KUNIT_CASE(dyn_config_words_unloaded),
 	KUNIT_CASE(dyn_ctrl_word_loaded),
 	KUNIT_CASE(dyn_moved_event_refused),
