@@ -247,22 +247,34 @@ static void gone_before_load(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
 }
 
-/*
- * The name finds nothing once the PMU is gone, though a context of its
- * description lives (and failed to load).
- */
+/* The PMU gone, a context of its description lives (and failed to load). */
+static void gone_name_setup(struct kunit *test)
+{
+	void *old = gone_unloaded_ctx(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(old, pfmkt_cpu()), -EOPNOTSUPP);
+}
+
+/* gone_name_setup(): pfmk_encode() of the name finds nothing. */
 static void gone_name_unknown(struct kunit *test)
 {
 	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
-	void *old = gone_unloaded_ctx(test);
 	struct pfarg_ctx req;
-	void *desc = NULL;
 	unsigned int n;
 
-	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(old, pfmkt_cpu()), -EOPNOTSUPP);
+	gone_name_setup(test);
 	pfmkt_ctx_req(&req, "", 0, false);
 	KUNIT_EXPECT_EQ(test, pfmk_encode(GONE_NAME "/step=1/", 0, &req, pmcs,
 					  ARRAY_SIZE(pmcs), &n), -ENOENT);
+}
+
+/* gone_name_setup(): a context created by the name finds nothing. */
+static void gone_name_unknown_create(struct kunit *test)
+{
+	struct pfarg_ctx req;
+	void *desc = NULL;
+
+	gone_name_setup(test);
 	pfmkt_ctx_req(&req, GONE_NAME, 0, false);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &req, &desc), -ENOENT);
 }
@@ -468,6 +480,7 @@ static struct kunit_case gone_cases[] = {
 	KUNIT_CASE(gone_context_pins),
 	KUNIT_CASE(gone_before_load),
 	KUNIT_CASE(gone_name_unknown),
+	KUNIT_CASE(gone_name_unknown_create),
 	KUNIT_CASE(gone_before_load_close_releases),
 	KUNIT_CASE(gone_after_unload),
 	KUNIT_CASE(gone_after_unload_load_refused),
