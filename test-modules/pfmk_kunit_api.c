@@ -730,7 +730,7 @@ static void *api_bad_vectors(struct kunit *test, struct pfarg_pmc *pmc,
 	return desc;
 }
 
-/* A vector with a bad last entry is refused, only that entry flagged. */
+/* A PMC vector with a bad last entry is refused, only that entry flagged. */
 static void api_vector_atomic(struct kunit *test)
 {
 	struct pfarg_pmc pmc[3];
@@ -741,6 +741,16 @@ static void api_vector_atomic(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[1].reg_flags));
+}
+
+/* So is a PMD vector with a bad last entry, the entry flagged. */
+static void api_vector_atomic_pmds(struct kunit *test)
+{
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc = api_bad_vectors(test, pmc, pmd);
+
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
 }
@@ -803,10 +813,7 @@ static void api_bad_pmc_vector(struct pfarg_pmc *pmc)
 	pmc[2].reg_value = PFMK_TEST_PMC(1) | BIT_ULL(20);
 }
 
-/*
- * Fixed, the same vectors go through on a loaded context and their error
- * flags are cleared.
- */
+/* Fixed, the PMC vector goes through loaded, its error flag cleared. */
 static void api_vector_atomic_loaded(struct kunit *test)
 {
 	struct pfarg_pmc pmc[3];
@@ -815,6 +822,16 @@ static void api_vector_atomic_loaded(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[2].reg_flags));
+}
+
+/* Then so does the fixed PMD vector, its error flag cleared. */
+static void api_vector_atomic_loaded_pmds(struct kunit *test)
+{
+	struct pfarg_pmc pmc[3];
+	struct pfarg_pmd pmd[3];
+	void *desc = api_loaded_vectors(test, pmc, pmd);
+
+	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[2].reg_flags));
 }
@@ -1139,8 +1156,10 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_pmc_bad_values, api_bad_pmc_gen_params),
 	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
 	KUNIT_CASE(api_vector_atomic),
+	KUNIT_CASE(api_vector_atomic_pmds),
 	KUNIT_CASE(api_vector_atomic_nothing_counts),
 	KUNIT_CASE(api_vector_atomic_loaded),
+	KUNIT_CASE(api_vector_atomic_loaded_pmds),
 	KUNIT_CASE(api_vector_loaded_counts),
 	KUNIT_CASE(api_vector_loaded_refused),
 	KUNIT_CASE(api_vector_loaded_keeps),
