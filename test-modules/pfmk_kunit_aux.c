@@ -303,7 +303,8 @@ static void aux_full_stream(struct kunit *test)
 
 /*
  * aux_full_stream()'s stream, its records copied as they come, as set-up:
- * the ring of 4 pages wrapped 4 times.  Return: the records copied.
+ * the ring of 4 pages wrapped 4 times, then 10 records more written.
+ * Return: the records copied before those 10.
  */
 static u64 auxt_full_wrapped(struct kunit *test)
 {
@@ -311,6 +312,7 @@ static u64 auxt_full_wrapped(struct kunit *test)
 	struct pfmk_aux_info info;
 	u64 seq = 0, i;
 
+	auxt_need_patch(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
 	for (i = 0; i < 40; i++) {
 		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
@@ -318,6 +320,7 @@ static u64 auxt_full_wrapped(struct kunit *test)
 		seq += 37 + i;
 	}
 	KUNIT_ASSERT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	return seq;
 }
 
@@ -326,13 +329,20 @@ static void aux_full_bounded_copy(struct kunit *test)
 {
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
-	u64 seq;
+	u64 seq = auxt_full_wrapped(test);
 
-	auxt_need_patch(test);
-	seq = auxt_full_wrapped(test);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, 4 * AUXT_REC, &info), 4ULL);
 	auxt_expect_recs(test, t->out.buf, 4, seq);
+}
+
+/* Stop-when-full, the ring wrapped: after a bounded copy, one takes the rest. */
+static void aux_full_bounded_copy_rest(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+	u64 seq = auxt_full_wrapped(test);
+
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, 4 * AUXT_REC, &info), 4ULL);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 6ULL);
 	auxt_expect_recs(test, t->out.buf, 6, seq + 4);
 }
@@ -863,9 +873,6 @@ static void aux_rewrite_loaded_disable(struct kunit *test)
 	pmc.reg_value = 0;
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), -EBUSY);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 5ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(t->desc), 0);
-	pfmkt_close(test, t->desc);
-	t->desc = NULL;
 }
 
 /**
@@ -1148,6 +1155,7 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_not_aux_pmu),
 	KUNIT_CASE(aux_full_stream),
 	KUNIT_CASE(aux_full_bounded_copy),
+	KUNIT_CASE(aux_full_bounded_copy_rest),
 	KUNIT_CASE(aux_full_timer),
 	KUNIT_CASE(aux_full_truncated),
 	KUNIT_CASE(aux_full_resumes),
