@@ -336,8 +336,8 @@ static void hotplug_sets_resumed(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, ns2, ns, "no active time after online");
 }
 
-/* A context with sets sends the OFFLINE and ONLINE messages of a cycle. */
-static void hotplug_sets_msg(struct kunit *test)
+/* A context with sets sends the OFFLINE message when its CPU goes away. */
+static void hotplug_sets_msg_offline(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
 	u64 runs, ns;
@@ -345,6 +345,17 @@ static void hotplug_sets_msg(struct kunit *test)
 
 	desc = hotplug_sets_away(test, cpu, &runs, &ns);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+}
+
+/* A context with sets sends the ONLINE message when its CPU comes back. */
+static void hotplug_sets_msg_online(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 runs, ns;
+	void *desc;
+
+	desc = hotplug_sets_away(test, cpu, &runs, &ns);
+	hotplug_drain_msgs(test, desc, 1);
 	pfmkt_online(test, cpu);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
 }
@@ -977,7 +988,8 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_sampling_phase),
 	KUNIT_CASE(hotplug_sets_suspended),
 	KUNIT_CASE(hotplug_sets_resumed),
-	KUNIT_CASE(hotplug_sets_msg),
+	KUNIT_CASE(hotplug_sets_msg_offline),
+	KUNIT_CASE(hotplug_sets_msg_online),
 	KUNIT_CASE(hotplug_offline_write),
 	KUNIT_CASE(hotplug_offline_start_rearms),
 	KUNIT_CASE(hotplug_offline_hw_refused),

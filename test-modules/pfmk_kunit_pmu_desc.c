@@ -151,20 +151,40 @@ static void pmu_desc_duplicate_own_name(struct kunit *test)
 }
 
 /*
- * A context pins its description's module: one reference, from create to
- * close, so the module cannot be unloaded under it.
+ * Register "pfmk_kt_a" and create a context of it.
+ * @base: output: the module's reference count before the create.
  */
-static void pmu_desc_module_pinned(struct kunit *test)
+static void *pdesc_pinning_ctx(struct kunit *test, int *base)
 {
 	struct pfarg_ctx req;
 	void *desc = NULL;
-	int base;
 
 	pdesc_a_register(test);
 	pfmkt_ctx_req(&req, PDESC_PMU_NAME, 0, false);
-	base = module_refcount(THIS_MODULE);
+	*base = module_refcount(THIS_MODULE);
 	KUNIT_ASSERT_EQ(test, pfmkt_try_create(test, &req, &desc), 0);
+	return desc;
+}
+
+/*
+ * A context pins its description's module: one reference from create on,
+ * so the module cannot be unloaded under it.
+ */
+static void pmu_desc_module_pinned(struct kunit *test)
+{
+	int base;
+
+	pdesc_pinning_ctx(test, &base);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), base + 1);
+}
+
+/* The close of that context drops its reference on the module. */
+static void pmu_desc_module_unpinned_after_close(struct kunit *test)
+{
+	int base;
+	void *desc = pdesc_pinning_ctx(test, &base);
+
+	KUNIT_ASSERT_EQ(test, module_refcount(THIS_MODULE), base + 1);
 	pfmkt_close(test, desc);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), base);
 }
@@ -209,17 +229,35 @@ static void *pdesc_dfl_load(struct kunit *test, int cpu, u64 pmc1, u64 pmc2)
 	return desc;
 }
 
+/* Start, tick @ticks on @cpu, stop. */
+static void pdesc_dfl_tick(struct kunit *test, void *desc, int cpu, u64 ticks)
+{
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, ticks);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+}
+
 /* Start, tick @ticks on @cpu, stop: PMD0..PMD2 then read @want. */
 static void pdesc_dfl_run(struct kunit *test, void *desc, int cpu, u64 ticks,
 			  const u64 *want)
 {
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, ticks);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	pdesc_dfl_tick(test, desc, cpu, ticks);
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, i), want[i],
+				    "PMD%u", i);
+}
+
+/* pdesc_dfl_run() as set-up: PMD0..PMD2 must read @want. */
+static void pdesc_dfl_run_setup(struct kunit *test, void *desc, int cpu,
+				u64 ticks, const u64 *want)
+{
+	unsigned int i;
+
+	pdesc_dfl_tick(test, desc, cpu, ticks);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ_MSG(test, pfmkt_read_pmd(test, desc, i), want[i],
 				    "PMD%u", i);
 }
 
@@ -260,7 +298,7 @@ static void pmu_desc_default_shared_reset(struct kunit *test)
 	void *desc;
 
 	desc = pdesc_dfl_load(test, cpu, PDESC_DFL_SHARE | PFMK_TEST_PMC(3), 0);
-	pdesc_dfl_run(test, desc, cpu, 4, (const u64[]){ 8, 12, 12 });
+	pdesc_dfl_run_setup(test, desc, cpu, 4, (const u64[]){ 8, 12, 12 });
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmkt_write_pmc(test, desc, 1, 0);
 	pfmkt_load(test, desc, cpu);
@@ -278,7 +316,7 @@ static void pmu_desc_loaded_write_follows(struct kunit *test)
 
 	desc = pdesc_dfl_load(test, cpu, PDESC_DFL_SHARE | PFMK_TEST_PMC(3),
 			      PFMK_TEST_PMC(5));
-	pdesc_dfl_run(test, desc, cpu, 2, (const u64[]){ 4, 6, 10 });
+	pdesc_dfl_run_setup(test, desc, cpu, 2, (const u64[]){ 4, 6, 10 });
 
 	pfmkt_write_pmc(test, desc, 2, 0);
 	pdesc_dfl_run(test, desc, cpu, 1, (const u64[]){ 6, 9, 13 });
@@ -288,6 +326,7 @@ static struct kunit_case pfmk_pmu_desc_cases[] = {
 	KUNIT_CASE(pmu_desc_duplicate_name),
 	KUNIT_CASE(pmu_desc_duplicate_own_name),
 	KUNIT_CASE(pmu_desc_module_pinned),
+	KUNIT_CASE(pmu_desc_module_unpinned_after_close),
 	KUNIT_CASE(pmu_desc_gone_unknown),
 	KUNIT_CASE(pmu_desc_default_on),
 	KUNIT_CASE(pmu_desc_default_shared),

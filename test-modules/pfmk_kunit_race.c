@@ -279,18 +279,36 @@ static struct race_msg_reader *race_msg_reader_new(struct kunit *test,
 	return r;
 }
 
-/*
- * The completion completed by someone else before pfmk_read(): it
- * returns 0 at once, and a second, non-blocking one -EAGAIN.
- */
-static void race_read_completion(struct kunit *test)
+/* A context whose completion someone else completed. */
+static void *race_completed_ctx(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	union pfm_msg msg;
 
 	complete(&priv->done);
+	return desc;
+}
+
+/*
+ * The completion completed by someone else before pfmk_read(): it
+ * returns 0 at once.
+ */
+static void race_read_completion(struct kunit *test)
+{
+	void *desc = race_completed_ctx(test);
+	union pfm_msg msg;
+
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
+			(ssize_t)0);
+}
+
+/* That read consumes the completion: a second, non-blocking one -EAGAIN. */
+static void race_read_completion_consumed(struct kunit *test)
+{
+	void *desc = race_completed_ctx(test);
+	union pfm_msg msg;
+
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
 			(ssize_t)0);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
@@ -405,35 +423,62 @@ static void race_close_shared_completion(struct kunit *test)
 #define RACE_NR_NEW	1000
 #define RACE_NR_OPEN	32
 
+/*
+ * Create and close a context, then create and close RACE_NR_NEW contexts
+ * (half of them generic) and leave RACE_NR_OPEN open in @open.
+ * @old: output: the closed context's descriptor.
+ * @reused: output: how many of the new descriptors equal @old.
+ * Return: how many of the checks every 100 contexts found @old valid.
+ */
+static unsigned int race_churn(struct kunit *test, void **open, void **old,
+			       unsigned int *reused)
+{
+	unsigned int i, valid = 0;
+	void *desc;
+
+	*old = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_close(test, *old);
+	*reused = 0;
+	for (i = 0; i < RACE_NR_NEW; i++) {
+		desc = pfmkt_create(test, i % 2 ? "" : PFMK_TEST_PMU_NAME);
+		*reused += desc == *old;
+		pfmkt_close(test, desc);
+		if (i % 100 == 0)
+			valid += pfmk_get_state(*old) != -EBADF;
+	}
+	for (i = 0; i < RACE_NR_OPEN; i++) {
+		open[i] = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+		*reused += open[i] == *old;
+	}
+	return valid;
+}
+
 /* A closed descriptor stays invalid while many contexts come and go. */
 static void race_handles_not_reused(struct kunit *test)
 {
 	void *open[RACE_NR_OPEN];
-	void *old, *desc;
-	unsigned int i;
+	unsigned int reused, valid;
+	void *old;
 
-	old = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_close(test, old);
-
-	for (i = 0; i < RACE_NR_NEW; i++) {
-		desc = pfmkt_create(test, i % 2 ? "" : PFMK_TEST_PMU_NAME);
-		KUNIT_EXPECT_PTR_NE(test, desc, old);
-		pfmkt_close(test, desc);
-		if (i % 100 == 0)
-			KUNIT_EXPECT_EQ(test, pfmk_get_state(old), -EBADF);
-	}
-	for (i = 0; i < RACE_NR_OPEN; i++) {
-		open[i] = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-		KUNIT_EXPECT_PTR_NE(test, open[i], old);
-	}
+	valid = race_churn(test, open, &old, &reused);
+	KUNIT_EXPECT_EQ_MSG(test, reused, 0, "closed descriptor handed out");
+	KUNIT_EXPECT_EQ_MSG(test, valid, 0, "closed descriptor valid again");
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(old), -EBADF);
 	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(old, NULL, 0), -EBADF);
 	KUNIT_EXPECT_EQ(test, pfmk_close(old), -EBADF);
-	for (i = 0; i < RACE_NR_OPEN; i++) {
+}
+
+/* The contexts left open through that churn are still UNLOADED. */
+static void race_handles_open_unloaded(struct kunit *test)
+{
+	void *open[RACE_NR_OPEN];
+	unsigned int i, reused;
+	void *old;
+
+	race_churn(test, open, &old, &reused);
+	for (i = 0; i < RACE_NR_OPEN; i++)
 		KUNIT_EXPECT_EQ(test, pfmk_get_state(open[i]),
 				PFM_CTX_UNLOADED);
-		pfmkt_close(test, open[i]);
-	}
 }
 
 /*
@@ -805,12 +850,14 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_start_stop_vs_read),
 	KUNIT_CASE(race_start_stop_counts),
 	KUNIT_CASE(race_read_completion),
+	KUNIT_CASE(race_read_completion_consumed),
 	KUNIT_CASE(race_read_completion_waiting),
 	KUNIT_CASE(race_read_signal),
 	KUNIT_CASE(race_read_signal_waiting),
 	KUNIT_CASE(race_close_wakes_reader),
 	KUNIT_CASE(race_close_shared_completion),
 	KUNIT_CASE(race_handles_not_reused),
+	KUNIT_CASE(race_handles_open_unloaded),
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),
 	KUNIT_CASE_SLOW(race_table_growth_old_resolve),
 	KUNIT_CASE_SLOW(race_table_slots_reused),

@@ -115,25 +115,48 @@ static void *st_loaded(struct kunit *test)
 	return desc;
 }
 
-/* st_loaded(), run once and unloaded; *@d the duration it got. */
-static void *st_ran_unloaded(struct kunit *test, u64 *d)
+/* st_loaded(), run once and stopped; *@d the duration it got. */
+static void *st_ran_once(struct kunit *test, u64 *d)
 {
 	void *desc = st_loaded(test);
 
 	st_run(test, desc);
 	*d = st_dur(test, desc, 0);
 	KUNIT_ASSERT_GT(test, *d, 0ULL);
+	return desc;
+}
+
+/* st_ran_once(), then unloaded. */
+static void *st_ran_unloaded(struct kunit *test, u64 *d)
+{
+	void *desc = st_ran_once(test, d);
+
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	return desc;
 }
 
-/* A set with an event: from 0, across stop and start. */
-static void set_time_stop_start(struct kunit *test)
+/* A set with an event starts from 0. */
+static void set_time_from_zero(struct kunit *test)
 {
 	void *desc = st_loaded(test);
 
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), 0ULL);
+}
+
+/* It grows over its first run, and stands once stopped. */
+static void set_time_first_run(struct kunit *test)
+{
+	void *desc = st_loaded(test);
+
 	st_expect_run(test, desc);
+}
+
+/* Started again after a stop, it grows from where it stood. */
+static void set_time_stop_start(struct kunit *test)
+{
+	u64 d;
+	void *desc = st_ran_once(test, &d);
+
 	st_expect_run(test, desc);
 }
 
@@ -146,7 +169,7 @@ static void set_time_kept_unloaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
 }
 
-/* Loaded again, the duration stands, then grows from there. */
+/* Loaded again, the duration stands. */
 static void set_time_kept_reloaded(struct kunit *test)
 {
 	u64 d;
@@ -154,6 +177,16 @@ static void set_time_kept_reloaded(struct kunit *test)
 
 	pfmkt_load(test, desc, pfmkt_cpu());
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
+}
+
+/* Loaded again, the duration grows from there. */
+static void set_time_grows_reloaded(struct kunit *test)
+{
+	u64 d;
+	void *desc = st_ran_unloaded(test, &d);
+
+	pfmkt_load(test, desc, pfmkt_cpu());
+	KUNIT_ASSERT_EQ(test, st_dur(test, desc, 0), d);
 	st_expect_run(test, desc);
 }
 
@@ -342,21 +375,35 @@ static void *st_hp_offline(struct kunit *test, int cpu, u64 *slept)
 	return desc;
 }
 
-/*
- * A started context's CPU leaves: the time before stays, none is
- * counted while away.
- */
+/* st_hp_offline(), the context found OFFLINE. */
+static void *st_hp_away(struct kunit *test, int cpu, u64 *slept)
+{
+	void *desc = st_hp_offline(test, cpu, slept);
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED |
+			PFMK_STATE_OFFLINE);
+	return desc;
+}
+
+/* A started context's CPU leaves: the time before stays. */
 static void set_time_hotplug(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	u64 a, slept;
-	void *desc = st_hp_offline(test, cpu, &slept);
+	u64 slept;
+	void *desc = st_hp_away(test, cpu, &slept);
 
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED |
-			PFMK_STATE_OFFLINE);
+	KUNIT_EXPECT_GE(test, st_dur(test, desc, 0), st_least(slept));
+}
+
+/* None is counted while the CPU is away. */
+static void set_time_hotplug_away(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 a, slept;
+	void *desc = st_hp_away(test, cpu, &slept);
+
 	a = st_dur(test, desc, 0);
-	KUNIT_EXPECT_GE(test, a, st_least(slept));
 	msleep(ST_RUN_MS);
 	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), a,
 			    "grew while the CPU was away");
@@ -577,9 +624,12 @@ static void set_time_race_reload(struct kunit *test)
 }
 
 static struct kunit_case pfmk_set_time_cases[] = {
+	KUNIT_CASE(set_time_from_zero),
+	KUNIT_CASE(set_time_first_run),
 	KUNIT_CASE(set_time_stop_start),
 	KUNIT_CASE(set_time_kept_unloaded),
 	KUNIT_CASE(set_time_kept_reloaded),
+	KUNIT_CASE(set_time_grows_reloaded),
 	KUNIT_CASE(set_time_no_event),
 	KUNIT_CASE(set_time_no_event_again),
 	KUNIT_CASE(set_time_switch),
@@ -587,6 +637,7 @@ static struct kunit_case pfmk_set_time_cases[] = {
 	KUNIT_CASE_PARAM(set_time_pmc_rewrite, st_rewrite_gen_params),
 	KUNIT_CASE_PARAM(set_time_pmc_rewrite_grows, st_rewrite_gen_params),
 	KUNIT_CASE(set_time_hotplug),
+	KUNIT_CASE(set_time_hotplug_away),
 	KUNIT_CASE(set_time_hotplug_online),
 	KUNIT_CASE(set_time_race_start_stop),
 	KUNIT_CASE(set_time_race_reload),

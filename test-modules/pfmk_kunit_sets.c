@@ -249,7 +249,7 @@ static void sets_bad_deletes(struct kunit *test)
 	if (b->flag)
 		KUNIT_EXPECT_TRUE(test, info[0].set_flags & b->flag);
 	if (b->loaded)
-		KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+		KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 1));
 	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 2));
 }
@@ -260,7 +260,7 @@ static void sets_create_loaded(struct kunit *test)
 	void *desc = sets_create_linked(test, true);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_mkset(desc, 6, 0, 0, 0), -EBUSY);
-	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_FALSE(test, sets_exists(desc, 6));
 }
 
@@ -548,17 +548,33 @@ static void sets_masked_switch_waits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1);
 }
 
-/* restart unmasks and switches before it returns; set 1 then counts. */
-static void sets_masked_switch_on_restart(struct kunit *test)
+/* sets_masked_at_switch() on @cpu, then restarted. */
+static void *sets_masked_restarted(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_cpu();
 	union pfm_msg msg;
 	void *desc = sets_masked_at_switch(test, cpu, &msg);
 
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_MASKED | PFMK_STATE_STARTED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	return desc;
+}
+
+/* restart unmasks and switches before it returns. */
+static void sets_masked_switch_on_restart(struct kunit *test)
+{
+	void *desc = sets_masked_restarted(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 1);
+}
+
+/* After that restart, set 1 counts. */
+static void sets_masked_restart_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = sets_masked_restarted(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 1);
 	pfmk_test_pmu_tick(cpu, 4);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), 4);
 }
@@ -931,6 +947,7 @@ static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE(sets_expl_next_order),
 	KUNIT_CASE(sets_masked_switch_waits),
 	KUNIT_CASE(sets_masked_switch_on_restart),
+	KUNIT_CASE(sets_masked_restart_counts),
 	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
 	KUNIT_CASE(sets_stop_drops_switch),
 	KUNIT_CASE(sets_switch_cnt_counted_down),
