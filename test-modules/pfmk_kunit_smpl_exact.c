@@ -662,19 +662,33 @@ static void smpl_exact_masked_ovfl_resets_others(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), MASK_R2 + 3);
 }
 
+/* exact_reset_mask_setup(), 4 more ticks, then pfmk_restart(). */
+static void *exact_reset_restarted(struct kunit *test, int cpu)
+{
+	void *desc = exact_reset_mask_setup(test, cpu);
+
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	return desc;
+}
+
 /* pfmk_restart() gives the masking PMD and its reset PMDs their long reset. */
 static void smpl_exact_reset_pmds_restart(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = exact_reset_restarted(test, pfmkt_cpu());
 
-	desc = exact_reset_mask_setup(test, cpu);
-	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -70ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_L2);
+}
+
+/* After that restart, PMD2 counts on from its long reset. */
+static void smpl_exact_reset_pmds_restart_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = exact_reset_restarted(test, cpu);
+
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_L2 + 3);
 }
@@ -1028,6 +1042,7 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl),
 	KUNIT_CASE(smpl_exact_masked_ovfl_resets_others),
 	KUNIT_CASE(smpl_exact_reset_pmds_restart),
+	KUNIT_CASE(smpl_exact_reset_pmds_restart_counts),
 	KUNIT_CASE_PARAM(smpl_exact_random, exact_random_gen_params),
 	KUNIT_CASE(smpl_exact_random_wide),
 	KUNIT_CASE(smpl_exact_write_loaded),

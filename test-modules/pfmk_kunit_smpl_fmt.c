@@ -203,13 +203,18 @@ struct smpl_fmt_answer {
 	bool	msg;
 };
 
-static const struct smpl_fmt_answer smpl_fmt_answers[] = {
+/* The answers that leave the context unmasked. */
+static const struct smpl_fmt_answer smpl_fmt_unmasked[] = {
 	{ 0, PFM_REGFL_OVFL_NOTIFY, 2, false, false },
 	{ PFM_OVFL_CTRL_NOTIFY, PFM_REGFL_OVFL_NOTIFY, 2, false, true },
 	{ PFM_OVFL_CTRL_RESET, PFM_REGFL_OVFL_NOTIFY, -2ULL, false, false },
 	{ PFM_OVFL_CTRL_RESET | PFM_OVFL_CTRL_NOTIFY, PFM_REGFL_OVFL_NOTIFY,
 	  -2ULL, false, true },
 	{ PFM_OVFL_CTRL_RESET | PFM_OVFL_CTRL_NOTIFY, 0, -2ULL, false, false },
+};
+
+/* The answers that mask it. */
+static const struct smpl_fmt_answer smpl_fmt_masked[] = {
 	{ PFM_OVFL_CTRL_MASK | PFM_OVFL_CTRL_NOTIFY, PFM_REGFL_OVFL_NOTIFY, 2,
 	  true, true },
 	{ PFM_OVFL_CTRL_MASK, PFM_REGFL_OVFL_NOTIFY, 2, true, false },
@@ -222,7 +227,8 @@ static void smpl_fmt_answer_desc(const struct smpl_fmt_answer *a, char *desc)
 		 a->flags & PFM_REGFL_OVFL_NOTIFY ? " notify" : "");
 }
 
-KUNIT_ARRAY_PARAM(smpl_fmt_answer, smpl_fmt_answers, smpl_fmt_answer_desc);
+KUNIT_ARRAY_PARAM(smpl_fmt_unmasked, smpl_fmt_unmasked, smpl_fmt_answer_desc);
+KUNIT_ARRAY_PARAM(smpl_fmt_masked, smpl_fmt_masked, smpl_fmt_answer_desc);
 
 /*
  * The test format answering @a->ctrl for PMD0 (period 4, long reset 10,
@@ -252,7 +258,7 @@ static void *smpl_fmt_answered(struct kunit *test, int cpu,
  * for pfmk_restart(), and NOTIFY notifies only a PMD with
  * PFM_REGFL_OVFL_NOTIFY.
  */
-static void smpl_fmt_ctrl_answers(struct kunit *test)
+static void smpl_fmt_expect_answer(struct kunit *test)
 {
 	const struct smpl_fmt_answer *a = test->param_value;
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
@@ -277,29 +283,58 @@ static void smpl_fmt_ctrl_answers(struct kunit *test)
 	}
 }
 
-/*
- * What pfmk_restart() does after each answer: after MASK it unmasks with
- * the long reset and calls the format's ->restart(); otherwise there is
- * nothing to restart (-EBUSY) and the format is not called.
- */
-static void smpl_fmt_ctrl_restart(struct kunit *test)
+/* An answer without MASK, as smpl_fmt_expect_answer() says. */
+static void smpl_fmt_ctrl_answers(struct kunit *test)
 {
-	const struct smpl_fmt_answer *a = test->param_value;
-	struct smpl_fmt_buf *b;
-	int cpu = pfmkt_cpu();
-	void *desc;
+	smpl_fmt_expect_answer(test);
+}
 
-	desc = smpl_fmt_answered(test, cpu, a, &b);
-	KUNIT_ASSERT_EQ(test, smpl_fmt_count(b), 1U);
+/* An answer with MASK, as smpl_fmt_expect_answer() says. */
+static void smpl_fmt_ctrl_answers_masked(struct kunit *test)
+{
+	smpl_fmt_expect_answer(test);
+}
+
+/*
+ * smpl_fmt_answered() on the test CPU, the one overflow sampled, the
+ * context in the state @a says and its notification, if any, received.
+ */
+static void *smpl_fmt_settled(struct kunit *test,
+			      const struct smpl_fmt_answer *a,
+			      struct smpl_fmt_buf **buf)
+{
+	void *desc = smpl_fmt_answered(test, pfmkt_cpu(), a, buf);
+
+	KUNIT_ASSERT_EQ(test, smpl_fmt_count(*buf), 1U);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			a->masked ? PFMKT_MASKED : PFMKT_STARTED);
 	if (a->msg)
 		pfmkt_wait_notify(test);
-	if (!a->masked) {
-		KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
-		KUNIT_EXPECT_EQ(test, b->restarts, 0U);
-		return;
-	}
+	return desc;
+}
+
+/*
+ * pfmk_restart() after an answer without MASK: nothing to restart
+ * (-EBUSY) and the format is not called.
+ */
+static void smpl_fmt_ctrl_restart_unmasked(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+	void *desc = smpl_fmt_settled(test, test->param_value, &b);
+
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	KUNIT_EXPECT_EQ(test, b->restarts, 0U);
+}
+
+/*
+ * pfmk_restart() after MASK: it unmasks with the long reset and calls
+ * the format's ->restart().
+ */
+static void smpl_fmt_ctrl_restart(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+	void *desc = smpl_fmt_settled(test, test->param_value, &b);
+
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
 	KUNIT_EXPECT_EQ(test, b->restarts, 1U);
@@ -309,8 +344,12 @@ static void smpl_fmt_ctrl_restart(struct kunit *test)
 
 static struct kunit_case pfmk_smpl_fmt_cases[] = {
 	KUNIT_CASE(smpl_fmt_args),
-	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers, smpl_fmt_answer_gen_params),
-	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart, smpl_fmt_answer_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers, smpl_fmt_unmasked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers_masked,
+			 smpl_fmt_masked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart_unmasked,
+			 smpl_fmt_unmasked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart, smpl_fmt_masked_gen_params),
 	{}
 };
 

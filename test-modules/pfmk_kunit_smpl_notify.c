@@ -87,7 +87,32 @@ static void *notify_masked(struct kunit *test, int cpu, bool stop)
 	return desc;
 }
 
-/* Before its period ends: no message, no completion, nothing to restart. */
+/*
+ * notify_masked() (running), its overflow message read: the message
+ * itself is smpl_notify_msg's; here it is set-up.
+ */
+static void *notify_masked_read(struct kunit *test, int cpu)
+{
+	void *desc = notify_masked(test, cpu, false);
+	union pfm_msg msg;
+
+	memset(&msg, 0x5a, sizeof(msg));
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_ASSERT_EQ(test, msg.type, (u32)PFM_MSG_OVFL);
+	KUNIT_ASSERT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
+	return desc;
+}
+
+/* Before any tick there is nothing to restart. */
+static void smpl_notify_restart_before_period(struct kunit *test)
+{
+	void *desc = notify_setup(test, pfmkt_cpu(), 0, 0, NULL);
+
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+}
+
+/* Before its period ends: no message, no completion. */
 static void smpl_notify_none_before_period(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
@@ -95,7 +120,7 @@ static void smpl_notify_none_before_period(struct kunit *test)
 	void *desc;
 
 	desc = notify_setup(test, cpu, 0, 0, NULL);
-	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), -EBUSY);
 	pfmk_test_pmu_tick(cpu, NOTIFY_P - 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	pfmkt_expect_no_msg(test, desc);
@@ -129,8 +154,7 @@ static void smpl_notify_masked_runs_on(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = notify_masked(test, cpu, false);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	desc = notify_masked_read(test, cpu);
 	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P + 1);
@@ -175,8 +199,7 @@ static void smpl_notify_next_after_long(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = notify_masked(test, cpu, false);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	desc = notify_masked_read(test, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
@@ -769,18 +792,42 @@ static void smpl_notify_unload_masked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P);
 }
 
-/* Loaded again after an unload while masked, it counts, unmasked. */
-static void smpl_notify_unload_masked_reload(struct kunit *test)
+/* notify_masked() (running), unloaded, then loaded again on @cpu. */
+static void *notify_masked_reloaded(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_cpu();
 	void *desc = notify_masked(test, cpu, false);
 
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmkt_load(test, desc, cpu);
+	return desc;
+}
+
+/* Loaded again after an unload while masked: loaded, unmasked. */
+static void smpl_notify_unload_masked_reload(struct kunit *test)
+{
+	void *desc = notify_masked_reloaded(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+}
+
+/* Started after that reload: running, nothing left to restart. */
+static void smpl_notify_unload_masked_started(struct kunit *test)
+{
+	void *desc = notify_masked_reloaded(test, pfmkt_cpu());
+
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -EBUSY);
+}
+
+/* Started after that reload, the PMDs count on from their values. */
+static void smpl_notify_unload_masked_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = notify_masked_reloaded(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), -EBUSY);
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P + 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
@@ -871,10 +918,21 @@ static void smpl_notify_masked_write_pmds_period(struct kunit *test)
 
 /*
  * start on a masked, stopped context: accepted, and the context stays
- * masked (perfmon2 2.2: "MASKED: nop"): the notifying PMD saturates,
- * nothing more is notified, other PMDs count.
+ * masked (perfmon2 2.2: "MASKED: nop").
  */
 static void smpl_notify_masked_start(struct kunit *test)
+{
+	void *desc = notify_masked(test, pfmkt_cpu(), true);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/*
+ * Started while masked: the notifying PMD saturates, nothing more is
+ * notified, other PMDs count.
+ */
+static void smpl_notify_masked_start_saturates(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
 					     .notify_count = 1 };
@@ -882,7 +940,7 @@ static void smpl_notify_masked_start(struct kunit *test)
 	void *desc = notify_masked(test, cpu, true);
 
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P);
@@ -977,6 +1035,7 @@ static void smpl_notify_no_msg_full_resumes(struct kunit *test)
 }
 
 static struct kunit_case pfmk_smpl_notify_cases[] = {
+	KUNIT_CASE(smpl_notify_restart_before_period),
 	KUNIT_CASE(smpl_notify_none_before_period),
 	KUNIT_CASE(smpl_notify_msg),
 	KUNIT_CASE(smpl_notify_masked_runs_on),
@@ -1006,12 +1065,15 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_unload_reload),
 	KUNIT_CASE(smpl_notify_unload_masked),
 	KUNIT_CASE(smpl_notify_unload_masked_reload),
+	KUNIT_CASE(smpl_notify_unload_masked_started),
+	KUNIT_CASE(smpl_notify_unload_masked_counts),
 	KUNIT_CASE(smpl_notify_masked_write_pmcs),
 	KUNIT_CASE(smpl_notify_masked_write_pmcs_counts),
 	KUNIT_CASE(smpl_notify_masked_write_pmds),
 	KUNIT_CASE(smpl_notify_masked_write_pmds_restart),
 	KUNIT_CASE(smpl_notify_masked_write_pmds_period),
 	KUNIT_CASE(smpl_notify_masked_start),
+	KUNIT_CASE(smpl_notify_masked_start_saturates),
 	KUNIT_CASE(smpl_notify_masked_start_restart),
 	KUNIT_CASE(smpl_notify_no_msg_full_buffer),
 	KUNIT_CASE(smpl_notify_no_msg_full_restart),

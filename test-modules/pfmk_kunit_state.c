@@ -244,16 +244,26 @@ static void state_unloaded_pmds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 }
 
-/* UNLOADED: the calls refused there keep the PMDs. */
+static void state_refused_desc(const enum state_call *call, char *desc)
+{
+	strscpy(desc, state_call_names[*call], KUNIT_PARAM_DESC_SIZE);
+}
+
+/* The calls refused (or read-only) while UNLOADED, one row each. */
+static const enum state_call state_unloaded_refused[] = {
+	SC_START, SC_STOP, SC_UNLOAD, SC_RESTART, SC_GETINFO,
+};
+
+KUNIT_ARRAY_PARAM(state_unloaded_refused, state_unloaded_refused,
+		  state_refused_desc);
+
+/* UNLOADED: a call refused there keeps the PMDs. */
 static void state_unloaded_refused_keep(struct kunit *test)
 {
+	const enum state_call *call = test->param_value;
 	void *desc = state_unloaded_written(test);
 
-	state_call(desc, SC_START);
-	state_call(desc, SC_STOP);
-	state_call(desc, SC_UNLOAD);
-	state_call(desc, SC_RESTART);
-	state_call(desc, SC_GETINFO);
+	state_call(desc, *call);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 }
 
@@ -301,14 +311,21 @@ static void state_loaded_stopped_unload_keeps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 20ULL);
 }
 
-/* LOADED and started: the refused writes change nothing. */
+/* The writes refused while started, one row each. */
+static const enum state_call state_started_refused[] = {
+	SC_WRITE_PMC0, SC_WRITE_PMC1, SC_WRITE_PMD0,
+};
+
+KUNIT_ARRAY_PARAM(state_started_refused, state_started_refused,
+		  state_refused_desc);
+
+/* LOADED and started: a refused write changes nothing. */
 static void state_started_refused_keep(struct kunit *test)
 {
+	const enum state_call *call = test->param_value;
 	void *desc = state_setup(test, ST_STARTED);
 
-	state_call(desc, SC_WRITE_PMC0);
-	state_call(desc, SC_WRITE_PMC1);
-	state_call(desc, SC_WRITE_PMD0);
+	state_call(desc, *call);
 	/* STEP 3 from 1000. */
 	pfmk_test_pmu_tick(pfmkt_cpu(), 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 1015ULL);
@@ -519,16 +536,33 @@ static void state_unload_folds(struct kunit *test)
 			(1ULL << 40) + 100);
 }
 
-/* A later load, on any CPU, keeps the folded value and counts on. */
-static void state_reload_continues(struct kunit *test)
+/* state_reload_unloaded(), then loaded again on the first online CPU. */
+static void *state_reload_loaded(struct kunit *test)
 {
 	void *desc = state_reload_unloaded(test);
-	int other = cpumask_first(cpu_online_mask);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 100);
-	pfmkt_load(test, desc, other);
+	pfmkt_load(test, desc, cpumask_first(cpu_online_mask));
+	return desc;
+}
+
+/* A later load, on any CPU, keeps the folded value. */
+static void state_reload_keeps_value(struct kunit *test)
+{
+	void *desc = state_reload_loaded(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			(1ULL << 40) + 100);
+}
+
+/* Started after the reload, the PMD counts on from the folded value. */
+static void state_reload_continues(struct kunit *test)
+{
+	void *desc = state_reload_loaded(test);
+	int other = cpumask_first(cpu_online_mask);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 100);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(other), 1U);
@@ -590,15 +624,24 @@ static void state_set_runs_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.set_act_duration, 0ULL);
 }
 
-/* Started: one run; set_act_duration grows while started. */
+/* Started 2 ms ago: one run, at least 2 ms of active duration. */
 static void state_set_runs_duration(struct kunit *test)
+{
+	void *desc = state_set_ran(test);
+	struct pfarg_setinfo a;
+
+	state_getinfo(test, desc, &a);
+	KUNIT_EXPECT_EQ(test, a.set_runs, 1ULL);
+	KUNIT_EXPECT_GE(test, a.set_act_duration, 2 * NSEC_PER_MSEC);
+}
+
+/* Started: set_act_duration grows while started. */
+static void state_set_duration_grows(struct kunit *test)
 {
 	void *desc = state_set_ran(test);
 	struct pfarg_setinfo a, b;
 
 	state_getinfo(test, desc, &a);
-	KUNIT_EXPECT_EQ(test, a.set_runs, 1ULL);
-	KUNIT_EXPECT_GE(test, a.set_act_duration, 2 * NSEC_PER_MSEC);
 	usleep_range(2000, 3000);
 	state_getinfo(test, desc, &b);
 	KUNIT_EXPECT_GE(test, b.set_act_duration,
@@ -657,11 +700,13 @@ static void state_set_duration_unloaded(struct kunit *test)
 static struct kunit_case pfmk_state_cases[] = {
 	KUNIT_CASE_PARAM(state_call_errno, state_row_gen_params),
 	KUNIT_CASE(state_unloaded_pmds),
-	KUNIT_CASE(state_unloaded_refused_keep),
+	KUNIT_CASE_PARAM(state_unloaded_refused_keep,
+			 state_unloaded_refused_gen_params),
 	KUNIT_CASE(state_loaded_stopped_pmds),
 	KUNIT_CASE(state_loaded_stopped_no_count),
 	KUNIT_CASE(state_loaded_stopped_unload_keeps),
-	KUNIT_CASE(state_started_refused_keep),
+	KUNIT_CASE_PARAM(state_started_refused_keep,
+			 state_started_refused_gen_params),
 	KUNIT_CASE(state_started_unload_stops),
 	KUNIT_CASE_PARAM(state_close_any_state, state_close_gen_params),
 	KUNIT_CASE(state_close_releases_events),
@@ -673,10 +718,12 @@ static struct kunit_case pfmk_state_cases[] = {
 	KUNIT_CASE(state_write_pmcs_loaded_disable),
 	KUNIT_CASE(state_write_pmcs_loaded_enable),
 	KUNIT_CASE(state_unload_folds),
+	KUNIT_CASE(state_reload_keeps_value),
 	KUNIT_CASE(state_reload_continues),
 	KUNIT_CASE(state_reload_unload_releases),
 	KUNIT_CASE(state_set_runs_loaded),
 	KUNIT_CASE(state_set_runs_duration),
+	KUNIT_CASE(state_set_duration_grows),
 	KUNIT_CASE(state_set_duration_stopped),
 	KUNIT_CASE(state_set_runs_unloaded),
 	KUNIT_CASE(state_set_duration_unloaded),

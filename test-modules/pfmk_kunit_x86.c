@@ -173,15 +173,38 @@ static void x86_no_pmu_refuses_images(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
 }
 
+/**
+ * struct x86t_reg_val - one PMC write
+ * @name: the row's description.
+ * @reg: the PMC.
+ * @val: the value written.
+ */
+struct x86t_reg_val {
+	const char	*name;
+	u16		reg;
+	u64		val;
+};
+
+static void x86t_reg_val_desc(const struct x86t_reg_val *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* The values a context without an x86 core PMU still takes. */
+static const struct x86t_reg_val x86t_no_pmu_values[] = {
+	{ "generic cpu-clock", 0, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) },
+	{ "zero", 1, 0 },
+};
+
+KUNIT_ARRAY_PARAM(x86t_no_pmu_value, x86t_no_pmu_values, x86t_reg_val_desc);
+
 /* No x86 core PMU: generic values and zero still work. */
 static void x86_no_pmu_generic_values(struct kunit *test)
 {
+	const struct x86t_reg_val *r = test->param_value;
 	void *desc = x86t_no_pmu_ctx(test);
 
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0,
-					 PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK),
-					 NULL), 0);
-	KUNIT_EXPECT_EQ(test, x86t_write(desc, 1, 0, NULL), 0);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, r->reg, r->val, NULL), 0);
 }
 
 /* No x86 core PMU: no native description by name either. */
@@ -439,15 +462,14 @@ static void *x86t_default_ctx(struct kunit *test)
  * libpfm's images of cycles, instructions and the fixed counters, and a
  * generic value next to them, as a 2006 client writes them.
  */
-static const struct {
-	u16	reg;
-	u64	val;
-} x86t_routed[] = {
-	{ 0, X86T_CYCLES },
-	{ 1, X86T_INSTR },
-	{ PFMK_X86_FIXED_PMC, 0x333 },
-	{ 3, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) },
+static const struct x86t_reg_val x86t_routed[] = {
+	{ "PMC0 cycles", 0, X86T_CYCLES },
+	{ "PMC1 instructions", 1, X86T_INSTR },
+	{ "fixed PMC", PFMK_X86_FIXED_PMC, 0x333 },
+	{ "PMC3 generic cpu-clock", 3, PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK) },
 };
+
+KUNIT_ARRAY_PARAM(x86t_routed, x86t_routed, x86t_reg_val_desc);
 
 /* Write x86t_routed[] one PMC at a time, each expected to succeed. */
 static bool x86t_write_routed(struct kunit *test, void *desc)
@@ -473,9 +495,10 @@ static bool x86t_write_routed(struct kunit *test, void *desc)
  */
 static void x86_default_routes_images(struct kunit *test)
 {
+	const struct x86t_reg_val *r = test->param_value;
 	void *desc = x86t_default_ctx(test);
 
-	x86t_write_routed(test, desc);
+	KUNIT_EXPECT_EQ(test, x86t_write(desc, r->reg, r->val, NULL), 0);
 }
 
 /* An image the hardware would not take: refused and flagged. */
@@ -589,7 +612,8 @@ static void x86_named_loads_defaults(struct kunit *test)
 static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE_PARAM(x86_no_pmu_refuses_images,
 			 x86t_no_pmu_image_gen_params),
-	KUNIT_CASE(x86_no_pmu_generic_values),
+	KUNIT_CASE_PARAM(x86_no_pmu_generic_values,
+			 x86t_no_pmu_value_gen_params),
 	KUNIT_CASE(x86_no_pmu_no_named),
 	KUNIT_CASE_PARAM(x86_announce_rules, x86t_bad_announce_gen_params),
 	KUNIT_CASE(x86_announce_busy),
@@ -598,7 +622,7 @@ static struct kunit_case pfmk_x86_cases[] = {
 			 x86t_fixed_encoding_gen_params),
 	KUNIT_CASE(x86_amd_encoding),
 	KUNIT_CASE_PARAM(x86_image_refused, x86t_bad_image_gen_params),
-	KUNIT_CASE(x86_default_routes_images),
+	KUNIT_CASE_PARAM(x86_default_routes_images, x86t_routed_gen_params),
 	KUNIT_CASE(x86_default_refuses_image),
 	KUNIT_CASE(x86_default_load_fails),
 	KUNIT_CASE_PARAM(x86_named_routes_images,
