@@ -46,14 +46,14 @@ struct pfmk_aux {
 };
 
 /**
- * pfmk_aux_load() - attach the AUX buffer of a context being loaded
+ * __pfmk_aux_load() - attach the AUX buffer of a context being loaded
  * @ctx: the context, locked; its sets' events exist, disabled.
  *
  * Context: process context; may sleep; ctx->mutex held.
  * Return: 0; -EINVAL if the AUX PMD has no event or its PMU is not an
  * AUX PMU pfmk knows; an error of perf_event_attach_kernel_aux().
  */
-int pfmk_aux_load(struct pfmk_ctx *ctx)
+int __pfmk_aux_load(struct pfmk_ctx *ctx)
 {
 	struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 	struct perf_event *event;
@@ -134,12 +134,12 @@ void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 }
 
 /**
- * pfmk_aux_unload() - free the AUX buffer of a context being unloaded
+ * __pfmk_aux_unload() - free the AUX buffer of a context being unloaded
  * @ctx: the context, locked, stopped: no overflow handler runs.
  *
  * Context: process context; may sleep; ctx->mutex held.
  */
-void pfmk_aux_unload(struct pfmk_ctx *ctx)
+void __pfmk_aux_unload(struct pfmk_ctx *ctx)
 {
 	struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 
@@ -286,12 +286,12 @@ static void pfmk_aux_uncharge(size_t size)
 }
 
 /**
- * pfmk_aux_free() - forget the AUX set-up of a context being closed
+ * __pfmk_aux_free() - forget the AUX set-up of a context being closed
  * @ctx: the context, locked and unloaded.
  *
  * Context: process context; ctx->mutex held.
  */
-void pfmk_aux_free(struct pfmk_ctx *ctx)
+void __pfmk_aux_free(struct pfmk_ctx *ctx)
 {
 	struct pfmk_aux *aux = pfmk_ctx_aux(ctx);
 

@@ -642,7 +642,7 @@ int pfmk_ctx_crash_setup(struct pfmk_ctx *ctx, unsigned int flags,
 }
 
 /**
- * pfmk_crash_close() - forget the crash set-up of a context being closed
+ * __pfmk_crash_close() - forget the crash set-up of a context being closed
  * @ctx: the context, locked, dead, not yet unloaded.
  *
  * Called first in pfmk_ctx_close(): the crash path never sees a context
@@ -651,7 +651,7 @@ int pfmk_ctx_crash_setup(struct pfmk_ctx *ctx, unsigned int flags,
  * Context: process context; may sleep (a grace period, for contexts
  * with a set-up only); ctx->mutex held.
  */
-void pfmk_crash_close(struct pfmk_ctx *ctx)
+void __pfmk_crash_close(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
 

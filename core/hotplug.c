@@ -57,12 +57,15 @@
  * @up: pfmk's online callback ran for this CPU, and its offline callback
  *	has not since.  Not cpu_online(): with CPU hotplug state control, a
  *	CPU can stop between the two, online, pfmk's callback run.
- * @ctxs: the contexts loaded on this CPU, by ctx->hp_entry.
+ * @ctxs: the contexts loaded on this CPU, by ctx->hp_entry.  An hlist: no
+ *	callback needs the order, and its additions and removals, two at every
+ *	load and close, are not the out-of-line checked calls of a list_head's
+ *	on CONFIG_DEBUG_LIST kernels (Debian's).
  */
 struct pfmk_hp_cpu {
 	spinlock_t		lock;	/* protects @up and @ctxs */
 	bool			up;
-	struct list_head	ctxs;
+	struct hlist_head	ctxs;
 };
 
 static DEFINE_PER_CPU(struct pfmk_hp_cpu, pfmk_hp_cpus);
@@ -221,7 +224,7 @@ static int pfmk_cpu_offline(unsigned int cpu)
 
 	spin_lock(&hc->lock);
 	hc->up = false;
-	list_for_each_entry(ctx, &hc->ctxs, hp_entry) {
+	hlist_for_each_entry(ctx, &hc->ctxs, hp_entry) {
 		atomic_set(&ctx->hp_gone, 1);
 		atomic_inc(&ctx->hp_gen);
 		pfmk_hotplug_queue(ctx);
@@ -237,7 +240,7 @@ static int pfmk_cpu_online(unsigned int cpu)
 
 	spin_lock(&hc->lock);
 	hc->up = true;
-	list_for_each_entry(ctx, &hc->ctxs, hp_entry) {
+	hlist_for_each_entry(ctx, &hc->ctxs, hp_entry) {
 		atomic_set_release(&ctx->hp_gone, 0);
 		pfmk_hotplug_queue(ctx);
 	}
@@ -253,7 +256,7 @@ static int pfmk_cpu_online(unsigned int cpu)
  */
 void pfmk_hotplug_init_ctx(struct pfmk_ctx *ctx)
 {
-	INIT_LIST_HEAD(&ctx->hp_entry);
+	INIT_HLIST_NODE(&ctx->hp_entry);
 	INIT_WORK(&ctx->hp_work, pfmk_hotplug_work);
 	atomic_set(&ctx->hp_gone, 0);
 	atomic_set(&ctx->hp_gen, 0);
@@ -289,7 +292,7 @@ int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 	WRITE_ONCE(ctx->offline, false);
 	spin_lock(&hc->lock);
 	if (hc->up)
-		list_add(&ctx->hp_entry, &hc->ctxs);
+		hlist_add_head(&ctx->hp_entry, &hc->ctxs);
 	else
 		ret = -ENODEV;
 	spin_unlock(&hc->lock);
@@ -310,7 +313,7 @@ void pfmk_hotplug_detach(struct pfmk_ctx *ctx)
 
 	lockdep_assert_held(&ctx->mutex);
 	spin_lock(&hc->lock);
-	list_del_init(&ctx->hp_entry);
+	hlist_del_init(&ctx->hp_entry);
 	spin_unlock(&hc->lock);
 	/*
 	 * No callback runs for @ctx any more.  An event that came since the
@@ -336,7 +339,7 @@ int pfmk_hotplug_init(void)
 
 	for_each_possible_cpu(cpu) {
 		spin_lock_init(&per_cpu_ptr(&pfmk_hp_cpus, cpu)->lock);
-		INIT_LIST_HEAD(&per_cpu_ptr(&pfmk_hp_cpus, cpu)->ctxs);
+		INIT_HLIST_HEAD(&per_cpu_ptr(&pfmk_hp_cpus, cpu)->ctxs);
 	}
 	pfmk_hp_wq = alloc_workqueue("pfmk_hotplug", WQ_UNBOUND, 0);
 	if (!pfmk_hp_wq)

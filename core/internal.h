@@ -522,7 +522,7 @@ struct pfmk_ctx {
 	u64				switch_kick_ns;
 
 	/* CPU hotplug: atomics from cpuhp callbacks, applied under @mutex */
-	struct list_head		hp_entry;
+	struct hlist_node		hp_entry;
 	struct work_struct		hp_work;
 	atomic_t			hp_gone;
 	atomic_t			hp_gen;
@@ -963,7 +963,17 @@ void pfmk_ovfl_get_stats(struct pfmk_ctx *ctx, struct pfmk_ctx_stats *stats);
 /* core/smpl.c: sampling formats and buffers */
 int pfmk_smpl_setup(struct pfmk_ctx *ctx, const struct pfarg_ctx *req,
 		    void *smpl_arg, size_t smpl_size);
-void pfmk_smpl_free(struct pfmk_ctx *ctx);
+void __pfmk_smpl_free(struct pfmk_ctx *ctx);
+
+/*
+ * The load and close of a context that has no sampling format, AUX or
+ * crash set-up (most) test for it inline, not in a call per set-up.
+ */
+static inline void pfmk_smpl_free(struct pfmk_ctx *ctx)
+{
+	if (ctx->fmt)
+		__pfmk_smpl_free(ctx);
+}
 
 /* core/msgq.c: message queue */
 void pfmk_msgq_init(struct pfmk_msgq *q);
@@ -978,15 +988,37 @@ int pfmk_ctx_aux_setup(struct pfmk_ctx *ctx, unsigned int pmd, size_t size,
 		       unsigned int flags);
 int pfmk_ctx_aux_copy(struct pfmk_ctx *ctx, size_t max, pfmk_aux_copy_t fn,
 		      void *data, struct pfmk_aux_info *info);
-int pfmk_aux_load(struct pfmk_ctx *ctx);
-void pfmk_aux_unload(struct pfmk_ctx *ctx);
+int __pfmk_aux_load(struct pfmk_ctx *ctx);
+void __pfmk_aux_unload(struct pfmk_ctx *ctx);
 bool pfmk_aux_pmd_set_up(const struct pfmk_ctx *ctx,
 			 const struct pfmk_set *set, unsigned int num);
 int pfmk_aux_attach_new(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 			unsigned int num, struct perf_event *event);
 void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 		     unsigned int num, struct perf_event *event);
-void pfmk_aux_free(struct pfmk_ctx *ctx);
+void __pfmk_aux_free(struct pfmk_ctx *ctx);
+
+/* As pfmk_smpl_free(): @ctx->aux is written under its mutex, held. */
+static inline int pfmk_aux_load(struct pfmk_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	return rcu_access_pointer(ctx->aux) ? __pfmk_aux_load(ctx) : 0;
+}
+
+static inline void pfmk_aux_unload(struct pfmk_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	if (rcu_access_pointer(ctx->aux))
+		__pfmk_aux_unload(ctx);
+}
+
+static inline void pfmk_aux_free(struct pfmk_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	if (rcu_access_pointer(ctx->aux))
+		__pfmk_aux_free(ctx);
+}
+
 void pfmk_aux_snippet(struct pfmk_ctx *ctx, struct pfmk_ovfl_arg *arg);
 void pfmk_aux_crash_copy(struct pfmk_ctx *ctx, void *dst, size_t max,
 			 struct pfmk_dfl_aux_snippet *snip);
@@ -1000,6 +1032,14 @@ int pfmk_ctx_crash_setup(struct pfmk_ctx *ctx, unsigned int flags,
 int pfmk_ctx_crash_read(struct pfmk_ctx *ctx, struct pfmk_crash_info *info,
 			struct pfarg_pmd *pmds, int count, void *aux,
 			size_t aux_size);
-void pfmk_crash_close(struct pfmk_ctx *ctx);
+void __pfmk_crash_close(struct pfmk_ctx *ctx);
+
+/* As pfmk_smpl_free(): @ctx->crash is written under its mutex, held. */
+static inline void pfmk_crash_close(struct pfmk_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	if (ctx->crash)
+		__pfmk_crash_close(ctx);
+}
 
 #endif /* _PFMK_INTERNAL_H */

@@ -212,12 +212,12 @@ err_put:
 }
 
 /**
- * pfmk_smpl_free() - free a context's sampling buffer, unpin its format
+ * __pfmk_smpl_free() - free a context's sampling buffer, unpin its format
  * @ctx: the context; no overflow handler or irq_work of it can run.
  *
  * Context: process context.
  */
-void pfmk_smpl_free(struct pfmk_ctx *ctx)
+void __pfmk_smpl_free(struct pfmk_ctx *ctx)
 {
 	if (!ctx->fmt)
 		return;
