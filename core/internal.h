@@ -154,6 +154,17 @@ struct pfmk_crash;
 /* Context flags pfmk_create_context() accepts. */
 #define PFMK_CTX_FLAGS		(PFM_FL_SYSTEM_WIDE | PFM_FL_OVFL_NO_MSG)
 
+/*
+ * The check of might_sleep() that opens every KAPI call that may sleep,
+ * without its voluntary preemption point: a caller in atomic context is
+ * caught on kernels that check (CONFIG_DEBUG_ATOMIC_SLEEP), a bad
+ * descriptor's call too, and a call that goes on reschedules where it
+ * sleeps (its mutex_lock() or allocation, which have their own).  Each
+ * preemption point is a call through a static call on Debian's kernels:
+ * four of them were about 1 % of a create .. close.
+ */
+#define pfmk_might_sleep()	__might_sleep(__FILE__, __LINE__)
+
 /**
  * struct pfmk_pmd - a 64-bit virtual PMD and the perf event behind it
  * @value: virtual value at the last sync with @event.

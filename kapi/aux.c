@@ -68,7 +68,7 @@ int pfmk_aux_setup(void *desc, unsigned int pmd, size_t size,
 	struct pfmk_ctx *ctx;
 	int ret = -EINVAL;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -112,7 +112,7 @@ int pfmk_aux_copy(void *desc, size_t max, pfmk_aux_copy_t fn, void *data,
 	struct pfmk_ctx *ctx;
 	int ret = -EINVAL;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);

@@ -49,7 +49,7 @@ int pfmk_crash_setup(void *desc, unsigned int flags, size_t aux_keep)
 	struct pfmk_ctx *ctx;
 	int ret = -EINVAL;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -94,7 +94,7 @@ int pfmk_crash_read(void *desc, struct pfmk_crash_info *info,
 	struct pfmk_ctx *ctx;
 	int ret = -EINVAL;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);

@@ -62,7 +62,7 @@ int __pfmk_create_context(struct pfarg_ctx *req, void *smpl_arg,
 			  size_t smpl_size, struct completion *c, void **desc,
 			  void **buf, struct module *owner)
 {
-	might_sleep();
+	pfmk_might_sleep();
 	return pfmk_ctx_create(req, smpl_arg, smpl_size, c, desc, buf, owner);
 }
 EXPORT_SYMBOL_GPL(__pfmk_create_context);
@@ -92,7 +92,7 @@ int pfmk_write_pmcs(void *desc, struct pfarg_pmc *req, int count)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -121,7 +121,7 @@ int pfmk_write_pmds(void *desc, struct pfarg_pmd *req, int count)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -156,7 +156,7 @@ int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
 	int ret;
 
 	/* The locked path may sleep: say so even when it is not taken. */
-	might_sleep();
+	pfmk_might_sleep();
 	ret = pfmk_read_pmds_lockless(desc, req, count);
 	if (ret != -EAGAIN)
 		return ret;
@@ -189,7 +189,7 @@ int pfmk_read_pmds_time(void *desc, struct pfarg_pmd *req,
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -212,7 +212,7 @@ int pfmk_restart(void *desc)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -237,7 +237,7 @@ int pfmk_stop(void *desc)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -265,7 +265,7 @@ int pfmk_start(void *desc, struct pfarg_start *req)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -301,7 +301,7 @@ int pfmk_load_context(void *desc, struct pfarg_load *req)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -326,7 +326,7 @@ int pfmk_unload_context(void *desc)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -358,7 +358,7 @@ int pfmk_delete_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -397,7 +397,7 @@ int pfmk_create_evtsets(void *desc, struct pfarg_setdesc *req, int count)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -427,7 +427,7 @@ int pfmk_getinfo_evtsets(void *desc, struct pfarg_setinfo *req, int count)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -454,7 +454,7 @@ int pfmk_close(void *desc)
 {
 	struct pfmk_ctx *ctx;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -488,7 +488,7 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 	struct pfmk_ctx *ctx;
 	ssize_t ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_get(desc);
 	if (!ctx)
 		return -EBADF;
@@ -522,7 +522,7 @@ int pfmk_get_state(void *desc)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -547,7 +547,7 @@ int pfmk_get_stats(void *desc, struct pfmk_ctx_stats *stats)
 {
 	struct pfmk_ctx *ctx;
 
-	might_sleep();
+	pfmk_might_sleep();
 	ctx = pfmk_desc_lock(desc);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
