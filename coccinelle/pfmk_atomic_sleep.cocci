@@ -8,7 +8,7 @@
 /// copy function of pfmk_aux_copy().  Move the call out of the section,
 /// or defer it to a work item or a kthread.  A kernel with
 /// CONFIG_DEBUG_ATOMIC_SLEEP reports the cases this misses at run time
-/// (the calls start with might_sleep()).
+/// (the calls start with might_sleep()'s check, __might_sleep()).
 //
 // Keywords: might_sleep, spin_lock, rcu_read_lock, interrupt handler
 // Confidence: High

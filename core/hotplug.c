@@ -58,9 +58,10 @@
  *	has not since.  Not cpu_online(): with CPU hotplug state control, a
  *	CPU can stop between the two, online, pfmk's callback run.
  * @ctxs: the contexts loaded on this CPU, by ctx->hp_entry.  An hlist: no
- *	callback needs the order, and its additions and removals, two at every
- *	load and close, are not the out-of-line checked calls of a list_head's
- *	on CONFIG_DEBUG_LIST kernels (Debian's).
+ *	callback needs the order, and its addition at every load and removal
+ *	at every unload are not the out-of-line checked calls of a
+ *	list_head's on CONFIG_DEBUG_LIST kernels (Debian's); lockdep kernels
+ *	check instead that a context is added once (pfmk_hotplug_attach()).
  */
 struct pfmk_hp_cpu {
 	spinlock_t		lock;	/* protects @up and @ctxs */
@@ -290,6 +291,8 @@ int pfmk_hotplug_attach(struct pfmk_ctx *ctx)
 	atomic_set(&ctx->hp_gen, 0);
 	WRITE_ONCE(ctx->hp_done, 0);
 	WRITE_ONCE(ctx->offline, false);
+	/* Added twice, the list would loop its callbacks forever. */
+	lockdep_assert(hlist_unhashed(&ctx->hp_entry));
 	spin_lock(&hc->lock);
 	if (hc->up)
 		hlist_add_head(&ctx->hp_entry, &hc->ctxs);

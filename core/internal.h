@@ -155,13 +155,15 @@ struct pfmk_crash;
 #define PFMK_CTX_FLAGS		(PFM_FL_SYSTEM_WIDE | PFM_FL_OVFL_NO_MSG)
 
 /*
- * The check of might_sleep() that opens every KAPI call that may sleep,
- * without its voluntary preemption point: a caller in atomic context is
- * caught on kernels that check (CONFIG_DEBUG_ATOMIC_SLEEP), a bad
- * descriptor's call too, and a call that goes on reschedules where it
- * sleeps (its mutex_lock() or allocation, which have their own).  Each
- * preemption point is a call through a static call on Debian's kernels:
- * four of them were about 1 % of a create .. close.
+ * The check of might_sleep() that opens every KAPI call that locks its
+ * context or allocates, without its voluntary preemption point: a caller
+ * in atomic context is caught on kernels that check
+ * (CONFIG_DEBUG_ATOMIC_SLEEP), a bad descriptor's call too, and a call
+ * that goes on reschedules in its mutex_lock() or allocation, which have
+ * their own.  Each preemption point is a static call into the scheduler
+ * on Debian's kernels: four of them were about 1 % of a create .. close.
+ * The calls that may take no mutex (pfmk_read_pmds()'s lockless path,
+ * pfmk_read()) keep might_sleep(), for callers that poll.
  */
 #define pfmk_might_sleep()	__might_sleep(__FILE__, __LINE__)
 
@@ -978,7 +980,10 @@ void __pfmk_smpl_free(struct pfmk_ctx *ctx);
 
 /*
  * The load and close of a context that has no sampling format, AUX or
- * crash set-up (most) test for it inline, not in a call per set-up.
+ * crash set-up (most) test for it inline, not in a call per set-up; the
+ * called function tests again, for its other callers.  Context: process
+ * context; ctx->mutex held, or the context not yet published (the error
+ * path of pfmk_ctx_publish()), hence no assertion here.
  */
 static inline void pfmk_smpl_free(struct pfmk_ctx *ctx)
 {
@@ -1009,7 +1014,10 @@ void pfmk_aux_rebind(struct pfmk_ctx *ctx, const struct pfmk_set *set,
 		     unsigned int num, struct perf_event *event);
 void __pfmk_aux_free(struct pfmk_ctx *ctx);
 
-/* As pfmk_smpl_free(): @ctx->aux is written under its mutex, held. */
+/*
+ * As pfmk_smpl_free(): @ctx->aux is written under the mutex.  Context:
+ * process context; ctx->mutex held.
+ */
 static inline int pfmk_aux_load(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
@@ -1045,7 +1053,10 @@ int pfmk_ctx_crash_read(struct pfmk_ctx *ctx, struct pfmk_crash_info *info,
 			size_t aux_size);
 void __pfmk_crash_close(struct pfmk_ctx *ctx);
 
-/* As pfmk_smpl_free(): @ctx->crash is written under its mutex, held. */
+/*
+ * As pfmk_smpl_free(): @ctx->crash is written under the mutex.  Context:
+ * process context; ctx->mutex held.
+ */
 static inline void pfmk_crash_close(struct pfmk_ctx *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);

@@ -155,8 +155,12 @@ int pfmk_read_pmds(void *desc, struct pfarg_pmd *req, int count)
 	struct pfmk_ctx *ctx;
 	int ret;
 
-	/* The locked path may sleep: say so even when it is not taken. */
-	pfmk_might_sleep();
+	/*
+	 * The locked path may sleep: say so even when it is not taken.  The
+	 * lockless one takes no mutex: keep the preemption point, for a
+	 * caller that polls.
+	 */
+	might_sleep();
 	ret = pfmk_read_pmds_lockless(desc, req, count);
 	if (ret != -EAGAIN)
 		return ret;
@@ -488,7 +492,8 @@ ssize_t pfmk_read(void *desc, union pfm_msg *msg, size_t sz, int noblock)
 	struct pfmk_ctx *ctx;
 	ssize_t ret;
 
-	pfmk_might_sleep();
+	/* No mutex without a pending hotplug event: a poller's preemption point. */
+	might_sleep();
 	ctx = pfmk_desc_get(desc);
 	if (!ctx)
 		return -EBADF;
