@@ -48,6 +48,22 @@ void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type,
 }
 
 /*
+ * Take the next message, which a set-up expects: of @type for @cpu, of
+ * @cycle; or abort the case.
+ */
+static void hotplug_take_msg(struct kunit *test, void *desc, u32 type,
+			     int cpu, u64 cycle)
+{
+	union pfm_msg msg;
+
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_ASSERT_EQ(test, msg.type, type);
+	KUNIT_ASSERT_EQ(test, msg.pfmk_cpu_msg.msg_cpu, cpu);
+	KUNIT_ASSERT_EQ(test, msg.pfmk_cpu_msg.msg_cycle, cycle);
+}
+
+/*
  * A context counting on @cpu, started: PMD 0 one per tick, PMD 1 three;
  * 100 ticks counted.
  */
@@ -82,17 +98,25 @@ static void hotplug_count_kept_offline(struct kunit *test)
 }
 
 /*
- * Counts go on from where they were when the CPU is back.  The hotplug
- * work has re-armed the context before the ticks (a KAPI call on the
- * context would too).
+ * hotplug_counting() on @cpu, which goes away and comes back; 50 more
+ * ticks counted.  The hotplug work has re-armed the context before the
+ * ticks (a KAPI call on the context would too).
  */
-static void hotplug_count_preserved(struct kunit *test)
+static void *hotplug_back(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc = hotplug_counting(test, cpu);
 
 	hotplug_cycle(test, cpu);
 	pfmk_test_pmu_tick(cpu, 50);
+	return desc;
+}
+
+/* Counts go on from where they were when the CPU is back. */
+static void hotplug_count_preserved(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_back(test, cpu);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 150);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 450);
 }
@@ -101,10 +125,8 @@ static void hotplug_count_preserved(struct kunit *test)
 static void hotplug_count_preserved_two_cycles(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	void *desc = hotplug_counting(test, cpu);
+	void *desc = hotplug_back(test, cpu);
 
-	hotplug_cycle(test, cpu);
-	pfmk_test_pmu_tick(cpu, 50);
 	hotplug_cycle(test, cpu);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 151);
@@ -134,18 +156,27 @@ static void hotplug_state_online(struct kunit *test)
 }
 
 /*
+ * hotplug_counting() on @cpu, which goes away, the hotplug work done.
+ * @before: output: the pfmk-wide counters before it went.
+ */
+static void hotplug_away(struct kunit *test, int cpu,
+			 struct pfmk_global_stats *before)
+{
+	hotplug_counting(test, cpu);
+	*before = pfmkt_gstats(test);
+	pfmkt_offline(test, cpu);
+	pfmk_hotplug_test_flush();
+}
+
+/*
  * The context's perf events are released while the CPU is away: the
  * pfmk-wide count, read once the hotplug work is done.
  */
 static void hotplug_events_released(struct kunit *test)
 {
 	struct pfmk_global_stats before;
-	int cpu = pfmkt_hp_cpu(test);
 
-	hotplug_counting(test, cpu);
-	before = pfmkt_gstats(test);
-	pfmkt_offline(test, cpu);
-	pfmk_hotplug_test_flush();
+	hotplug_away(test, pfmkt_hp_cpu(test), &before);
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events - 2);
 }
 
@@ -155,10 +186,7 @@ static void hotplug_events_recreated(struct kunit *test)
 	struct pfmk_global_stats before;
 	int cpu = pfmkt_hp_cpu(test);
 
-	hotplug_counting(test, cpu);
-	before = pfmkt_gstats(test);
-	pfmkt_offline(test, cpu);
-	pfmk_hotplug_test_flush();
+	hotplug_away(test, cpu, &before);
 	pfmkt_online(test, cpu);
 	pfmk_hotplug_test_flush();
 	KUNIT_EXPECT_EQ(test, pfmkt_gstats(test).events, before.events);
@@ -563,17 +591,38 @@ static void hotplug_offline_load_refused(struct kunit *test)
 }
 
 /*
- * A context unloaded while its CPU is away, a load on it refused, stays
- * unloaded, counting nothing, when the CPU is back.
+ * A context unloaded while @cpu is away, a load on it refused; then the
+ * CPU is back.
  */
-static void hotplug_offline_unloaded_stays(struct kunit *test)
+static void *hotplug_unloaded_back(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc = hotplug_unloaded_offline(test, cpu);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	pfmkt_online(test, cpu);
+	return desc;
+}
+
+/*
+ * A context unloaded while its CPU is away, a load on it refused, stays
+ * unloaded when the CPU is back.
+ */
+static void hotplug_offline_unloaded_stays(struct kunit *test)
+{
+	void *desc = hotplug_unloaded_back(test, pfmkt_hp_cpu(test));
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/*
+ * A context unloaded while its CPU is away, a load on it refused, counts
+ * nothing when the CPU is back.
+ */
+static void hotplug_offline_unloaded_no_count(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_unloaded_back(test, cpu);
+
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0);
 }
@@ -685,8 +734,10 @@ static void hp_race_expect_counting(struct kunit *test, struct hp_race *hr)
  * Loads and closes racing with the CPU going and coming, until the
  * hotplug thread is done or a load fails otherwise than with -ENODEV:
  * round robin, a close of a loaded context every load.  The CPU is back
- * and the race was run (some loads met the CPU away) when it returns.
- * Nothing in the loop aborts the case: the hotplug thread uses @hr.
+ * and the race was run (some loads met the CPU away, unless one failed
+ * otherwise: hr->bad, the verdict of hotplug_load_vs_offline()) when it
+ * returns.  Nothing in the loop aborts the case: the hotplug thread
+ * uses @hr.
  *
  * Return: the race, its contexts still loaded.
  */
@@ -730,7 +781,9 @@ static struct hp_race *hp_race_run(struct kunit *test)
 			    hr->cpu);
 	kunit_info(test, "%u loads, %u refused on an offline CPU\n", hr->n,
 		   hr->nodev);
-	KUNIT_EXPECT_GT(test, hr->nodev, 0U);
+	/* Run to its end (no load failed otherwise), it met the CPU away. */
+	if (!hr->bad)
+		KUNIT_ASSERT_GT(test, hr->nodev, 0U);
 	return hr;
 }
 
@@ -830,18 +883,34 @@ static void hotplug_stop_offline_again(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), -EALREADY);
 }
 
+/* hotplug_stopped_away(), then the CPU is back. */
+static void *hotplug_stopped_back(struct kunit *test, int cpu)
+{
+	void *desc = hotplug_stopped_away(test, cpu);
+
+	pfmkt_online(test, cpu);
+	return desc;
+}
+
 /*
  * A context stopped while its CPU was away comes back loaded and
- * stopped, its events not re-armed, counting nothing.
+ * stopped, its events not re-armed.
  */
 static void hotplug_stop_offline_online(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	void *desc = hotplug_stopped_away(test, cpu);
+	void *desc = hotplug_stopped_back(test, cpu);
 
-	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* A context stopped while its CPU was away counts nothing once back. */
+static void hotplug_stop_offline_online_no_count(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_stopped_back(test, cpu);
+
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 }
@@ -872,17 +941,31 @@ static void hotplug_start_offline_again(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -EALREADY);
 }
 
-/*
- * A context started while its CPU was away comes back started,
- * counting.
- */
-static void hotplug_start_offline_online(struct kunit *test)
+/* hotplug_started_away(), then the CPU is back. */
+static void *hotplug_started_back(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc = hotplug_started_away(test, cpu);
 
 	pfmkt_online(test, cpu);
+	return desc;
+}
+
+/* A context started while its CPU was away comes back started. */
+static void hotplug_start_offline_online(struct kunit *test)
+{
+	void *desc = hotplug_started_back(test, pfmkt_hp_cpu(test));
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/* A context started while its CPU was away counts once back. */
+static void hotplug_start_offline_online_counts(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_started_back(test, cpu);
+
+	/* The call that re-arms it, if the hotplug work has not yet. */
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
 }
@@ -907,7 +990,7 @@ static void *hotplug_rearm_over_limit(struct kunit *test, int cpu,
 	pfmkt_offline(test, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
 			PFMKT_STARTED | PFMK_STATE_OFFLINE);
-	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
+	hotplug_take_msg(test, desc, PFMK_MSG_CPU_OFFLINE, cpu, 1);
 	*before = pfmkt_gstats(test);
 	snprintf(limit, sizeof(limit), "%llu", before->events + 1);
 	KUNIT_ASSERT_EQ(test, pfmk_test_param_io("max_events", limit, 0, true), 0);
@@ -952,22 +1035,40 @@ static void hotplug_rearm_failed_no_count(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 }
 
-/*
- * With the limit back, the next call on the context re-arms it: started,
- * the ONLINE message sent, both events counting.
- */
-static void hotplug_rearm_retried(struct kunit *test)
+/* hotplug_rearm_over_limit(), then max_events as it was. */
+static void *hotplug_rearm_limit_back(struct kunit *test, int cpu)
 {
 	struct pfmk_global_stats before;
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc;
 
 	desc = hotplug_rearm_over_limit(test, cpu, &before);
 	KUNIT_ASSERT_EQ(test, pfmk_test_param_io("max_events",
 						 hotplug_saved_max_events, 0, true),
 			0);
+	return desc;
+}
+
+/*
+ * With the limit back, the next call on the context re-arms it: started,
+ * the ONLINE message sent.
+ */
+static void hotplug_rearm_retried(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_rearm_limit_back(test, cpu);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	pfmkt_expect_msg(test, desc, PFMK_MSG_CPU_ONLINE, cpu, 1);
+}
+
+/* Re-armed by the next call once the limit is back, both events count. */
+static void hotplug_rearm_retried_counts(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	void *desc = hotplug_rearm_limit_back(test, cpu);
+
+	/* The call that re-arms. */
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 15ULL);
@@ -997,6 +1098,7 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_offline_unload),
 	KUNIT_CASE(hotplug_offline_load_refused),
 	KUNIT_CASE(hotplug_offline_unloaded_stays),
+	KUNIT_CASE(hotplug_offline_unloaded_no_count),
 	KUNIT_CASE(hotplug_offline_close),
 	KUNIT_CASE(hotplug_switch_kept),
 	KUNIT_CASE(hotplug_switch_restart_state),
@@ -1006,12 +1108,15 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_stop_offline),
 	KUNIT_CASE(hotplug_stop_offline_again),
 	KUNIT_CASE(hotplug_stop_offline_online),
+	KUNIT_CASE(hotplug_stop_offline_online_no_count),
 	KUNIT_CASE(hotplug_start_offline),
 	KUNIT_CASE(hotplug_start_offline_again),
 	KUNIT_CASE(hotplug_start_offline_online),
+	KUNIT_CASE(hotplug_start_offline_online_counts),
 	KUNIT_CASE(hotplug_rearm_failed),
 	KUNIT_CASE(hotplug_rearm_failed_no_count),
 	KUNIT_CASE(hotplug_rearm_retried),
+	KUNIT_CASE(hotplug_rearm_retried_counts),
 	{}
 };
 

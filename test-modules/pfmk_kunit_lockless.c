@@ -190,26 +190,58 @@ static void ll_readers_start(struct kunit *test, struct ll_reader **r,
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t[1]));
 }
 
-/* Stop a reader and check what it saw. */
-static void ll_reader_stop(struct kunit *test, struct ll_reader *r,
-			   struct task_struct *t, const char *what)
+/* Stop both readers. */
+static void ll_readers_stop(struct ll_reader **r, struct task_struct **t)
 {
-	kthread_stop(t);
-	KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL,
-			    "%s reader on CPU%d: returned %ld, entry %d, value %#llx",
-			    what, r->cpu, r->bad.ret, r->bad.entry,
-			    r->bad.value);
+	kthread_stop(t[0]);
+	kthread_stop(t[1]);
 }
 
-/*
- * A call made while readers run: failing, it ends the loop (the readers
- * must be stopped before the case returns, so no assertion there).
+/* The race's verdict: neither reader saw a result break the contract. */
+static void ll_expect_readers_sane(struct kunit *test, struct ll_reader **r)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ_MSG(test, r[i]->bad.nr, 0UL,
+				    "reader %d on CPU%d: returned %ld, entry %d, value %#llx",
+				    i, r[i]->cpu, r[i]->bad.ret, r[i]->bad.entry,
+				    r[i]->bad.value);
+}
+
+/**
+ * struct ll_fail - the call made while readers run that failed
+ * @what: the call.
+ * @i: the iteration.
+ * @ret: what it returned, or 0 while none failed.
  */
-static bool ll_ok(struct kunit *test, int ret, const char *what,
+struct ll_fail {
+	const char	*what;
+	unsigned int	i;
+	int		ret;
+};
+
+/*
+ * A call made while readers run: failing, it is kept in @f and ends the
+ * loop (the readers must be stopped before the case returns, so no
+ * assertion there: ll_assert_calls() once they are).
+ */
+static bool ll_ok(struct ll_fail *f, int ret, const char *what,
 		  unsigned int i)
 {
-	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, iteration %u", what, i);
+	if (ret) {
+		f->what = what;
+		f->i = i;
+		f->ret = ret;
+	}
 	return !ret;
+}
+
+/* Every call made while the readers ran succeeded, or abort the case. */
+static void ll_assert_calls(struct kunit *test, const struct ll_fail *f)
+{
+	KUNIT_ASSERT_EQ_MSG(test, f->ret, 0, "%s, iteration %u", f->what,
+			    f->i);
 }
 
 /* pfmk_write_pmds() of one PMD of a set. */
@@ -262,22 +294,42 @@ static void ll_readers_setup(struct kunit *test, struct ll_reader **r,
 	}
 }
 
-/* Close racing with reads on both paths: 0 until -EBADF, values sane. */
-static void lockless_read_vs_close(struct kunit *test)
+/**
+ * struct ll_close - what closes racing with reads saw
+ * @r: the readers of the last close, stopped (the first that saw a
+ *	result break the contract, if one did: the race ends there).
+ * @closes: the closes done.
+ * @nr_ok: successful reads, of every close.
+ * @nr_ebadf: reads that returned -EBADF, of every close.
+ * @nr_active: closes after which the test PMU still had a counter on.
+ */
+struct ll_close {
+	struct ll_reader	*r[2];
+	unsigned int		closes;
+	unsigned long		nr_ok;
+	unsigned long		nr_ebadf;
+	unsigned long		nr_active;
+};
+
+/*
+ * Up to 60 contexts, each started, read on both paths (r[0] local, r[1]
+ * IPI) and closed at a varying moment; the readers stopped after each.
+ * At least one context was closed when it returns.
+ */
+static void ll_run_close(struct kunit *test, struct ll_close *c)
 {
-	unsigned long end = jiffies + LL_BUDGET, nr_ok = 0, nr_ebadf = 0;
 	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
+	unsigned long end = jiffies + LL_BUDGET;
 	struct task_struct *t[2];
-	struct ll_reader *r[2];
 	unsigned int i, j;
 	void *desc;
 
 	for (i = 0; i < 60 && time_before(jiffies, end); i++) {
 		desc = ll_create_started(test, cpu, LL_COUNT_BASE);
-		ll_readers_setup(test, r, desc, cpu, other, LL_COUNT_BASE);
-		r[0]->ebadf_ok = true;
-		r[1]->ebadf_ok = true;
-		ll_readers_start(test, r, t);
+		ll_readers_setup(test, c->r, desc, cpu, other, LL_COUNT_BASE);
+		c->r[0]->ebadf_ok = true;
+		c->r[1]->ebadf_ok = true;
+		ll_readers_start(test, c->r, t);
 
 		/* Count a little, then close at a varying moment. */
 		for (j = 0; j < i % 4; j++)
@@ -287,32 +339,57 @@ static void lockless_read_vs_close(struct kunit *test)
 		else if (i % 3 == 2)
 			udelay(i % 50);
 		pfmkt_close(test, desc);
+		c->closes++;
 		if (i % 2)
 			usleep_range(10, 50);
 
+		ll_readers_stop(c->r, t);
 		for (j = 0; j < 2; j++) {
-			ll_reader_stop(test, r[j], t[j], "close");
-			nr_ok += r[j]->nr_ok;
-			nr_ebadf += r[j]->nr_ebadf;
+			c->nr_ok += c->r[j]->nr_ok;
+			c->nr_ebadf += c->r[j]->nr_ebadf;
 		}
-		KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-		if (r[0]->bad.nr || r[1]->bad.nr)
+		if (pfmk_test_pmu_nr_active(cpu))
+			c->nr_active++;
+		if (c->r[0]->bad.nr || c->r[1]->bad.nr)
 			break;
 	}
-	kunit_info(test, "%u closes, %lu reads, %lu -EBADF\n", i, nr_ok,
-		   nr_ebadf);
-	KUNIT_EXPECT_GT(test, nr_ok, 0UL);
-	KUNIT_EXPECT_GT(test, nr_ebadf, 0UL);
+	kunit_info(test, "%u closes, %lu reads, %lu -EBADF\n", c->closes,
+		   c->nr_ok, c->nr_ebadf);
+	KUNIT_ASSERT_GT(test, c->closes, 0U);
+}
+
+/* Close racing with reads on both paths: 0 until -EBADF, values sane. */
+static void lockless_read_vs_close(struct kunit *test)
+{
+	struct ll_close c = {};
+
+	ll_run_close(test, &c);
+	ll_expect_readers_sane(test, c.r);
+	KUNIT_EXPECT_GT(test, c.nr_ok, 0UL);
+	KUNIT_EXPECT_GT(test, c.nr_ebadf, 0UL);
+}
+
+/* A close racing with reads leaves no counter of the context on. */
+static void lockless_close_releases_events(struct kunit *test)
+{
+	struct ll_close c = {};
+
+	ll_run_close(test, &c);
+	KUNIT_EXPECT_EQ_MSG(test, c.nr_active, 0UL,
+			    "%lu of %u closes left a counter on",
+			    c.nr_active, c.closes);
 }
 
 /**
- * struct ll_run - a race run by the test thread against two readers
- * @r: the readers, stopped and checked (ll_reader_stop()) at the end.
+ * struct ll_run - what a race of the test thread against two readers saw
+ * @r: the readers, stopped: what they saw (ll_expect_readers_sane()).
  * @desc: the context, started.
  * @ticks: the ticks the test PMU counted for it.
- * @cycles: the cycles (unload and load, or hotplug) done.
+ * @cycles: the cycles (unload and load, hotplug, or ticks) done.
  * @nr_bad: cycles after which the test thread found a wrong value.
  * @bad: the last wrong value it found.
+ * @switches: the set switches done (ll_run_set_switch()).
+ * @fail: the call of the test thread that failed, if one did.
  */
 struct ll_run {
 	struct ll_reader	*r[2];
@@ -321,19 +398,23 @@ struct ll_run {
 	unsigned int		cycles;
 	unsigned long		nr_bad;
 	u64			bad;
+	u64			switches;
+	struct ll_fail		fail;
 };
 
 /*
  * Unload and reload racing with reads on both paths: events released and
  * created, PMD values folded and rewritten (with the value they have)
  * while stopped.  @run->nr_bad counts unloads that folded another value
- * than the ticks counted.
+ * than the ticks counted.  The readers are stopped, and every call of
+ * the test thread succeeded (or the case is aborted), when it returns.
  */
 static void ll_run_unload(struct kunit *test, struct ll_run *run)
 {
 	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	unsigned long end = jiffies + LL_BUDGET;
 	void *desc = ll_create_started(test, cpu, LL_COUNT_BASE);
+	struct ll_fail *f = &run->fail;
 	struct task_struct *t[2];
 	unsigned int i;
 	u64 v;
@@ -344,14 +425,14 @@ static void ll_run_unload(struct kunit *test, struct ll_run *run)
 	for (i = 0; i < 200 && time_before(jiffies, end); i++) {
 		pfmk_test_pmu_tick(cpu, 1 + i % 3);
 		run->ticks += 1 + i % 3;
-		if (!ll_ok(test, pfmk_stop(desc), "stop", i))
+		if (!ll_ok(f, pfmk_stop(desc), "stop", i))
 			break;
 		/* Loaded, stopped: a new event replaces the old one. */
-		if (i % 2 && !ll_ok(test, ll_write(desc, 0, 0,
-						   LL_COUNT_BASE + run->ticks),
+		if (i % 2 && !ll_ok(f, ll_write(desc, 0, 0,
+						LL_COUNT_BASE + run->ticks),
 				    "write loaded", i))
 			break;
-		if (!ll_ok(test, pfmk_unload_context(desc), "unload", i))
+		if (!ll_ok(f, pfmk_unload_context(desc), "unload", i))
 			break;
 		v = ll_read(desc, 0, 0);
 		if (v != LL_COUNT_BASE + run->ticks) {
@@ -359,40 +440,51 @@ static void ll_run_unload(struct kunit *test, struct ll_run *run)
 			run->bad = v;
 		}
 		/* Unloaded: the values themselves, rewritten as they are. */
-		if (!ll_ok(test, ll_write(desc, 0, 1, LL_EXACT), "write", i) ||
-		    !ll_ok(test, pfmkt_load_cpu(desc, cpu), "load", i) ||
-		    !ll_ok(test, pfmk_start(desc, NULL), "start", i))
+		if (!ll_ok(f, ll_write(desc, 0, 1, LL_EXACT), "write", i) ||
+		    !ll_ok(f, pfmkt_load_cpu(desc, cpu), "load", i) ||
+		    !ll_ok(f, pfmk_start(desc, NULL), "start", i))
 			break;
 	}
 	run->cycles = i;
-	ll_reader_stop(test, run->r[0], t[0], "local");
-	ll_reader_stop(test, run->r[1], t[1], "IPI");
+	ll_readers_stop(run->r, t);
 	kunit_info(test, "%u unloads, %lu + %lu reads\n", i,
 		   run->r[0]->nr_ok, run->r[1]->nr_ok);
+	ll_assert_calls(test, f);
 }
 
-/* Reads racing with unload and reload succeed, on both paths. */
+/*
+ * Reads racing with unload and reload succeed, on both paths, and never
+ * break the contract (the local reader is r[0], the IPI one r[1]).
+ */
 static void lockless_read_vs_unload(struct kunit *test)
 {
 	struct ll_run run = {};
 
 	ll_run_unload(test, &run);
+	ll_expect_readers_sane(test, run.r);
 	KUNIT_EXPECT_GT(test, run.r[0]->nr_ok, 0UL);
 	KUNIT_EXPECT_GT(test, run.r[1]->nr_ok, 0UL);
 }
 
-/*
- * Unloads and reloads racing with reads fold and keep the exact counts:
- * at each unload, and at the end.
- */
+/* Each unload racing with reads folds the exact count. */
+static void lockless_unload_folds_exact(struct kunit *test)
+{
+	struct ll_run run = {};
+
+	ll_run_unload(test, &run);
+	KUNIT_ASSERT_GT(test, run.cycles, 0U);
+	KUNIT_EXPECT_EQ_MSG(test, run.nr_bad, 0UL,
+			    "an unload folded %#llx", run.bad);
+}
+
+/* Unloads and reloads racing with reads leave the exact counts. */
 static void lockless_unload_counts_kept(struct kunit *test)
 {
 	struct ll_run run = {};
 
 	ll_run_unload(test, &run);
-	KUNIT_EXPECT_EQ_MSG(test, run.nr_bad, 0UL,
-			    "an unload folded %#llx", run.bad);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(run.desc), 0);
+	KUNIT_ASSERT_GT(test, run.cycles, 0U);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(run.desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 0),
 			LL_COUNT_BASE + run.ticks);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 1), LL_EXACT);
@@ -400,9 +492,11 @@ static void lockless_unload_counts_kept(struct kunit *test)
 
 /*
  * The context's CPU going offline and back while read.  The readers may
- * not be bound to the CPU that leaves: one is on CPU 0, one is free to
+ * not be bound to the CPU that leaves: r[0] is on CPU 0, r[1] is free to
  * run anywhere (on the context's CPU, when online, it reads locally).
  * @run->nr_bad counts cycles after which the context was not re-armed.
+ * The readers are stopped, and every remove_cpu() and add_cpu()
+ * succeeded (or the case is aborted), when it returns.
  */
 static void ll_run_hotplug(struct kunit *test, struct ll_run *run)
 {
@@ -419,11 +513,10 @@ static void ll_run_hotplug(struct kunit *test, struct ll_run *run)
 	for (i = 0; i < 8 && time_before(jiffies, end); i++) {
 		pfmk_test_pmu_tick(cpu, 3);
 		run->ticks += 3;
-		/* remove_cpu() failing is a failure of the case. */
-		if (!ll_ok(test, remove_cpu(cpu), "remove_cpu", i))
+		if (!ll_ok(&run->fail, remove_cpu(cpu), "remove_cpu", i))
 			break;
 		usleep_range(100, 200 + 100 * i);
-		if (!ll_ok(test, add_cpu(cpu), "add_cpu", i)) {
+		if (!ll_ok(&run->fail, add_cpu(cpu), "add_cpu", i)) {
 			/* pfmkt_exit() tries again. */
 			((struct pfmkt_priv *)test->priv)->offline_cpu = cpu;
 			break;
@@ -438,10 +531,10 @@ static void ll_run_hotplug(struct kunit *test, struct ll_run *run)
 	run->cycles = i;
 	pfmk_test_pmu_tick(cpu, 2);
 	run->ticks += 2;
-	ll_reader_stop(test, run->r[0], t[0], "CPU 0");
-	ll_reader_stop(test, run->r[1], t[1], "unbound");
+	ll_readers_stop(run->r, t);
 	kunit_info(test, "%u hotplug cycles, %lu + %lu reads\n", i,
 		   run->r[0]->nr_ok, run->r[1]->nr_ok);
+	ll_assert_calls(test, &run->fail);
 }
 
 /*
@@ -453,7 +546,8 @@ static void lockless_read_vs_hotplug(struct kunit *test)
 	struct ll_run run = {};
 
 	ll_run_hotplug(test, &run);
-	KUNIT_EXPECT_GT(test, run.cycles, 0U);
+	KUNIT_ASSERT_GT(test, run.cycles, 0U);
+	ll_expect_readers_sane(test, run.r);
 	KUNIT_EXPECT_GT(test, run.r[0]->nr_ok, 0UL);
 }
 
@@ -474,7 +568,8 @@ static void lockless_hotplug_counts_kept(struct kunit *test)
 	struct ll_run run = {};
 
 	ll_run_hotplug(test, &run);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(run.desc), 0);
+	KUNIT_ASSERT_GT(test, run.cycles, 0U);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(run.desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 0),
 			LL_COUNT_BASE + run.ticks);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, run.desc, 1), LL_EXACT);
@@ -540,49 +635,44 @@ static void ll_expect_sets(struct kunit *test, void *desc, u64 ticks)
 
 /*
  * Sets switching on their timeout (the shortest) for LL_BUDGET while two
- * readers, one per path, read every set's PMDs in one vector: the
- * readers are stopped and checked (ll_reader_stop()), the context
- * stopped, its sets found to have switched.
- *
- * Return: the context; *@ticks the ticks the test PMU counted.
+ * readers, one per path (r[0] local, r[1] IPI), read every set's PMDs in
+ * one vector.  When it returns the readers are stopped, the context
+ * stopped; @run->switches says how often its sets switched.
  */
-static void *ll_run_set_switch(struct kunit *test, struct ll_reader **r,
-			       u64 *ticks)
+static void ll_run_set_switch(struct kunit *test, struct ll_run *run)
 {
 	int cpu = pfmkt_cpu(), other = pfmkt_other_cpu_or_skip(test, cpu);
 	unsigned long end = jiffies + LL_BUDGET;
+	struct ll_reader **r = run->r;
 	struct pfmk_ctx_stats stats;
 	struct task_struct *t[2];
 	unsigned int s, i;
-	void *desc;
 
-	desc = ll_create_switching(test);
-	r[0] = ll_reader_alloc(test, desc, cpu);
-	r[1] = ll_reader_alloc(test, desc, other);
+	run->desc = ll_create_switching(test);
+	r[0] = ll_reader_alloc(test, run->desc, cpu);
+	r[1] = ll_reader_alloc(test, run->desc, other);
 	for (i = 0; i < 2; i++) {
 		for (s = 0; s < LL_NR_SETS; s++) {
 			ll_entry(r[i], s, 0, LL_MONO, ll_set_base(s));
 			ll_entry(r[i], s, 1, LL_EXACT_VAL, ll_set_exact(s));
 		}
 	}
-	pfmkt_load_start(test, desc, cpu);
+	pfmkt_load_start(test, run->desc, cpu);
 	ll_readers_start(test, r, t);
 
-	*ticks = 0;
 	for (i = 0; i < 2000 && time_before(jiffies, end); i++) {
 		pfmk_test_pmu_tick(cpu, 1);
-		(*ticks)++;
+		run->ticks++;
 		if (i % 8 == 7)
 			usleep_range(50, 150);
 	}
-	ll_reader_stop(test, r[0], t[0], "local");
-	ll_reader_stop(test, r[1], t[1], "IPI");
-	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &stats), 0);
+	run->cycles = i;
+	ll_readers_stop(r, t);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(run->desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(run->desc, &stats), 0);
+	run->switches = stats.set_switches;
 	kunit_info(test, "%llu ticks, %llu switches, %lu + %lu reads\n",
-		   *ticks, stats.set_switches, r[0]->nr_ok, r[1]->nr_ok);
-	KUNIT_EXPECT_GE(test, stats.set_switches, 3ULL);
-	return desc;
+		   run->ticks, run->switches, r[0]->nr_ok, r[1]->nr_ok);
 }
 
 /*
@@ -592,12 +682,13 @@ static void *ll_run_set_switch(struct kunit *test, struct ll_reader **r,
  */
 static void lockless_read_vs_set_switch(struct kunit *test)
 {
-	struct ll_reader *r[2];
-	u64 ticks;
+	struct ll_run run = {};
 
-	ll_run_set_switch(test, r, &ticks);
-	KUNIT_EXPECT_GT(test, r[0]->nr_ok, 0UL);
-	KUNIT_EXPECT_GT(test, r[1]->nr_ok, 0UL);
+	ll_run_set_switch(test, &run);
+	KUNIT_ASSERT_GE(test, run.switches, 3ULL);
+	ll_expect_readers_sane(test, run.r);
+	KUNIT_EXPECT_GT(test, run.r[0]->nr_ok, 0UL);
+	KUNIT_EXPECT_GT(test, run.r[1]->nr_ok, 0UL);
 }
 
 /*
@@ -607,12 +698,11 @@ static void lockless_read_vs_set_switch(struct kunit *test)
  */
 static void lockless_set_switch_counts_kept(struct kunit *test)
 {
-	struct ll_reader *r[2];
-	void *desc;
-	u64 ticks;
+	struct ll_run run = {};
 
-	desc = ll_run_set_switch(test, r, &ticks);
-	ll_expect_sets(test, desc, ticks);
+	ll_run_set_switch(test, &run);
+	KUNIT_ASSERT_GE(test, run.switches, 3ULL);
+	ll_expect_sets(test, run.desc, run.ticks);
 }
 
 /*
@@ -627,6 +717,7 @@ static void lockless_read_vs_set_delete(struct kunit *test)
 	struct pfarg_setdesc sd;
 	struct pfarg_setinfo si;
 	struct task_struct *t[2];
+	struct ll_fail f = {};
 	struct ll_reader *r[2];
 	unsigned int i;
 	void *desc;
@@ -645,30 +736,33 @@ static void lockless_read_vs_set_delete(struct kunit *test)
 	for (i = 0; i < 500 && time_before(jiffies, end); i++) {
 		memset(&sd, 0, sizeof(sd));
 		sd.set_id = 1;
-		if (!ll_ok(test, pfmk_create_evtsets(desc, &sd, 1), "create", i) ||
-		    !ll_ok(test, ll_write(desc, 1, 0, ll_set_exact(1)), "write",
+		if (!ll_ok(&f, pfmk_create_evtsets(desc, &sd, 1), "create", i) ||
+		    !ll_ok(&f, ll_write(desc, 1, 0, ll_set_exact(1)), "write",
 			   i) ||
-		    !ll_ok(test, ll_write(desc, 1, 1, ll_set_exact(2)), "write",
+		    !ll_ok(&f, ll_write(desc, 1, 1, ll_set_exact(2)), "write",
 			   i))
 			break;
 		if (i % 2)
 			udelay(i % 20);
 		memset(&si, 0, sizeof(si));
 		si.set_id = 1;
-		if (!ll_ok(test, pfmk_delete_evtsets(desc, &si, 1), "delete", i))
+		if (!ll_ok(&f, pfmk_delete_evtsets(desc, &si, 1), "delete", i))
 			break;
 	}
-	ll_reader_stop(test, r[0], t[0], "local");
-	ll_reader_stop(test, r[1], t[1], "other");
+	ll_readers_stop(r, t);
+	ll_expect_readers_sane(test, r);
 	kunit_info(test, "%u deletes, %lu + %lu reads, %lu + %lu without set 1\n",
 		   i, r[0]->nr_ok, r[1]->nr_ok, r[0]->nr_noset,
 		   r[1]->nr_noset);
 	KUNIT_EXPECT_GT(test, r[0]->nr_ok + r[1]->nr_ok, 0UL);
+	ll_assert_calls(test, &f);
 }
 
 static struct kunit_case pfmk_lockless_cases[] = {
 	KUNIT_CASE(lockless_read_vs_close),
+	KUNIT_CASE(lockless_close_releases_events),
 	KUNIT_CASE(lockless_read_vs_unload),
+	KUNIT_CASE(lockless_unload_folds_exact),
 	KUNIT_CASE(lockless_unload_counts_kept),
 	KUNIT_CASE_SLOW(lockless_read_vs_hotplug),
 	KUNIT_CASE_SLOW(lockless_hotplug_rearmed),

@@ -124,6 +124,37 @@ static void smpl_fmt_suite_exit(struct kunit_suite *suite)
 }
 
 /*
+ * A context with the test format (its argument 1), or abort the case.
+ * @req: output: the request, as pfmk_create() left it.
+ */
+static void *smpl_fmt_create(struct kunit *test, struct pfarg_ctx *req,
+			     struct smpl_fmt_buf **buf)
+{
+	void *desc = NULL, *b = NULL;
+	u64 arg = 1;
+
+	pfmkt_ctx_req(req, PFMK_TEST_PMU_NAME, 0, false);
+	memcpy(req->ctx_smpl_buf_id, smpl_test_fmt.uuid,
+	       sizeof(req->ctx_smpl_buf_id));
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, req, &arg,
+						   sizeof(arg), &desc, &b), 0);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	*buf = b;
+	return desc;
+}
+
+/* The create reports the size of the buffer the format asked for. */
+static void smpl_fmt_buf_size(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+	struct pfarg_ctx req;
+
+	smpl_fmt_create(test, &req, &b);
+	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size,
+			(u64)sizeof(struct smpl_fmt_buf));
+}
+
+/*
  * A context with the test format answering @ctrl, started on @cpu: PMD0
  * as @p0 counts ticks, PMD1 counts three per tick.
  */
@@ -132,18 +163,8 @@ static void *smpl_fmt_setup(struct kunit *test, int cpu, u32 ctrl,
 			    struct smpl_fmt_buf **buf)
 {
 	struct pfarg_ctx req;
-	void *desc = NULL, *b = NULL;
-	u64 arg = 1;
+	void *desc = smpl_fmt_create(test, &req, buf);
 
-	pfmkt_ctx_req(&req, PFMK_TEST_PMU_NAME, 0, false);
-	memcpy(req.ctx_smpl_buf_id, smpl_test_fmt.uuid,
-	       sizeof(req.ctx_smpl_buf_id));
-	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, &arg,
-						   sizeof(arg), &desc, &b), 0);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size,
-			(u64)sizeof(struct smpl_fmt_buf));
-	*buf = b;
 	WRITE_ONCE(smpl_fmt_ctrl, ctrl);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(3));
@@ -343,6 +364,7 @@ static void smpl_fmt_ctrl_restart(struct kunit *test)
 }
 
 static struct kunit_case pfmk_smpl_fmt_cases[] = {
+	KUNIT_CASE(smpl_fmt_buf_size),
 	KUNIT_CASE(smpl_fmt_args),
 	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers, smpl_fmt_unmasked_gen_params),
 	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers_masked,

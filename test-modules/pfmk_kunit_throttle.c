@@ -148,21 +148,57 @@ static void thrt_exit(struct kunit *test)
 }
 
 /*
+ * Load t->desc on this CPU and start it, busy until perf has throttled
+ * it THRT_WANT times (or THRT_TIMEOUT), then stop it.  Called with
+ * migration off: no assertion here, the caller checks the result.
+ *
+ * Return: 0, or the errno of the call that failed, *@what its name.
+ */
+static int thrt_busy(struct thrt *t, const char **what)
+{
+	struct pfarg_load load;
+	unsigned long end;
+	int ret;
+
+	pfmkt_load_req(&load, smp_processor_id(), 0);
+	*what = "load";
+	ret = pfmk_load_context(t->desc, &load);
+	if (ret)
+		return ret;
+	*what = "start";
+	ret = pfmk_start(t->desc, NULL);
+	if (ret)
+		return ret;
+	*what = "get_stats";
+	end = jiffies + THRT_TIMEOUT;
+	do {
+		mdelay(1);
+		ret = pfmk_get_stats(t->desc, &t->st);
+	} while (!ret && t->st.throttled < THRT_WANT &&
+		 time_before(jiffies, end));
+	if (ret)
+		return ret;
+	*what = "stop";
+	return pfmk_stop(t->desc);
+}
+
+/*
  * Sample @ev on this CPU into the default format (or the format of @uuid
  * with @arg) until perf has throttled it THRT_WANT times, then stop: the
- * buffer and t->st are stable from then on.
+ * buffer and t->st are stable from then on.  Every step is a set-up
+ * step: failing, it aborts the case.
  */
 static void thrt_run(struct kunit *test, const struct thrt_event *ev,
 		     const pfm_uuid_t uuid, void *arg, size_t arg_size)
 {
 	struct pfarg_pmc pmcs[PFMK_ENCODE_MAX_PMCS];
 	struct thrt *t = test->priv;
-	unsigned long end;
-	struct pfarg_load load;
 	struct pfarg_ctx req;
 	struct pfarg_pmd pmd;
+	const char *what;
 	unsigned int n;
 	int pct = 100;
+	int ret;
 
 	if (ev->hw) {
 		KUNIT_ASSERT_EQ(test, pfmk_test_sysctl(THRT_PCT, &pct, true), 0);
@@ -183,16 +219,9 @@ static void thrt_run(struct kunit *test, const struct thrt_event *ev,
 
 	/* Busy on the event's CPU: its cycles count, its ticks restart it. */
 	migrate_disable();
-	pfmkt_load_req(&load, smp_processor_id(), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &load), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_start(t->desc, NULL), 0);
-	end = jiffies + THRT_TIMEOUT;
-	do {
-		mdelay(1);
-		KUNIT_EXPECT_EQ(test, pfmk_get_stats(t->desc, &t->st), 0);
-	} while (t->st.throttled < THRT_WANT && time_before(jiffies, end));
-	KUNIT_EXPECT_EQ(test, pfmk_stop(t->desc), 0);
+	ret = thrt_busy(t, &what);
 	migrate_enable();
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s", what);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(t->desc, &t->st), 0);
 }
 
