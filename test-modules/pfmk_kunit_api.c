@@ -455,72 +455,101 @@ static void api_create_set_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.set_act_duration, 0ULL);
 }
 
+/* What a row of api_bad_loads[] loads on: the case's CPU, or nr_cpu_ids. */
+#define API_LOAD_CPU	(-1LL)
+#define API_LOAD_NR_IDS	(-2LL)
+
 /**
- * struct api_bad_cpu - a CPU number pfmk_load_context() refuses
- * @what: what the row checks.
- * @nr_ids: the number is nr_cpu_ids (known at run time only); @cpu unused.
- * @cpu: the number.
+ * struct api_bad_load - a pfmk_load_context() call that is refused
+ * @what: the description of the row.
+ * @null: with a NULL request.
+ * @cpu: load_pid: a CPU number, API_LOAD_CPU or API_LOAD_NR_IDS (known
+ *	at run time only).
+ * @set: load_set.
  * @err: the errno expected.
  */
-struct api_bad_cpu {
+struct api_bad_load {
 	const char	*what;
-	bool		nr_ids;
-	u32		cpu;
+	bool		null;
+	s64		cpu;
+	u16		set;
 	int		err;
 };
 
-static const struct api_bad_cpu api_bad_cpus[] = {
-	{ "nr_cpu_ids", .nr_ids = true, .err = -EINVAL },
-	{ "0xffffffff", .cpu = 0xffffffff, .err = -EINVAL },
-	{ "0x80000000", .cpu = 0x80000000, .err = -EINVAL },
+static const struct api_bad_load api_bad_loads[] = {
+	{ "NULL load", .null = true, .cpu = API_LOAD_CPU, .err = -EINVAL },
+	{ "load_set 1", .cpu = API_LOAD_CPU, .set = 1, .err = -EINVAL },
+	{ "CPU nr_cpu_ids", .cpu = API_LOAD_NR_IDS, .err = -EINVAL },
+	{ "CPU 0xffffffff", .cpu = 0xffffffff, .err = -EINVAL },
+	{ "CPU 0x80000000", .cpu = 0x80000000, .err = -EINVAL },
 };
 
-static void api_bad_cpu_desc(const struct api_bad_cpu *c, char *desc)
+static void api_bad_load_desc(const struct api_bad_load *l, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "CPU %s", c->what);
+	strscpy(desc, l->what, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(api_bad_cpu, api_bad_cpus, api_bad_cpu_desc);
+KUNIT_ARRAY_PARAM(api_bad_load, api_bad_loads, api_bad_load_desc);
 
-/* pfmk_load_context() of a CPU that does not exist: the errno. */
-static void api_load_bad_cpu(struct kunit *test)
+/*
+ * A context of the test PMU, PMC 0 counting step 1, and the
+ * pfmk_load_context() of @test's row of api_bad_loads[] on it.
+ * @descp: output: the context.
+ *
+ * Return: what pfmk_load_context() returned.
+ */
+static int api_bad_load_try(struct kunit *test, void **descp)
 {
-	const struct api_bad_cpu *c = test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u32 cpu = c->nr_ids ? nr_cpu_ids : c->cpu;
+	const struct api_bad_load *l = test->param_value;
+	struct pfarg_load load;
+	u32 cpu;
 
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	KUNIT_EXPECT_EQ_MSG(test, pfmkt_load_cpu(desc, cpu), c->err,
-			    "CPU %s", c->what);
-}
-
-/* The load_set of a refused load; API_LOAD_NULL: a NULL request. */
-#define API_LOAD_NULL	U16_MAX
-
-static const u16 api_bad_load_sets[] = { API_LOAD_NULL, 1 };
-
-static void api_bad_load_set_desc(const u16 *set, char *desc)
-{
-	if (*set == API_LOAD_NULL)
-		strscpy(desc, "NULL load", KUNIT_PARAM_DESC_SIZE);
+	*descp = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, *descp, 0, PFMK_TEST_PMC(1));
+	if (l->cpu == API_LOAD_CPU)
+		cpu = pfmkt_cpu();
+	else if (l->cpu == API_LOAD_NR_IDS)
+		cpu = nr_cpu_ids;
 	else
-		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "load_set %u", *set);
+		cpu = l->cpu;
+	pfmkt_load_req(&load, cpu, l->set);
+	return pfmk_load_context(*descp, l->null ? NULL : &load);
 }
 
-KUNIT_ARRAY_PARAM(api_bad_load_set, api_bad_load_sets, api_bad_load_set_desc);
+/* Set-up: api_bad_load_try(), the load refused with the row's errno. */
+static void *api_load_refused(struct kunit *test)
+{
+	const struct api_bad_load *l = test->param_value;
+	void *desc;
 
-/* A refused pfmk_load_context(): -EINVAL, the context stays unloaded. */
+	KUNIT_ASSERT_EQ_MSG(test, api_bad_load_try(test, &desc), l->err,
+			    "%s", l->what);
+	return desc;
+}
+
+/* A pfmk_load_context() with a bad argument: the row's errno. */
 static void api_load_args_refused(struct kunit *test)
 {
-	const u16 set = *(const u16 *)test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_load load;
+	const struct api_bad_load *l = test->param_value;
+	void *desc;
 
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load_req(&load, pfmkt_cpu(), set);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, set == API_LOAD_NULL ?
-						NULL : &load), -EINVAL);
+	KUNIT_EXPECT_EQ_MSG(test, api_bad_load_try(test, &desc), l->err,
+			    "%s", l->what);
+}
+
+/* After a refused pfmk_load_context(), the context is still unloaded. */
+static void api_load_refused_unloaded(struct kunit *test)
+{
+	void *desc = api_load_refused(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* After a refused pfmk_load_context(), pfmk_start() finds it unloaded. */
+static void api_load_refused_no_start(struct kunit *test)
+{
+	void *desc = api_load_refused(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
 }
 
@@ -720,9 +749,10 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_regs, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_set_info, api_pmu_gen_params),
-	KUNIT_CASE_PARAM(api_load_args_refused, api_bad_load_set_gen_params),
+	KUNIT_CASE_PARAM(api_load_args_refused, api_bad_load_gen_params),
+	KUNIT_CASE_PARAM(api_load_refused_unloaded, api_bad_load_gen_params),
+	KUNIT_CASE_PARAM(api_load_refused_no_start, api_bad_load_gen_params),
 	KUNIT_CASE(api_load_set0_ok),
-	KUNIT_CASE_PARAM(api_load_bad_cpu, api_bad_cpu_gen_params),
 	KUNIT_CASE_PARAM(api_start_args_refused, api_bad_start_set_gen_params),
 	KUNIT_CASE(api_start_set0_ok),
 	KUNIT_CASE(api_start_null_restarts),
