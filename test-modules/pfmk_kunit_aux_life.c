@@ -79,89 +79,120 @@ static void *auxt_rewrite_setup(struct kunit *test, struct pfarg_pmc *pmc,
 	return buf;
 }
 
+/**
+ * struct auxt_rewrite - how the AUX PMD of auxt_rewrite_setup() is rewritten
+ * @name: the row's name.
+ * @pmds: through write_pmds (its PMD request again), else write_pmcs (its
+ *	PMC request again).
+ * @periods: AUXT_REWRITE_PERIODs of records the new event then writes.
+ * @stopped: stopped again before the copy (else copied while it runs,
+ *	and stopped after).
+ */
+struct auxt_rewrite {
+	const char	*name;
+	bool		pmds;
+	u64		periods;
+	bool		stopped;
+};
+
+static const struct auxt_rewrite auxt_rewrites[] = {
+	{ "write_pmcs", false, 2, true },
+	{ "write_pmds", true, 1, false },
+};
+
+static void auxt_rewrite_desc(const struct auxt_rewrite *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(auxt_rewrite, auxt_rewrites, auxt_rewrite_desc);
+
 /*
- * write_pmcs on the loaded, stopped context makes a new event: the trace
- * of the old one is dropped.
+ * auxt_rewrite_setup(), its AUX PMD then rewritten as @test's row of
+ * auxt_rewrites[] says.  Return: the sampling buffer.
+ */
+static void *auxt_rewritten(struct kunit *test)
+{
+	const struct auxt_rewrite *r = test->param_value;
+	struct auxt *t = test->priv;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+	void *buf;
+
+	buf = auxt_rewrite_setup(test, &pmc, &pmd);
+	if (r->pmds)
+		KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
+	else
+		KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	return buf;
+}
+
+/*
+ * write_pmcs or write_pmds on the loaded, stopped context makes a new
+ * event: the trace of the old one is dropped.
  */
 static void aux_rewrite_loaded(struct kunit *test)
 {
-	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
 
-	auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
+	auxt_rewritten(test);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
 }
 
-/* The new event of that write_pmcs samples with its snippets. */
+/*
+ * The new event of that write samples with its snippets: started, its
+ * records copied (stopped first, or while it runs), one snippet a period.
+ */
 static void aux_rewrite_loaded_samples(struct kunit *test)
 {
-	const u64 period = AUXT_REWRITE_PERIOD;
+	const struct auxt_rewrite *r = test->param_value;
+	const u64 period = AUXT_REWRITE_PERIOD, n = r->periods * period;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-	void *buf;
+	void *buf = auxt_rewritten(test);
+	u64 i;
 
-	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 2 * period), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 2 * period);
-	auxt_expect_recs(test, t->out.buf, 2 * period, 0);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
-	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
-	auxt_expect_snippet(test, buf, 1, AUXT_REWRITE_SNIP, 2 * period);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, n), 0);
+	if (r->stopped)
+		KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), n);
+	auxt_expect_recs(test, t->out.buf, n, 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), r->periods);
+	for (i = 0; i < r->periods; i++)
+		auxt_expect_snippet(test, buf, i, AUXT_REWRITE_SNIP,
+				    (i + 1) * period);
+	if (!r->stopped)
+		KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 }
 
-/* write_pmds on the loaded, stopped context: another new event, the same. */
-static void aux_rewrite_loaded_pmds(struct kunit *test)
+/*
+ * The AUX PMD's PMC disabled on auxt_rewrite_setup()'s context.
+ * Return: what write_pmcs returned.
+ */
+static int auxt_rewrite_disable(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-
-	auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
-}
-
-/* The new event of that write_pmds samples with its snippets. */
-static void aux_rewrite_loaded_pmds_samples(struct kunit *test)
-{
-	const u64 period = AUXT_REWRITE_PERIOD;
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-	void *buf;
-
-	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
-	auxt_expect_recs(test, t->out.buf, period, 0);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-}
-
-/* Disabling the AUX PMD's PMC while loaded is refused, the trace kept. */
-static void aux_rewrite_loaded_disable(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
 	struct pfarg_pmc pmc;
 	struct pfarg_pmd pmd;
 
 	auxt_rewrite_setup(test, &pmc, &pmd);
 	pmc.reg_value = 0;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), -EBUSY);
+	return pfmk_write_pmcs(t->desc, &pmc, 1);
+}
+
+/* Disabling the AUX PMD's PMC while loaded is refused. */
+static void aux_rewrite_loaded_disable(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, auxt_rewrite_disable(test), -EBUSY);
+}
+
+/* The refused disable keeps the trace: its 5 records are copied. */
+static void aux_rewrite_loaded_disable_keeps(struct kunit *test)
+{
+	struct pfmk_aux_info info;
+
+	KUNIT_ASSERT_EQ(test, auxt_rewrite_disable(test), -EBUSY);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 5ULL);
 }
 
@@ -440,11 +471,10 @@ static void aux_switch_back_goes_on(struct kunit *test)
 }
 
 static struct kunit_case pfmk_aux_life_cases[] = {
-	KUNIT_CASE(aux_rewrite_loaded),
-	KUNIT_CASE(aux_rewrite_loaded_samples),
-	KUNIT_CASE(aux_rewrite_loaded_pmds),
-	KUNIT_CASE(aux_rewrite_loaded_pmds_samples),
+	KUNIT_CASE_PARAM(aux_rewrite_loaded, auxt_rewrite_gen_params),
+	KUNIT_CASE_PARAM(aux_rewrite_loaded_samples, auxt_rewrite_gen_params),
 	KUNIT_CASE(aux_rewrite_loaded_disable),
+	KUNIT_CASE(aux_rewrite_loaded_disable_keeps),
 	KUNIT_CASE_PARAM(aux_close_capturing, auxt_close_gen_params),
 	KUNIT_CASE(aux_hotplug_copy_offline),
 	KUNIT_CASE(aux_hotplug_new_buffer),
