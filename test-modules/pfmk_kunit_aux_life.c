@@ -236,7 +236,7 @@ static void aux_close_capturing(struct kunit *test)
 	pfmkt_load_start(test, t->desc, t->cpu);
 	msleep(30);
 	if (c->unload)
-		KUNIT_EXPECT_EQ(test, pfmk_unload_context(t->desc), 0);
+		KUNIT_ASSERT_EQ(test, pfmk_unload_context(t->desc), 0);
 	pfmkt_close(test, t->desc);
 	t->desc = NULL;
 }
@@ -330,17 +330,27 @@ static void auxt_mode_desc(const struct auxt_mode *m, char *desc)
 
 KUNIT_ARRAY_PARAM(auxt_mode, auxt_modes, auxt_mode_desc);
 
+/*
+ * Set-up: a context of mode @flags, an AUX buffer of 4 pages, started,
+ * @recs records written, stopped.
+ */
+static void auxt_stopped(struct kunit *test, unsigned int flags, u64 recs)
+{
+	struct auxt *t = test->priv;
+
+	auxt_need_patch(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, flags);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, recs), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+}
+
 static void aux_stop_then_copy(struct kunit *test)
 {
 	const struct auxt_mode *m = test->param_value;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
 
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, m->flags);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-
+	auxt_stopped(test, m->flags, 100);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
 	auxt_expect_recs(test, t->out.buf, 100, 0);
 	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
@@ -349,7 +359,26 @@ static void aux_stop_then_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 }
 
-/* A second copy of a stopped context: consumed, or the same snapshot. */
+/*
+ * A bounded copy of a stopped context of 40 records: 10 records, the
+ * oldest of a stop-when-full stream, the newest of a snapshot.
+ */
+static void aux_stop_copy_part(struct kunit *test)
+{
+	const struct auxt_mode *m = test->param_value;
+	bool snap = m->flags & PFMK_AUX_SNAPSHOT;
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_stopped(test, m->flags, 40);
+	KUNIT_EXPECT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
+	auxt_expect_recs(test, t->out.buf, 10, snap ? 30 : 0);
+}
+
+/*
+ * A second copy of that stopped context, after the bounded one: what the
+ * first left (consumed), or the same snapshot again.
+ */
 static void aux_stop_copy_again(struct kunit *test)
 {
 	const struct auxt_mode *m = test->param_value;
@@ -357,13 +386,8 @@ static void aux_stop_copy_again(struct kunit *test)
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
 
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, m->flags);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 40), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	auxt_stopped(test, m->flags, 40);
 	KUNIT_ASSERT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
-	auxt_expect_recs(test, t->out.buf, 10, snap ? 30 : 0);
-
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
 			snap ? 40ULL : 30ULL);
 	auxt_expect_recs(test, t->out.buf, snap ? 40 : 30, snap ? 0 : 10);
@@ -480,6 +504,7 @@ static struct kunit_case pfmk_aux_life_cases[] = {
 	KUNIT_CASE(aux_hotplug_new_buffer),
 	KUNIT_CASE(aux_hotplug_count),
 	KUNIT_CASE_PARAM(aux_stop_then_copy, auxt_mode_gen_params),
+	KUNIT_CASE_PARAM(aux_stop_copy_part, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_stop_copy_again, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_stop_copy_timer, auxt_mode_gen_params),
 	KUNIT_CASE_PARAM(aux_switch_counts_set1, auxt_mode_gen_params),
