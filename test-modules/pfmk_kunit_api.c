@@ -413,17 +413,34 @@ static void api_create_success(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
-/* A new context has the description's registers: last valid, next not. */
+/* Set-up: a new context of @test's description, asserted unloaded. */
+static void *api_created(struct kunit *test)
+{
+	const struct api_pmu *p = test->param_value;
+	void *desc = pfmkt_create(test, p->name);
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	return desc;
+}
+
+/* A new context has the description's registers: the last one valid. */
 static void api_create_regs(struct kunit *test)
 {
 	const struct api_pmu *p = test->param_value;
+	void *desc = api_created(test);
 	struct pfarg_pmc pmc;
-	void *desc;
 
-	desc = pfmkt_create(test, p->name);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	pfmkt_pmc_req(&pmc, 0, p->nregs - 1, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+}
+
+/* ... and no more: the register after the last one is refused. */
+static void api_create_regs_next(struct kunit *test)
+{
+	const struct api_pmu *p = test->param_value;
+	void *desc = api_created(test);
+	struct pfarg_pmc pmc;
+
 	pfmkt_pmc_req(&pmc, 0, p->nregs, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
 }
@@ -624,7 +641,10 @@ static void api_bad_msg_size_desc(const size_t *size, char *desc)
 
 KUNIT_ARRAY_PARAM(api_bad_msg_size, api_bad_msg_sizes, api_bad_msg_size_desc);
 
-/* pfmk_read() of a size other than one message: -EINVAL, never a wait. */
+/*
+ * A blocking pfmk_read() of a size other than one message: -EINVAL,
+ * never a wait.
+ */
 static void api_read_size(struct kunit *test)
 {
 	const size_t size = *(const size_t *)test->param_value;
@@ -632,26 +652,42 @@ static void api_read_size(struct kunit *test)
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	union pfm_msg msg;
 
-	/* If a call wrongly waits, the completion ends the wait with 0. */
+	/* If the call wrongly waits, the completion ends the wait with 0. */
 	complete(&priv->done);
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, size, 0),
 			    (ssize_t)-EINVAL, "size %zu", size);
 	reinit_completion(&priv->done);
+}
+
+/* A nonblocking pfmk_read() of a size other than one message: -EINVAL. */
+static void api_read_size_nonblock(struct kunit *test)
+{
+	const size_t size = *(const size_t *)test->param_value;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	union pfm_msg msg;
+
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, size, 1),
 			    (ssize_t)-EINVAL, "size %zu", size);
 }
 
-/* pfmk_read() into NULL: -EINVAL, never a wait. */
+/* A blocking pfmk_read() into NULL: -EINVAL, never a wait. */
 static void api_read_null_msg(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 
-	/* If a call wrongly waits, the completion ends the wait with 0. */
+	/* If the call wrongly waits, the completion ends the wait with 0. */
 	complete(&priv->done);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(union pfm_msg), 0),
 			(ssize_t)-EINVAL);
 	reinit_completion(&priv->done);
+}
+
+/* A nonblocking pfmk_read() into NULL: -EINVAL. */
+static void api_read_null_msg_nonblock(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(union pfm_msg), 1),
 			(ssize_t)-EINVAL);
 }
@@ -748,6 +784,7 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_create_args, api_bad_create_gen_params),
 	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_regs, api_pmu_gen_params),
+	KUNIT_CASE_PARAM(api_create_regs_next, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_set_info, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_load_args_refused, api_bad_load_gen_params),
 	KUNIT_CASE_PARAM(api_load_refused_unloaded, api_bad_load_gen_params),
@@ -757,7 +794,9 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE(api_start_set0_ok),
 	KUNIT_CASE(api_start_null_restarts),
 	KUNIT_CASE_PARAM(api_read_size, api_bad_msg_size_gen_params),
+	KUNIT_CASE_PARAM(api_read_size_nonblock, api_bad_msg_size_gen_params),
 	KUNIT_CASE(api_read_null_msg),
+	KUNIT_CASE(api_read_null_msg_nonblock),
 	KUNIT_CASE(api_read_nonblock_empty),
 	KUNIT_CASE(api_read_pmds_time_null),
 	KUNIT_CASE_PARAM(api_evtsets_noset, api_noset_gen_params),

@@ -125,6 +125,15 @@ static void api_vector_negative(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, -1), -EINVAL);
+	api_vec_end(test, &r);
+}
+
+/* The most negative vector count, INT_MIN: -EINVAL. */
+static void api_vector_int_min(struct kunit *test)
+{
+	struct api_vec_run r;
+
+	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MIN), -EINVAL);
 	api_vec_end(test, &r);
 }
@@ -137,17 +146,35 @@ static void api_vector_too_large(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, v->max + 1), -E2BIG);
+	api_vec_end(test, &r);
+}
+
+/* The largest vector count, INT_MAX: -E2BIG. */
+static void api_vector_int_max(struct kunit *test)
+{
+	struct api_vec_run r;
+
+	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MAX), -E2BIG);
 	api_vec_end(test, &r);
 }
 
-/* A count of zero does nothing and succeeds, with or without a vector. */
+/* A count of zero with a vector does nothing and succeeds. */
 static void api_vector_zero(struct kunit *test)
 {
 	struct api_vec_run r;
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, 0), 0);
+	api_vec_end(test, &r);
+}
+
+/* So does a count of zero without a vector. */
+static void api_vector_zero_null(struct kunit *test)
+{
+	struct api_vec_run r;
+
+	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, NULL, 0), 0);
 	api_vec_end(test, &r);
 }
@@ -453,8 +480,11 @@ static void api_vector_loaded_keeps(struct kunit *test)
 
 static struct kunit_case pfmk_api_vec_cases[] = {
 	KUNIT_CASE_PARAM(api_vector_negative, api_vec_op_gen_params),
+	KUNIT_CASE_PARAM(api_vector_int_min, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_too_large, api_vec_op_gen_params),
+	KUNIT_CASE_PARAM(api_vector_int_max, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_zero, api_vec_op_gen_params),
+	KUNIT_CASE_PARAM(api_vector_zero_null, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_null, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_pmc_bad_values, api_bad_pmc_gen_params),
 	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
