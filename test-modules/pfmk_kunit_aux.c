@@ -246,8 +246,11 @@ static void aux_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 }
 
-/* A PMD of a PMU without AUX support is refused at load. */
-static void aux_not_aux_pmu(struct kunit *test)
+/*
+ * A context of the generic description, PMD 0 counting cpu-clock with an
+ * AUX buffer, loaded.  Return: what the load returned.
+ */
+static int auxt_not_aux_load(struct kunit *test)
 {
 	struct auxt *t = test->priv;
 
@@ -256,8 +259,22 @@ static void aux_not_aux_pmu(struct kunit *test)
 	pfmkt_write_pmc(test, t->desc, 0,
 			PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
-			{ .load_pid = t->cpu }), -EINVAL);
+	return pfmk_load_context(t->desc, &(struct pfarg_load)
+				 { .load_pid = t->cpu });
+}
+
+/* A PMD of a PMU without AUX support is refused at load. */
+static void aux_not_aux_pmu(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, auxt_not_aux_load(test), -EINVAL);
+}
+
+/* The refused load leaves the context unloaded. */
+static void aux_not_aux_pmu_unloaded(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, auxt_not_aux_load(test), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(t->desc), PFM_CTX_UNLOADED);
 }
 
@@ -395,23 +412,45 @@ static void aux_full_truncated(struct kunit *test)
 }
 
 /*
- * The copy that empties the truncated buffer resumes the PMU: the next
- * records arrive after a gap of the 93 dropped, and they are counted.
+ * auxt_full_overrun(), then the copy that empties the truncated buffer,
+ * which resumes the PMU, and 10 records more written.
  */
-static void aux_full_resumes(struct kunit *test)
+static void auxt_full_resumed(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd = { .reg_num = 0 };
 	struct pfmk_aux_info info;
 
 	auxt_full_overrun(test);
 	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
 			AUXT_PER_PAGE - 1);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
+}
+
+/*
+ * The copy that empties the truncated buffer resumes the PMU: the next
+ * records arrive after a gap of the 93 dropped.
+ */
+static void aux_full_resumes(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_full_resumed(test);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
 	auxt_expect_recs(test, t->out.buf, 10, AUXT_PER_PAGE - 8 + 100);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
+}
+
+/* Resumed and copied, the PMD counted every record, the dropped too. */
+static void aux_full_resumes_counted(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	struct pfmk_aux_info info;
+
+	auxt_full_resumed(test);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, AUXT_PER_PAGE - 8 + 110);
 }
@@ -720,12 +759,14 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_unsupported),
 	KUNIT_CASE_PARAM(aux_args, auxt_arg_gen_params),
 	KUNIT_CASE(aux_not_aux_pmu),
+	KUNIT_CASE(aux_not_aux_pmu_unloaded),
 	KUNIT_CASE(aux_full_stream),
 	KUNIT_CASE(aux_full_bounded_copy),
 	KUNIT_CASE(aux_full_bounded_copy_rest),
 	KUNIT_CASE(aux_full_timer),
 	KUNIT_CASE(aux_full_truncated),
 	KUNIT_CASE(aux_full_resumes),
+	KUNIT_CASE(aux_full_resumes_counted),
 	KUNIT_CASE_PARAM(aux_snapshot_copy, auxt_snap_gen_params),
 	KUNIT_CASE(aux_snapshot_offset_head),
 	KUNIT_CASE(aux_snapshot_offset_wrapped),
