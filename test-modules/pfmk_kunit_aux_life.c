@@ -344,6 +344,7 @@ static void auxt_stopped(struct kunit *test, unsigned int flags, u64 recs)
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 }
 
+/* Stopped after 100 records: a copy drains them all, at their positions. */
 static void aux_stop_then_copy(struct kunit *test)
 {
 	const struct auxt_mode *m = test->param_value;
