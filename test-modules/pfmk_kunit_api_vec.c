@@ -350,21 +350,37 @@ static void api_vector_atomic_pmds(struct kunit *test)
 }
 
 /*
- * The refused vectors are refused whole: neither the PMCs nor the PMDs
- * before the bad entry are applied, no event counts, the PMDs read 0.
+ * Set-up: api_bad_vectors() written, both refused, the context loaded and
+ * started.  Return: the context.
  */
-static void api_vector_atomic_nothing_counts(struct kunit *test)
+static void *api_refused_started(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
 	struct pfarg_pmc pmc[3];
 	struct pfarg_pmd pmd[3];
 	void *desc = api_bad_vectors(test, pmc, pmd);
 
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
-	pfmkt_load_start(test, desc, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	pfmk_test_pmu_tick(cpu, 10);
+	pfmkt_load_start(test, desc, pfmkt_cpu());
+	return desc;
+}
+
+/*
+ * The refused vectors are refused whole: no PMC before the bad entry is
+ * applied, so the start creates no event...
+ */
+static void api_vector_atomic_no_event(struct kunit *test)
+{
+	api_refused_started(test);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 0U);
+}
+
+/* ... and no PMD before it either: nothing counts, the PMDs read 0. */
+static void api_vector_atomic_nothing_counts(struct kunit *test)
+{
+	void *desc = api_refused_started(test);
+
+	pfmk_test_pmu_tick(pfmkt_cpu(), 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
 }
@@ -430,10 +446,9 @@ static void api_vector_atomic_loaded_pmds(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[2].reg_flags));
 }
 
-/* The vectors written on a loaded context count once started. */
-static void api_vector_loaded_counts(struct kunit *test)
+/* Set-up: api_loaded_vectors() written, the context started. */
+static void *api_loaded_started(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
 	struct pfarg_pmc pmc[3];
 	struct pfarg_pmd pmd[3];
 	void *desc = api_loaded_vectors(test, pmc, pmd);
@@ -441,8 +456,22 @@ static void api_vector_loaded_counts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
-	pfmk_test_pmu_tick(cpu, 10);
+	return desc;
+}
+
+/* The vectors written on a loaded context make their events once started. */
+static void api_vector_loaded_active(struct kunit *test)
+{
+	api_loaded_started(test);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 3U);
+}
+
+/* ... which count from the PMD values written. */
+static void api_vector_loaded_counts(struct kunit *test)
+{
+	void *desc = api_loaded_started(test);
+
+	pfmk_test_pmu_tick(pfmkt_cpu(), 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 121ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 242ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 363ULL);
@@ -460,10 +489,12 @@ static void api_vector_loaded_refused(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
 }
 
-/* The refused vector leaves the loaded context's events as they are. */
-static void api_vector_loaded_keeps(struct kunit *test)
+/*
+ * Set-up: api_loaded_ran(), then a vector with a bad last PMC refused, and
+ * the context started again.
+ */
+static void *api_loaded_refused_restarted(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
 	struct pfarg_pmc pmc[3];
 	struct pfarg_pmd pmd[3];
 	void *desc = api_loaded_ran(test, pmc, pmd);
@@ -471,8 +502,22 @@ static void api_vector_loaded_keeps(struct kunit *test)
 	api_bad_pmc_vector(pmc);
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
-	pfmk_test_pmu_tick(cpu, 1);
+	return desc;
+}
+
+/* The refused vector leaves the loaded context's events as they are... */
+static void api_vector_loaded_keeps_active(struct kunit *test)
+{
+	api_loaded_refused_restarted(test);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 3U);
+}
+
+/* ... counting on with their old values. */
+static void api_vector_loaded_keeps(struct kunit *test)
+{
+	void *desc = api_loaded_refused_restarted(test);
+
+	pfmk_test_pmu_tick(pfmkt_cpu(), 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 122ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 244ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 366ULL);
@@ -490,11 +535,14 @@ static struct kunit_case pfmk_api_vec_cases[] = {
 	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
 	KUNIT_CASE(api_vector_atomic),
 	KUNIT_CASE(api_vector_atomic_pmds),
+	KUNIT_CASE(api_vector_atomic_no_event),
 	KUNIT_CASE(api_vector_atomic_nothing_counts),
 	KUNIT_CASE(api_vector_atomic_loaded),
 	KUNIT_CASE(api_vector_atomic_loaded_pmds),
+	KUNIT_CASE(api_vector_loaded_active),
 	KUNIT_CASE(api_vector_loaded_counts),
 	KUNIT_CASE(api_vector_loaded_refused),
+	KUNIT_CASE(api_vector_loaded_keeps_active),
 	KUNIT_CASE(api_vector_loaded_keeps),
 	{}
 };
