@@ -3,10 +3,11 @@
  * pfmk KUnit suite pfmk_api_args: argument checking of every KAPI call.
  *
  * Descriptors (NULL, garbage, kernel pointers, forged, closed), context
- * creation requests, vector counts, register values, load and start
- * arguments, pfmk_read() arguments.  Failing calls must change nothing.
- * The register numbers, sets and flags of the register calls are
- * pfmk_kunit_api_regs.c's.
+ * creation requests, load and start arguments, pfmk_read() arguments,
+ * the sets getinfo_evtsets names.  Failing calls must change nothing.
+ * The vector counts, PMC values and vector atomicity are
+ * pfmk_kunit_api_vec.c's; the register numbers, sets and flags of the
+ * register calls pfmk_kunit_api_regs.c's.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -412,17 +413,34 @@ static void api_create_success(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
-/* A new context has the description's registers: last valid, next not. */
+/* Set-up: a new context of @test's description, asserted unloaded. */
+static void *api_created(struct kunit *test)
+{
+	const struct api_pmu *p = test->param_value;
+	void *desc = pfmkt_create(test, p->name);
+
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	return desc;
+}
+
+/* A new context has the description's registers: the last one valid. */
 static void api_create_regs(struct kunit *test)
 {
 	const struct api_pmu *p = test->param_value;
+	void *desc = api_created(test);
 	struct pfarg_pmc pmc;
-	void *desc;
 
-	desc = pfmkt_create(test, p->name);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	pfmkt_pmc_req(&pmc, 0, p->nregs - 1, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), 0);
+}
+
+/* ... and no more: the register after the last one is refused. */
+static void api_create_regs_next(struct kunit *test)
+{
+	const struct api_pmu *p = test->param_value;
+	void *desc = api_created(test);
+	struct pfarg_pmc pmc;
+
 	pfmkt_pmc_req(&pmc, 0, p->nregs, 0);
 	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL);
 }
@@ -454,502 +472,101 @@ static void api_create_set_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.set_act_duration, 0ULL);
 }
 
-enum api_op {
-	API_WRITE_PMCS, API_WRITE_PMDS, API_READ_PMDS, API_READ_PMDS_TIME,
-	API_CREATE_SETS, API_DELETE_SETS, API_GETINFO_SETS,
-};
+/* What a row of api_bad_loads[] loads on: the case's CPU, or nr_cpu_ids. */
+#define API_LOAD_CPU	(-1LL)
+#define API_LOAD_NR_IDS	(-2LL)
 
 /**
- * struct api_vec_op - a call that takes a vector and its count
- * @name: the call.
- * @op: which.
- * @entry_size: the size of an entry of its vector.
- * @max: the most entries it takes.
- */
-struct api_vec_op {
-	const char	*name;
-	enum api_op	op;
-	size_t		entry_size;
-	int		max;
-};
-
-static const struct api_vec_op api_vec_ops[] = {
-	{ "write_pmcs", API_WRITE_PMCS, sizeof(struct pfarg_pmc),
-	  PFM_MAX_PMCS },
-	{ "write_pmds", API_WRITE_PMDS, sizeof(struct pfarg_pmd),
-	  PFM_MAX_PMDS },
-	{ "read_pmds", API_READ_PMDS, sizeof(struct pfarg_pmd), PFM_MAX_PMDS },
-	{ "read_pmds_time", API_READ_PMDS_TIME, sizeof(struct pfarg_pmd),
-	  PFM_MAX_PMDS },
-	{ "create_evtsets", API_CREATE_SETS, sizeof(struct pfarg_setdesc),
-	  PFM_MAX_PMCS },
-	{ "delete_evtsets", API_DELETE_SETS, sizeof(struct pfarg_setinfo),
-	  PFM_MAX_PMCS },
-	{ "getinfo_evtsets", API_GETINFO_SETS, sizeof(struct pfarg_setinfo),
-	  PFM_MAX_PMCS },
-};
-
-static void api_vec_op_desc(const struct api_vec_op *v, char *desc)
-{
-	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(api_vec_op, api_vec_ops, api_vec_op_desc);
-
-/**
- * struct api_vec_run - the call of a case and what it is given
- * @desc: an unloaded context of the test PMU.
- * @req: a vector of the call's max + 1 entries.
- * @time: a read_pmds_time() time vector as long.
- */
-struct api_vec_run {
-	void			*desc;
-	void			*req;
-	struct pfmk_pmd_time	*time;
-};
-
-/* The context and vectors for the call of @test's parameter. */
-static void api_vec_start(struct kunit *test, struct api_vec_run *r)
-{
-	const struct api_vec_op *v = test->param_value;
-
-	r->desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	r->time = kunit_kcalloc(test, PFM_MAX_PMDS + 1, sizeof(*r->time),
-				GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r->time);
-	r->req = kunit_kcalloc(test, v->max + 1, v->entry_size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r->req);
-}
-
-/* The call of @test's parameter with @req and @count. */
-static int api_vec(struct kunit *test, struct api_vec_run *r, void *req,
-		   int count)
-{
-	const struct api_vec_op *v = test->param_value;
-
-	switch (v->op) {
-	case API_WRITE_PMCS:
-		return pfmk_write_pmcs(r->desc, req, count);
-	case API_WRITE_PMDS:
-		return pfmk_write_pmds(r->desc, req, count);
-	case API_READ_PMDS:
-		return pfmk_read_pmds(r->desc, req, count);
-	case API_READ_PMDS_TIME:
-		return pfmk_read_pmds_time(r->desc, req, r->time, count);
-	case API_CREATE_SETS:
-		return pfmk_create_evtsets(r->desc, req, count);
-	case API_DELETE_SETS:
-		return pfmk_delete_evtsets(r->desc, req, count);
-	default:
-		return pfmk_getinfo_evtsets(r->desc, req, count);
-	}
-}
-
-/* The refused calls changed nothing: still unloaded.  Close. */
-static void api_vec_end(struct kunit *test, struct api_vec_run *r)
-{
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(r->desc), PFM_CTX_UNLOADED);
-}
-
-/* A negative vector count: -EINVAL. */
-static void api_vector_negative(struct kunit *test)
-{
-	struct api_vec_run r;
-
-	api_vec_start(test, &r);
-	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, -1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MIN), -EINVAL);
-	api_vec_end(test, &r);
-}
-
-/* A vector count over the call's maximum: -E2BIG. */
-static void api_vector_too_large(struct kunit *test)
-{
-	const struct api_vec_op *v = test->param_value;
-	struct api_vec_run r;
-
-	api_vec_start(test, &r);
-	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, v->max + 1), -E2BIG);
-	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MAX), -E2BIG);
-	api_vec_end(test, &r);
-}
-
-/* A count of zero does nothing and succeeds, with or without a vector. */
-static void api_vector_zero(struct kunit *test)
-{
-	struct api_vec_run r;
-
-	api_vec_start(test, &r);
-	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, 0), 0);
-	KUNIT_EXPECT_EQ(test, api_vec(test, &r, NULL, 0), 0);
-	api_vec_end(test, &r);
-}
-
-/* A NULL vector with a count: -EINVAL. */
-static void api_vector_null(struct kunit *test)
-{
-	struct api_vec_run r;
-
-	api_vec_start(test, &r);
-	KUNIT_EXPECT_EQ(test, api_vec(test, &r, NULL, 1), -EINVAL);
-	api_vec_end(test, &r);
-}
-
-static void api_expect_bad_pmc(struct kunit *test, void *desc, u64 value)
-{
-	struct pfarg_pmc pmc;
-
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = 2;
-	pmc.reg_value = value;
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), -EINVAL,
-			    "PMC value 0x%llx", value);
-	KUNIT_EXPECT_TRUE_MSG(test, pmc.reg_flags & PFM_REG_RETFL_EINVAL,
-			      "PMC value 0x%llx", value);
-}
-
-static void api_expect_good_pmc(struct kunit *test, void *desc, u64 value)
-{
-	struct pfarg_pmc pmc;
-
-	memset(&pmc, 0, sizeof(pmc));
-	pmc.reg_num = 2;
-	pmc.reg_value = value;
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), 0,
-			    "PMC value 0x%llx", value);
-}
-
-/**
- * struct api_pmc_value - a PMC value and what write_pmcs makes of it
+ * struct api_bad_load - a pfmk_load_context() call that is refused
  * @what: the description of the row.
- * @pmu: the description the context is on.
- * @value: the value, written to PMC 2.
- */
-struct api_pmc_value {
-	const char	*what;
-	const char	*pmu;
-	u64		value;
-};
-
-#define API_T		PFMK_TEST_PMU_NAME
-#define API_CLK		PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK)
-#define API_CACHE(c)	PFMK_GEN_PMC(PERF_TYPE_HW_CACHE, c)
-
-/* Invalid values: write_pmcs fails with RETFL_EINVAL. */
-static const struct api_pmc_value api_bad_pmcs[] = {
-	{ "step 0", API_T, PFMK_TEST_PMC(0) },
-	{ "step 0x10000", API_T, PFMK_TEST_PMC(0x10000) },
-	{ "step 1, bit 62", API_T, PFMK_TEST_PMC(1) | BIT_ULL(62) },
-	{ "step 1, bit 16", API_T, PFMK_TEST_PMC(1) | BIT_ULL(16) },
-	{ "bit 40 alone", API_T, BIT_ULL(40) },
-	{ "all ones", API_T, ~0ULL },
-	{ "cpu-clock, bit 62", "", API_CLK | BIT_ULL(62) },
-	{ "cpu-clock, bit 56", "", API_CLK | BIT_ULL(56) },
-	{ "cpu-clock, bit 40", "", API_CLK | BIT_ULL(40) },
-	{ "cpu-clock, bit 47", "", API_CLK | BIT_ULL(47) },
-	{ "breakpoint", "", PFMK_GEN_PMC(PERF_TYPE_BREAKPOINT, 0) },
-	{ "type 15", "", PFMK_GEN_PMC(15, 0) },
-	{ "software MAX", "", PFMK_GEN_SW(PERF_COUNT_SW_MAX) },
-	{ "BPF output", "", PFMK_GEN_SW(PERF_COUNT_SW_BPF_OUTPUT) },
-	{ "software 0xffffffffff", "", PFMK_GEN_SW(0xffffffffffULL) },
-	{ "hardware MAX", "", PFMK_GEN_HW(PERF_COUNT_HW_MAX) },
-	{ "cache id MAX", "", API_CACHE(PERF_COUNT_HW_CACHE_MAX) },
-	{ "cache op MAX", "", API_CACHE(PERF_COUNT_HW_CACHE_OP_MAX << 8) },
-	{ "cache result MAX", "",
-	  API_CACHE(PERF_COUNT_HW_CACHE_RESULT_MAX << 16) },
-};
-
-/* Valid values, taken by write_pmcs (a tracepoint id perf checks at load). */
-static const struct api_pmc_value api_good_pmcs[] = {
-	{ "0", API_T, 0 },
-	{ "1", API_T, 1 },
-	{ "step 1", API_T, PFMK_TEST_PMC(1) },
-	{ "step 0xffff", API_T, PFMK_TEST_PMC(0xffff) },
-	{ "tracepoint 1", "", PFMK_GEN_PMC(PERF_TYPE_TRACEPOINT, 1) },
-	{ "0", "", 0 },
-	{ "cpu-clock", "", API_CLK },
-	{ "cpu-clock, XIDLE and XHV", "",
-	  API_CLK | PFMK_GEN_XIDLE | PFMK_GEN_XHV },
-	{ "cycles", "", PFMK_GEN_HW(PERF_COUNT_HW_CPU_CYCLES) },
-	{ "L1D read miss", "",
-	  API_CACHE(PERF_COUNT_HW_CACHE_L1D |
-		    PERF_COUNT_HW_CACHE_OP_READ << 8 |
-		    PERF_COUNT_HW_CACHE_RESULT_MISS << 16) },
-	{ "raw 0x3c", "", PFMK_GEN_PMC(PERF_TYPE_RAW, 0x3c) },
-};
-
-static void api_pmc_value_desc(const struct api_pmc_value *v, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %s",
-		 v->pmu[0] ? v->pmu : "generic", v->what);
-}
-
-KUNIT_ARRAY_PARAM(api_bad_pmc, api_bad_pmcs, api_pmc_value_desc);
-KUNIT_ARRAY_PARAM(api_good_pmc, api_good_pmcs, api_pmc_value_desc);
-
-/* An invalid PMC value fails at write_pmcs, with RETFL_EINVAL. */
-static void api_pmc_bad_values(struct kunit *test)
-{
-	const struct api_pmc_value *v = test->param_value;
-	void *desc = pfmkt_create(test, v->pmu);
-
-	api_expect_bad_pmc(test, desc, v->value);
-}
-
-/* A valid PMC value is taken by write_pmcs. */
-static void api_pmc_good_values(struct kunit *test)
-{
-	const struct api_pmc_value *v = test->param_value;
-	void *desc = pfmkt_create(test, v->pmu);
-
-	api_expect_good_pmc(test, desc, v->value);
-}
-
-/*
- * PMC vector: PMC0 step 1, PMC1 step 2, PMC2 @pmc2; PMD vector: PMD0 111,
- * PMD1 222, PMD @pmd2_reg 333.
- */
-static void api_vectors(struct pfarg_pmc *pmc, struct pfarg_pmd *pmd,
-			u64 pmc2, u16 pmd2_reg)
-{
-	pfmkt_pmc_req(&pmc[0], 0, 0, PFMK_TEST_PMC(1));
-	pfmkt_pmc_req(&pmc[1], 0, 1, PFMK_TEST_PMC(2));
-	pfmkt_pmc_req(&pmc[2], 0, 2, pmc2);
-	pfmkt_pmd_req(&pmd[0], 0, 0, 111);
-	pfmkt_pmd_req(&pmd[1], 0, 1, 222);
-	pfmkt_pmd_req(&pmd[2], 0, pmd2_reg, 333);
-}
-
-/* An unloaded context and api_vectors() with a bad last PMC and PMD. */
-static void *api_bad_vectors(struct kunit *test, struct pfarg_pmc *pmc,
-			     struct pfarg_pmd *pmd)
-{
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-
-	api_vectors(pmc, pmd, PFMK_TEST_PMC(0), PFMK_TEST_NUM_PMCS);
-	return desc;
-}
-
-/* A PMC vector with a bad last entry is refused, only that entry flagged. */
-static void api_vector_atomic(struct kunit *test)
-{
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_bad_vectors(test, pmc, pmd);
-
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[0].reg_flags));
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[1].reg_flags));
-}
-
-/* So is a PMD vector with a bad last entry, the entry flagged. */
-static void api_vector_atomic_pmds(struct kunit *test)
-{
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_bad_vectors(test, pmc, pmd);
-
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmd[2].reg_flags & PFM_REG_RETFL_NOTAVAIL);
-}
-
-/*
- * The refused vectors are refused whole: neither the PMCs nor the PMDs
- * before the bad entry are applied, no event counts, the PMDs read 0.
- */
-static void api_vector_atomic_nothing_counts(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_bad_vectors(test, pmc, pmd);
-
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), -EINVAL);
-	pfmkt_load_start(test, desc, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
-}
-
-/*
- * A loaded context and the vectors of api_vectors(), fixed (PMC 2 step 3,
- * PMD 2), with the error flags a refused write left in them.
- */
-static void *api_loaded_vectors(struct kunit *test, struct pfarg_pmc *pmc,
-				struct pfarg_pmd *pmd)
-{
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-
-	pfmkt_load(test, desc, pfmkt_cpu());
-	api_vectors(pmc, pmd, PFMK_TEST_PMC(3), 2);
-	pmc[2].reg_flags = PFM_REG_RETFL_EINVAL;
-	pmd[2].reg_flags = PFM_REG_RETFL_NOTAVAIL;
-	return desc;
-}
-
-/* api_loaded_vectors() written, started, 10 ticks, stopped. */
-static void *api_loaded_ran(struct kunit *test, struct pfarg_pmc *pmc,
-			    struct pfarg_pmd *pmd)
-{
-	void *desc = api_loaded_vectors(test, pmc, pmd);
-
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(pfmkt_cpu(), 10);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	return desc;
-}
-
-/* A bad last PMC on api_loaded_ran()'s context. */
-static void api_bad_pmc_vector(struct pfarg_pmc *pmc)
-{
-	pmc[0].reg_value = PFMK_TEST_PMC(100);
-	pmc[1].reg_value = 0;
-	pmc[2].reg_value = PFMK_TEST_PMC(1) | BIT_ULL(20);
-}
-
-/* Fixed, the PMC vector goes through loaded, its error flag cleared. */
-static void api_vector_atomic_loaded(struct kunit *test)
-{
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_loaded_vectors(test, pmc, pmd);
-
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmc[2].reg_flags));
-}
-
-/* Then so does the fixed PMD vector, its error flag cleared. */
-static void api_vector_atomic_loaded_pmds(struct kunit *test)
-{
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_loaded_vectors(test, pmc, pmd);
-
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
-	KUNIT_EXPECT_FALSE(test, PFM_REG_HAS_ERROR(pmd[2].reg_flags));
-}
-
-/* The vectors written on a loaded context count once started. */
-static void api_vector_loaded_counts(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_loaded_vectors(test, pmc, pmd);
-
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(desc, pmd, 3), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 121ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 242ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 363ULL);
-}
-
-/* A vector with a bad last PMC on a loaded context: refused, flagged. */
-static void api_vector_loaded_refused(struct kunit *test)
-{
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_loaded_ran(test, pmc, pmd);
-
-	api_bad_pmc_vector(pmc);
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, pmc[2].reg_flags & PFM_REG_RETFL_EINVAL);
-}
-
-/* The refused vector leaves the loaded context's events as they are. */
-static void api_vector_loaded_keeps(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	struct pfarg_pmc pmc[3];
-	struct pfarg_pmd pmd[3];
-	void *desc = api_loaded_ran(test, pmc, pmd);
-
-	api_bad_pmc_vector(pmc);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(desc, pmc, 3), -EINVAL);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 3U);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 122ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 244ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 366ULL);
-}
-
-/**
- * struct api_bad_cpu - a CPU number pfmk_load_context() refuses
- * @what: what the row checks.
- * @nr_ids: the number is nr_cpu_ids (known at run time only); @cpu unused.
- * @cpu: the number.
+ * @null: with a NULL request.
+ * @cpu: load_pid: a CPU number, API_LOAD_CPU or API_LOAD_NR_IDS (known
+ *	at run time only).
+ * @set: load_set.
  * @err: the errno expected.
  */
-struct api_bad_cpu {
+struct api_bad_load {
 	const char	*what;
-	bool		nr_ids;
-	u32		cpu;
+	bool		null;
+	s64		cpu;
+	u16		set;
 	int		err;
 };
 
-static const struct api_bad_cpu api_bad_cpus[] = {
-	{ "nr_cpu_ids", .nr_ids = true, .err = -EINVAL },
-	{ "0xffffffff", .cpu = 0xffffffff, .err = -EINVAL },
-	{ "0x80000000", .cpu = 0x80000000, .err = -EINVAL },
+static const struct api_bad_load api_bad_loads[] = {
+	{ "NULL load", .null = true, .cpu = API_LOAD_CPU, .err = -EINVAL },
+	{ "load_set 1", .cpu = API_LOAD_CPU, .set = 1, .err = -EINVAL },
+	{ "CPU nr_cpu_ids", .cpu = API_LOAD_NR_IDS, .err = -EINVAL },
+	{ "CPU 0xffffffff", .cpu = 0xffffffff, .err = -EINVAL },
+	{ "CPU 0x80000000", .cpu = 0x80000000, .err = -EINVAL },
 };
 
-static void api_bad_cpu_desc(const struct api_bad_cpu *c, char *desc)
+static void api_bad_load_desc(const struct api_bad_load *l, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "CPU %s", c->what);
+	strscpy(desc, l->what, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(api_bad_cpu, api_bad_cpus, api_bad_cpu_desc);
+KUNIT_ARRAY_PARAM(api_bad_load, api_bad_loads, api_bad_load_desc);
 
-/* pfmk_load_context() of a CPU that does not exist: the errno. */
-static void api_load_bad_cpu(struct kunit *test)
+/*
+ * A context of the test PMU, PMC 0 counting step 1, and the
+ * pfmk_load_context() of @test's row of api_bad_loads[] on it.
+ * @descp: output: the context.
+ *
+ * Return: what pfmk_load_context() returned.
+ */
+static int api_bad_load_try(struct kunit *test, void **descp)
 {
-	const struct api_bad_cpu *c = test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	u32 cpu = c->nr_ids ? nr_cpu_ids : c->cpu;
+	const struct api_bad_load *l = test->param_value;
+	struct pfarg_load load;
+	u32 cpu;
 
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	KUNIT_EXPECT_EQ_MSG(test, pfmkt_load_cpu(desc, cpu), c->err,
-			    "CPU %s", c->what);
-}
-
-/* The load_set of a refused load; API_LOAD_NULL: a NULL request. */
-#define API_LOAD_NULL	U16_MAX
-
-static const u16 api_bad_load_sets[] = { API_LOAD_NULL, 1 };
-
-static void api_bad_load_set_desc(const u16 *set, char *desc)
-{
-	if (*set == API_LOAD_NULL)
-		strscpy(desc, "NULL load", KUNIT_PARAM_DESC_SIZE);
+	*descp = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, *descp, 0, PFMK_TEST_PMC(1));
+	if (l->cpu == API_LOAD_CPU)
+		cpu = pfmkt_cpu();
+	else if (l->cpu == API_LOAD_NR_IDS)
+		cpu = nr_cpu_ids;
 	else
-		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "load_set %u", *set);
+		cpu = l->cpu;
+	pfmkt_load_req(&load, cpu, l->set);
+	return pfmk_load_context(*descp, l->null ? NULL : &load);
 }
 
-KUNIT_ARRAY_PARAM(api_bad_load_set, api_bad_load_sets, api_bad_load_set_desc);
+/* Set-up: api_bad_load_try(), the load refused with the row's errno. */
+static void *api_load_refused(struct kunit *test)
+{
+	const struct api_bad_load *l = test->param_value;
+	void *desc;
 
-/* A refused pfmk_load_context(): -EINVAL, the context stays unloaded. */
+	KUNIT_ASSERT_EQ_MSG(test, api_bad_load_try(test, &desc), l->err,
+			    "%s", l->what);
+	return desc;
+}
+
+/* A pfmk_load_context() with a bad argument: the row's errno. */
 static void api_load_args_refused(struct kunit *test)
 {
-	const u16 set = *(const u16 *)test->param_value;
-	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct pfarg_load load;
+	const struct api_bad_load *l = test->param_value;
+	void *desc;
 
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_load_req(&load, pfmkt_cpu(), set);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, set == API_LOAD_NULL ?
-						NULL : &load), -EINVAL);
+	KUNIT_EXPECT_EQ_MSG(test, api_bad_load_try(test, &desc), l->err,
+			    "%s", l->what);
+}
+
+/* After a refused pfmk_load_context(), the context is still unloaded. */
+static void api_load_refused_unloaded(struct kunit *test)
+{
+	void *desc = api_load_refused(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* After a refused pfmk_load_context(), pfmk_start() finds it unloaded. */
+static void api_load_refused_no_start(struct kunit *test)
+{
+	void *desc = api_load_refused(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
 }
 
@@ -1024,7 +641,10 @@ static void api_bad_msg_size_desc(const size_t *size, char *desc)
 
 KUNIT_ARRAY_PARAM(api_bad_msg_size, api_bad_msg_sizes, api_bad_msg_size_desc);
 
-/* pfmk_read() of a size other than one message: -EINVAL, never a wait. */
+/*
+ * A blocking pfmk_read() of a size other than one message: -EINVAL,
+ * never a wait.
+ */
 static void api_read_size(struct kunit *test)
 {
 	const size_t size = *(const size_t *)test->param_value;
@@ -1032,26 +652,42 @@ static void api_read_size(struct kunit *test)
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	union pfm_msg msg;
 
-	/* If a call wrongly waits, the completion ends the wait with 0. */
+	/* If the call wrongly waits, the completion ends the wait with 0. */
 	complete(&priv->done);
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, size, 0),
 			    (ssize_t)-EINVAL, "size %zu", size);
 	reinit_completion(&priv->done);
+}
+
+/* A nonblocking pfmk_read() of a size other than one message: -EINVAL. */
+static void api_read_size_nonblock(struct kunit *test)
+{
+	const size_t size = *(const size_t *)test->param_value;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	union pfm_msg msg;
+
 	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, size, 1),
 			    (ssize_t)-EINVAL, "size %zu", size);
 }
 
-/* pfmk_read() into NULL: -EINVAL, never a wait. */
+/* A blocking pfmk_read() into NULL: -EINVAL, never a wait. */
 static void api_read_null_msg(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 
-	/* If a call wrongly waits, the completion ends the wait with 0. */
+	/* If the call wrongly waits, the completion ends the wait with 0. */
 	complete(&priv->done);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(union pfm_msg), 0),
 			(ssize_t)-EINVAL);
 	reinit_completion(&priv->done);
+}
+
+/* A nonblocking pfmk_read() into NULL: -EINVAL. */
+static void api_read_null_msg_nonblock(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, NULL, sizeof(union pfm_msg), 1),
 			(ssize_t)-EINVAL);
 }
@@ -1148,29 +784,19 @@ static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_create_args, api_bad_create_gen_params),
 	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_regs, api_pmu_gen_params),
+	KUNIT_CASE_PARAM(api_create_regs_next, api_pmu_gen_params),
 	KUNIT_CASE_PARAM(api_create_set_info, api_pmu_gen_params),
-	KUNIT_CASE_PARAM(api_vector_negative, api_vec_op_gen_params),
-	KUNIT_CASE_PARAM(api_vector_too_large, api_vec_op_gen_params),
-	KUNIT_CASE_PARAM(api_vector_zero, api_vec_op_gen_params),
-	KUNIT_CASE_PARAM(api_vector_null, api_vec_op_gen_params),
-	KUNIT_CASE_PARAM(api_pmc_bad_values, api_bad_pmc_gen_params),
-	KUNIT_CASE_PARAM(api_pmc_good_values, api_good_pmc_gen_params),
-	KUNIT_CASE(api_vector_atomic),
-	KUNIT_CASE(api_vector_atomic_pmds),
-	KUNIT_CASE(api_vector_atomic_nothing_counts),
-	KUNIT_CASE(api_vector_atomic_loaded),
-	KUNIT_CASE(api_vector_atomic_loaded_pmds),
-	KUNIT_CASE(api_vector_loaded_counts),
-	KUNIT_CASE(api_vector_loaded_refused),
-	KUNIT_CASE(api_vector_loaded_keeps),
-	KUNIT_CASE_PARAM(api_load_args_refused, api_bad_load_set_gen_params),
+	KUNIT_CASE_PARAM(api_load_args_refused, api_bad_load_gen_params),
+	KUNIT_CASE_PARAM(api_load_refused_unloaded, api_bad_load_gen_params),
+	KUNIT_CASE_PARAM(api_load_refused_no_start, api_bad_load_gen_params),
 	KUNIT_CASE(api_load_set0_ok),
-	KUNIT_CASE_PARAM(api_load_bad_cpu, api_bad_cpu_gen_params),
 	KUNIT_CASE_PARAM(api_start_args_refused, api_bad_start_set_gen_params),
 	KUNIT_CASE(api_start_set0_ok),
 	KUNIT_CASE(api_start_null_restarts),
 	KUNIT_CASE_PARAM(api_read_size, api_bad_msg_size_gen_params),
+	KUNIT_CASE_PARAM(api_read_size_nonblock, api_bad_msg_size_gen_params),
 	KUNIT_CASE(api_read_null_msg),
+	KUNIT_CASE(api_read_null_msg_nonblock),
 	KUNIT_CASE(api_read_nonblock_empty),
 	KUNIT_CASE(api_read_pmds_time_null),
 	KUNIT_CASE_PARAM(api_evtsets_noset, api_noset_gen_params),

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk_aux_kunit: KUnit suite of pfmk's AUX support (<pfmk/aux.h>) on the
- * synthetic AUX PMU "pfmk_aux_test" (pfmk_test_aux_pmu.ko).
+ * pfmk_aux_kunit: KUnit suite pfmk_aux of pfmk's AUX support
+ * (<pfmk/aux.h>) on the synthetic AUX PMU "pfmk_aux_test"
+ * (pfmk_test_aux_pmu.ko): argument errnos, stop-when-full streams,
+ * snapshot copies, snippets in samples; and the helpers of the module's
+ * suites (pfmk_kunit_aux.h).  pfmk_kunit_aux_life.c holds pfmk_aux_life.
  *
  * On a kernel the harness says lacks pfmk's kernel-owned AUX patch
- * every case but aux_unsupported is skipped, with the reason; each case
- * first checks that pfmk_aux_supported() agrees with the harness.
+ * every case of both suites but aux_unsupported is skipped, with the
+ * reason; each case first checks that pfmk_aux_supported() agrees with
+ * the harness.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -24,32 +28,12 @@
 #include <pfmk/pmu_generic.h>
 #include <pfmk/smpl_dfl.h>
 
-#include "pfmk_kunit.h"
-#include "pfmk_test_aux_pmu.h"
+#include "pfmk_kunit_aux.h"
 
 #define AUXT_NO_PATCH \
 	"the harness says the kernel lacks pfmk's kernel-owned AUX patch (patches/linux-<series>/): pfmk AUX returns -EOPNOTSUPP"
 
-#define AUXT_REC	PFMK_TEST_AUX_REC
-
-/**
- * struct auxt - state of one test
- * @base: the shared per-test state: pfmkt_exit() closes the contexts and
- *	brings back the CPU the test took offline.
- * @desc: the test's context.
- * @cpu: CPU the context is loaded on.
- * @out: copy-out destination (vmalloc), pfmk_test_aux_sink()'s.
- */
-struct auxt {
-	struct pfmkt_priv	base;
-	void			*desc;
-	int			cpu;
-	struct pfmk_test_aux_out out;
-};
-
-static_assert(offsetof(struct auxt, base) == 0);
-
-static int auxt_init(struct kunit *test)
+int auxt_init(struct kunit *test)
 {
 	struct auxt *t;
 	int ret;
@@ -66,7 +50,7 @@ static int auxt_init(struct kunit *test)
 	return 0;
 }
 
-static void auxt_exit(struct kunit *test)
+void auxt_exit(struct kunit *test)
 {
 	struct auxt *t = test->priv;
 
@@ -76,15 +60,15 @@ static void auxt_exit(struct kunit *test)
 	vfree(t->out.buf);
 }
 
-static void auxt_need_patch(struct kunit *test)
+void auxt_need_patch(struct kunit *test)
 {
 	if (!pfmkt_aux_patch(test))
 		kunit_skip(test, AUXT_NO_PATCH);
 }
 
 /* Create a context on the "pfmk_aux_test" description, optionally sampling. */
-static void auxt_create(struct kunit *test, void *smpl_arg, size_t smpl_size,
-			void **smpl_buf)
+void auxt_create(struct kunit *test, void *smpl_arg, size_t smpl_size,
+		 void **smpl_buf)
 {
 	struct auxt *t = test->priv;
 	struct pfarg_ctx req;
@@ -99,8 +83,8 @@ static void auxt_create(struct kunit *test, void *smpl_arg, size_t smpl_size,
  * Create a context on "pfmk_aux_test" whose PMC 0 is @pmc, give PMD 0 an
  * AUX buffer of @size bytes with @flags, load it on t->cpu and start it.
  */
-static void auxt_start(struct kunit *test, u64 pmc, size_t size,
-		       unsigned int flags)
+void auxt_start(struct kunit *test, u64 pmc, size_t size,
+		unsigned int flags)
 {
 	struct auxt *t = test->priv;
 
@@ -111,7 +95,7 @@ static void auxt_start(struct kunit *test, u64 pmc, size_t size,
 }
 
 /* Copy out; return the number of records copied. */
-static u64 auxt_copy(struct kunit *test, size_t max, struct pfmk_aux_info *info)
+u64 auxt_copy(struct kunit *test, size_t max, struct pfmk_aux_info *info)
 {
 	struct auxt *t = test->priv;
 
@@ -125,8 +109,7 @@ static u64 auxt_copy(struct kunit *test, size_t max, struct pfmk_aux_info *info)
 }
 
 /* Check @n records of @buf are intact and numbered from @seq. */
-static void auxt_expect_recs(struct kunit *test, const void *buf, u64 n,
-			     u64 seq)
+void auxt_expect_recs(struct kunit *test, const void *buf, u64 n, u64 seq)
 {
 	const struct pfmk_test_aux_rec *r = buf;
 	u64 i;
@@ -263,8 +246,11 @@ static void aux_args(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 }
 
-/* A PMD of a PMU without AUX support is refused at load. */
-static void aux_not_aux_pmu(struct kunit *test)
+/*
+ * A context of the generic description, PMD 0 counting cpu-clock with an
+ * AUX buffer, loaded.  Return: what the load returned.
+ */
+static int auxt_not_aux_load(struct kunit *test)
 {
 	struct auxt *t = test->priv;
 
@@ -273,8 +259,22 @@ static void aux_not_aux_pmu(struct kunit *test)
 	pfmkt_write_pmc(test, t->desc, 0,
 			PFMK_GEN_SW(PERF_COUNT_SW_CPU_CLOCK));
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE, 0), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(t->desc, &(struct pfarg_load)
-			{ .load_pid = t->cpu }), -EINVAL);
+	return pfmk_load_context(t->desc, &(struct pfarg_load)
+				 { .load_pid = t->cpu });
+}
+
+/* A PMD of a PMU without AUX support is refused at load. */
+static void aux_not_aux_pmu(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, auxt_not_aux_load(test), -EINVAL);
+}
+
+/* The refused load leaves the context unloaded. */
+static void aux_not_aux_pmu_unloaded(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, auxt_not_aux_load(test), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(t->desc), PFM_CTX_UNLOADED);
 }
 
@@ -412,23 +412,45 @@ static void aux_full_truncated(struct kunit *test)
 }
 
 /*
- * The copy that empties the truncated buffer resumes the PMU: the next
- * records arrive after a gap of the 93 dropped, and they are counted.
+ * auxt_full_overrun(), then the copy that empties the truncated buffer,
+ * which resumes the PMU, and 10 records more written.
  */
-static void aux_full_resumes(struct kunit *test)
+static void auxt_full_resumed(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd = { .reg_num = 0 };
 	struct pfmk_aux_info info;
 
 	auxt_full_overrun(test);
 	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
 			AUXT_PER_PAGE - 1);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
+}
+
+/*
+ * The copy that empties the truncated buffer resumes the PMU: the next
+ * records arrive after a gap of the 93 dropped.
+ */
+static void aux_full_resumes(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfmk_aux_info info;
+
+	auxt_full_resumed(test);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
 	auxt_expect_recs(test, t->out.buf, 10, AUXT_PER_PAGE - 8 + 100);
 	KUNIT_EXPECT_EQ(test, info.flags, 0U);
 	KUNIT_EXPECT_EQ(test, info.truncated, 1ULL);
+}
+
+/* Resumed and copied, the PMD counted every record, the dropped too. */
+static void aux_full_resumes_counted(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	struct pfmk_aux_info info;
+
+	auxt_full_resumed(test);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, AUXT_PER_PAGE - 8 + 110);
 }
@@ -733,432 +755,18 @@ static void aux_snippets_entries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)((void *)ent - buf), hdr->hdr_cur_offs);
 }
 
-/* Check the @i-th default-format entry of @buf: a snippet ending at @end. */
-static void auxt_expect_snippet(struct kunit *test, void *buf, u64 i,
-				u64 snip, u64 end)
-{
-	struct pfm_dfl_smpl_entry *ent;
-	struct pfmk_dfl_aux_snippet *sn;
-
-	ent = buf + sizeof(struct pfm_dfl_smpl_hdr) +
-	      i * (sizeof(*ent) + sizeof(*sn) + snip);
-	sn = (void *)(ent + 1);
-	KUNIT_EXPECT_EQ(test, sn->head, end * AUXT_REC);
-	KUNIT_EXPECT_EQ(test, (u64)sn->len, snip);
-	auxt_expect_recs(test, sn + 1, snip / AUXT_REC, end - snip / AUXT_REC);
-}
-
-#define AUXT_REWRITE_PERIOD	8ULL
-#define AUXT_REWRITE_SNIP	128ULL
-
-/*
- * The AUX PMD of a loaded, stopped context rewritten through write_pmcs
- * or write_pmds: each write gives the PMD a new event, which must take
- * the AUX buffer over (a new one: the stream restarts at 0).  Copy,
- * sampling with snippets, unload and close then use the new event only,
- * never the freed old one (KASAN would report its AUX buffer).
- *
- * A context whose PMD0 samples the synthetic AUX PMU every
- * AUXT_REWRITE_PERIOD records, with AUXT_REWRITE_SNIP-byte snippets:
- * loaded, started, five records written (no overflow), stopped.
- * @pmc, @pmd: output: the requests it was programmed with.
- *
- * Return: its buffer.
- */
-static void *auxt_rewrite_setup(struct kunit *test, struct pfarg_pmc *pmc,
-				struct pfarg_pmd *pmd)
-{
-	struct pfm_dfl_smpl_arg arg = { .buf_size = 64 << 10,
-					.reserved1 = AUXT_REWRITE_SNIP };
-	const u64 period = AUXT_REWRITE_PERIOD;
-	struct auxt *t = test->priv;
-	void *buf = NULL;
-
-	auxt_need_patch(test);
-	auxt_create(test, &arg, sizeof(arg), &buf);
-	*pmc = (struct pfarg_pmc){ .reg_value = PFMK_TEST_AUX_PMC(1, 0) };
-	*pmd = (struct pfarg_pmd){ .reg_value = -period,
-				   .reg_short_reset = -period,
-				   .reg_long_reset = -period };
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, pmc, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, pmd, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE, 0), 0);
-	pfmkt_load_start(test, t->desc, t->cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 5), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	return buf;
-}
-
-/*
- * write_pmcs on the loaded, stopped context makes a new event: the trace
- * of the old one is dropped.
- */
-static void aux_rewrite_loaded(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-
-	auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
-}
-
-/* The new event of that write_pmcs samples with its snippets. */
-static void aux_rewrite_loaded_samples(struct kunit *test)
-{
-	const u64 period = AUXT_REWRITE_PERIOD;
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-	void *buf;
-
-	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 2 * period), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 2 * period);
-	auxt_expect_recs(test, t->out.buf, 2 * period, 0);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
-	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
-	auxt_expect_snippet(test, buf, 1, AUXT_REWRITE_SNIP, 2 * period);
-}
-
-/* write_pmds on the loaded, stopped context: another new event, the same. */
-static void aux_rewrite_loaded_pmds(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-
-	auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 0ULL);
-}
-
-/* The new event of that write_pmds samples with its snippets. */
-static void aux_rewrite_loaded_pmds_samples(struct kunit *test)
-{
-	const u64 period = AUXT_REWRITE_PERIOD;
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-	void *buf;
-
-	buf = auxt_rewrite_setup(test, &pmc, &pmd);
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, period), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), period);
-	auxt_expect_recs(test, t->out.buf, period, 0);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-	auxt_expect_snippet(test, buf, 0, AUXT_REWRITE_SNIP, period);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-}
-
-/* Disabling the AUX PMD's PMC while loaded is refused, the trace kept. */
-static void aux_rewrite_loaded_disable(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
-
-	auxt_rewrite_setup(test, &pmc, &pmd);
-	pmc.reg_value = 0;
-	KUNIT_EXPECT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), -EBUSY);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 5ULL);
-}
-
-/**
- * struct auxt_close - how a capturing context ends
- * @name: the row's name.
- * @flags: pfmk_aux_setup()'s flags.
- * @unload: unloaded before the close.
- */
-struct auxt_close {
-	const char	*name;
-	unsigned int	flags;
-	bool		unload;
-};
-
-static const struct auxt_close auxt_closes[] = {
-	{ "stop-when-full close", 0, false },
-	{ "snapshot close", PFMK_AUX_SNAPSHOT, false },
-	{ "stop-when-full unload close", 0, true },
-	{ "snapshot unload close", PFMK_AUX_SNAPSHOT, true },
-};
-
-static void auxt_close_desc(const struct auxt_close *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(auxt_close, auxt_closes, auxt_close_desc);
-
-/* Close and unload while the timer writes: nothing left behind. */
-static void aux_close_capturing(struct kunit *test)
-{
-	const struct auxt_close *c = test->param_value;
-	struct auxt *t = test->priv;
-
-	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(4, 50));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
-					     c->flags), 0);
-	pfmkt_load_start(test, t->desc, t->cpu);
-	msleep(30);
-	if (c->unload)
-		KUNIT_EXPECT_EQ(test, pfmk_unload_context(t->desc), 0);
-	pfmkt_close(test, t->desc);
-	t->desc = NULL;
-}
-
-/*
- * CPU hotplug: the buffer goes with the PMD's event and comes back with
- * it, empty, while the PMD's count goes on.
- *
- * A context started on a CPU that can go offline, 50 records written, the
- * CPU taken offline.
- */
-static void auxt_hp_offline(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-
-	auxt_need_patch(test);
-	t->cpu = pfmkt_hp_cpu(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), PAGE_SIZE, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 50), 0);
-	pfmkt_offline(test, t->cpu);
-}
-
-/* auxt_hp_offline(), the CPU back online: the context still started. */
-static void auxt_hp_back(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-
-	auxt_hp_offline(test);
-	pfmkt_online(test, t->cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_get_state(t->desc),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-}
-
-/* No copy while the CPU is offline: its buffer went with its event. */
-static void aux_hotplug_copy_offline(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_hp_offline(test);
-	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX,
-					    pfmk_test_aux_sink, &t->out,
-					    &info), -ENOTCONN);
-	pfmkt_online(test, t->cpu);
-}
-
-/* Back online, a new buffer: its stream starts again from 0. */
-static void aux_hotplug_new_buffer(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_hp_back(test);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 10ULL);
-	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
-	auxt_expect_recs(test, t->out.buf, 10, 0);
-}
-
-/* Back online, the PMD's count goes on from where it was. */
-static void aux_hotplug_count(struct kunit *test)
-{
-	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd = { .reg_num = 0 };
-
-	auxt_hp_back(test);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_value, 60ULL);
-}
-
-/*
- * Stop, then drain: what the PMU captured before pfmk_stop() is all there
- * after it, at its stream positions, in both modes (as user-space perf
- * reads the AUX area after disabling its events).
- */
-struct auxt_mode {
-	const char	*name;
-	unsigned int	flags;
-};
-
-static const struct auxt_mode auxt_modes[] = {
-	{ "stop-when-full", 0 },
-	{ "snapshot", PFMK_AUX_SNAPSHOT },
-};
-
-static void auxt_mode_desc(const struct auxt_mode *m, char *desc)
-{
-	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(auxt_mode, auxt_modes, auxt_mode_desc);
-
-static void aux_stop_then_copy(struct kunit *test)
-{
-	const struct auxt_mode *m = test->param_value;
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, m->flags);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 100), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 100ULL);
-	auxt_expect_recs(test, t->out.buf, 100, 0);
-	KUNIT_EXPECT_EQ(test, info.head, 100ULL * AUXT_REC);
-	KUNIT_EXPECT_EQ(test, info.from, 0ULL);
-	KUNIT_EXPECT_EQ(test, info.to, info.head);
-	KUNIT_EXPECT_EQ(test, info.flags, 0U);
-}
-
-/* A second copy of a stopped context: consumed, or the same snapshot. */
-static void aux_stop_copy_again(struct kunit *test)
-{
-	const struct auxt_mode *m = test->param_value;
-	bool snap = m->flags & PFMK_AUX_SNAPSHOT;
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, m->flags);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 40), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	KUNIT_ASSERT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
-	auxt_expect_recs(test, t->out.buf, 10, snap ? 30 : 0);
-
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
-			snap ? 40ULL : 30ULL);
-	auxt_expect_recs(test, t->out.buf, snap ? 40 : 30, snap ? 0 : 10);
-	KUNIT_EXPECT_EQ(test, info.head, 40ULL * AUXT_REC);
-	KUNIT_EXPECT_EQ(test, info.from, snap ? 0ULL : 10ULL * AUXT_REC);
-}
-
-/*
- * The flow of a first-time user: a timer-driven PMU, no copy while it
- * runs, stop, drain: every record the PMD counted is in the copy.
- */
-static void aux_stop_copy_timer(struct kunit *test)
-{
-	const struct auxt_mode *m = test->param_value;
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	u64 n, count;
-
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(4, 1000), 4 * PAGE_SIZE, m->flags);
-	msleep(50);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	count = pfmkt_read_set_pmd(test, t->desc, 0, 0);
-	KUNIT_ASSERT_GT(test, count, 0ULL);
-	/* 50 ms at 128 bytes a millisecond: less than the 16 KiB buffer. */
-	KUNIT_ASSERT_LT(test, count * AUXT_REC, 4 * PAGE_SIZE);
-
-	n = auxt_copy(test, SIZE_MAX, &info);
-	KUNIT_EXPECT_EQ(test, n, count);
-	auxt_expect_recs(test, t->out.buf, n, 0);
-	KUNIT_EXPECT_EQ(test, info.head, count * AUXT_REC);
-	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
-}
-
-/*
- * Set-up of the set-switch cases, in mode @flags: sets 0 and 1, PMC 0 of
- * each on the AUX PMU, set 0's AUX buffer; loaded and started on set 0,
- * 30 records captured, stopped, started again on set 1, 7 records
- * written.
- */
-static void auxt_switched(struct kunit *test, unsigned int flags)
-{
-	struct pfarg_setdesc sd = { .set_id = 1 };
-	struct pfarg_start st = { .start_set = 1 };
-	struct auxt *t = test->priv;
-	struct pfarg_pmc pmc;
-
-	auxt_need_patch(test);
-	auxt_create(test, NULL, 0, NULL);
-	KUNIT_ASSERT_EQ(test, pfmk_create_evtsets(t->desc, &sd, 1), 0);
-	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
-	pfmkt_pmc_req(&pmc, 1, 1, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_write_pmcs(t->desc, &pmc, 1), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 4 * PAGE_SIZE,
-					     flags), 0);
-	pfmkt_load_start(test, t->desc, t->cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 30), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, &st), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 7), 0);
-}
-
-/* A switch to set 1: only set 1's PMD counts what the PMU writes. */
-static void aux_switch_counts_set1(struct kunit *test)
-{
-	const struct auxt_mode *m = test->param_value;
-	struct auxt *t = test->priv;
-
-	auxt_switched(test, m->flags);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, t->desc, 1, 1), 7ULL);
-}
-
-/*
- * A switch to set 1 leaves set 0, and its AUX PMD, inactive while the
- * context runs: what set 0 captured is drained as after a stop.
- */
-static void aux_switch_then_copy(struct kunit *test)
-{
-	const struct auxt_mode *m = test->param_value;
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_switched(test, m->flags);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 30ULL);
-	auxt_expect_recs(test, t->out.buf, 30, 0);
-	KUNIT_EXPECT_EQ(test, info.head, 30ULL * AUXT_REC);
-}
-
-/* Back on set 0 after a drain: its stream goes on where it stopped. */
-static void aux_switch_back_goes_on(struct kunit *test)
-{
-	const struct auxt_mode *m = test->param_value;
-	struct pfarg_start st = { .start_set = 0 };
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-
-	auxt_switched(test, m->flags);
-	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 30ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, &st), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 5), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
-			m->flags ? 35ULL : 5ULL);
-	KUNIT_EXPECT_EQ(test, info.head, 35ULL * AUXT_REC);
-}
-
 static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_unsupported),
 	KUNIT_CASE_PARAM(aux_args, auxt_arg_gen_params),
 	KUNIT_CASE(aux_not_aux_pmu),
+	KUNIT_CASE(aux_not_aux_pmu_unloaded),
 	KUNIT_CASE(aux_full_stream),
 	KUNIT_CASE(aux_full_bounded_copy),
 	KUNIT_CASE(aux_full_bounded_copy_rest),
 	KUNIT_CASE(aux_full_timer),
 	KUNIT_CASE(aux_full_truncated),
 	KUNIT_CASE(aux_full_resumes),
+	KUNIT_CASE(aux_full_resumes_counted),
 	KUNIT_CASE_PARAM(aux_snapshot_copy, auxt_snap_gen_params),
 	KUNIT_CASE(aux_snapshot_offset_head),
 	KUNIT_CASE(aux_snapshot_offset_wrapped),
@@ -1166,21 +774,6 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets_hdr),
 	KUNIT_CASE(aux_snippets_entries),
-	KUNIT_CASE(aux_rewrite_loaded),
-	KUNIT_CASE(aux_rewrite_loaded_samples),
-	KUNIT_CASE(aux_rewrite_loaded_pmds),
-	KUNIT_CASE(aux_rewrite_loaded_pmds_samples),
-	KUNIT_CASE(aux_rewrite_loaded_disable),
-	KUNIT_CASE_PARAM(aux_close_capturing, auxt_close_gen_params),
-	KUNIT_CASE(aux_hotplug_copy_offline),
-	KUNIT_CASE(aux_hotplug_new_buffer),
-	KUNIT_CASE(aux_hotplug_count),
-	KUNIT_CASE_PARAM(aux_stop_then_copy, auxt_mode_gen_params),
-	KUNIT_CASE_PARAM(aux_stop_copy_again, auxt_mode_gen_params),
-	KUNIT_CASE_PARAM(aux_stop_copy_timer, auxt_mode_gen_params),
-	KUNIT_CASE_PARAM(aux_switch_counts_set1, auxt_mode_gen_params),
-	KUNIT_CASE_PARAM(aux_switch_then_copy, auxt_mode_gen_params),
-	KUNIT_CASE_PARAM(aux_switch_back_goes_on, auxt_mode_gen_params),
 	{}
 };
 
@@ -1194,5 +787,5 @@ static struct kunit_suite pfmk_aux_suite = {
 kunit_test_suites(&pfmk_aux_suite);
 
 PFMK_IMPORT_NS();
-MODULE_DESCRIPTION("pfmk AUX KUnit suite");
+MODULE_DESCRIPTION("pfmk AUX KUnit suites");
 MODULE_LICENSE("GPL");
