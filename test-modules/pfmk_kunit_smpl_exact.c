@@ -932,17 +932,32 @@ static void smpl_exact_write_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val, -4ULL);
 }
 
+/* exact_write_loaded(), started: 4 ticks bring its first overflow. */
+static void *exact_write_loaded_ovfl(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = exact_write_loaded(test, cpu, buf);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 1ULL);
+	return desc;
+}
+
 /* After that overflow the PMD runs the short reset written with it. */
 static void smpl_exact_write_loaded_reset(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *buf, *desc = exact_write_loaded_ovfl(test, pfmkt_cpu(), &buf);
 
-	desc = exact_write_loaded(test, cpu, &buf);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -6ULL);
+}
+
+/* Its next overflow comes that short reset later and records it. */
+static void smpl_exact_write_loaded_reset_period(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *buf;
+
+	exact_write_loaded_ovfl(test, cpu, &buf);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	pfmk_test_pmu_tick(cpu, 1);
@@ -1031,6 +1046,7 @@ static void smpl_exact_entry_task(struct kunit *test)
 	const struct pfm_dfl_smpl_entry *ent;
 	struct exact_ticker t;
 	struct task_struct *k;
+	unsigned long ticked;
 	pid_t pid, tgid;
 	void *desc, *buf;
 
@@ -1048,9 +1064,9 @@ static void smpl_exact_entry_task(struct kunit *test)
 	pid = task_pid_nr(k);
 	tgid = task_tgid_nr(k);
 	wake_up_process(k);
-	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t.done, 10 * HZ),
-			0UL);
+	ticked = wait_for_completion_timeout(&t.done, 10 * HZ);
 	kthread_stop(k);
+	KUNIT_ASSERT_NE(test, ticked, 0UL);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	ent = pfmkt_entry(buf, 0, 0);
@@ -1092,6 +1108,7 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_write_loaded_value),
 	KUNIT_CASE(smpl_exact_write_loaded),
 	KUNIT_CASE(smpl_exact_write_loaded_reset),
+	KUNIT_CASE(smpl_exact_write_loaded_reset_period),
 	KUNIT_CASE(smpl_exact_write_loaded_counting),
 	KUNIT_CASE(smpl_exact_scribble),
 	KUNIT_CASE(smpl_exact_scribble_offset),
