@@ -322,17 +322,86 @@ def kunit_modules(testdir):
     return out
 
 
-TRAILING_CLOSE_RE = re.compile(r"\n\tpfmkt_close\(test, [^;]*\);\n}$")
+CLOSE_RE = re.compile(r"^(\t+)pfmkt_close\(test, ([^;]*)\);$")
+# A statement that only forgets a descriptor: "desc = NULL;", "t->desc = NULL;".
+FORGET_RE = re.compile(r"^\t+[A-Za-z_][\w.\[\]>-]*\s*=\s*NULL;$")
+# A line that opens the braceless body of a branch: "if (...)", "else".
+BRANCH_RE = re.compile(r"^\t+(?:\} )?(?:else(?: if\b.*)?|if\b.*)$")
+
+
+def _skip_cond(lines, i):
+    """The index past the #endif that ends the #else or #elif at @i."""
+    depth = 0
+    while i < len(lines):
+        word = lines[i].lstrip().split()[0] if lines[i].strip() else ""
+        if word in ("#if", "#ifdef", "#ifndef"):
+            depth += 1
+        elif word == "#endif":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        i += 1
+    return i
+
+
+def _ends_after(lines, i):
+    """Whether nothing but forgotten descriptors (FORGET_RE), the other
+    branches of a conditional (#else ... #endif) and #endif lines come
+    from @i to the function's closing brace."""
+    while i < len(lines):
+        line = lines[i]
+        word = line.lstrip().split()[0] if line.strip() else ""
+        if line == "}":
+            return True
+        if word in ("#else", "#elif"):
+            i = _skip_cond(lines, i + 1)
+        elif word == "#endif" or not line.strip() or FORGET_RE.match(line):
+            i += 1
+        else:
+            return False
+    return False
+
+
+def _untracked(lines, i, desc):
+    """Whether the context @desc closed at line @i is one the suite's exit
+    does not close: the case stopped tracking it (pfmkt_forget()) or
+    created it with pfmk_create_context() itself."""
+    d = re.escape(desc.strip())
+    forget = re.compile(r"\bpfmkt_forget\(test, %s\)" % d)
+    raw = re.compile(r"\b(?:__)?pfmk_create_context\([^;]*&\s*%s\s*[,)]" % d)
+    before = "\n".join(lines[:i])
+    return bool(forget.search(before) or raw.search(before))
+
+
+def trailing_close(body):
+    """Whether the function body @body (its "{" to its "}") ends with a
+    pfmkt_close() of a context the suite's exit would close: as its last
+    statement, or the braceless body of a last if or else, followed by
+    nothing but statements that only forget the descriptor ("t->desc =
+    NULL;") and the other branches of a conditional (the close before
+    "#else" or "#endif").  A close of an untracked context (_untracked())
+    is not one."""
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        m = CLOSE_RE.match(line)
+        if not m or not _ends_after(lines, i + 1):
+            continue
+        if len(m.group(1)) > 1 and not (
+                len(m.group(1)) == 2 and BRANCH_RE.match(lines[i - 1])):
+            continue
+        if not _untracked(lines, i, m.group(2)):
+            return True
+    return False
 
 
 def close_problems(name, c_text):
-    """The KUnit cases of one source whose last statement is a
-    pfmkt_close(): the suite's exit closes what a case left open, and
+    """The KUnit cases of one source that end with a pfmkt_close()
+    (trailing_close()): the suite's exit closes what a case left open, and
     expects it to succeed, so a case closes only what it tests."""
     funcs, _ = definitions(c_text)
     return ["%s: case %s ends with pfmkt_close(): the suite's exit closes it"
             % (name, case) for case in sorted(kunit_case_roots(c_text))
-            if case in funcs and TRAILING_CLOSE_RE.search(funcs[case][2])]
+            if case in funcs and trailing_close(funcs[case][2])]
 
 
 def size_problems(name, c_text):

@@ -93,6 +93,85 @@ static struct kunit_suite fx_suite = {
         self.assertEqual(manifest_sources.size_problems(
             "fx.c", src.replace("\tpfmkt_close(test, desc);\n}", "}", 1)), [])
 
+    def close_problems(self, body):
+        """close_problems() of a source whose one case fx_a has @body."""
+        src = ("static void fx_a(struct kunit *test)\n{\n" + body + "}\n"
+               "static struct kunit_case fx_cases[] = {\n"
+               "\tKUNIT_CASE(fx_a),\n\t{}\n};\n")
+        return manifest_sources.close_problems("fx.c", src)
+
+    BAD = ["fx.c: case fx_a ends with pfmkt_close(): the suite's exit closes it"]
+
+    def test_trailing_close_then_forget(self):
+        # Forgetting the descriptor after the close is no statement of the
+        # case: it still ends with the close.
+        for forget in ("\tt->desc = NULL;\n", "\tdesc = NULL;\n",
+                       "\tt->d[1] = NULL;\n\tt->desc = NULL;\n"):
+            self.assertEqual(self.close_problems(
+                "\tx();\n\tpfmkt_close(test, t->desc);\n" + forget), self.BAD)
+        self.assertEqual(self.close_problems(
+            "\tpfmkt_close(test, t->desc);\n\tt->desc = NULL;\n"
+            "\tKUNIT_EXPECT_EQ(test, nr_active(), 0U);\n"), [])
+        # An assignment of something else is a statement.
+        self.assertEqual(self.close_problems(
+            "\tpfmkt_close(test, t->desc);\n\tt->n = count(t);\n"), [])
+
+    def test_trailing_close_before_else(self):
+        # The close is the last statement of its branch: the other branch
+        # (a skip) does not make it any less the case's end.
+        bad = ("#ifdef CONFIG_X86\n\tx();\n\tpfmkt_close(test, desc);\n"
+               "#else\n\tkunit_skip(test, \"x86 only\");\n#endif\n")
+        self.assertEqual(self.close_problems(bad), self.BAD)
+        self.assertEqual(self.close_problems(bad.replace(
+            "#else", "#elif defined(CONFIG_ARM64)\n\ty();\n#else")), self.BAD)
+        self.assertEqual(self.close_problems(bad.replace(
+            "close(test, desc);\n", "close(test, desc);\n\tx();\n")), [])
+        # Code after the #endif is the case's end, not the close.
+        self.assertEqual(self.close_problems(bad + "\tx();\n"), [])
+
+    def test_trailing_close_before_endif(self):
+        bad = ("\tx();\n#ifdef CONFIG_X86\n\tpfmkt_close(test, desc);\n"
+               "#endif\n")
+        self.assertEqual(self.close_problems(bad), self.BAD)
+        # Nested conditionals in the other branch are skipped whole.
+        self.assertEqual(self.close_problems(
+            "#ifdef A\n\tpfmkt_close(test, desc);\n#else\n#ifdef B\n"
+            "\ty();\n#endif\n\tz();\n#endif\n"), self.BAD)
+        self.assertEqual(self.close_problems(
+            "#ifdef CONFIG_X86\n\tpfmkt_close(test, desc);\n#endif\n"
+            "\tKUNIT_EXPECT_EQ(test, nr_active(), 0U);\n"), [])
+
+    def test_trailing_close_in_last_branch(self):
+        # The braceless body of a last if or else.
+        self.assertEqual(self.close_problems(
+            "\tret = try(test, &desc);\n\tif (!ret)\n"
+            "\t\tpfmkt_close(test, desc);\n"), self.BAD)
+        self.assertEqual(self.close_problems(
+            "\tif (a)\n\t\tx();\n\telse\n\t\tpfmkt_close(test, desc);\n"),
+            self.BAD)
+        self.assertEqual(self.close_problems(
+            "\tif (!ret)\n\t\tpfmkt_close(test, desc);\n\tx();\n"), [])
+        # A loop's body is not the case's last statement.
+        self.assertEqual(self.close_problems(
+            "\tfor (i = 0; i < n; i++)\n\t\tpfmkt_close(test, d[i]);\n"), [])
+
+    def test_trailing_close_untracked(self):
+        # A context the suite's exit does not close: the case closes it.
+        self.assertEqual(self.close_problems(
+            "\tpfmkt_forget(test, desc);\n\tx();\n"
+            "\tpfmkt_close(test, desc);\n"), [])
+        self.assertEqual(self.close_problems(
+            "\tKUNIT_ASSERT_EQ(test, pfmk_create_context(&req, NULL, 0, &done,\n"
+            "\t\t\t\t\t\t   &desc, NULL), 0);\n"
+            "\tpfmkt_close(test, desc);\n"), [])
+        # Another descriptor forgotten, or created raw, is not this one.
+        self.assertEqual(self.close_problems(
+            "\tpfmkt_forget(test, other);\n\tpfmkt_close(test, desc);\n"),
+            self.BAD)
+        self.assertEqual(self.close_problems(
+            "\tpfmk_create_context(&req, NULL, 0, &done, &desc_b, NULL);\n"
+            "\tpfmkt_close(test, desc);\n"), self.BAD)
+
     @staticmethod
     def kfunc(name, body_lines, calls=()):
         return ("static void %s(struct kunit *test)\n{\n" % name

@@ -222,8 +222,6 @@ static void smpl_args_errors(struct kunit *test)
 	ret = pfmkt_try_create_arg(test, &req, c->arg ? &big.arg : NULL,
 				   c->size, &desc, &buf);
 	KUNIT_EXPECT_EQ_MSG(test, ret, c->err, "%s", c->what);
-	if (!ret)
-		pfmkt_close(test, desc);
 }
 
 /* pfmk_get_stats() with no output: -EINVAL. */

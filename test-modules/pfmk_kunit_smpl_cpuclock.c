@@ -45,20 +45,32 @@
  * @entries: entries read from the buffer.
  * @fills: buffers drained on notification.
  * @bad: malformed entries.
+ * @bad_at: the index, among @entries, of the first malformed entry.
+ * @bad_ent: that entry.
+ * @bad_after: the timestamp of the entry before it in its buffer, or 0.
+ * @bad_msgs: drains whose message was not PMD 0's overflow on @cpu.
+ * @bad_ret: what pfmk_read() returned for the first of them.
+ * @bad_msg: the message it read.
  */
 struct clock_ctx {
-	void	*desc;
-	void	*buf;
-	int	cpu;
-	u64	t_start;
-	u64	t_stop;
-	u64	entries;
-	u64	fills;
-	u64	bad;
+	void			*desc;
+	void			*buf;
+	int			cpu;
+	u64			t_start;
+	u64			t_stop;
+	u64			entries;
+	u64			fills;
+	u64			bad;
+	u64			bad_at;
+	struct pfm_dfl_smpl_entry bad_ent;
+	u64			bad_after;
+	u64			bad_msgs;
+	ssize_t			bad_ret;
+	union pfm_msg		bad_msg;
 };
 
-/* Check and count the entries of @c's buffer. */
-static void clock_read_entries(struct kunit *test, struct clock_ctx *c)
+/* Count the entries of @c's buffer; note the first malformed one. */
+static void clock_read_entries(struct clock_ctx *c)
 {
 	const struct pfm_dfl_smpl_entry *ent;
 	u64 i, n = pfmkt_hdr_count(c->buf), tstamp = 0;
@@ -68,12 +80,11 @@ static void clock_read_entries(struct kunit *test, struct clock_ctx *c)
 		if (ent->ovfl_pmd || ent->cpu != c->cpu || ent->set ||
 		    ent->last_reset_val != -CLOCK_PERIOD ||
 		    !ent->tstamp || ent->tstamp < tstamp) {
-			if (!c->bad)
-				KUNIT_FAIL(test,
-					   "CPU %d entry %llu: pmd %u cpu %u set %u reset %#llx tstamp %llu after %llu",
-					   c->cpu, i, ent->ovfl_pmd, ent->cpu,
-					   ent->set, ent->last_reset_val,
-					   ent->tstamp, tstamp);
+			if (!c->bad) {
+				c->bad_at = c->entries + i;
+				c->bad_ent = *ent;
+				c->bad_after = tstamp;
+			}
 			c->bad++;
 		}
 		tstamp = ent->tstamp;
@@ -81,13 +92,37 @@ static void clock_read_entries(struct kunit *test, struct clock_ctx *c)
 	c->entries += n;
 }
 
+/* Take @c's next message; note it unless it is PMD 0's overflow on its CPU. */
+static void clock_read_msg(struct clock_ctx *c)
+{
+	union pfm_msg msg;
+	unsigned int i;
+	ssize_t ret;
+	bool ok;
+
+	memset(&msg, 0x5a, sizeof(msg));
+	ret = pfmk_read(c->desc, &msg, sizeof(msg), 1);
+	ok = ret == (ssize_t)sizeof(msg) && msg.type == PFM_MSG_OVFL &&
+	     msg.pfm_ovfl_msg.msg_ovfl_cpu == c->cpu &&
+	     !msg.pfm_ovfl_msg.msg_active_set;
+	for (i = 0; i < PFM_HW_PMD_BV; i++)
+		ok &= msg.pfm_ovfl_msg.msg_ovfl_pmds[i] == (i ? 0 : 1);
+	if (ok)
+		return;
+	if (!c->bad_msgs) {
+		c->bad_ret = ret;
+		c->bad_msg = msg;
+	}
+	c->bad_msgs++;
+}
+
 /* Drain a full buffer: read it, restart, read the message. */
 static void clock_drain(struct kunit *test, struct clock_ctx *c)
 {
-	clock_read_entries(test, c);
+	clock_read_entries(c);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(c->desc), 0);
 	c->fills++;
-	pfmkt_expect_ovfl_msg(test, c->desc, 0, c->cpu);
+	clock_read_msg(c);
 }
 
 /* A cpu-clock sampling context loaded on each online CPU; returns how many. */
@@ -157,7 +192,7 @@ static struct clock_ctx *clock_sample_all(struct kunit *test,
 	*nr = clock_create_all(test, ctx);
 	clock_run(test, ctx, *nr);
 	for (i = 0; i < *nr; i++)
-		clock_read_entries(test, &ctx[i]);
+		clock_read_entries(&ctx[i]);
 	return ctx;
 }
 
@@ -168,13 +203,42 @@ static struct clock_ctx *clock_sample_all(struct kunit *test,
  */
 static void smpl_cpuclock_10khz_entries(struct kunit *test)
 {
-	struct clock_ctx *ctx;
+	const struct pfm_dfl_smpl_entry *e;
+	struct clock_ctx *ctx, *c;
 	unsigned int nr, i;
 
 	ctx = clock_sample_all(test, &nr);
-	for (i = 0; i < nr; i++)
-		KUNIT_EXPECT_EQ_MSG(test, ctx[i].bad, 0ULL, "CPU %d",
-				    ctx[i].cpu);
+	for (i = 0; i < nr; i++) {
+		c = &ctx[i];
+		e = &c->bad_ent;
+		KUNIT_EXPECT_EQ_MSG(test, c->bad, 0ULL,
+				    "CPU %d entry %llu: pmd %u cpu %u set %u reset %#llx tstamp %llu after %llu",
+				    c->cpu, c->bad_at, e->ovfl_pmd, e->cpu,
+				    e->set, e->last_reset_val, e->tstamp,
+				    c->bad_after);
+	}
+}
+
+/*
+ * The same run: the message of each drained buffer is PMD 0's overflow,
+ * on its CPU, in set 0.
+ */
+static void smpl_cpuclock_10khz_msgs(struct kunit *test)
+{
+	const struct pfm_ovfl_msg *m;
+	struct clock_ctx *ctx, *c;
+	unsigned int nr, i;
+
+	ctx = clock_sample_all(test, &nr);
+	for (i = 0; i < nr; i++) {
+		c = &ctx[i];
+		m = &c->bad_msg.pfm_ovfl_msg;
+		KUNIT_EXPECT_EQ_MSG(test, c->bad_msgs, 0ULL,
+				    "CPU %d, %llu drains; the first bad: read %zd type %u pmds %#llx cpu %u set %u",
+				    c->cpu, c->fills, c->bad_ret,
+				    c->bad_msg.type, m->msg_ovfl_pmds[0],
+				    m->msg_ovfl_cpu, m->msg_active_set);
+	}
 }
 
 /*
@@ -287,24 +351,29 @@ static int __no_sanitize_address clock_spinner_fn(void *data)
 
 /**
  * struct clock_spin_run - an overflow that interrupted the spinner
- * @desc: the cpu-clock context, masked by the overflow.
+ * @desc: the cpu-clock context.
  * @buf: its buffer, one entry long.
  * @cpu: the spinner's CPU.
  * @pid: the spinner's pid.
  * @tgid: the spinner's tgid.
+ * @state: the context's state once notified.
+ * @msg: the overflow's message, read.
  */
 struct clock_spin_run {
-	void	*desc;
-	void	*buf;
-	int	cpu;
-	pid_t	pid;
-	pid_t	tgid;
+	void			*desc;
+	void			*buf;
+	int			cpu;
+	pid_t			pid;
+	pid_t			tgid;
+	int			state;
+	struct pfm_ovfl_msg	msg;
 };
 
 /*
  * A kernel thread spins on @cpu; started only once it spins, a cpu-clock
  * context there samples with a one-entry buffer until the first overflow
- * fills it and notifies.
+ * fills it and notifies.  Nothing aborts the test while the thread runs:
+ * its set-up steps are asserted once it is stopped.
  */
 static void clock_spin_sample(struct kunit *test, struct clock_spin_run *run,
 			      struct clock_spinner *s)
@@ -312,6 +381,7 @@ static void clock_spin_sample(struct kunit *test, struct clock_spin_run *run,
 	struct pfmkt_priv *priv = test->priv;
 	unsigned long end, notified = 0;
 	struct task_struct *k;
+	int started = 0;
 
 	k = kthread_create(clock_spinner_fn, s, "pfmk_spin/%d", run->cpu);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
@@ -328,27 +398,33 @@ static void clock_spin_sample(struct kunit *test, struct clock_spin_run *run,
 	while (!READ_ONCE(s->spinning) && time_before(jiffies, end))
 		usleep_range(100, 200);
 	if (READ_ONCE(s->spinning)) {
-		KUNIT_EXPECT_EQ(test, pfmk_start(run->desc, NULL), 0);
-		notified = wait_for_completion_timeout(&priv->done,
-						       SMPL_TIMEOUT);
+		started = pfmk_start(run->desc, NULL);
+		if (!started)
+			notified = wait_for_completion_timeout(&priv->done,
+							       SMPL_TIMEOUT);
 	}
 	WRITE_ONCE(s->stop, true);
 	wait_for_completion(&s->done);
 	kthread_stop(k);
 	KUNIT_ASSERT_TRUE_MSG(test, READ_ONCE(s->spinning),
 			      "the thread on CPU %d did not spin", run->cpu);
+	KUNIT_ASSERT_EQ(test, started, 0);
 	/* Not a failure: the test may have been slow to see the notification. */
 	if (s->gave_up)
 		kunit_info(test, "the spin timed out after %d ms\n",
 			   jiffies_to_msecs(SPIN_MAX));
 	KUNIT_ASSERT_NE_MSG(test, notified, 0UL, "no notification");
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(run->desc), PFMKT_MASKED);
+	run->state = pfmk_get_state(run->desc);
 }
 
-/* An overflow of cpu-clock on another CPU, interrupting a spinning thread. */
+/*
+ * An overflow of cpu-clock on another CPU, interrupting a spinning
+ * thread; its message read.
+ */
 static void clock_spin_overflow(struct kunit *test, struct clock_spin_run *run)
 {
 	struct clock_spinner *s;
+	union pfm_msg msg;
 
 	run->cpu = pfmkt_other_cpu_or_skip(test, raw_smp_processor_id());
 	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
@@ -363,33 +439,59 @@ static void clock_spin_overflow(struct kunit *test, struct clock_spin_run *run)
 			    PFM_REGFL_OVFL_NOTIFY, 0);
 	pfmkt_load(test, run->desc, run->cpu);
 	clock_spin_sample(test, run, s);
-}
-
-/* Take the overflow message of @run, checking its PMD and CPU. */
-static void clock_spin_msg(struct kunit *test, struct clock_spin_run *run,
-			   struct pfm_ovfl_msg *m)
-{
-	union pfm_msg msg;
 
 	memset(&msg, 0x5a, sizeof(msg));
 	KUNIT_ASSERT_EQ(test, pfmk_read(run->desc, &msg, sizeof(msg), 1),
 			(ssize_t)sizeof(msg));
-	KUNIT_EXPECT_EQ(test, msg.type, (u32)PFM_MSG_OVFL);
-	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
-	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_ovfl_cpu, (u16)run->cpu);
-	*m = msg.pfm_ovfl_msg;
-	pfmkt_expect_no_msg(test, run->desc);
+	run->msg = msg.pfm_ovfl_msg;
+}
+
+/* The overflow that fills the one-entry buffer masks the context. */
+static void smpl_cpuclock_spin_masked(struct kunit *test)
+{
+	struct clock_spin_run run;
+
+	clock_spin_overflow(test, &run);
+	KUNIT_EXPECT_EQ(test, run.state, PFMKT_MASKED);
+}
+
+/* Its message is an overflow of PMD 0 on the spinner's CPU. */
+static void smpl_cpuclock_msg_ovfl(struct kunit *test)
+{
+	struct clock_spin_run run;
+
+	clock_spin_overflow(test, &run);
+	KUNIT_EXPECT_EQ(test, run.msg.msg_type, (u32)PFM_MSG_OVFL);
+	KUNIT_EXPECT_EQ(test, run.msg.msg_ovfl_pmds[0], 1ULL);
+	KUNIT_EXPECT_EQ(test, run.msg.msg_ovfl_cpu, (u16)run.cpu);
+}
+
+/* Masked, the context queues no second message. */
+static void smpl_cpuclock_msg_one(struct kunit *test)
+{
+	struct clock_spin_run run;
+
+	clock_spin_overflow(test, &run);
+	pfmkt_expect_no_msg(test, run.desc);
 }
 
 /*
  * The message of an overflow names the task it interrupted: its tid is
- * the spinning thread's pid, its pid the thread's tgid, its ip in the
- * spinning function.
+ * the spinning thread's pid, its pid the thread's tgid.
  */
 static void smpl_cpuclock_msg_task(struct kunit *test)
 {
 	struct clock_spin_run run;
-	struct pfm_ovfl_msg m;
+
+	clock_spin_overflow(test, &run);
+	KUNIT_EXPECT_EQ(test, (pid_t)run.msg.msg_ovfl_tid, run.pid);
+	KUNIT_EXPECT_EQ(test, (pid_t)run.msg.msg_ovfl_pid, run.tgid);
+}
+
+/* Its ip is in the spinning function. */
+static void smpl_cpuclock_msg_ip(struct kunit *test)
+{
+	struct clock_spin_run run;
 	char *ip_sym, *fn_sym;
 
 	/* Symbol names: too large for the stack. */
@@ -397,15 +499,12 @@ static void smpl_cpuclock_msg_task(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ip_sym);
 	fn_sym = ip_sym + KSYM_SYMBOL_LEN;
 	clock_spin_overflow(test, &run);
-	clock_spin_msg(test, &run, &m);
 
-	KUNIT_EXPECT_EQ(test, (pid_t)m.msg_ovfl_tid, run.pid);
-	KUNIT_EXPECT_EQ(test, (pid_t)m.msg_ovfl_pid, run.tgid);
 	snprintf(fn_sym, KSYM_SYMBOL_LEN, "%ps", clock_spinner_fn);
-	snprintf(ip_sym, KSYM_SYMBOL_LEN, "%ps", (void *)m.msg_ovfl_ip);
+	snprintf(ip_sym, KSYM_SYMBOL_LEN, "%ps", (void *)run.msg.msg_ovfl_ip);
 	KUNIT_EXPECT_STREQ_MSG(test, ip_sym, fn_sym, "msg_ovfl_ip %pS",
-			       (void *)m.msg_ovfl_ip);
-	KUNIT_EXPECT_GE(test, m.msg_ovfl_ip,
+			       (void *)run.msg.msg_ovfl_ip);
+	KUNIT_EXPECT_GE(test, run.msg.msg_ovfl_ip,
 			(u64)(unsigned long)clock_spinner_fn);
 }
 
@@ -414,24 +513,27 @@ static void smpl_cpuclock_entry_task(struct kunit *test)
 {
 	const struct pfm_dfl_smpl_entry *ent;
 	struct clock_spin_run run;
-	struct pfm_ovfl_msg m;
 
 	clock_spin_overflow(test, &run);
-	clock_spin_msg(test, &run, &m);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(run.buf), 1ULL);
 	ent = pfmkt_entry(run.buf, 0, 0);
 	KUNIT_EXPECT_EQ(test, ent->cpu, (u16)run.cpu);
 	KUNIT_EXPECT_EQ(test, (pid_t)ent->pid, run.pid);
 	KUNIT_EXPECT_EQ(test, (pid_t)ent->tgid, run.tgid);
-	KUNIT_EXPECT_EQ(test, ent->ip, m.msg_ovfl_ip);
+	KUNIT_EXPECT_EQ(test, ent->ip, run.msg.msg_ovfl_ip);
 }
 
 static struct kunit_case pfmk_smpl_cpuclock_cases[] = {
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_entries),
+	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_msgs),
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_stats),
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_rate),
+	KUNIT_CASE(smpl_cpuclock_spin_masked),
+	KUNIT_CASE(smpl_cpuclock_msg_ovfl),
+	KUNIT_CASE(smpl_cpuclock_msg_one),
 	KUNIT_CASE(smpl_cpuclock_msg_task),
+	KUNIT_CASE(smpl_cpuclock_msg_ip),
 	KUNIT_CASE(smpl_cpuclock_entry_task),
 	{}
 };

@@ -396,57 +396,91 @@ static void smpl_exact_step_missed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, want.smpl_count + want.ovfl_missed, 100ULL / 10);
 }
 
+/**
+ * struct exact_nf - exact_no_format()'s context and what it saw
+ * @desc: the context, 50 ticks given.
+ * @state6: its state after 6 ticks, before PMD0's first period ends.
+ */
+struct exact_nf {
+	void	*desc;
+	int	state6;
+};
+
 /*
  * No format, no notification, PMD0 samples every 7 ticks, PMD1 counts:
  * 50 ticks given.
  */
-static void *exact_no_format(struct kunit *test, int cpu)
+static struct exact_nf exact_no_format(struct kunit *test, int cpu)
 {
-	void *desc;
+	struct exact_nf nf;
 
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
-	pfmkt_write_sampler(test, desc, 0, 7, 0, BIT_ULL(1));
-	pfmkt_load_start(test, desc, cpu);
+	nf.desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 0, NULL);
+	pfmkt_write_pmc(test, nf.desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, nf.desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_write_sampler(test, nf.desc, 0, 7, 0, BIT_ULL(1));
+	pfmkt_load_start(test, nf.desc, cpu);
 	pfmk_test_pmu_tick(cpu, 6);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	nf.state6 = pfmk_get_state(nf.desc);
 	pfmk_test_pmu_tick(cpu, 44);
-	return desc;
+	return nf;
+}
+
+/* Sampling without a format: the context runs until the first overflow. */
+static void smpl_exact_no_format_not_before(struct kunit *test)
+{
+	struct exact_nf nf = exact_no_format(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, nf.state6, PFMKT_STARTED);
 }
 
 /*
  * Sampling without a format and without notification, as perfmon2 2.2:
- * the first overflow masks the context and leaves the PMD unreset
- * (saturation); nothing is notified.  A PMD with value 0 only counts.
+ * the first overflow masks the context, and no further one is counted.
  */
 static void smpl_exact_no_format(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1 };
-	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu();
-	void *desc;
+	struct exact_nf nf = exact_no_format(test, pfmkt_cpu());
 
-	desc = exact_no_format(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(nf.desc), PFMKT_MASKED);
+	pfmkt_expect_stats(test, nf.desc, &want);
+}
+
+/* The masking overflow leaves its PMD unreset (saturation). */
+static void smpl_exact_no_format_unreset(struct kunit *test)
+{
+	struct exact_nf nf = exact_no_format(test, pfmkt_cpu());
+
 	/* Not reset: it ran on from its wrap at tick 7. */
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 50ULL - 7);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 50ULL);
-	pfmkt_expect_stats(test, desc, &want);
-	pfmkt_expect_no_msg(test, desc);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, nf.desc, 0), 50ULL - 7);
+}
+
+/* A PMD with value 0 beside it only counts, masked or not. */
+static void smpl_exact_no_format_counts(struct kunit *test)
+{
+	struct exact_nf nf = exact_no_format(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, nf.desc, 1), 50ULL);
+}
+
+/* Nothing is notified: no message, no completion. */
+static void smpl_exact_no_format_silent(struct kunit *test)
+{
+	struct exact_nf nf = exact_no_format(test, pfmkt_cpu());
+	struct pfmkt_priv *priv = test->priv;
+
+	pfmkt_expect_no_msg(test, nf.desc);
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 }
 
 /* pfmk_restart() of it reloads the long reset and unmasks it. */
 static void smpl_exact_no_format_restart(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc;
+	struct exact_nf nf = exact_no_format(test, pfmkt_cpu());
 
-	desc = exact_no_format(test, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -7ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(nf.desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(nf.desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, nf.desc, 0), -7ULL);
 }
 
 /* Restarted, its next overflow masks it again. */
@@ -454,13 +488,12 @@ static void smpl_exact_no_format_masks_again(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 2, .restarts = 1 };
 	int cpu = pfmkt_cpu();
-	void *desc;
+	struct exact_nf nf = exact_no_format(test, cpu);
 
-	desc = exact_no_format(test, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(nf.desc), 0);
 	pfmk_test_pmu_tick(cpu, 7);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_expect_stats(test, desc, &want);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(nf.desc), PFMKT_MASKED);
+	pfmkt_expect_stats(test, nf.desc, &want);
 }
 
 #define RESET_V0	5ULL
@@ -873,9 +906,17 @@ static void *exact_write_loaded(struct kunit *test, int cpu, void **buf)
 	return desc;
 }
 
+/* write_pmds on a loaded, stopped context: the PMD reads the new value. */
+static void smpl_exact_write_loaded_value(struct kunit *test)
+{
+	void *buf, *desc = exact_write_loaded(test, pfmkt_cpu(), &buf);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -4ULL);
+}
+
 /*
- * write_pmds on a loaded, stopped context: the new value decides when the
- * next overflow comes.
+ * Started again after that write, the new value decides when the next
+ * overflow comes.
  */
 static void smpl_exact_write_loaded(struct kunit *test)
 {
@@ -883,7 +924,6 @@ static void smpl_exact_write_loaded(struct kunit *test)
 	void *desc, *buf;
 
 	desc = exact_write_loaded(test, cpu, &buf);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -4ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
@@ -892,17 +932,32 @@ static void smpl_exact_write_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val, -4ULL);
 }
 
+/* exact_write_loaded(), started: 4 ticks bring its first overflow. */
+static void *exact_write_loaded_ovfl(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = exact_write_loaded(test, cpu, buf);
+
+	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
+	pfmk_test_pmu_tick(cpu, 4);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 1ULL);
+	return desc;
+}
+
 /* After that overflow the PMD runs the short reset written with it. */
 static void smpl_exact_write_loaded_reset(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *buf, *desc = exact_write_loaded_ovfl(test, pfmkt_cpu(), &buf);
 
-	desc = exact_write_loaded(test, cpu, &buf);
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 4);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -6ULL);
+}
+
+/* Its next overflow comes that short reset later and records it. */
+static void smpl_exact_write_loaded_reset_period(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *buf;
+
+	exact_write_loaded_ovfl(test, cpu, &buf);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	pfmk_test_pmu_tick(cpu, 1);
@@ -991,6 +1046,7 @@ static void smpl_exact_entry_task(struct kunit *test)
 	const struct pfm_dfl_smpl_entry *ent;
 	struct exact_ticker t;
 	struct task_struct *k;
+	unsigned long ticked;
 	pid_t pid, tgid;
 	void *desc, *buf;
 
@@ -1008,9 +1064,9 @@ static void smpl_exact_entry_task(struct kunit *test)
 	pid = task_pid_nr(k);
 	tgid = task_tgid_nr(k);
 	wake_up_process(k);
-	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t.done, 10 * HZ),
-			0UL);
+	ticked = wait_for_completion_timeout(&t.done, 10 * HZ);
 	kthread_stop(k);
+	KUNIT_ASSERT_NE(test, ticked, 0UL);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	ent = pfmkt_entry(buf, 0, 0);
@@ -1033,7 +1089,11 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_self),
 	KUNIT_CASE(smpl_exact_step_carry),
 	KUNIT_CASE(smpl_exact_step_missed),
+	KUNIT_CASE(smpl_exact_no_format_not_before),
 	KUNIT_CASE(smpl_exact_no_format),
+	KUNIT_CASE(smpl_exact_no_format_unreset),
+	KUNIT_CASE(smpl_exact_no_format_counts),
+	KUNIT_CASE(smpl_exact_no_format_silent),
 	KUNIT_CASE(smpl_exact_no_format_restart),
 	KUNIT_CASE(smpl_exact_no_format_masks_again),
 	KUNIT_CASE(smpl_exact_reset_pmds),
@@ -1045,8 +1105,10 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_reset_pmds_restart_counts),
 	KUNIT_CASE_PARAM(smpl_exact_random, exact_random_gen_params),
 	KUNIT_CASE(smpl_exact_random_wide),
+	KUNIT_CASE(smpl_exact_write_loaded_value),
 	KUNIT_CASE(smpl_exact_write_loaded),
 	KUNIT_CASE(smpl_exact_write_loaded_reset),
+	KUNIT_CASE(smpl_exact_write_loaded_reset_period),
 	KUNIT_CASE(smpl_exact_write_loaded_counting),
 	KUNIT_CASE(smpl_exact_scribble),
 	KUNIT_CASE(smpl_exact_scribble_offset),

@@ -419,10 +419,6 @@ static void smpl_notify_buffer_full_restart(struct kunit *test)
 /* After the restart, recording resumes from the long reset. */
 static void smpl_notify_buffer_full_resumes(struct kunit *test)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 6,
-					     .smpl_count = 6,
-					     .notify_count = 1,
-					     .restarts = 1 };
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
@@ -434,6 +430,22 @@ static void smpl_notify_buffer_full_resumes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 1)->last_reset_val,
 			-NOTIFY_L);
+}
+
+/* Then the short reset again: the next entry a period later. */
+static void smpl_notify_buffer_full_resumes_short(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 6,
+					     .smpl_count = 6,
+					     .notify_count = 1,
+					     .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	pfmk_test_pmu_tick(cpu, FULL_P);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 1, 1)->last_reset_val, -FULL_P);
@@ -609,19 +621,25 @@ static void smpl_notify_only_when_full_restart(struct kunit *test)
 }
 
 /**
- * struct notify_reader - a kthread blocked in pfmk_read()
+ * struct notify_reader - a kthread blocked in pfmk_read(), and what it saw
  * @desc: the descriptor.
+ * @cpu: its CPU.
  * @started: the thread runs.
  * @finished: pfmk_read() returned.
  * @ret: what it returned.
  * @msg: the message it read.
+ * @blocked: pfmk_read() had not returned 20 ms after the thread started.
+ * @woken: it returned within 10 s of the overflow.
  */
 struct notify_reader {
 	void			*desc;
+	int			cpu;
 	struct completion	started;
 	struct completion	finished;
 	ssize_t			ret;
 	union pfm_msg		msg;
+	bool			blocked;
+	bool			woken;
 };
 
 static int notify_reader_fn(void *data)
@@ -635,19 +653,21 @@ static int notify_reader_fn(void *data)
 	return pfmk_test_kthread_park();
 }
 
-/* A reader blocked in pfmk_read() is woken by an overflow notification. */
-static void smpl_notify_blocked_reader(struct kunit *test)
+/*
+ * A kthread reads notify_setup()'s context, blocking; 20 ms later
+ * NOTIFY_P ticks notify it.  Returns what it saw, the thread stopped:
+ * nothing aborts the test while the thread runs.
+ */
+static struct notify_reader *notify_reader_run(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu();
 	struct notify_reader *r;
 	struct task_struct *t;
-	void *desc;
 
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	desc = notify_setup(test, cpu, 0, 0, NULL);
-	r->desc = desc;
+	r->cpu = pfmkt_cpu();
+	r->desc = notify_setup(test, r->cpu, 0, 0, NULL);
 	r->ret = 1;
 	init_completion(&r->started);
 	init_completion(&r->finished);
@@ -655,22 +675,76 @@ static void smpl_notify_blocked_reader(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	wait_for_completion(&r->started);
 	msleep(20);
-	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+	r->blocked = !completion_done(&r->finished);
 
-	pfmk_test_pmu_tick(cpu, NOTIFY_P);
-	if (!wait_for_completion_timeout(&r->finished, 10 * HZ)) {
-		KUNIT_FAIL(test, "pfmk_read() was not woken");
+	pfmk_test_pmu_tick(r->cpu, NOTIFY_P);
+	r->woken = wait_for_completion_timeout(&r->finished, 10 * HZ) != 0;
+	if (!r->woken) {
+		/* Woken without a message, pfmk_read() returns 0. */
 		complete_all(&priv->done);
 		wait_for_completion(&r->finished);
 	}
 	kthread_stop(t);
+	return r;
+}
+
+/* notify_reader_run(), the reader woken with a message: set-up. */
+static struct notify_reader *notify_reader_read(struct kunit *test)
+{
+	struct notify_reader *r = notify_reader_run(test);
+
+	KUNIT_ASSERT_TRUE_MSG(test, r->woken, "pfmk_read() was not woken");
+	KUNIT_ASSERT_EQ(test, r->ret, (ssize_t)sizeof(r->msg));
+	return r;
+}
+
+/* pfmk_read() blocks while no message is queued. */
+static void smpl_notify_blocked_reader_blocks(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, notify_reader_run(test)->blocked);
+}
+
+/* A reader blocked in pfmk_read() is woken by an overflow notification. */
+static void smpl_notify_blocked_reader(struct kunit *test)
+{
+	struct notify_reader *r = notify_reader_run(test);
+
+	KUNIT_EXPECT_TRUE_MSG(test, r->woken, "pfmk_read() was not woken");
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)sizeof(r->msg));
+}
+
+/* The message it reads is the overflow's. */
+static void smpl_notify_blocked_reader_msg(struct kunit *test)
+{
+	struct notify_reader *r = notify_reader_read(test);
+
 	KUNIT_EXPECT_EQ(test, r->msg.type, (u32)PFM_MSG_OVFL);
 	KUNIT_EXPECT_EQ(test, r->msg.pfm_ovfl_msg.msg_ovfl_pmds[0], 1ULL);
-	KUNIT_EXPECT_EQ(test, r->msg.pfm_ovfl_msg.msg_ovfl_cpu, (u16)cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_expect_no_msg(test, desc);
-	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, r->msg.pfm_ovfl_msg.msg_ovfl_cpu, (u16)r->cpu);
+}
+
+/* The overflow that woke it masked the context. */
+static void smpl_notify_blocked_reader_masked(struct kunit *test)
+{
+	struct notify_reader *r = notify_reader_read(test);
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(r->desc), PFMKT_MASKED);
+}
+
+/* The reader took the only message. */
+static void smpl_notify_blocked_reader_took(struct kunit *test)
+{
+	struct notify_reader *r = notify_reader_read(test);
+
+	pfmkt_expect_no_msg(test, r->desc);
+}
+
+/* Its message read, the context restarts. */
+static void smpl_notify_blocked_reader_restart(struct kunit *test)
+{
+	struct notify_reader *r = notify_reader_read(test);
+
+	KUNIT_EXPECT_EQ(test, pfmk_restart(r->desc), 0);
 }
 
 /*
@@ -747,8 +821,26 @@ static void *notify_unloaded(struct kunit *test, int cpu, void **buf)
 	return desc;
 }
 
-/* Unload while sampling: the values are folded, the buffer kept. */
+/*
+ * Unload while sampling: the events are released, the values folded,
+ * the buffer kept.
+ */
 static void smpl_notify_unload(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = notify_unloaded(test, cpu, &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-FULL_P + 23 % FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), FULL_STEP1 * 23);
+}
+
+/* Unloaded, it neither counts, samples nor overflows on its CPU's ticks. */
+static void smpl_notify_unload_frozen(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 23 / FULL_P,
 					     .smpl_count = 23 / FULL_P };
@@ -756,8 +848,6 @@ static void smpl_notify_unload(struct kunit *test)
 	void *desc, *buf;
 
 	desc = notify_unloaded(test, cpu, &buf);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
 	pfmk_test_pmu_tick(cpu, 23);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
@@ -788,8 +878,16 @@ static void smpl_notify_unload_masked(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P);
+}
+
+/* Unloaded while masked, it has nothing to restart: -ENOTCONN. */
+static void smpl_notify_unload_masked_restart(struct kunit *test)
+{
+	void *desc = notify_masked(test, pfmkt_cpu(), false);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
 }
 
 /* notify_masked() (running), unloaded, then loaded again on @cpu. */
@@ -856,7 +954,7 @@ static void smpl_notify_masked_write_pmcs_counts(struct kunit *test)
 
 	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(4));
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P + 2 * 4);
@@ -1052,18 +1150,26 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_buffer_full_saturates),
 	KUNIT_CASE(smpl_notify_buffer_full_restart),
 	KUNIT_CASE(smpl_notify_buffer_full_resumes),
+	KUNIT_CASE(smpl_notify_buffer_full_resumes_short),
 	KUNIT_CASE(smpl_notify_full_before_entry),
 	KUNIT_CASE(smpl_notify_full_silent),
 	KUNIT_CASE(smpl_notify_full_silent_restart),
 	KUNIT_CASE(smpl_notify_only_when_full_not_yet),
 	KUNIT_CASE(smpl_notify_only_when_full),
 	KUNIT_CASE(smpl_notify_only_when_full_restart),
+	KUNIT_CASE(smpl_notify_blocked_reader_blocks),
 	KUNIT_CASE(smpl_notify_blocked_reader),
+	KUNIT_CASE(smpl_notify_blocked_reader_msg),
+	KUNIT_CASE(smpl_notify_blocked_reader_masked),
+	KUNIT_CASE(smpl_notify_blocked_reader_took),
+	KUNIT_CASE(smpl_notify_blocked_reader_restart),
 	KUNIT_CASE(smpl_notify_close_masked_state),
 	KUNIT_CASE(smpl_notify_close_masked),
 	KUNIT_CASE(smpl_notify_unload),
+	KUNIT_CASE(smpl_notify_unload_frozen),
 	KUNIT_CASE(smpl_notify_unload_reload),
 	KUNIT_CASE(smpl_notify_unload_masked),
+	KUNIT_CASE(smpl_notify_unload_masked_restart),
 	KUNIT_CASE(smpl_notify_unload_masked_reload),
 	KUNIT_CASE(smpl_notify_unload_masked_started),
 	KUNIT_CASE(smpl_notify_unload_masked_counts),
