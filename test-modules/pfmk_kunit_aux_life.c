@@ -226,9 +226,11 @@ KUNIT_ARRAY_PARAM(auxt_close, auxt_closes, auxt_close_desc);
 static void aux_close_capturing(struct kunit *test)
 {
 	const struct auxt_close *c = test->param_value;
+	struct pfmk_global_stats before, after;
 	struct auxt *t = test->priv;
 
 	auxt_need_patch(test);
+	before = pfmkt_gstats(test);
 	auxt_create(test, NULL, 0, NULL);
 	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(4, 50));
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, 2 * PAGE_SIZE,
@@ -239,6 +241,11 @@ static void aux_close_capturing(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, pfmk_unload_context(t->desc), 0);
 	pfmkt_close(test, t->desc);
 	t->desc = NULL;
+	/* Its event and memory went with it (KASAN and kmemleak: the rest). */
+	after = pfmkt_gstats(test);
+	pfmkt_expect_gstats(test, &before, &after, &(struct pfmk_global_stats){},
+			    PFMKT_GST(ctx_open) | PFMKT_GST(events) |
+			    PFMKT_GST(mem_bytes));
 }
 
 /*
