@@ -72,7 +72,7 @@ static int x86t_write(void *desc, u16 reg, u64 val, pfm_flags_t *flags)
  * of pfmk: only a core PMU takes a PERF_TYPE_HARDWARE event (without
  * one, every PMU refuses it with -ENOENT).
  */
-static bool x86t_perf_has_core_pmu(void)
+static bool x86t_perf_has_core_pmu(struct kunit *test)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE,
@@ -82,11 +82,11 @@ static bool x86t_perf_has_core_pmu(void)
 	};
 	struct perf_event *event;
 
-	event = perf_event_create_kernel_counter(&attr, pfmkt_cpu(), NULL,
-						 NULL, NULL);
+	event = pfmkt_perf_try_create(test, &attr, pfmkt_cpu(), NULL, NULL,
+				      NULL);
 	if (IS_ERR(event))
 		return false;
-	perf_event_release_kernel(event);
+	pfmkt_perf_release(test, event);
 	return true;
 }
 
@@ -99,7 +99,7 @@ static bool x86t_perf_has_core_pmu(void)
 static void x86t_announce(struct kunit *test,
 			  const struct pfmk_x86_pmu_info *info)
 {
-	if (x86t_perf_has_core_pmu())
+	if (x86t_perf_has_core_pmu(test))
 		kunit_skip(test, X86T_HAS_PMU ": no emulated one is announced");
 	KUNIT_ASSERT_EQ(test, pfmk_x86_pmu_announce(info), 0);
 }
@@ -131,7 +131,7 @@ struct x86t_bad_image {
 /* No x86 core PMU, and a context of the default description. */
 static void *x86t_no_pmu_ctx(struct kunit *test)
 {
-	if (x86t_perf_has_core_pmu())
+	if (x86t_perf_has_core_pmu(test))
 		kunit_skip(test, X86T_HAS_PMU);
 	return pfmkt_create(test, "");
 }
@@ -212,7 +212,7 @@ static void x86_no_pmu_no_named(struct kunit *test)
 {
 	void *desc;
 
-	if (x86t_perf_has_core_pmu())
+	if (x86t_perf_has_core_pmu(test))
 		kunit_skip(test, X86T_HAS_PMU);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &(struct pfarg_ctx) {
 		.ctx_flags = PFM_FL_SYSTEM_WIDE,
@@ -458,6 +458,13 @@ static void *x86t_default_ctx(struct kunit *test)
 	return pfmkt_create(test, "");
 }
 
+/* The emulated Intel PMU announced, a context of its description by name. */
+static void *x86t_named_ctx(struct kunit *test)
+{
+	x86t_announce(test, &x86t_intel);
+	return pfmkt_create(test, PFMK_X86_INTEL_NAME);
+}
+
 /*
  * libpfm's images of cycles, instructions and the fixed counters, and a
  * generic value next to them, as a 2006 client writes them.
@@ -471,21 +478,20 @@ static const struct x86t_reg_val x86t_routed[] = {
 
 KUNIT_ARRAY_PARAM(x86t_routed, x86t_routed, x86t_reg_val_desc);
 
-/* Write x86t_routed[] one PMC at a time, each expected to succeed. */
-static bool x86t_write_routed(struct kunit *test, void *desc)
+/*
+ * x86t_default_ctx() with x86t_routed[] written one PMC at a time, each
+ * write asserted (x86_default_routes_images checks them).
+ */
+static void *x86t_default_routed(struct kunit *test)
 {
-	bool ok = true;
+	void *desc = x86t_default_ctx(test);
 	unsigned int i;
-	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(x86t_routed); i++) {
-		ret = x86t_write(desc, x86t_routed[i].reg, x86t_routed[i].val,
-				 NULL);
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "PMC%u",
-				    x86t_routed[i].reg);
-		ok &= !ret;
-	}
-	return ok;
+	for (i = 0; i < ARRAY_SIZE(x86t_routed); i++)
+		KUNIT_ASSERT_EQ_MSG(test, x86t_write(desc, x86t_routed[i].reg,
+						     x86t_routed[i].val, NULL),
+				    0, "PMC%u", x86t_routed[i].reg);
+	return desc;
 }
 
 /*
@@ -518,11 +524,17 @@ static void x86_default_refuses_image(struct kunit *test)
  */
 static void x86_default_load_fails(struct kunit *test)
 {
-	void *desc = x86t_default_ctx(test);
+	void *desc = x86t_default_routed(test);
 
-	KUNIT_ASSERT_TRUE(test, x86t_write_routed(test, desc));
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &(struct pfarg_load)
-			{ .load_pid = pfmkt_cpu() }), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
+}
+
+/* The failed load of the routed images leaves the context unloaded. */
+static void x86_default_load_fails_unloaded(struct kunit *test)
+{
+	void *desc = x86t_default_routed(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
@@ -559,11 +571,9 @@ KUNIT_ARRAY_PARAM(x86t_named_write, x86t_named_writes,
 static void x86_named_routes_images(struct kunit *test)
 {
 	const struct x86t_named_write *w = test->param_value;
+	void *named = x86t_named_ctx(test);
 	pfm_flags_t flags;
-	void *named;
 
-	x86t_announce(test, &x86t_intel);
-	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, w->reg, w->img, &flags),
 			w->err);
 	if (w->err)
@@ -600,12 +610,17 @@ static void x86_named_defaults_unused(struct kunit *test)
 /* A context of the native description by name loads with its defaults. */
 static void x86_named_loads_defaults(struct kunit *test)
 {
-	void *named;
+	void *named = x86t_named_ctx(test);
 
-	x86t_announce(test, &x86t_intel);
-	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(named, &(struct pfarg_load)
-			{ .load_pid = pfmkt_cpu() }), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(named, pfmkt_cpu()), 0);
+}
+
+/* Loaded with its defaults, the context by name is in the loaded state. */
+static void x86_named_loads_defaults_state(struct kunit *test)
+{
+	void *named = x86t_named_ctx(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(named, pfmkt_cpu()), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(named), PFM_CTX_LOADED);
 }
 
@@ -625,11 +640,13 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE_PARAM(x86_default_routes_images, x86t_routed_gen_params),
 	KUNIT_CASE(x86_default_refuses_image),
 	KUNIT_CASE(x86_default_load_fails),
+	KUNIT_CASE(x86_default_load_fails_unloaded),
 	KUNIT_CASE_PARAM(x86_named_routes_images,
 			 x86t_named_write_gen_params),
 	KUNIT_CASE(x86_retract_refuses_images),
 	KUNIT_CASE(x86_named_defaults_unused),
 	KUNIT_CASE(x86_named_loads_defaults),
+	KUNIT_CASE(x86_named_loads_defaults_state),
 	{}
 };
 
