@@ -27,7 +27,7 @@ struct multi_pair {
 	void	*b;
 };
 
-/* @p's two contexts, each the only one active on its CPU. */
+/* @p's two contexts (skipped without a second online CPU). */
 static void multi_two_cpus_pair(struct kunit *test, struct multi_pair *p)
 {
 	p->cpu_a = cpumask_first(cpu_online_mask);
@@ -38,11 +38,19 @@ static void multi_two_cpus_pair(struct kunit *test, struct multi_pair *p)
 
 	p->a = pfmkt_create_started(test, p->cpu_a, 1, 0);
 	p->b = pfmkt_create_started(test, p->cpu_b, 2, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p->cpu_a), 1U);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p->cpu_b), 1U);
 }
 
-/* Two contexts on two CPUs: each counts its own CPU's ticks only. */
+/* Two contexts on two CPUs: each the only one active on its CPU. */
+static void multi_two_cpus_active(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_pair(test, &p);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_a), 1U);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_b), 1U);
+}
+
+/* Two contexts on two CPUs: ticks on one CPU count in its context only. */
 static void multi_two_cpus_apart(struct kunit *test)
 {
 	struct multi_pair p;
@@ -51,60 +59,134 @@ static void multi_two_cpus_apart(struct kunit *test)
 	pfmk_test_pmu_tick(p.cpu_a, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 0ULL);
-	pfmk_test_pmu_tick(p.cpu_b, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
 }
 
-/* Two contexts on two CPUs: stopping one does not stop the other. */
-static void multi_two_cpus_stop(struct kunit *test)
+/* Two contexts on two CPUs: then the other CPU's ticks count in its own. */
+static void multi_two_cpus_apart_other(struct kunit *test)
 {
 	struct multi_pair p;
 
 	multi_two_cpus_pair(test, &p);
 	pfmk_test_pmu_tick(p.cpu_a, 10);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 0ULL);
 	pfmk_test_pmu_tick(p.cpu_b, 10);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(p.a), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
+}
+
+/* multi_two_cpus_pair() ticked 10 times on each CPU, then @p->a stopped. */
+static void multi_two_cpus_stopped(struct kunit *test, struct multi_pair *p)
+{
+	multi_two_cpus_pair(test, p);
+	pfmk_test_pmu_tick(p->cpu_a, 10);
+	pfmk_test_pmu_tick(p->cpu_b, 10);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(p->a), 0);
+}
+
+/* Two contexts on two CPUs: stopping one leaves the other active. */
+static void multi_two_cpus_stop(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_stopped(test, &p);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_a), 0U);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_b), 1U);
+}
+
+/* Two contexts on two CPUs: stopping one does not stop the other. */
+static void multi_two_cpus_stop_counts(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_stopped(test, &p);
 	pfmk_test_pmu_tick(p.cpu_a, 10);
 	pfmk_test_pmu_tick(p.cpu_b, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 40ULL);
 }
 
-/* Two contexts on two CPUs: closing one leaves the other counting. */
+/* multi_two_cpus_pair(), 10 ticks on @p->cpu_b, then @p->a closed. */
+static void multi_two_cpus_closed(struct kunit *test, struct multi_pair *p)
+{
+	multi_two_cpus_pair(test, p);
+	pfmk_test_pmu_tick(p->cpu_b, 10);
+	pfmkt_close(test, p->a);
+}
+
+/* Two contexts on two CPUs: closing one leaves nothing on its CPU. */
 static void multi_two_cpus_close(struct kunit *test)
 {
 	struct multi_pair p;
 
-	multi_two_cpus_pair(test, &p);
-	pfmk_test_pmu_tick(p.cpu_b, 10);
-	pfmkt_close(test, p.a);
+	multi_two_cpus_closed(test, &p);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_a), 0U);
+}
+
+/* Two contexts on two CPUs: closing one leaves the other's count. */
+static void multi_two_cpus_close_keeps(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_closed(test, &p);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
+}
+
+/* Two contexts on two CPUs: closing one leaves the other counting. */
+static void multi_two_cpus_close_counts(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_closed(test, &p);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
 	pfmk_test_pmu_tick(p.cpu_b, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 22ULL);
+}
+
+/* Two contexts on two CPUs: closing one leaves the other started. */
+static void multi_two_cpus_close_started(struct kunit *test)
+{
+	struct multi_pair p;
+
+	multi_two_cpus_closed(test, &p);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(p.b),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 }
 
 /*
  * Two contexts started on @cpu, @a counting 1 and @b 3 a tick from 1000,
- * and ticked 10 times: each counts its own.
+ * and ticked 10 times.
  */
 static void multi_same_cpu_pair(struct kunit *test, int cpu, void **a,
 				void **b)
 {
 	*a = pfmkt_create_started(test, cpu, 1, 0);
 	*b = pfmkt_create_started(test, cpu, 3, 1000);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
 	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *b, 0), 1030ULL);
 }
 
-/* Two contexts on one CPU: stopping one does not stop the other. */
+/* Two contexts on one CPU: both active. */
+static void multi_same_cpu_active(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
+}
+
+/* Two contexts on one CPU: each counts its own. */
+static void multi_same_cpu_apart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
+}
+
+/* Two contexts on one CPU: stopping one leaves the other active. */
 static void multi_same_cpu_stop(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
@@ -113,8 +195,28 @@ static void multi_same_cpu_stop(struct kunit *test)
 	multi_same_cpu_pair(test, cpu, &a, &b);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+}
+
+/* Two contexts on one CPU: stopping one leaves the other started. */
+static void multi_same_cpu_stop_started(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(b),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+}
+
+/* Two contexts on one CPU: stopping one does not stop the other. */
+static void multi_same_cpu_stop_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
 	pfmk_test_pmu_tick(cpu, 10);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
@@ -132,7 +234,7 @@ static void multi_same_cpu_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
 }
 
-/* Two contexts on one CPU: closing one leaves the other counting. */
+/* Two contexts on one CPU: closing one leaves the other active. */
 static void multi_same_cpu_close_one(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
@@ -141,7 +243,28 @@ static void multi_same_cpu_close_one(struct kunit *test)
 	multi_same_cpu_pair(test, cpu, &a, &b);
 	pfmkt_close(test, b);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+}
+
+/* Two contexts on one CPU: closing one leaves the other's count. */
+static void multi_same_cpu_close_one_keeps(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	pfmkt_close(test, b);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
+}
+
+/* Two contexts on one CPU: closing one leaves the other counting. */
+static void multi_same_cpu_close_one_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *a, *b;
+
+	multi_same_cpu_pair(test, cpu, &a, &b);
+	pfmkt_close(test, b);
+	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 11ULL);
 }
@@ -171,7 +294,17 @@ static void multi_many_started(struct kunit *test, int cpu, void **desc)
 		desc[i] = pfmkt_create_started(test, cpu, i + 1, (u64)i << 32);
 }
 
-/* Many contexts on one CPU: all active, each counts its own. */
+/* Many contexts on one CPU: all active. */
+static void multi_many_active(struct kunit *test)
+{
+	void *desc[MULTI_NR];
+	int cpu = pfmkt_cpu();
+
+	multi_many_started(test, cpu, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR);
+}
+
+/* Many contexts on one CPU: each counts its own. */
 static void multi_many(struct kunit *test)
 {
 	void *desc[MULTI_NR];
@@ -179,7 +312,6 @@ static void multi_many(struct kunit *test)
 	unsigned int i;
 
 	multi_many_started(test, cpu, desc);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR);
 	pfmk_test_pmu_tick(cpu, 100);
 	for (i = 0; i < MULTI_NR; i++)
 		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
@@ -197,10 +329,29 @@ static void multi_many_half_close(struct kunit *test, int cpu, void **desc)
 		pfmkt_close(test, desc[i]);
 }
 
-/*
- * Many contexts on one CPU, half of them closed midway: those are dead,
- * the others count on.
- */
+/* Many contexts on one CPU, half of them closed midway: half active. */
+static void multi_many_half_closed_active(struct kunit *test)
+{
+	void *desc[MULTI_NR];
+	int cpu = pfmkt_cpu();
+
+	multi_many_half_close(test, cpu, desc);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
+}
+
+/* Many contexts on one CPU, half of them closed midway: those are dead. */
+static void multi_many_half_closed_dead(struct kunit *test)
+{
+	void *desc[MULTI_NR];
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+
+	multi_many_half_close(test, cpu, desc);
+	for (i = 0; i < MULTI_NR; i += 2)
+		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc[i]), -EBADF);
+}
+
+/* Many contexts on one CPU, half of them closed midway: the rest count. */
 static void multi_many_half_closed(struct kunit *test)
 {
 	void *desc[MULTI_NR];
@@ -208,16 +359,10 @@ static void multi_many_half_closed(struct kunit *test)
 	unsigned int i;
 
 	multi_many_half_close(test, cpu, desc);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
 	pfmk_test_pmu_tick(cpu, 10);
-	for (i = 0; i < MULTI_NR; i++) {
-		if (i % 2 == 0) {
-			KUNIT_EXPECT_EQ(test, pfmk_get_state(desc[i]), -EBADF);
-			continue;
-		}
+	for (i = 1; i < MULTI_NR; i += 2)
 		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
 				((u64)i << 32) + 110 * (i + 1));
-	}
 }
 
 /* Many contexts on one CPU, half closed midway: closing the rest ends all. */
@@ -236,14 +381,29 @@ static void multi_many_all_closed(struct kunit *test)
 }
 
 static struct kunit_case pfmk_multi_cases[] = {
+	KUNIT_CASE(multi_two_cpus_active),
 	KUNIT_CASE(multi_two_cpus_apart),
+	KUNIT_CASE(multi_two_cpus_apart_other),
 	KUNIT_CASE(multi_two_cpus_stop),
+	KUNIT_CASE(multi_two_cpus_stop_counts),
 	KUNIT_CASE(multi_two_cpus_close),
+	KUNIT_CASE(multi_two_cpus_close_keeps),
+	KUNIT_CASE(multi_two_cpus_close_counts),
+	KUNIT_CASE(multi_two_cpus_close_started),
+	KUNIT_CASE(multi_same_cpu_active),
+	KUNIT_CASE(multi_same_cpu_apart),
 	KUNIT_CASE(multi_same_cpu_stop),
+	KUNIT_CASE(multi_same_cpu_stop_started),
+	KUNIT_CASE(multi_same_cpu_stop_counts),
 	KUNIT_CASE(multi_same_cpu_write),
 	KUNIT_CASE(multi_same_cpu_close_one),
+	KUNIT_CASE(multi_same_cpu_close_one_keeps),
+	KUNIT_CASE(multi_same_cpu_close_one_counts),
 	KUNIT_CASE(multi_same_cpu_close_both),
+	KUNIT_CASE(multi_many_active),
 	KUNIT_CASE(multi_many),
+	KUNIT_CASE(multi_many_half_closed_active),
+	KUNIT_CASE(multi_many_half_closed_dead),
 	KUNIT_CASE(multi_many_half_closed),
 	KUNIT_CASE(multi_many_all_closed),
 	{}
