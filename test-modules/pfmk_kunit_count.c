@@ -664,8 +664,8 @@ static void count_read_pmds_time_reload(struct kunit *test)
  * Hardware events are accepted at write_pmcs and load only where perf
  * counts them.  Which case runs is decided by the machine the harness
  * boots, asked of perf (not of pfmk): the x86 TCG guests have no core PMU
- * (the four count_hw_event_refused* cases run), the arm64 guests have
- * QEMU's PMUv3 (count_hw_event_loads runs); Documentation/testing.rst.
+ * (the count_hw_event_refused* cases run), the arm64 guests have QEMU's
+ * PMUv3 (the count_hw_event_loads* cases run); Documentation/testing.rst.
  */
 #define COUNT_HW_NONE	"perf counts no hardware cycles on this CPU"
 #define COUNT_HW_SOME	"perf counts hardware cycles on this CPU"
@@ -712,14 +712,30 @@ static void *count_hw_loaded(struct kunit *test, int *expected)
 	return desc;
 }
 
-/* No PMU for it: the load gives perf's errno, the context unchanged. */
+/* No PMU for it: the load gives perf's errno, the context unloaded. */
 static void count_hw_event_refused(struct kunit *test)
 {
 	int expected;
 	void *desc = count_hw_refused(test, &expected);
 
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* After the refused load the context cannot start. */
+static void count_hw_event_refused_start(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_refused(test, &expected);
+
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
+}
+
+/* After the refused load PMD 0 keeps the value written. */
+static void count_hw_event_refused_pmd(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_refused(test, &expected);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
 }
 
@@ -731,10 +747,18 @@ static void count_hw_event_refused_removed(struct kunit *test)
 
 	pfmkt_write_pmc(test, desc, 1, 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
+}
+
+/* Refused, then loaded without the hardware event: in the loaded state. */
+static void count_hw_event_refused_removed_state(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_loaded(test, &expected);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 }
 
-/* Reprogrammed on the loaded context: refused, the context unchanged. */
+/* Reprogrammed on the loaded context: refused with perf's errno. */
 static void count_hw_event_refused_reprogram(struct kunit *test)
 {
 	int expected;
@@ -742,11 +766,24 @@ static void count_hw_event_refused_reprogram(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 1, COUNT_HW_CYCLES),
 			expected);
+}
+
+/* The refused reprogramming leaves the context loaded. */
+static void count_hw_event_refused_reprogram_state(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_loaded(test, &expected);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_try_write_pmc(desc, 1, COUNT_HW_CYCLES),
+			expected);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 }
 
-/* After the refused reprogramming, PMD 0 counts and PMD 1 does not. */
-static void count_hw_event_refused_counts(struct kunit *test)
+/*
+ * count_hw_loaded()'s context, the hardware event refused again on PMD 1,
+ * then started for 2 to 3 ms.
+ */
+static void *count_hw_reprogram_started(struct kunit *test)
 {
 	int expected;
 	void *desc = count_hw_loaded(test, &expected);
@@ -755,26 +792,88 @@ static void count_hw_event_refused_counts(struct kunit *test)
 			expected);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
+	return desc;
+}
+
+/* After the refused reprogramming, PMD 0 counts. */
+static void count_hw_event_refused_counts(struct kunit *test)
+{
+	void *desc = count_hw_reprogram_started(test);
+
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
+}
+
+/* After the refused reprogramming, PMD 1 does not count. */
+static void count_hw_event_refused_counts_not_pmd1(struct kunit *test)
+{
+	void *desc = count_hw_reprogram_started(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+}
+
+/* After the refused reprogramming, the context is started. */
+static void count_hw_event_refused_counts_started(struct kunit *test)
+{
+	void *desc = count_hw_reprogram_started(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 }
 
-/* A PMU for it: the hardware event loads, starts and counts. */
-static void count_hw_event_loads(struct kunit *test)
+/*
+ * Set-up of the cases where perf has a PMU for hardware cycles (skipped
+ * where it has none): count_hw_create()'s context, not loaded.
+ */
+static void *count_hw_some(struct kunit *test)
 {
 	int cpu = pfmkt_cpu(), expected = pfmk_test_hw_cycles_expected(cpu);
-	void *desc;
 
 	if (expected)
 		kunit_skip(test, COUNT_HW_NONE " (%d)", expected);
-	desc = count_hw_create(test, cpu, expected);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+	return count_hw_create(test, cpu, expected);
+}
+
+/* A PMU for it: the hardware event loads. */
+static void count_hw_event_loads(struct kunit *test)
+{
+	void *desc = count_hw_some(test);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
+}
+
+/* Loaded with the hardware event, the context is in the loaded state. */
+static void count_hw_event_loads_state(struct kunit *test)
+{
+	void *desc = count_hw_some(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+}
+
+/* count_hw_some()'s context loaded and started for 2 to 3 ms. */
+static void *count_hw_started(struct kunit *test)
+{
+	void *desc = count_hw_some(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
+	return desc;
+}
+
+/* Started, the hardware event counts. */
+static void count_hw_event_loads_counts(struct kunit *test)
+{
+	void *desc = count_hw_started(test);
+
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+}
+
+/* Started with the hardware event, the context is in the started state. */
+static void count_hw_event_loads_started(struct kunit *test)
+{
+	void *desc = count_hw_started(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 }
@@ -846,10 +945,19 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_read_pmds_time_folded),
 	KUNIT_CASE(count_read_pmds_time_reload),
 	KUNIT_CASE(count_hw_event_refused),
+	KUNIT_CASE(count_hw_event_refused_start),
+	KUNIT_CASE(count_hw_event_refused_pmd),
 	KUNIT_CASE(count_hw_event_refused_removed),
+	KUNIT_CASE(count_hw_event_refused_removed_state),
 	KUNIT_CASE(count_hw_event_refused_reprogram),
+	KUNIT_CASE(count_hw_event_refused_reprogram_state),
 	KUNIT_CASE(count_hw_event_refused_counts),
+	KUNIT_CASE(count_hw_event_refused_counts_not_pmd1),
+	KUNIT_CASE(count_hw_event_refused_counts_started),
 	KUNIT_CASE(count_hw_event_loads),
+	KUNIT_CASE(count_hw_event_loads_state),
+	KUNIT_CASE(count_hw_event_loads_counts),
+	KUNIT_CASE(count_hw_event_loads_started),
 	KUNIT_CASE(count_load_offline_cpu),
 	KUNIT_CASE(count_load_offline_cpu_back),
 	{}
