@@ -139,21 +139,36 @@ static void count_exact_written(struct kunit *test)
 	count_expect_all(test, desc, 0);
 }
 
-/* Loaded, not started: no event active, nothing counts. */
-static void count_exact_loaded(struct kunit *test)
+/* Loaded: the context is in the loaded state. */
+static void count_exact_loaded_state(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_exact_at(test, cpu, COUNT_WRITTEN);
 
 	pfmkt_load(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+}
+
+/* Loaded, not started: no event active. */
+static void count_exact_loaded_inactive(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_WRITTEN);
+
+	pfmkt_load(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	pfmk_test_pmu_tick(cpu, 5);
+}
+
+/* Loaded, not started: nothing counts. */
+static void count_exact_loaded(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_LOADED);
+
 	count_expect_all(test, desc, 0);
 }
 
-/* Started: every event active, each PMD counts its step per tick. */
-static void count_exact_started(struct kunit *test)
+/* Started: every event active. */
+static void count_exact_started_active(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_exact_at(test, cpu, COUNT_LOADED);
@@ -161,19 +176,31 @@ static void count_exact_started(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu),
 			PFMK_TEST_NUM_PMCS);
-	pfmk_test_pmu_tick(cpu, 1000);
+}
+
+/* Started: each PMD counts its step per tick. */
+static void count_exact_started(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_STARTED);
+
 	count_expect_all(test, desc, 1000);
 }
 
-/* Stopped: no event active, the counts frozen. */
-static void count_exact_stopped(struct kunit *test)
+/* Stopped: no event active. */
+static void count_exact_stopped_inactive(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_exact_at(test, cpu, COUNT_STARTED);
 
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	pfmk_test_pmu_tick(cpu, 300);
+}
+
+/* Stopped: the counts frozen. */
+static void count_exact_stopped(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_STOPPED);
+
 	count_expect_all(test, desc, 1000);
 }
 
@@ -188,16 +215,37 @@ static void count_exact_restarted(struct kunit *test)
 	count_expect_all(test, desc, 1007);
 }
 
-/* Unloaded: no event left, the PMDs keep their last counts. */
-static void count_exact_unloaded(struct kunit *test)
+/* Unloaded: the context is in the unloaded state. */
+static void count_exact_unloaded_state(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_UNLOADED);
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* Unloaded: no event left. */
+static void count_exact_unloaded_inactive(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
-	void *desc = count_exact_at(test, cpu, COUNT_RESTARTED);
 
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	count_exact_at(test, cpu, COUNT_UNLOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Unloaded: the PMDs keep their last counts. */
+static void count_exact_unloaded(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_UNLOADED);
+
 	count_expect_all(test, desc, 1007);
+}
+
+/* Unloaded: the PMDs keep their last counts through more ticks. */
+static void count_exact_unloaded_frozen(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_UNLOADED);
+
 	pfmk_test_pmu_tick(cpu, 13);
 	count_expect_all(test, desc, 1007);
 }
@@ -460,22 +508,51 @@ static void count_read_vectors_generic(struct kunit *test)
 	count_expect_vec(test, desc, regs, v->n);
 }
 
-/* A PMD whose PMC is disabled keeps the value written to it. */
-static void count_disabled_pmd(struct kunit *test)
+/*
+ * A context of the test PMU on @cpu: PMC 0 enabled (STEP 1), PMC 1 not
+ * (0xffff, no enable bit), PMD 1 at 77 and PMD 6 (no PMC) at ~0,
+ * started.
+ */
+static void *count_disabled_started(struct kunit *test, int cpu)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, desc, 1, 0xffff);
 	pfmkt_write_pmd(test, desc, 1, 77);
 	pfmkt_write_pmd(test, desc, 6, ~0ULL);
 	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* Only the PMD whose PMC is enabled has an active event. */
+static void count_disabled_pmd_inactive(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+
+	count_disabled_started(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+}
+
+/* A PMD whose PMC is disabled keeps the value written to it. */
+static void count_disabled_pmd(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_disabled_started(test, cpu);
+
 	pfmk_test_pmu_tick(cpu, 9);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 9ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 77ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 6), ~0ULL);
+}
+
+/* Next to disabled PMDs, the enabled one counts. */
+static void count_disabled_pmd_enabled_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_disabled_started(test, cpu);
+
+	pfmk_test_pmu_tick(cpu, 9);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 9ULL);
 }
 
 /*
@@ -592,17 +669,34 @@ static void *count_time_stopped(struct kunit *test, struct pfarg_pmd *pmd,
 	return desc;
 }
 
-/* Times run once started; a PMD without an event has none. */
-static void count_read_pmds_time_started(struct kunit *test)
+/* Started, read with its times: PMD 0 counted 4 ticks by 2. */
+static void count_read_pmds_time_started_value(struct kunit *test)
 {
 	struct pfmk_pmd_time a[2];
 	struct pfarg_pmd pmd[2];
 
 	count_time_started(test, pmd, a);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
+}
+
+/* Times run once started. */
+static void count_read_pmds_time_started(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+
+	count_time_started(test, pmd, a);
 	KUNIT_EXPECT_GE(test, a[0].time_enabled, 2 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, a[0].time_running, 0ULL);
-	/* PMD 1 has no event: no time. */
+}
+
+/* Started, a PMD without an event (PMD 1) has no time. */
+static void count_read_pmds_time_no_event(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+
+	count_time_started(test, pmd, a);
 	KUNIT_EXPECT_EQ(test, a[1].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[1].time_running, 0ULL);
 }
@@ -632,18 +726,38 @@ static void count_read_pmds_time_stopped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
 }
 
-/* Unload folds the times and the value. */
+/*
+ * count_time_stopped() (read into @a), unloaded, then read again into
+ * @pmd and @b.
+ */
+static void count_time_unloaded(struct kunit *test, struct pfarg_pmd *pmd,
+				struct pfmk_pmd_time *a,
+				struct pfmk_pmd_time *b)
+{
+	void *desc = count_time_stopped(test, pmd, a);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	count_read_time(test, desc, pmd, b);
+}
+
+/* Unload folds the times. */
 static void count_read_pmds_time_folded(struct kunit *test)
 {
 	struct pfmk_pmd_time a[2], b[2];
 	struct pfarg_pmd pmd[2];
-	void *desc;
 
-	desc = count_time_stopped(test, pmd, a);
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	count_read_time(test, desc, pmd, b);
+	count_time_unloaded(test, pmd, a, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
+}
+
+/* Unload folds the value. */
+static void count_read_pmds_time_folded_value(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+
+	count_time_unloaded(test, pmd, a, b);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 }
 
@@ -903,18 +1017,44 @@ static void count_load_offline_cpu(struct kunit *test)
 	void *desc = count_offline_setup(test, cpu);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
-/* Refused there, the context loads and counts once the CPU is back. */
-static void count_load_offline_cpu_back(struct kunit *test)
+/* The load refused on an offline CPU leaves the context unloaded. */
+static void count_load_offline_cpu_state(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_offline_setup(test, cpu);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* count_offline_setup()'s context, refused there, and the CPU back. */
+static void *count_offline_back(struct kunit *test, int cpu)
+{
+	void *desc = count_offline_setup(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	pfmkt_online(test, cpu);
+	return desc;
+}
+
+/* Refused there, the context loads once the CPU is back. */
+static void count_load_offline_cpu_back(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_offline_back(test, cpu);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+}
+
+/* Refused there, the context counts once the CPU is back. */
+static void count_load_offline_cpu_back_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_offline_back(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
@@ -922,11 +1062,18 @@ static void count_load_offline_cpu_back(struct kunit *test)
 
 static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_exact_written),
+	KUNIT_CASE(count_exact_loaded_state),
+	KUNIT_CASE(count_exact_loaded_inactive),
 	KUNIT_CASE(count_exact_loaded),
+	KUNIT_CASE(count_exact_started_active),
 	KUNIT_CASE(count_exact_started),
+	KUNIT_CASE(count_exact_stopped_inactive),
 	KUNIT_CASE(count_exact_stopped),
 	KUNIT_CASE(count_exact_restarted),
+	KUNIT_CASE(count_exact_unloaded_state),
+	KUNIT_CASE(count_exact_unloaded_inactive),
 	KUNIT_CASE(count_exact_unloaded),
+	KUNIT_CASE(count_exact_unloaded_frozen),
 	KUNIT_CASE(count_exact_closed),
 	KUNIT_CASE(count_clock_loaded),
 	KUNIT_CASE(count_clock_started),
@@ -936,13 +1083,18 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_clock_restarted),
 	KUNIT_CASE(count_clock_unloaded),
 	KUNIT_CASE_PARAM(count_read_vectors_generic, count_vec_gen_params),
+	KUNIT_CASE(count_disabled_pmd_inactive),
 	KUNIT_CASE(count_disabled_pmd),
+	KUNIT_CASE(count_disabled_pmd_enabled_counts),
 	KUNIT_CASE_PARAM(count_read_fields, count_loaded_gen_params),
 	KUNIT_CASE(count_read_pmds_time_unloaded),
+	KUNIT_CASE(count_read_pmds_time_started_value),
 	KUNIT_CASE(count_read_pmds_time_started),
+	KUNIT_CASE(count_read_pmds_time_no_event),
 	KUNIT_CASE(count_read_pmds_time_grows),
 	KUNIT_CASE(count_read_pmds_time_stopped),
 	KUNIT_CASE(count_read_pmds_time_folded),
+	KUNIT_CASE(count_read_pmds_time_folded_value),
 	KUNIT_CASE(count_read_pmds_time_reload),
 	KUNIT_CASE(count_hw_event_refused),
 	KUNIT_CASE(count_hw_event_refused_start),
@@ -959,7 +1111,9 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_hw_event_loads_counts),
 	KUNIT_CASE(count_hw_event_loads_started),
 	KUNIT_CASE(count_load_offline_cpu),
+	KUNIT_CASE(count_load_offline_cpu_state),
 	KUNIT_CASE(count_load_offline_cpu_back),
+	KUNIT_CASE(count_load_offline_cpu_back_counts),
 	{}
 };
 
