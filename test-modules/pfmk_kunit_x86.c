@@ -356,14 +356,34 @@ KUNIT_ARRAY_PARAM(x86t_gp_encoding, x86t_gp_encodings, x86t_encoding_desc);
 KUNIT_ARRAY_PARAM(x86t_fixed_encoding, x86t_fixed_encodings,
 		  x86t_encoding_desc);
 
-/* The emulated Intel PMU announced: a row's image, then its event. */
+/* The emulated Intel PMU announced: a row's image is valid. */
+static void x86t_expect_image_valid(struct kunit *test)
+{
+	const struct x86t_encoding *e = test->param_value;
+
+	x86t_announce(test, &x86t_intel);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(e->pmc, e->img), 0);
+}
+
+/* Intel general counters: one row of x86t_gp_encodings[], valid. */
+static void x86_intel_gp_image_valid(struct kunit *test)
+{
+	x86t_expect_image_valid(test);
+}
+
+/* Intel fixed counters: one row of x86t_fixed_encodings[], valid. */
+static void x86_intel_fixed_image_valid(struct kunit *test)
+{
+	x86t_expect_image_valid(test);
+}
+
+/* The emulated Intel PMU announced: a row's image as an event. */
 static void x86t_expect_encoding(struct kunit *test)
 {
 	const struct x86t_encoding *e = test->param_value;
 	struct perf_event_attr attr;
 
 	x86t_announce(test, &x86t_intel);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(e->pmc, e->img), 0);
 	memset(&attr, 0, sizeof(attr));
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(e->pmd, e->img, &attr),
 			e->ret);
@@ -387,14 +407,20 @@ static void x86_intel_fixed_encoding(struct kunit *test)
 	x86t_expect_encoding(test);
 }
 
-/* AMD64: six counters with PerfCtrCore, event bits 11:8 at 35:32. */
+/* AMD64: six counters with PerfCtrCore: an image on PMC5 is valid. */
+static void x86_amd_image_valid(struct kunit *test)
+{
+	x86t_announce(test, &x86t_amd);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, X86T_AMD_IMG), 0);
+}
+
+/* AMD64: event bits 11:8 at 35:32. */
 static void x86_amd_encoding(struct kunit *test)
 {
 	struct perf_event_attr attr = { };
 	const u64 img = X86T_AMD_IMG;
 
 	x86t_announce(test, &x86t_amd);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, img), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(5, img, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.config, BIT_ULL(32) | 0xf0c1);
 }
@@ -590,6 +616,14 @@ static void x86_retract_refuses_images(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), -EINVAL);
 }
 
+/* PMDs of counters the CPU lacks: PMD4 (PMC4), PMD19 (PMC16's 4th). */
+static const struct x86t_reg_val x86t_unused[] = {
+	{ "PMD4", 4, 0 },
+	{ "fixed PMD19", PFMK_X86_FIXED_PMD0 + 3, 0 },
+};
+
+KUNIT_ARRAY_PARAM(x86t_unused, x86t_unused, x86t_reg_val_desc);
+
 /*
  * The registers of counters the CPU lacks (PMC4..15, PMC16's fourth
  * field here) are 0 by default, and leave their PMDs unused, as on
@@ -597,14 +631,13 @@ static void x86_retract_refuses_images(struct kunit *test)
  */
 static void x86_named_defaults_unused(struct kunit *test)
 {
+	const struct x86t_reg_val *r = test->param_value;
 	struct perf_event_attr attr;
 
 	x86t_announce(test, &x86t_intel);
 	memset(&attr, 0, sizeof(attr));
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(4, 0, &attr),
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(r->reg, r->val, &attr),
 			PFMK_PMC_OFF);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 3,
-						     0, &attr), PFMK_PMC_OFF);
 }
 
 /* A context of the native description by name loads with its defaults. */
@@ -632,9 +665,14 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_no_pmu_no_named),
 	KUNIT_CASE_PARAM(x86_announce_rules, x86t_bad_announce_gen_params),
 	KUNIT_CASE(x86_announce_busy),
+	KUNIT_CASE_PARAM(x86_intel_gp_image_valid,
+			 x86t_gp_encoding_gen_params),
 	KUNIT_CASE_PARAM(x86_intel_gp_encoding, x86t_gp_encoding_gen_params),
+	KUNIT_CASE_PARAM(x86_intel_fixed_image_valid,
+			 x86t_fixed_encoding_gen_params),
 	KUNIT_CASE_PARAM(x86_intel_fixed_encoding,
 			 x86t_fixed_encoding_gen_params),
+	KUNIT_CASE(x86_amd_image_valid),
 	KUNIT_CASE(x86_amd_encoding),
 	KUNIT_CASE_PARAM(x86_image_refused, x86t_bad_image_gen_params),
 	KUNIT_CASE_PARAM(x86_default_routes_images, x86t_routed_gen_params),
@@ -644,7 +682,7 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE_PARAM(x86_named_routes_images,
 			 x86t_named_write_gen_params),
 	KUNIT_CASE(x86_retract_refuses_images),
-	KUNIT_CASE(x86_named_defaults_unused),
+	KUNIT_CASE_PARAM(x86_named_defaults_unused, x86t_unused_gen_params),
 	KUNIT_CASE(x86_named_loads_defaults),
 	KUNIT_CASE(x86_named_loads_defaults_state),
 	{}
