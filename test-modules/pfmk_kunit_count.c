@@ -529,8 +529,8 @@ static void count_read_vectors_generic(struct kunit *test)
 
 /*
  * A context of the test PMU on @cpu: PMC 0 enabled (STEP 1), PMC 1 not
- * (0xffff, no enable bit), PMD 1 at 77 and PMD 6 (no PMC) at ~0,
- * started.
+ * (STEP 0xffff without the enable bit), PMC 6 left 0, PMD 1 at 77 and
+ * PMD 6 at ~0, started.
  */
 static void *count_disabled_started(struct kunit *test, int cpu)
 {
