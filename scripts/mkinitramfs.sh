@@ -470,9 +470,9 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	aux)
 		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_unsupported"]},' ;;
 	debug)
-		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_count\": [\"count_hw_event_loads\"]$gone}," ;;
+		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_count\": [\"count_hw_event_loads\", \"count_hw_event_loads_state\", \"count_hw_event_loads_counts\", \"count_hw_event_loads_started\"]$gone}," ;;
 	arm64-debug)
-		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_smoke\": [\"encode_msr_tsc\"], \"pfmk_dyn\": [\"dyn_msr_tsc\"], \"pfmk_count\": [\"count_hw_event_refused\", \"count_hw_event_refused_removed\", \"count_hw_event_refused_reprogram\", \"count_hw_event_refused_counts\"]$gone}," ;;
+		echo "  \"expected_skips\": {\"pfmk_aux\": [\"aux_unsupported\"], \"pfmk_aux_smoke\": [\"aux_unsupported\"], \"pfmk_smoke\": [\"encode_msr_tsc\"], \"pfmk_dyn\": [\"dyn_msr_tsc\"], \"pfmk_count\": [\"count_hw_event_refused\", \"count_hw_event_refused_start\", \"count_hw_event_refused_pmd\", \"count_hw_event_refused_removed\", \"count_hw_event_refused_removed_state\", \"count_hw_event_refused_reprogram\", \"count_hw_event_refused_reprogram_state\", \"count_hw_event_refused_counts\", \"count_hw_event_refused_counts_not_pmd1\", \"count_hw_event_refused_counts_started\"]$gone}," ;;
 	arm64-*)
 		echo '  "expected_skips": {"pfmk_aux_smoke": ["aux_stream", "aux_copy_throughput_4k", "aux_copy_throughput_64k", "aux_copy_throughput_1m"], "pfmk_smoke": ["encode_msr_tsc"]},' ;;
 	*)

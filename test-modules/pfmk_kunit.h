@@ -15,7 +15,10 @@
  * description they pin; KUnit's own cleanup would only run after the
  * suite's exit.  A test calls pfmkt_close() only where the close is what
  * it tests, or comes before what it tests; never as its last statement.
- * A CPU a test took offline is brought back.
+ * A CPU a test took offline is brought back.  A raw perf event a test
+ * creates (pfmkt_perf_create()) is a resource of the test the same way,
+ * released with perf_event_release_kernel() when the test ends or
+ * aborts, by KUnit's cleanup (it pins no PMU description).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -26,6 +29,7 @@
 #include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/kthread.h>
+#include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -318,5 +322,16 @@ void pfmkt_online(struct kunit *test, int cpu);
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,
 		      u64 cycle);
 void pfmkt_bad(struct pfmkt_bad *bad, long ret, int entry, u64 value);
+struct perf_event *pfmkt_perf_try_create(struct kunit *test,
+					 struct perf_event_attr *attr, int cpu,
+					 struct task_struct *task,
+					 perf_overflow_handler_t handler,
+					 void *context);
+struct perf_event *pfmkt_perf_create(struct kunit *test,
+				     struct perf_event_attr *attr, int cpu,
+				     struct task_struct *task,
+				     perf_overflow_handler_t handler,
+				     void *context);
+void pfmkt_perf_release(struct kunit *test, struct perf_event *event);
 
 #endif /* _PFMK_KUNIT_H */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfmk KUnit suites pfmk_count and pfmk_multi: what the PMDs count.
+ * pfmk KUnit suite pfmk_count: what the PMDs of one context count.
  *
- * pfmk_count: the life cycle with exact counts on the deterministic test
- * PMU and plausible ones on cpu-clock, vectors of 1, 4 and all PMDs,
- * initial values, enabled/running times, hardware events, offline CPUs.
- * pfmk_multi: several contexts on one CPU and on two CPUs.
+ * The life cycle with exact counts on the deterministic test PMU and
+ * plausible ones on cpu-clock, vectors of 1, 4 and all PMDs, initial
+ * values, enabled/running times, hardware events, offline CPUs.  Several
+ * contexts at once are pfmk_multi's (pfmk_kunit_multi.c).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -139,21 +139,36 @@ static void count_exact_written(struct kunit *test)
 	count_expect_all(test, desc, 0);
 }
 
-/* Loaded, not started: no event active, nothing counts. */
-static void count_exact_loaded(struct kunit *test)
+/* Loaded: the context is in the loaded state. */
+static void count_exact_loaded_state(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_exact_at(test, cpu, COUNT_WRITTEN);
 
 	pfmkt_load(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+}
+
+/* Loaded, not started: no event active. */
+static void count_exact_loaded_inactive(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_WRITTEN);
+
+	pfmkt_load(test, desc, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	pfmk_test_pmu_tick(cpu, 5);
+}
+
+/* Loaded, not started: nothing counts. */
+static void count_exact_loaded(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_LOADED);
+
 	count_expect_all(test, desc, 0);
 }
 
-/* Started: every event active, each PMD counts its step per tick. */
-static void count_exact_started(struct kunit *test)
+/* Started: every event active. */
+static void count_exact_started_active(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_exact_at(test, cpu, COUNT_LOADED);
@@ -161,19 +176,31 @@ static void count_exact_started(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu),
 			PFMK_TEST_NUM_PMCS);
-	pfmk_test_pmu_tick(cpu, 1000);
+}
+
+/* Started: each PMD counts its step per tick. */
+static void count_exact_started(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_STARTED);
+
 	count_expect_all(test, desc, 1000);
 }
 
-/* Stopped: no event active, the counts frozen. */
-static void count_exact_stopped(struct kunit *test)
+/* Stopped: no event active. */
+static void count_exact_stopped_inactive(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_exact_at(test, cpu, COUNT_STARTED);
 
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-	pfmk_test_pmu_tick(cpu, 300);
+}
+
+/* Stopped: the counts frozen. */
+static void count_exact_stopped(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_STOPPED);
+
 	count_expect_all(test, desc, 1000);
 }
 
@@ -188,16 +215,37 @@ static void count_exact_restarted(struct kunit *test)
 	count_expect_all(test, desc, 1007);
 }
 
-/* Unloaded: no event left, the PMDs keep their last counts. */
-static void count_exact_unloaded(struct kunit *test)
+/* Unloaded: the context is in the unloaded state. */
+static void count_exact_unloaded_state(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_UNLOADED);
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* Unloaded: no event left. */
+static void count_exact_unloaded_inactive(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
-	void *desc = count_exact_at(test, cpu, COUNT_RESTARTED);
 
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	count_exact_at(test, cpu, COUNT_UNLOADED);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Unloaded: the PMDs keep their last counts. */
+static void count_exact_unloaded(struct kunit *test)
+{
+	void *desc = count_exact_at(test, pfmkt_cpu(), COUNT_UNLOADED);
+
 	count_expect_all(test, desc, 1007);
+}
+
+/* Unloaded: the PMDs keep their last counts through more ticks. */
+static void count_exact_unloaded_frozen(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_exact_at(test, cpu, COUNT_UNLOADED);
+
 	pfmk_test_pmu_tick(cpu, 13);
 	count_expect_all(test, desc, 1007);
 }
@@ -317,18 +365,37 @@ static void count_clock_frozen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w[1], v[1]);
 }
 
-/* cpu-clock started again: counting goes on, within the time elapsed. */
-static void count_clock_restarted(struct kunit *test)
+/*
+ * count_clock_at()'s context stopped, read into @w, started again for 2
+ * to 3 ms, then read into @v; the time since the first start.
+ */
+static u64 count_clock_restart(struct kunit *test, u64 *w, u64 *v)
 {
-	u64 t0, elapsed, v[2], w[2];
+	u64 t0;
 	void *desc = count_clock_at(test, pfmkt_cpu(), COUNT_STOPPED, &t0);
 
 	count_clock_read(test, desc, w);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
 	count_clock_read(test, desc, v);
-	elapsed = ktime_get_ns() - t0;
+	return ktime_get_ns() - t0;
+}
+
+/* cpu-clock started again: counting goes on. */
+static void count_clock_restarted(struct kunit *test)
+{
+	u64 v[2], w[2];
+
+	count_clock_restart(test, w, v);
 	KUNIT_EXPECT_GT(test, v[0], w[0]);
+}
+
+/* cpu-clock started again: the count within the time elapsed. */
+static void count_clock_restarted_bounded(struct kunit *test)
+{
+	u64 elapsed, v[2], w[2];
+
+	elapsed = count_clock_restart(test, w, v);
 	KUNIT_EXPECT_LE(test, v[0], elapsed + COUNT_CLOCK_SLACK);
 }
 
@@ -460,22 +527,51 @@ static void count_read_vectors_generic(struct kunit *test)
 	count_expect_vec(test, desc, regs, v->n);
 }
 
-/* A PMD whose PMC is disabled keeps the value written to it. */
-static void count_disabled_pmd(struct kunit *test)
+/*
+ * A context of the test PMU on @cpu: PMC 0 enabled (STEP 1), PMC 1 not
+ * (STEP 0xffff without the enable bit), PMC 6 left 0, PMD 1 at 77 and
+ * PMD 6 at ~0, started.
+ */
+static void *count_disabled_started(struct kunit *test, int cpu)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_pmc(test, desc, 1, 0xffff);
 	pfmkt_write_pmd(test, desc, 1, 77);
 	pfmkt_write_pmd(test, desc, 6, ~0ULL);
 	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* Only the PMD whose PMC is enabled has an active event. */
+static void count_disabled_pmd_inactive(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+
+	count_disabled_started(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+}
+
+/* A PMD whose PMC is disabled keeps the value written to it. */
+static void count_disabled_pmd(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_disabled_started(test, cpu);
+
 	pfmk_test_pmu_tick(cpu, 9);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 9ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 77ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 6), ~0ULL);
+}
+
+/* Next to disabled PMDs, the enabled one counts. */
+static void count_disabled_pmd_enabled_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_disabled_started(test, cpu);
+
+	pfmk_test_pmu_tick(cpu, 9);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 9ULL);
 }
 
 /*
@@ -523,6 +619,11 @@ static void count_read_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd[1].reg_ovfl_switch_cnt, 0ULL);
 }
 
+/*
+ * Read PMDs 0 and 1 of @desc with their times into @pmd and @time, or
+ * abort the test, also if PMD 0 ran longer than it was enabled: times
+ * that cannot be compared are no state to start from.
+ */
 static void count_read_time(struct kunit *test, void *desc,
 			    struct pfarg_pmd *pmd, struct pfmk_pmd_time *time)
 {
@@ -531,7 +632,7 @@ static void count_read_time(struct kunit *test, void *desc,
 	pmd[0].reg_num = 0;
 	pmd[1].reg_num = 1;
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds_time(desc, pmd, time, 2), 0);
-	KUNIT_EXPECT_LE(test, time[0].time_running, time[0].time_enabled);
+	KUNIT_ASSERT_LE(test, time[0].time_running, time[0].time_enabled);
 }
 
 /*
@@ -592,17 +693,34 @@ static void *count_time_stopped(struct kunit *test, struct pfarg_pmd *pmd,
 	return desc;
 }
 
-/* Times run once started; a PMD without an event has none. */
-static void count_read_pmds_time_started(struct kunit *test)
+/* Started, read with its times: PMD 0 counted 4 ticks by 2. */
+static void count_read_pmds_time_started_value(struct kunit *test)
 {
 	struct pfmk_pmd_time a[2];
 	struct pfarg_pmd pmd[2];
 
 	count_time_started(test, pmd, a);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
+}
+
+/* Times run once started. */
+static void count_read_pmds_time_started(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+
+	count_time_started(test, pmd, a);
 	KUNIT_EXPECT_GE(test, a[0].time_enabled, 2 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, a[0].time_running, 0ULL);
-	/* PMD 1 has no event: no time. */
+}
+
+/* Started, a PMD without an event (PMD 1) has no time. */
+static void count_read_pmds_time_no_event(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2];
+	struct pfarg_pmd pmd[2];
+
+	count_time_started(test, pmd, a);
 	KUNIT_EXPECT_EQ(test, a[1].time_enabled, 0ULL);
 	KUNIT_EXPECT_EQ(test, a[1].time_running, 0ULL);
 }
@@ -632,18 +750,38 @@ static void count_read_pmds_time_stopped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
 }
 
-/* Unload folds the times and the value. */
+/*
+ * count_time_stopped() (read into @a), unloaded, then read again into
+ * @pmd and @b.
+ */
+static void count_time_unloaded(struct kunit *test, struct pfarg_pmd *pmd,
+				struct pfmk_pmd_time *a,
+				struct pfmk_pmd_time *b)
+{
+	void *desc = count_time_stopped(test, pmd, a);
+
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	count_read_time(test, desc, pmd, b);
+}
+
+/* Unload folds the times. */
 static void count_read_pmds_time_folded(struct kunit *test)
 {
 	struct pfmk_pmd_time a[2], b[2];
 	struct pfarg_pmd pmd[2];
-	void *desc;
 
-	desc = count_time_stopped(test, pmd, a);
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	count_read_time(test, desc, pmd, b);
+	count_time_unloaded(test, pmd, a, b);
 	KUNIT_EXPECT_EQ(test, b[0].time_enabled, a[0].time_enabled);
 	KUNIT_EXPECT_EQ(test, b[0].time_running, a[0].time_running);
+}
+
+/* Unload folds the value. */
+static void count_read_pmds_time_folded_value(struct kunit *test)
+{
+	struct pfmk_pmd_time a[2], b[2];
+	struct pfarg_pmd pmd[2];
+
+	count_time_unloaded(test, pmd, a, b);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, 1008ULL);
 }
 
@@ -664,8 +802,8 @@ static void count_read_pmds_time_reload(struct kunit *test)
  * Hardware events are accepted at write_pmcs and load only where perf
  * counts them.  Which case runs is decided by the machine the harness
  * boots, asked of perf (not of pfmk): the x86 TCG guests have no core PMU
- * (the four count_hw_event_refused* cases run), the arm64 guests have
- * QEMU's PMUv3 (count_hw_event_loads runs); Documentation/testing.rst.
+ * (the count_hw_event_refused* cases run), the arm64 guests have QEMU's
+ * PMUv3 (the count_hw_event_loads* cases run); Documentation/testing.rst.
  */
 #define COUNT_HW_NONE	"perf counts no hardware cycles on this CPU"
 #define COUNT_HW_SOME	"perf counts hardware cycles on this CPU"
@@ -712,14 +850,30 @@ static void *count_hw_loaded(struct kunit *test, int *expected)
 	return desc;
 }
 
-/* No PMU for it: the load gives perf's errno, the context unchanged. */
+/* No PMU for it: the load gives perf's errno, the context unloaded. */
 static void count_hw_event_refused(struct kunit *test)
 {
 	int expected;
 	void *desc = count_hw_refused(test, &expected);
 
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* After the refused load the context cannot start. */
+static void count_hw_event_refused_start(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_refused(test, &expected);
+
 	KUNIT_EXPECT_EQ(test, pfmk_start(desc, NULL), -ENOTCONN);
+}
+
+/* After the refused load PMD 0 keeps the value written. */
+static void count_hw_event_refused_pmd(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_refused(test, &expected);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
 }
 
@@ -731,10 +885,18 @@ static void count_hw_event_refused_removed(struct kunit *test)
 
 	pfmkt_write_pmc(test, desc, 1, 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
+}
+
+/* Refused, then loaded without the hardware event: in the loaded state. */
+static void count_hw_event_refused_removed_state(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_loaded(test, &expected);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 }
 
-/* Reprogrammed on the loaded context: refused, the context unchanged. */
+/* Reprogrammed on the loaded context: refused with perf's errno. */
 static void count_hw_event_refused_reprogram(struct kunit *test)
 {
 	int expected;
@@ -742,11 +904,24 @@ static void count_hw_event_refused_reprogram(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pfmkt_try_write_pmc(desc, 1, COUNT_HW_CYCLES),
 			expected);
+}
+
+/* The refused reprogramming leaves the context loaded. */
+static void count_hw_event_refused_reprogram_state(struct kunit *test)
+{
+	int expected;
+	void *desc = count_hw_loaded(test, &expected);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_try_write_pmc(desc, 1, COUNT_HW_CYCLES),
+			expected);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
 }
 
-/* After the refused reprogramming, PMD 0 counts and PMD 1 does not. */
-static void count_hw_event_refused_counts(struct kunit *test)
+/*
+ * count_hw_loaded()'s context, the hardware event refused again on PMD 1,
+ * then started for 2 to 3 ms.
+ */
+static void *count_hw_reprogram_started(struct kunit *test)
 {
 	int expected;
 	void *desc = count_hw_loaded(test, &expected);
@@ -755,26 +930,88 @@ static void count_hw_event_refused_counts(struct kunit *test)
 			expected);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
+	return desc;
+}
+
+/* After the refused reprogramming, PMD 0 counts. */
+static void count_hw_event_refused_counts(struct kunit *test)
+{
+	void *desc = count_hw_reprogram_started(test);
+
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 0), 5ULL);
+}
+
+/* After the refused reprogramming, PMD 1 does not count. */
+static void count_hw_event_refused_counts_not_pmd1(struct kunit *test)
+{
+	void *desc = count_hw_reprogram_started(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+}
+
+/* After the refused reprogramming, the context is started. */
+static void count_hw_event_refused_counts_started(struct kunit *test)
+{
+	void *desc = count_hw_reprogram_started(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 }
 
-/* A PMU for it: the hardware event loads, starts and counts. */
-static void count_hw_event_loads(struct kunit *test)
+/*
+ * Set-up of the cases where perf has a PMU for hardware cycles (skipped
+ * where it has none): count_hw_create()'s context, not loaded.
+ */
+static void *count_hw_some(struct kunit *test)
 {
 	int cpu = pfmkt_cpu(), expected = pfmk_test_hw_cycles_expected(cpu);
-	void *desc;
 
 	if (expected)
 		kunit_skip(test, COUNT_HW_NONE " (%d)", expected);
-	desc = count_hw_create(test, cpu, expected);
-	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+	return count_hw_create(test, cpu, expected);
+}
+
+/* A PMU for it: the hardware event loads. */
+static void count_hw_event_loads(struct kunit *test)
+{
+	void *desc = count_hw_some(test);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
+}
+
+/* Loaded with the hardware event, the context is in the loaded state. */
+static void count_hw_event_loads_state(struct kunit *test)
+{
+	void *desc = count_hw_some(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_LOADED);
+}
+
+/* count_hw_some()'s context loaded and started for 2 to 3 ms. */
+static void *count_hw_started(struct kunit *test)
+{
+	void *desc = count_hw_some(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	usleep_range(2000, 3000);
+	return desc;
+}
+
+/* Started, the hardware event counts. */
+static void count_hw_event_loads_counts(struct kunit *test)
+{
+	void *desc = count_hw_started(test);
+
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, desc, 1), 0ULL);
+}
+
+/* Started with the hardware event, the context is in the started state. */
+static void count_hw_event_loads_started(struct kunit *test)
+{
+	void *desc = count_hw_started(test);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 }
@@ -804,18 +1041,44 @@ static void count_load_offline_cpu(struct kunit *test)
 	void *desc = count_offline_setup(test, cpu);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
-/* Refused there, the context loads and counts once the CPU is back. */
-static void count_load_offline_cpu_back(struct kunit *test)
+/* The load refused on an offline CPU leaves the context unloaded. */
+static void count_load_offline_cpu_state(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
 	void *desc = count_offline_setup(test, cpu);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* count_offline_setup()'s context, refused there, and the CPU back. */
+static void *count_offline_back(struct kunit *test, int cpu)
+{
+	void *desc = count_offline_setup(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), -ENODEV);
 	pfmkt_online(test, cpu);
+	return desc;
+}
+
+/* Refused there, the context loads once the CPU is back. */
+static void count_load_offline_cpu_back(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_offline_back(test, cpu);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
+}
+
+/* Refused there, the context counts once the CPU is back. */
+static void count_load_offline_cpu_back_counts(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = count_offline_back(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, cpu), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3ULL);
@@ -823,11 +1086,18 @@ static void count_load_offline_cpu_back(struct kunit *test)
 
 static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_exact_written),
+	KUNIT_CASE(count_exact_loaded_state),
+	KUNIT_CASE(count_exact_loaded_inactive),
 	KUNIT_CASE(count_exact_loaded),
+	KUNIT_CASE(count_exact_started_active),
 	KUNIT_CASE(count_exact_started),
+	KUNIT_CASE(count_exact_stopped_inactive),
 	KUNIT_CASE(count_exact_stopped),
 	KUNIT_CASE(count_exact_restarted),
+	KUNIT_CASE(count_exact_unloaded_state),
+	KUNIT_CASE(count_exact_unloaded_inactive),
 	KUNIT_CASE(count_exact_unloaded),
+	KUNIT_CASE(count_exact_unloaded_frozen),
 	KUNIT_CASE(count_exact_closed),
 	KUNIT_CASE(count_clock_loaded),
 	KUNIT_CASE(count_clock_started),
@@ -835,23 +1105,40 @@ static struct kunit_case pfmk_count_cases[] = {
 	KUNIT_CASE(count_clock_stopped),
 	KUNIT_CASE(count_clock_frozen),
 	KUNIT_CASE(count_clock_restarted),
+	KUNIT_CASE(count_clock_restarted_bounded),
 	KUNIT_CASE(count_clock_unloaded),
 	KUNIT_CASE_PARAM(count_read_vectors_generic, count_vec_gen_params),
+	KUNIT_CASE(count_disabled_pmd_inactive),
 	KUNIT_CASE(count_disabled_pmd),
+	KUNIT_CASE(count_disabled_pmd_enabled_counts),
 	KUNIT_CASE_PARAM(count_read_fields, count_loaded_gen_params),
 	KUNIT_CASE(count_read_pmds_time_unloaded),
+	KUNIT_CASE(count_read_pmds_time_started_value),
 	KUNIT_CASE(count_read_pmds_time_started),
+	KUNIT_CASE(count_read_pmds_time_no_event),
 	KUNIT_CASE(count_read_pmds_time_grows),
 	KUNIT_CASE(count_read_pmds_time_stopped),
 	KUNIT_CASE(count_read_pmds_time_folded),
+	KUNIT_CASE(count_read_pmds_time_folded_value),
 	KUNIT_CASE(count_read_pmds_time_reload),
 	KUNIT_CASE(count_hw_event_refused),
+	KUNIT_CASE(count_hw_event_refused_start),
+	KUNIT_CASE(count_hw_event_refused_pmd),
 	KUNIT_CASE(count_hw_event_refused_removed),
+	KUNIT_CASE(count_hw_event_refused_removed_state),
 	KUNIT_CASE(count_hw_event_refused_reprogram),
+	KUNIT_CASE(count_hw_event_refused_reprogram_state),
 	KUNIT_CASE(count_hw_event_refused_counts),
+	KUNIT_CASE(count_hw_event_refused_counts_not_pmd1),
+	KUNIT_CASE(count_hw_event_refused_counts_started),
 	KUNIT_CASE(count_hw_event_loads),
+	KUNIT_CASE(count_hw_event_loads_state),
+	KUNIT_CASE(count_hw_event_loads_counts),
+	KUNIT_CASE(count_hw_event_loads_started),
 	KUNIT_CASE(count_load_offline_cpu),
+	KUNIT_CASE(count_load_offline_cpu_state),
 	KUNIT_CASE(count_load_offline_cpu_back),
+	KUNIT_CASE(count_load_offline_cpu_back_counts),
 	{}
 };
 
@@ -862,247 +1149,4 @@ static struct kunit_suite pfmk_count_suite = {
 	.test_cases = pfmk_count_cases,
 };
 
-/**
- * struct multi_pair - two contexts on two CPUs
- * @cpu_a: the first online CPU.
- * @cpu_b: the test's CPU, another one.
- * @a: a context counting 1 a tick from 0, started on @cpu_a.
- * @b: a context counting 2 a tick from 0, started on @cpu_b.
- */
-struct multi_pair {
-	int	cpu_a;
-	int	cpu_b;
-	void	*a;
-	void	*b;
-};
-
-/* @p's two contexts, each the only one active on its CPU. */
-static void multi_two_cpus_pair(struct kunit *test, struct multi_pair *p)
-{
-	p->cpu_a = cpumask_first(cpu_online_mask);
-	p->cpu_b = pfmkt_cpu();
-	if (p->cpu_a == p->cpu_b)
-		kunit_skip(test, "needs 2 online CPUs, have %u",
-			   num_online_cpus());
-
-	p->a = pfmkt_create_started(test, p->cpu_a, 1, 0);
-	p->b = pfmkt_create_started(test, p->cpu_b, 2, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p->cpu_a), 1U);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p->cpu_b), 1U);
-}
-
-/* Two contexts on two CPUs: each counts its own CPU's ticks only. */
-static void multi_two_cpus_apart(struct kunit *test)
-{
-	struct multi_pair p;
-
-	multi_two_cpus_pair(test, &p);
-	pfmk_test_pmu_tick(p.cpu_a, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 0ULL);
-	pfmk_test_pmu_tick(p.cpu_b, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
-}
-
-/* Two contexts on two CPUs: stopping one does not stop the other. */
-static void multi_two_cpus_stop(struct kunit *test)
-{
-	struct multi_pair p;
-
-	multi_two_cpus_pair(test, &p);
-	pfmk_test_pmu_tick(p.cpu_a, 10);
-	pfmk_test_pmu_tick(p.cpu_b, 10);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(p.a), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_a), 0U);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_b), 1U);
-	pfmk_test_pmu_tick(p.cpu_a, 10);
-	pfmk_test_pmu_tick(p.cpu_b, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 40ULL);
-}
-
-/* Two contexts on two CPUs: closing one leaves the other counting. */
-static void multi_two_cpus_close(struct kunit *test)
-{
-	struct multi_pair p;
-
-	multi_two_cpus_pair(test, &p);
-	pfmk_test_pmu_tick(p.cpu_b, 10);
-	pfmkt_close(test, p.a);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(p.cpu_a), 0U);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 20ULL);
-	pfmk_test_pmu_tick(p.cpu_b, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, p.b, 0), 22ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(p.b),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-}
-
-/*
- * Two contexts started on @cpu, @a counting 1 and @b 3 a tick from 1000,
- * and ticked 10 times: each counts its own.
- */
-static void multi_same_cpu_pair(struct kunit *test, int cpu, void **a,
-				void **b)
-{
-	*a = pfmkt_create_started(test, cpu, 1, 0);
-	*b = pfmkt_create_started(test, cpu, 3, 1000);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 2U);
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, *b, 0), 1030ULL);
-}
-
-/* Two contexts on one CPU: stopping one does not stop the other. */
-static void multi_same_cpu_stop(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *a, *b;
-
-	multi_same_cpu_pair(test, cpu, &a, &b);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(b),
-			PFM_CTX_LOADED | PFMK_STATE_STARTED);
-	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1060ULL);
-}
-
-/* Two contexts on one CPU: writing one does not write the other. */
-static void multi_same_cpu_write(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *a, *b;
-
-	multi_same_cpu_pair(test, cpu, &a, &b);
-	KUNIT_ASSERT_EQ(test, pfmk_stop(a), 0);
-	pfmkt_write_pmd(test, a, 0, 500);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, b, 0), 1030ULL);
-}
-
-/* Two contexts on one CPU: closing one leaves the other counting. */
-static void multi_same_cpu_close_one(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *a, *b;
-
-	multi_same_cpu_pair(test, cpu, &a, &b);
-	pfmkt_close(test, b);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 10ULL);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, a, 0), 11ULL);
-}
-
-/* Two contexts on one CPU: closing both leaves nothing active. */
-static void multi_same_cpu_close_both(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *a, *b;
-
-	multi_same_cpu_pair(test, cpu, &a, &b);
-	pfmkt_close(test, b);
-	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
-	pfmk_test_pmu_tick(cpu, 1);
-	pfmkt_close(test, a);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-}
-
-#define MULTI_NR	16
-
-/* MULTI_NR contexts started on @cpu, context i counting i + 1 from i << 32. */
-static void multi_many_started(struct kunit *test, int cpu, void **desc)
-{
-	unsigned int i;
-
-	for (i = 0; i < MULTI_NR; i++)
-		desc[i] = pfmkt_create_started(test, cpu, i + 1, (u64)i << 32);
-}
-
-/* Many contexts on one CPU: all active, each counts its own. */
-static void multi_many(struct kunit *test)
-{
-	void *desc[MULTI_NR];
-	int cpu = pfmkt_cpu();
-	unsigned int i;
-
-	multi_many_started(test, cpu, desc);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR);
-	pfmk_test_pmu_tick(cpu, 100);
-	for (i = 0; i < MULTI_NR; i++)
-		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
-				((u64)i << 32) + 100 * (i + 1));
-}
-
-/* multi_many_started(), 100 ticks, then the even contexts closed. */
-static void multi_many_half_close(struct kunit *test, int cpu, void **desc)
-{
-	unsigned int i;
-
-	multi_many_started(test, cpu, desc);
-	pfmk_test_pmu_tick(cpu, 100);
-	for (i = 0; i < MULTI_NR; i += 2)
-		pfmkt_close(test, desc[i]);
-}
-
-/*
- * Many contexts on one CPU, half of them closed midway: those are dead,
- * the others count on.
- */
-static void multi_many_half_closed(struct kunit *test)
-{
-	void *desc[MULTI_NR];
-	int cpu = pfmkt_cpu();
-	unsigned int i;
-
-	multi_many_half_close(test, cpu, desc);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
-	pfmk_test_pmu_tick(cpu, 10);
-	for (i = 0; i < MULTI_NR; i++) {
-		if (i % 2 == 0) {
-			KUNIT_EXPECT_EQ(test, pfmk_get_state(desc[i]), -EBADF);
-			continue;
-		}
-		KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc[i], 0),
-				((u64)i << 32) + 110 * (i + 1));
-	}
-}
-
-/* Many contexts on one CPU, half closed midway: closing the rest ends all. */
-static void multi_many_all_closed(struct kunit *test)
-{
-	void *desc[MULTI_NR];
-	int cpu = pfmkt_cpu();
-	unsigned int i;
-
-	multi_many_half_close(test, cpu, desc);
-	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(cpu), MULTI_NR / 2);
-	pfmk_test_pmu_tick(cpu, 10);
-	for (i = 1; i < MULTI_NR; i += 2)
-		pfmkt_close(test, desc[i]);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-}
-
-static struct kunit_case pfmk_multi_cases[] = {
-	KUNIT_CASE(multi_two_cpus_apart),
-	KUNIT_CASE(multi_two_cpus_stop),
-	KUNIT_CASE(multi_two_cpus_close),
-	KUNIT_CASE(multi_same_cpu_stop),
-	KUNIT_CASE(multi_same_cpu_write),
-	KUNIT_CASE(multi_same_cpu_close_one),
-	KUNIT_CASE(multi_same_cpu_close_both),
-	KUNIT_CASE(multi_many),
-	KUNIT_CASE(multi_many_half_closed),
-	KUNIT_CASE(multi_many_all_closed),
-	{}
-};
-
-static struct kunit_suite pfmk_multi_suite = {
-	.name = "pfmk_multi",
-	.init = pfmkt_init,
-	.exit = pfmkt_exit,
-	.test_cases = pfmk_multi_cases,
-};
-
-kunit_test_suites(&pfmk_count_suite, &pfmk_multi_suite);
+kunit_test_suites(&pfmk_count_suite);

@@ -33,9 +33,7 @@ static void glue_bus_lookup(struct kunit *test)
 	struct perf_event *event;
 	struct device *dev;
 
-	event = perf_event_create_kernel_counter(&attr, -1, current, NULL,
-						 NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	event = pfmkt_perf_create(test, &attr, -1, current, NULL, NULL);
 	KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev);
 	if (event->pmu->dev) {
 		KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev->bus);
@@ -51,7 +49,6 @@ static void glue_bus_lookup(struct kunit *test)
 			put_device(dev);
 		}
 	}
-	perf_event_release_kernel(event);
 }
 
 /* A format attribute is a device attribute whose show() gives its text. */
@@ -131,11 +128,8 @@ static void glue_sw_context(struct kunit *test)
 	};
 	struct perf_event *event;
 
-	event = perf_event_create_kernel_counter(&attr, -1, current, NULL,
-						 NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	event = pfmkt_perf_create(test, &attr, -1, current, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, event->pmu->task_ctx_nr, perf_sw_context);
-	perf_event_release_kernel(event);
 }
 
 static struct kunit_case glue_cases[] = {

@@ -1027,6 +1027,117 @@ void pfmkt_online(struct kunit *test, int cpu)
 }
 
 /**
+ * struct pfmkt_perf_res - a raw perf event, as a KUnit resource of the test
+ * @res: the resource; its data points here.
+ * @event: the event, released (perf_event_release_kernel()) with the
+ *	resource.
+ *
+ * Allocated with kunit_kzalloc() before the event is created, so KUnit
+ * frees the memory after the release, and memory the test allocated
+ * before the event (its overflow handler's context) after it too.
+ */
+struct pfmkt_perf_res {
+	struct kunit_resource	res;
+	struct perf_event	*event;
+};
+
+static void pfmkt_perf_free(struct kunit_resource *res)
+{
+	struct pfmkt_perf_res *r = res->data;
+
+	perf_event_release_kernel(r->event);
+}
+
+static bool pfmkt_perf_match(struct kunit *test, struct kunit_resource *res,
+			     void *event)
+{
+	struct pfmkt_perf_res *r = res->data;
+
+	return res->free == pfmkt_perf_free && r->event == event;
+}
+
+/**
+ * pfmkt_perf_try_create() - perf_event_create_kernel_counter() for a test
+ * @test: the test.
+ * @attr: the event's attributes.
+ * @cpu: its CPU, or -1 with @task.
+ * @task: its task, or NULL for a CPU event.
+ * @handler: its overflow handler, or NULL.
+ * @context: the handler's context.
+ *
+ * The event is a resource of the test, released when the test ends, or
+ * aborts on a failed assertion, unless pfmkt_perf_release() released it
+ * first: a case can ASSERT its set-up without leaking a raw event.  Only
+ * perf's exported API is used.
+ *
+ * Return: the event, or the ERR_PTR() perf returned (nothing tracked).
+ */
+struct perf_event *pfmkt_perf_try_create(struct kunit *test,
+					 struct perf_event_attr *attr, int cpu,
+					 struct task_struct *task,
+					 perf_overflow_handler_t handler,
+					 void *context)
+{
+	struct perf_event *event;
+	struct pfmkt_perf_res *r;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	event = perf_event_create_kernel_counter(attr, cpu, task, handler,
+						 context);
+	if (IS_ERR(event))
+		return event;
+	r->event = event;
+	if (kunit_add_resource(test, NULL, pfmkt_perf_free, &r->res, r)) {
+		perf_event_release_kernel(event);
+		KUNIT_ASSERT_TRUE_MSG(test, false, "cannot track a perf event");
+	}
+	return event;
+}
+
+/**
+ * pfmkt_perf_create() - pfmkt_perf_try_create(), or abort the test
+ * @test: the test.
+ * @attr: the event's attributes.
+ * @cpu: its CPU, or -1 with @task.
+ * @task: its task, or NULL for a CPU event.
+ * @handler: its overflow handler, or NULL.
+ * @context: the handler's context.
+ *
+ * Return: the event, a resource of the test.
+ */
+struct perf_event *pfmkt_perf_create(struct kunit *test,
+				     struct perf_event_attr *attr, int cpu,
+				     struct task_struct *task,
+				     perf_overflow_handler_t handler,
+				     void *context)
+{
+	struct perf_event *event;
+
+	event = pfmkt_perf_try_create(test, attr, cpu, task, handler, context);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(event), "perf event: %ld",
+			       PTR_ERR(event));
+	return event;
+}
+
+/**
+ * pfmkt_perf_release() - release a raw event of the test now
+ * @test: the test.
+ * @event: an event of pfmkt_perf_try_create(), not released yet.
+ *
+ * For a case whose release is what it tests, or comes before it.
+ */
+void pfmkt_perf_release(struct kunit *test, struct perf_event *event)
+{
+	struct kunit_resource *res;
+
+	res = kunit_find_resource(test, pfmkt_perf_match, event);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, res, "perf event not tracked");
+	kunit_remove_resource(test, res);
+	kunit_put_resource(res);
+}
+
+/**
  * pfmkt_bad() - count one result that breaks a contract, keep its details
  * @bad: the thread's record.
  * @ret: the return value.

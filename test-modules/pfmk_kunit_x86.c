@@ -72,7 +72,7 @@ static int x86t_write(void *desc, u16 reg, u64 val, pfm_flags_t *flags)
  * of pfmk: only a core PMU takes a PERF_TYPE_HARDWARE event (without
  * one, every PMU refuses it with -ENOENT).
  */
-static bool x86t_perf_has_core_pmu(void)
+static bool x86t_perf_has_core_pmu(struct kunit *test)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE,
@@ -82,11 +82,11 @@ static bool x86t_perf_has_core_pmu(void)
 	};
 	struct perf_event *event;
 
-	event = perf_event_create_kernel_counter(&attr, pfmkt_cpu(), NULL,
-						 NULL, NULL);
+	event = pfmkt_perf_try_create(test, &attr, pfmkt_cpu(), NULL, NULL,
+				      NULL);
 	if (IS_ERR(event))
 		return false;
-	perf_event_release_kernel(event);
+	pfmkt_perf_release(test, event);
 	return true;
 }
 
@@ -99,7 +99,7 @@ static bool x86t_perf_has_core_pmu(void)
 static void x86t_announce(struct kunit *test,
 			  const struct pfmk_x86_pmu_info *info)
 {
-	if (x86t_perf_has_core_pmu())
+	if (x86t_perf_has_core_pmu(test))
 		kunit_skip(test, X86T_HAS_PMU ": no emulated one is announced");
 	KUNIT_ASSERT_EQ(test, pfmk_x86_pmu_announce(info), 0);
 }
@@ -131,7 +131,7 @@ struct x86t_bad_image {
 /* No x86 core PMU, and a context of the default description. */
 static void *x86t_no_pmu_ctx(struct kunit *test)
 {
-	if (x86t_perf_has_core_pmu())
+	if (x86t_perf_has_core_pmu(test))
 		kunit_skip(test, X86T_HAS_PMU);
 	return pfmkt_create(test, "");
 }
@@ -212,7 +212,7 @@ static void x86_no_pmu_no_named(struct kunit *test)
 {
 	void *desc;
 
-	if (x86t_perf_has_core_pmu())
+	if (x86t_perf_has_core_pmu(test))
 		kunit_skip(test, X86T_HAS_PMU);
 	KUNIT_EXPECT_EQ(test, pfmkt_try_create(test, &(struct pfarg_ctx) {
 		.ctx_flags = PFM_FL_SYSTEM_WIDE,
@@ -356,14 +356,34 @@ KUNIT_ARRAY_PARAM(x86t_gp_encoding, x86t_gp_encodings, x86t_encoding_desc);
 KUNIT_ARRAY_PARAM(x86t_fixed_encoding, x86t_fixed_encodings,
 		  x86t_encoding_desc);
 
-/* The emulated Intel PMU announced: a row's image, then its event. */
+/* The emulated Intel PMU announced: a row's image is valid. */
+static void x86t_expect_image_valid(struct kunit *test)
+{
+	const struct x86t_encoding *e = test->param_value;
+
+	x86t_announce(test, &x86t_intel);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(e->pmc, e->img), 0);
+}
+
+/* Intel general counters: one row of x86t_gp_encodings[], valid. */
+static void x86_intel_gp_image_valid(struct kunit *test)
+{
+	x86t_expect_image_valid(test);
+}
+
+/* Intel fixed counters: one row of x86t_fixed_encodings[], valid. */
+static void x86_intel_fixed_image_valid(struct kunit *test)
+{
+	x86t_expect_image_valid(test);
+}
+
+/* The emulated Intel PMU announced: a row's image as an event. */
 static void x86t_expect_encoding(struct kunit *test)
 {
 	const struct x86t_encoding *e = test->param_value;
 	struct perf_event_attr attr;
 
 	x86t_announce(test, &x86t_intel);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(e->pmc, e->img), 0);
 	memset(&attr, 0, sizeof(attr));
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(e->pmd, e->img, &attr),
 			e->ret);
@@ -387,14 +407,20 @@ static void x86_intel_fixed_encoding(struct kunit *test)
 	x86t_expect_encoding(test);
 }
 
-/* AMD64: six counters with PerfCtrCore, event bits 11:8 at 35:32. */
+/* AMD64: six counters with PerfCtrCore: an image on PMC5 is valid. */
+static void x86_amd_image_valid(struct kunit *test)
+{
+	x86t_announce(test, &x86t_amd);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, X86T_AMD_IMG), 0);
+}
+
+/* AMD64: event bits 11:8 at 35:32. */
 static void x86_amd_encoding(struct kunit *test)
 {
 	struct perf_event_attr attr = { };
 	const u64 img = X86T_AMD_IMG;
 
 	x86t_announce(test, &x86t_amd);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_check(5, img), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_x86_image_to_attr(5, img, &attr), 0);
 	KUNIT_EXPECT_EQ(test, attr.config, BIT_ULL(32) | 0xf0c1);
 }
@@ -458,6 +484,13 @@ static void *x86t_default_ctx(struct kunit *test)
 	return pfmkt_create(test, "");
 }
 
+/* The emulated Intel PMU announced, a context of its description by name. */
+static void *x86t_named_ctx(struct kunit *test)
+{
+	x86t_announce(test, &x86t_intel);
+	return pfmkt_create(test, PFMK_X86_INTEL_NAME);
+}
+
 /*
  * libpfm's images of cycles, instructions and the fixed counters, and a
  * generic value next to them, as a 2006 client writes them.
@@ -471,21 +504,20 @@ static const struct x86t_reg_val x86t_routed[] = {
 
 KUNIT_ARRAY_PARAM(x86t_routed, x86t_routed, x86t_reg_val_desc);
 
-/* Write x86t_routed[] one PMC at a time, each expected to succeed. */
-static bool x86t_write_routed(struct kunit *test, void *desc)
+/*
+ * x86t_default_ctx() with x86t_routed[] written one PMC at a time, each
+ * write asserted (x86_default_routes_images checks them).
+ */
+static void *x86t_default_routed(struct kunit *test)
 {
-	bool ok = true;
+	void *desc = x86t_default_ctx(test);
 	unsigned int i;
-	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(x86t_routed); i++) {
-		ret = x86t_write(desc, x86t_routed[i].reg, x86t_routed[i].val,
-				 NULL);
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "PMC%u",
-				    x86t_routed[i].reg);
-		ok &= !ret;
-	}
-	return ok;
+	for (i = 0; i < ARRAY_SIZE(x86t_routed); i++)
+		KUNIT_ASSERT_EQ_MSG(test, x86t_write(desc, x86t_routed[i].reg,
+						     x86t_routed[i].val, NULL),
+				    0, "PMC%u", x86t_routed[i].reg);
+	return desc;
 }
 
 /*
@@ -518,11 +550,17 @@ static void x86_default_refuses_image(struct kunit *test)
  */
 static void x86_default_load_fails(struct kunit *test)
 {
-	void *desc = x86t_default_ctx(test);
+	void *desc = x86t_default_routed(test);
 
-	KUNIT_ASSERT_TRUE(test, x86t_write_routed(test, desc));
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &(struct pfarg_load)
-			{ .load_pid = pfmkt_cpu() }), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
+}
+
+/* The failed load of the routed images leaves the context unloaded. */
+static void x86_default_load_fails_unloaded(struct kunit *test)
+{
+	void *desc = x86t_default_routed(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
@@ -559,11 +597,9 @@ KUNIT_ARRAY_PARAM(x86t_named_write, x86t_named_writes,
 static void x86_named_routes_images(struct kunit *test)
 {
 	const struct x86t_named_write *w = test->param_value;
+	void *named = x86t_named_ctx(test);
 	pfm_flags_t flags;
-	void *named;
 
-	x86t_announce(test, &x86t_intel);
-	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
 	KUNIT_EXPECT_EQ(test, x86t_write(named, w->reg, w->img, &flags),
 			w->err);
 	if (w->err)
@@ -580,6 +616,14 @@ static void x86_retract_refuses_images(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, 0, X86T_CYCLES, NULL), -EINVAL);
 }
 
+/* PMDs of counters the CPU lacks: PMD4 (PMC4), PMD19 (PMC16's 4th). */
+static const struct x86t_reg_val x86t_unused[] = {
+	{ "PMD4", 4, 0 },
+	{ "fixed PMD19", PFMK_X86_FIXED_PMD0 + 3, 0 },
+};
+
+KUNIT_ARRAY_PARAM(x86t_unused, x86t_unused, x86t_reg_val_desc);
+
 /*
  * The registers of counters the CPU lacks (PMC4..15, PMC16's fourth
  * field here) are 0 by default, and leave their PMDs unused, as on
@@ -587,25 +631,29 @@ static void x86_retract_refuses_images(struct kunit *test)
  */
 static void x86_named_defaults_unused(struct kunit *test)
 {
+	const struct x86t_reg_val *r = test->param_value;
 	struct perf_event_attr attr;
 
 	x86t_announce(test, &x86t_intel);
 	memset(&attr, 0, sizeof(attr));
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(4, 0, &attr),
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(r->reg, r->val, &attr),
 			PFMK_PMC_OFF);
-	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(PFMK_X86_FIXED_PMD0 + 3,
-						     0, &attr), PFMK_PMC_OFF);
 }
 
 /* A context of the native description by name loads with its defaults. */
 static void x86_named_loads_defaults(struct kunit *test)
 {
-	void *named;
+	void *named = x86t_named_ctx(test);
 
-	x86t_announce(test, &x86t_intel);
-	named = pfmkt_create(test, PFMK_X86_INTEL_NAME);
-	KUNIT_EXPECT_EQ(test, pfmk_load_context(named, &(struct pfarg_load)
-			{ .load_pid = pfmkt_cpu() }), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(named, pfmkt_cpu()), 0);
+}
+
+/* Loaded with its defaults, the context by name is in the loaded state. */
+static void x86_named_loads_defaults_state(struct kunit *test)
+{
+	void *named = x86t_named_ctx(test);
+
+	KUNIT_ASSERT_EQ(test, pfmkt_load_cpu(named, pfmkt_cpu()), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(named), PFM_CTX_LOADED);
 }
 
@@ -617,19 +665,26 @@ static struct kunit_case pfmk_x86_cases[] = {
 	KUNIT_CASE(x86_no_pmu_no_named),
 	KUNIT_CASE_PARAM(x86_announce_rules, x86t_bad_announce_gen_params),
 	KUNIT_CASE(x86_announce_busy),
+	KUNIT_CASE_PARAM(x86_intel_gp_image_valid,
+			 x86t_gp_encoding_gen_params),
 	KUNIT_CASE_PARAM(x86_intel_gp_encoding, x86t_gp_encoding_gen_params),
+	KUNIT_CASE_PARAM(x86_intel_fixed_image_valid,
+			 x86t_fixed_encoding_gen_params),
 	KUNIT_CASE_PARAM(x86_intel_fixed_encoding,
 			 x86t_fixed_encoding_gen_params),
+	KUNIT_CASE(x86_amd_image_valid),
 	KUNIT_CASE(x86_amd_encoding),
 	KUNIT_CASE_PARAM(x86_image_refused, x86t_bad_image_gen_params),
 	KUNIT_CASE_PARAM(x86_default_routes_images, x86t_routed_gen_params),
 	KUNIT_CASE(x86_default_refuses_image),
 	KUNIT_CASE(x86_default_load_fails),
+	KUNIT_CASE(x86_default_load_fails_unloaded),
 	KUNIT_CASE_PARAM(x86_named_routes_images,
 			 x86t_named_write_gen_params),
 	KUNIT_CASE(x86_retract_refuses_images),
-	KUNIT_CASE(x86_named_defaults_unused),
+	KUNIT_CASE_PARAM(x86_named_defaults_unused, x86t_unused_gen_params),
 	KUNIT_CASE(x86_named_loads_defaults),
+	KUNIT_CASE(x86_named_loads_defaults_state),
 	{}
 };
 
