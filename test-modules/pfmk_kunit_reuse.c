@@ -74,6 +74,12 @@
 #define REUSE_MAGIC	0x5a5a5a5a5a5aULL
 /* Runs of the event case until its PMD counted something. */
 #define REUSE_EVENT_RUNS	8
+/*
+ * Runs of the timer case until its set switched: the switch is the
+ * work's, which a TCG guest on a loaded host may not run for several of
+ * the 2 ms runs (the bound is for a broken switch, not a slow one).
+ */
+#define REUSE_SWITCH_RUNS	200
 /* Sampling period of the PMD cases, in ns of cpu-clock: 50 us. */
 #define REUSE_PERIOD	50000ULL
 
@@ -610,7 +616,7 @@ static void reuse_switch_timer(struct kunit *test)
 		info.set_id = 1;
 		/* Until the timer switched: a 100 us timeout, 2 ms runs. */
 		ret = reuse_time_sets(desc);
-		for (runs = 0; !ret && !info.set_runs && runs < REUSE_EVENT_RUNS;
+		for (runs = 0; !ret && !info.set_runs && runs < REUSE_SWITCH_RUNS;
 		     runs++)
 			ret = reuse_run(desc, false) ?:
 			      pfmk_getinfo_evtsets(desc, &info, 1);
