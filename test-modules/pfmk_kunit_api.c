@@ -21,96 +21,168 @@
 #include "pfmk_kunit.h"
 #include "pfmk_test_pmu.h"
 
-/* Every call but pfmk_read() on @desc fails with -EBADF, valid arguments. */
-static void api_ebadf_valid_args(struct kunit *test, void *desc,
-				 const char *what)
+/*
+ * The calls a descriptor that is not one must fail with -EBADF: every call
+ * with valid arguments otherwise, pfmk_read() blocking or not, then calls
+ * with a bad argument besides (-EBADF is checked before anything else)
+ * and pfmk_close().
+ */
+enum api_call {
+	API_C_WRITE_PMCS,
+	API_C_WRITE_PMDS,
+	API_C_READ_PMDS,
+	API_C_READ_PMDS_TIME,
+	API_C_RESTART,
+	API_C_STOP,
+	API_C_START,
+	API_C_LOAD,
+	API_C_UNLOAD,
+	API_C_DELETE_SETS,
+	API_C_CREATE_SETS,
+	API_C_GETINFO_SETS,
+	API_C_GET_STATE,
+	API_C_READ_NONBLOCK,
+	API_C_READ_BLOCK,
+	API_C_WRITE_PMCS_BAD,
+	API_C_WRITE_PMDS_NULL,
+	API_C_READ_PMDS_BAD,
+	API_C_READ_PMDS_TIME_NULL,
+	API_C_LOAD_NULL,
+	API_C_GETINFO_SETS_BAD,
+	API_C_READ_NULL,
+	API_C_CLOSE,
+	API_NR_CALLS
+};
+
+static const char * const api_call_names[API_NR_CALLS] = {
+	"write_pmcs", "write_pmds", "read_pmds", "read_pmds_time", "restart",
+	"stop", "start", "load_context", "unload_context", "delete_evtsets",
+	"create_evtsets", "getinfo_evtsets", "get_state", "read_nonblocking",
+	"read_blocking", "write_pmcs_null_neg", "write_pmds_null",
+	"read_pmds_null_int_max", "read_pmds_time_null_time",
+	"load_context_null", "getinfo_evtsets_null_neg", "read_null_0",
+	"close",
+};
+
+/* The register calls of enum api_call, valid arguments but @desc. */
+static long api_call_regs(void *desc, enum api_call call)
+{
+	struct pfmk_pmd_time time;
+	struct pfarg_pmc pmc;
+	struct pfarg_pmd pmd;
+
+	memset(&pmc, 0, sizeof(pmc));
+	memset(&pmd, 0, sizeof(pmd));
+	switch (call) {
+	case API_C_WRITE_PMCS:
+		return pfmk_write_pmcs(desc, &pmc, 1);
+	case API_C_WRITE_PMDS:
+		return pfmk_write_pmds(desc, &pmd, 1);
+	case API_C_READ_PMDS:
+		return pfmk_read_pmds(desc, &pmd, 1);
+	case API_C_READ_PMDS_TIME:
+		return pfmk_read_pmds_time(desc, &pmd, &time, 1);
+	case API_C_WRITE_PMCS_BAD:
+		return pfmk_write_pmcs(desc, NULL, -1);
+	case API_C_WRITE_PMDS_NULL:
+		return pfmk_write_pmds(desc, NULL, 1);
+	case API_C_READ_PMDS_BAD:
+		return pfmk_read_pmds(desc, NULL, INT_MAX);
+	default:
+		return pfmk_read_pmds_time(desc, &pmd, NULL, 1);
+	}
+}
+
+/* The control and set calls of enum api_call, valid arguments but @desc. */
+static long api_call_ctl(void *desc, enum api_call call)
 {
 	struct pfarg_setdesc setdesc;
 	struct pfarg_setinfo setinfo;
-	struct pfmk_pmd_time time;
 	struct pfarg_start start;
 	struct pfarg_load load;
-	struct pfarg_pmc pmc;
-	struct pfarg_pmd pmd;
 
 	memset(&setdesc, 0, sizeof(setdesc));
 	memset(&setinfo, 0, sizeof(setinfo));
 	memset(&start, 0, sizeof(start));
 	memset(&load, 0, sizeof(load));
-	memset(&pmc, 0, sizeof(pmc));
-	memset(&pmd, 0, sizeof(pmd));
 	load.load_pid = pfmkt_cpu();
-
-	/* Valid arguments otherwise. */
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, &pmc, 1), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, &pmd, 1), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds(desc, &pmd, 1), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds_time(desc, &pmd, &time, 1),
-			    -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_restart(desc), -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_stop(desc), -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_start(desc, &start), -EBADF, "%s",
-			    what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_load_context(desc, &load), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_unload_context(desc), -EBADF, "%s",
-			    what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_delete_evtsets(desc, &setinfo, 1),
-			    -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_create_evtsets(desc, &setdesc, 1),
-			    -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_getinfo_evtsets(desc, &setinfo, 1),
-			    -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_get_state(desc), -EBADF, "%s", what);
+	switch (call) {
+	case API_C_RESTART:
+		return pfmk_restart(desc);
+	case API_C_STOP:
+		return pfmk_stop(desc);
+	case API_C_START:
+		return pfmk_start(desc, &start);
+	case API_C_LOAD:
+		return pfmk_load_context(desc, &load);
+	case API_C_UNLOAD:
+		return pfmk_unload_context(desc);
+	case API_C_DELETE_SETS:
+		return pfmk_delete_evtsets(desc, &setinfo, 1);
+	case API_C_CREATE_SETS:
+		return pfmk_create_evtsets(desc, &setdesc, 1);
+	case API_C_GETINFO_SETS:
+		return pfmk_getinfo_evtsets(desc, &setinfo, 1);
+	case API_C_GET_STATE:
+		return pfmk_get_state(desc);
+	case API_C_LOAD_NULL:
+		return pfmk_load_context(desc, NULL);
+	case API_C_GETINFO_SETS_BAD:
+		return pfmk_getinfo_evtsets(desc, NULL, -5);
+	default:
+		return pfmk_close(desc);
+	}
 }
 
-/* pfmk_read() on @desc fails with -EBADF, blocking or not. */
-static void api_ebadf_read(struct kunit *test, void *desc, const char *what)
+/* @call of enum api_call on @desc.  Return: what it returned. */
+static long api_call(struct kunit *test, void *desc, enum api_call call)
 {
 	struct pfmkt_priv *priv = test->priv;
 	union pfm_msg msg;
+	long ret;
 
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizeof(msg), 1),
-			    (ssize_t)-EBADF, "%s", what);
-	/* Must not wait: if it does, the completion wakes it up with 0. */
-	complete(&priv->done);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, &msg, sizeof(msg), 0),
-			    (ssize_t)-EBADF, "%s", what);
-	reinit_completion(&priv->done);
-}
-
-/* -EBADF is checked before anything else; pfmk_close() fails too. */
-static void api_ebadf_first(struct kunit *test, void *desc, const char *what)
-{
-	struct pfarg_pmd pmd;
-
-	memset(&pmd, 0, sizeof(pmd));
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmcs(desc, NULL, -1), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_write_pmds(desc, NULL, 1), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds(desc, NULL, INT_MAX), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_read_pmds_time(desc, &pmd, NULL, 1),
-			    -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_load_context(desc, NULL), -EBADF,
-			    "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_getinfo_evtsets(desc, NULL, -5),
-			    -EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_read(desc, NULL, 0, 1),
-			    (ssize_t)-EBADF, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, pfmk_close(desc), -EBADF, "%s", what);
+	switch (call) {
+	case API_C_WRITE_PMCS ... API_C_READ_PMDS_TIME:
+	case API_C_WRITE_PMCS_BAD ... API_C_READ_PMDS_TIME_NULL:
+		return api_call_regs(desc, call);
+	case API_C_READ_NONBLOCK:
+		return pfmk_read(desc, &msg, sizeof(msg), 1);
+	case API_C_READ_BLOCK:
+		/* Must not wait: if it does, the completion wakes it with 0. */
+		complete(&priv->done);
+		ret = pfmk_read(desc, &msg, sizeof(msg), 0);
+		reinit_completion(&priv->done);
+		return ret;
+	case API_C_READ_NULL:
+		return pfmk_read(desc, NULL, 0, 1);
+	default:
+		return api_call_ctl(desc, call);
+	}
 }
 
 /* Every call on @desc fails with -EBADF, whatever its other arguments. */
 static void api_expect_ebadf(struct kunit *test, void *desc, const char *what)
 {
-	api_ebadf_valid_args(test, desc, what);
-	api_ebadf_read(test, desc, what);
-	api_ebadf_first(test, desc, what);
+	unsigned int c;
+
+	for (c = 0; c < API_NR_CALLS; c++)
+		KUNIT_EXPECT_EQ_MSG(test, api_call(test, desc, c), (long)-EBADF,
+				    "%s: %s", what, api_call_names[c]);
+}
+
+/*
+ * A table over descriptor kinds and calls is an array of one byte a row,
+ * its contents unused: row i is kind i / API_NR_CALLS, call
+ * i % API_NR_CALLS of enum api_call.
+ */
+static unsigned int api_row_kind(const u8 *rows, const u8 *row)
+{
+	return (row - rows) / API_NR_CALLS;
+}
+
+static enum api_call api_row_call(const u8 *rows, const u8 *row)
+{
+	return (row - rows) % API_NR_CALLS;
 }
 
 /* What a row of api_bad_handles[] passes as a descriptor. */
@@ -143,21 +215,34 @@ static const struct api_bad_handle api_bad_handles[] = {
 	{ "1", API_HANDLE_ADDR, 1 },
 };
 
-static void api_bad_handle_desc(const struct api_bad_handle *h, char *desc)
+/* The rows of api_bad_descriptors: a handle of api_bad_handles[], a call. */
+static const u8 api_bad_handle_rows[ARRAY_SIZE(api_bad_handles) *
+				    API_NR_CALLS];
+
+static void api_bad_handle_desc(const u8 *row, char *desc)
 {
-	strscpy(desc, h->what, KUNIT_PARAM_DESC_SIZE);
+	const u8 *rows = api_bad_handle_rows;
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s",
+		 api_bad_handles[api_row_kind(rows, row)].what,
+		 api_call_names[api_row_call(rows, row)]);
 }
 
-KUNIT_ARRAY_PARAM(api_bad_handle, api_bad_handles, api_bad_handle_desc);
+KUNIT_ARRAY_PARAM(api_bad_handle, api_bad_handle_rows, api_bad_handle_desc);
 
-/* NULL, garbage and kernel pointers are not descriptors. */
+/*
+ * NULL, garbage and kernel pointers are not descriptors: each call fails
+ * with -EBADF, and writes nothing through the pointer.
+ */
 static void api_bad_descriptors(struct kunit *test)
 {
-	const struct api_bad_handle *h = test->param_value;
+	const u8 *rows = api_bad_handle_rows, *row = test->param_value;
+	const struct api_bad_handle *h;
 	struct pfarg_ctx req;
 	int local = 0;
 	void *desc;
 
+	h = &api_bad_handles[api_row_kind(rows, row)];
 	switch (h->kind) {
 	case API_HANDLE_LOCAL:
 		desc = &local;
@@ -171,12 +256,16 @@ static void api_bad_descriptors(struct kunit *test)
 	default:
 		desc = (void *)h->addr;
 	}
-	api_expect_ebadf(test, desc, h->what);
+	KUNIT_EXPECT_EQ(test, api_call(test, desc, api_row_call(rows, row)),
+			(long)-EBADF);
 	/* Nothing wrote through the pointer. */
 	KUNIT_EXPECT_EQ(test, local, 0);
 }
 
-/* A valid handle with bits flipped is not one; the real one still works. */
+/*
+ * A valid handle with a bit flipped is not one: every call fails with
+ * -EBADF, and the real one (and another) still works.
+ */
 static void api_forged_descriptors(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
@@ -191,12 +280,23 @@ static void api_forged_descriptors(struct kunit *test)
 			continue;
 		api_expect_ebadf(test, forged, "forged");
 	}
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
+}
+
+/*
+ * Nor is a valid handle plus or minus 1, or inverted: every call fails
+ * with -EBADF, and the real one still works.
+ */
+static void api_forged_descriptors_near(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	unsigned long h = (unsigned long)desc;
+
 	api_expect_ebadf(test, (void *)(h + 1), "desc + 1");
 	api_expect_ebadf(test, (void *)(h - 1), "desc - 1");
 	api_expect_ebadf(test, (void *)~h, "~desc");
-
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(other), PFM_CTX_UNLOADED);
 }
 
 /* The states a context of api_ctx_in() is in. */
@@ -230,28 +330,29 @@ static void *api_ctx_in(struct kunit *test, enum api_state state, int cpu)
 	return desc;
 }
 
-static const enum api_state api_closed_states[] = {
-	API_UNLOADED, API_LOADED, API_STARTED,
-};
+/* The rows of api_closed_descriptors: a state of enum api_state, a call. */
+static const u8 api_closed_rows[ARRAY_SIZE(api_state_names) * API_NR_CALLS];
 
-static void api_closed_state_desc(const enum api_state *state, char *desc)
+static void api_closed_desc(const u8 *row, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "closed %s",
-		 api_state_names[*state]);
+	const u8 *rows = api_closed_rows;
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "closed %s %s",
+		 api_state_names[api_row_kind(rows, row)],
+		 api_call_names[api_row_call(rows, row)]);
 }
 
-KUNIT_ARRAY_PARAM(api_closed_state, api_closed_states, api_closed_state_desc);
+KUNIT_ARRAY_PARAM(api_closed, api_closed_rows, api_closed_desc);
 
 /* A closed descriptor is dead, whatever state it was closed in. */
 static void api_closed_descriptors(struct kunit *test)
 {
-	const enum api_state *state = test->param_value;
-	void *desc = api_ctx_in(test, *state, pfmkt_cpu());
-	char what[KUNIT_PARAM_DESC_SIZE];
+	const u8 *rows = api_closed_rows, *row = test->param_value;
+	void *desc = api_ctx_in(test, api_row_kind(rows, row), pfmkt_cpu());
 
-	api_closed_state_desc(state, what);
 	pfmkt_close(test, desc);
-	api_expect_ebadf(test, desc, what);
+	KUNIT_EXPECT_EQ(test, api_call(test, desc, api_row_call(rows, row)),
+			(long)-EBADF);
 }
 
 /* Closing a started context releases its events. */
@@ -779,7 +880,8 @@ static void api_evtsets_create_set0(struct kunit *test)
 static struct kunit_case pfmk_api_args_cases[] = {
 	KUNIT_CASE_PARAM(api_bad_descriptors, api_bad_handle_gen_params),
 	KUNIT_CASE(api_forged_descriptors),
-	KUNIT_CASE_PARAM(api_closed_descriptors, api_closed_state_gen_params),
+	KUNIT_CASE(api_forged_descriptors_near),
+	KUNIT_CASE_PARAM(api_closed_descriptors, api_closed_gen_params),
 	KUNIT_CASE(api_close_releases_events),
 	KUNIT_CASE_PARAM(api_create_args, api_bad_create_gen_params),
 	KUNIT_CASE_PARAM(api_create_success, api_pmu_gen_params),

@@ -112,12 +112,6 @@ static int api_vec(struct kunit *test, struct api_vec_run *r, void *req,
 	}
 }
 
-/* The refused calls changed nothing: still unloaded.  Close. */
-static void api_vec_end(struct kunit *test, struct api_vec_run *r)
-{
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(r->desc), PFM_CTX_UNLOADED);
-}
-
 /* A negative vector count: -EINVAL. */
 static void api_vector_negative(struct kunit *test)
 {
@@ -125,7 +119,16 @@ static void api_vector_negative(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, -1), -EINVAL);
-	api_vec_end(test, &r);
+}
+
+/* A refused vector count changes nothing: the context still unloaded. */
+static void api_vector_negative_unloaded(struct kunit *test)
+{
+	struct api_vec_run r;
+
+	api_vec_start(test, &r);
+	KUNIT_ASSERT_EQ(test, api_vec(test, &r, r.req, -1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(r.desc), PFM_CTX_UNLOADED);
 }
 
 /* The most negative vector count, INT_MIN: -EINVAL. */
@@ -135,7 +138,6 @@ static void api_vector_int_min(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MIN), -EINVAL);
-	api_vec_end(test, &r);
 }
 
 /* A vector count over the call's maximum: -E2BIG. */
@@ -146,7 +148,6 @@ static void api_vector_too_large(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, v->max + 1), -E2BIG);
-	api_vec_end(test, &r);
 }
 
 /* The largest vector count, INT_MAX: -E2BIG. */
@@ -156,7 +157,6 @@ static void api_vector_int_max(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, INT_MAX), -E2BIG);
-	api_vec_end(test, &r);
 }
 
 /* A count of zero with a vector does nothing and succeeds. */
@@ -166,7 +166,6 @@ static void api_vector_zero(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, r.req, 0), 0);
-	api_vec_end(test, &r);
 }
 
 /* So does a count of zero without a vector. */
@@ -176,7 +175,6 @@ static void api_vector_zero_null(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, NULL, 0), 0);
-	api_vec_end(test, &r);
 }
 
 /* A NULL vector with a count: -EINVAL. */
@@ -186,7 +184,6 @@ static void api_vector_null(struct kunit *test)
 
 	api_vec_start(test, &r);
 	KUNIT_EXPECT_EQ(test, api_vec(test, &r, NULL, 1), -EINVAL);
-	api_vec_end(test, &r);
 }
 
 static void api_expect_bad_pmc(struct kunit *test, void *desc, u64 value)
@@ -375,8 +372,11 @@ static void api_vector_atomic_no_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 0U);
 }
 
-/* ... and no PMD before it either: nothing counts, the PMDs read 0. */
-static void api_vector_atomic_nothing_counts(struct kunit *test)
+/*
+ * ... and no PMD before it either: PMDs 0 and 1 read 0, not the 111 and
+ * 222 of the vector, after 10 ticks.
+ */
+static void api_vector_atomic_pmds_not_applied(struct kunit *test)
 {
 	void *desc = api_refused_started(test);
 
@@ -424,7 +424,7 @@ static void api_bad_pmc_vector(struct pfarg_pmc *pmc)
 }
 
 /* Fixed, the PMC vector goes through loaded, its error flag cleared. */
-static void api_vector_atomic_loaded(struct kunit *test)
+static void api_vector_fixed_pmcs_flag_cleared(struct kunit *test)
 {
 	struct pfarg_pmc pmc[3];
 	struct pfarg_pmd pmd[3];
@@ -435,7 +435,7 @@ static void api_vector_atomic_loaded(struct kunit *test)
 }
 
 /* Then so does the fixed PMD vector, its error flag cleared. */
-static void api_vector_atomic_loaded_pmds(struct kunit *test)
+static void api_vector_fixed_pmds_flag_cleared(struct kunit *test)
 {
 	struct pfarg_pmc pmc[3];
 	struct pfarg_pmd pmd[3];
@@ -525,6 +525,7 @@ static void api_vector_loaded_keeps(struct kunit *test)
 
 static struct kunit_case pfmk_api_vec_cases[] = {
 	KUNIT_CASE_PARAM(api_vector_negative, api_vec_op_gen_params),
+	KUNIT_CASE_PARAM(api_vector_negative_unloaded, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_int_min, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_too_large, api_vec_op_gen_params),
 	KUNIT_CASE_PARAM(api_vector_int_max, api_vec_op_gen_params),
@@ -536,9 +537,9 @@ static struct kunit_case pfmk_api_vec_cases[] = {
 	KUNIT_CASE(api_vector_atomic),
 	KUNIT_CASE(api_vector_atomic_pmds),
 	KUNIT_CASE(api_vector_atomic_no_event),
-	KUNIT_CASE(api_vector_atomic_nothing_counts),
-	KUNIT_CASE(api_vector_atomic_loaded),
-	KUNIT_CASE(api_vector_atomic_loaded_pmds),
+	KUNIT_CASE(api_vector_atomic_pmds_not_applied),
+	KUNIT_CASE(api_vector_fixed_pmcs_flag_cleared),
+	KUNIT_CASE(api_vector_fixed_pmds_flag_cleared),
 	KUNIT_CASE(api_vector_loaded_active),
 	KUNIT_CASE(api_vector_loaded_counts),
 	KUNIT_CASE(api_vector_loaded_refused),

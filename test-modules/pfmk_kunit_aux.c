@@ -347,33 +347,91 @@ static void aux_full_bounded_copy_rest(struct kunit *test)
 	auxt_expect_recs(test, t->out.buf, 6, seq + 4);
 }
 
-/* Stop-when-full, timer-driven: copied as it runs, complete, no gaps. */
-static void aux_full_timer(struct kunit *test)
+/**
+ * struct auxt_timer_run - what the copies of auxt_full_timer_run() saw
+ * @seq: the records copied in all.
+ * @bad: the stream position of the first record copied damaged or out of
+ *	order; U64_MAX if none.
+ * @flags: the flags of every copy, or'ed.
+ * @truncated: the last copy's truncated count.
+ */
+struct auxt_timer_run {
+	u64	seq;
+	u64	bad;
+	u32	flags;
+	u64	truncated;
+};
+
+/* One copy of auxt_full_timer_run(): its records checked and counted. */
+static void auxt_timer_copy(struct kunit *test, struct auxt_timer_run *run)
 {
 	struct auxt *t = test->priv;
-	struct pfarg_pmd pmd = { .reg_num = 0 };
+	const struct pfmk_test_aux_rec *r = (const void *)t->out.buf;
 	struct pfmk_aux_info info;
-	u64 seq = 0, n;
+	u64 i, n = auxt_copy(test, SIZE_MAX, &info);
+
+	for (i = 0; i < n && run->bad == U64_MAX; i++)
+		if (!pfmk_test_aux_rec_ok(&r[i], run->seq + i))
+			run->bad = run->seq + i;
+	run->seq += n;
+	run->flags |= info.flags;
+	run->truncated = info.truncated;
+}
+
+/*
+ * Set-up: a stop-when-full context of 16 pages whose timer-driven PMU
+ * writes 2 records every 200 us, copied 30 times as it runs, every 10 ms,
+ * then stopped and drained.
+ */
+static void auxt_full_timer_run(struct kunit *test, struct auxt_timer_run *run)
+{
 	int i;
 
+	*run = (struct auxt_timer_run){ .bad = U64_MAX };
 	auxt_need_patch(test);
 	auxt_start(test, PFMK_TEST_AUX_PMC(2, 200), 16 * PAGE_SIZE, 0);
 	for (i = 0; i < 30; i++) {
 		usleep_range(10000, 11000);
-		n = auxt_copy(test, SIZE_MAX, &info);
-		auxt_expect_recs(test, t->out.buf, n, seq);
-		KUNIT_EXPECT_EQ(test, info.flags, 0U);
-		seq += n;
+		auxt_timer_copy(test, run);
 	}
-	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	n = auxt_copy(test, SIZE_MAX, &info);
-	auxt_expect_recs(test, t->out.buf, n, seq);
-	seq += n;
-	KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
-	KUNIT_EXPECT_GT(test, seq, 0ULL);
-	/* Every record the PMU produced arrived. */
+	KUNIT_ASSERT_EQ(test, pfmk_stop(((struct auxt *)test->priv)->desc), 0);
+	auxt_timer_copy(test, run);
+}
+
+/* Stop-when-full, timer-driven: every record copied intact, in order. */
+static void aux_full_timer_copies_in_order(struct kunit *test)
+{
+	struct auxt_timer_run run;
+
+	auxt_full_timer_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.bad, U64_MAX,
+			    "record %llu damaged or out of order", run.bad);
+}
+
+/* Stop-when-full, timer-driven: no copy flagged, nothing truncated. */
+static void aux_full_timer_not_truncated(struct kunit *test)
+{
+	struct auxt_timer_run run;
+
+	auxt_full_timer_run(test, &run);
+	KUNIT_EXPECT_EQ(test, run.flags, 0U);
+	KUNIT_EXPECT_EQ(test, run.truncated, 0ULL);
+}
+
+/*
+ * Stop-when-full, timer-driven: records arrived, and every record the PMU
+ * produced (PMD 0 counts them) did.
+ */
+static void aux_full_timer_all_arrived(struct kunit *test)
+{
+	struct auxt *t = test->priv;
+	struct pfarg_pmd pmd = { .reg_num = 0 };
+	struct auxt_timer_run run;
+
+	auxt_full_timer_run(test, &run);
+	KUNIT_EXPECT_GT(test, run.seq, 0ULL);
 	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(t->desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_value, seq);
+	KUNIT_EXPECT_EQ(test, pmd.reg_value, run.seq);
 }
 
 /* Records of AUXT_REC bytes in a page. */
@@ -763,7 +821,9 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_full_stream),
 	KUNIT_CASE(aux_full_bounded_copy),
 	KUNIT_CASE(aux_full_bounded_copy_rest),
-	KUNIT_CASE(aux_full_timer),
+	KUNIT_CASE(aux_full_timer_copies_in_order),
+	KUNIT_CASE(aux_full_timer_not_truncated),
+	KUNIT_CASE(aux_full_timer_all_arrived),
 	KUNIT_CASE(aux_full_truncated),
 	KUNIT_CASE(aux_full_resumes),
 	KUNIT_CASE(aux_full_resumes_counted),

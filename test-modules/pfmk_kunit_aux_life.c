@@ -140,30 +140,51 @@ static void aux_rewrite_loaded(struct kunit *test)
 }
 
 /*
- * The new event of that write samples with its snippets: started, its
- * records copied (stopped first, or while it runs), one snippet a period.
+ * auxt_rewritten(), then the new event of that write started and its
+ * records copied (stopped first, or while it runs, then stopped): the copy
+ * returns all of them.  Return: the sampling buffer.
  */
-static void aux_rewrite_loaded_samples(struct kunit *test)
+static void *auxt_rewritten_copied(struct kunit *test)
 {
 	const struct auxt_rewrite *r = test->param_value;
-	const u64 period = AUXT_REWRITE_PERIOD, n = r->periods * period;
+	const u64 n = r->periods * AUXT_REWRITE_PERIOD;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
 	void *buf = auxt_rewritten(test);
-	u64 i;
 
 	KUNIT_ASSERT_EQ(test, pfmk_start(t->desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, n), 0);
 	if (r->stopped)
 		KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info), n);
-	auxt_expect_recs(test, t->out.buf, n, 0);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), n);
+	if (!r->stopped)
+		KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	return buf;
+}
+
+/* The new event of that write traces a new stream: its records from 0. */
+static void aux_rewrite_loaded_copies_new_stream(struct kunit *test)
+{
+	const struct auxt_rewrite *r = test->param_value;
+	struct auxt *t = test->priv;
+
+	auxt_rewritten_copied(test);
+	auxt_expect_recs(test, t->out.buf, r->periods * AUXT_REWRITE_PERIOD,
+			 0);
+}
+
+/* The new event of that write samples with its snippets: one a period. */
+static void aux_rewrite_loaded_snippets(struct kunit *test)
+{
+	const struct auxt_rewrite *r = test->param_value;
+	const u64 period = AUXT_REWRITE_PERIOD;
+	void *buf = auxt_rewritten_copied(test);
+	u64 i;
+
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), r->periods);
 	for (i = 0; i < r->periods; i++)
 		auxt_expect_snippet(test, buf, i, AUXT_REWRITE_SNIP,
 				    (i + 1) * period);
-	if (!r->stopped)
-		KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
 }
 
 /*
@@ -287,7 +308,6 @@ static void aux_hotplug_copy_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_aux_copy(t->desc, SIZE_MAX,
 					    pfmk_test_aux_sink, &t->out,
 					    &info), -ENOTCONN);
-	pfmkt_online(test, t->cpu);
 }
 
 /* Back online, a new buffer: its stream starts again from 0. */
@@ -504,7 +524,9 @@ static void aux_switch_back_goes_on(struct kunit *test)
 
 static struct kunit_case pfmk_aux_life_cases[] = {
 	KUNIT_CASE_PARAM(aux_rewrite_loaded, auxt_rewrite_gen_params),
-	KUNIT_CASE_PARAM(aux_rewrite_loaded_samples, auxt_rewrite_gen_params),
+	KUNIT_CASE_PARAM(aux_rewrite_loaded_copies_new_stream,
+			 auxt_rewrite_gen_params),
+	KUNIT_CASE_PARAM(aux_rewrite_loaded_snippets, auxt_rewrite_gen_params),
 	KUNIT_CASE(aux_rewrite_loaded_disable),
 	KUNIT_CASE(aux_rewrite_loaded_disable_keeps),
 	KUNIT_CASE_PARAM(aux_close_capturing, auxt_close_gen_params),

@@ -1000,25 +1000,53 @@ static void *hotplug_rearm_over_limit(struct kunit *test, int cpu,
 	return desc;
 }
 
-/*
- * A re-arm over max_events fails: the context stays loaded and offline,
- * rearm_failed counts it, no event is left behind, no ONLINE message is
- * sent.
- */
-static void hotplug_rearm_failed(struct kunit *test)
+/* A re-arm over max_events fails: the context stays loaded and offline. */
+static void hotplug_rearm_failed_stays_offline(struct kunit *test)
 {
-	struct pfmk_global_stats before, after;
+	struct pfmk_global_stats before;
 	int cpu = pfmkt_hp_cpu(test);
-	union pfm_msg msg;
 	void *desc;
 
 	desc = hotplug_rearm_over_limit(test, cpu, &before);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFMKT_STARTED | PFMK_STATE_OFFLINE);
+}
+
+/* A failed re-arm is counted in rearm_failed. */
+static void hotplug_rearm_failed_counted(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	int cpu = pfmkt_hp_cpu(test);
+
+	hotplug_rearm_over_limit(test, cpu, &before);
 	after = pfmkt_gstats(test);
 	KUNIT_EXPECT_GT(test, after.rearm_failed, before.rearm_failed);
+}
+
+/*
+ * A failed re-arm leaves no event behind, and the CPU's coming back
+ * re-armed nothing: events and cpu_online unchanged.
+ */
+static void hotplug_rearm_failed_no_event(struct kunit *test)
+{
+	struct pfmk_global_stats before, after;
+	int cpu = pfmkt_hp_cpu(test);
+
+	hotplug_rearm_over_limit(test, cpu, &before);
+	after = pfmkt_gstats(test);
 	pfmkt_expect_gstats(test, &before, &after, &(struct pfmk_global_stats){},
 			    PFMKT_GST(events) | PFMKT_GST(cpu_online));
+}
+
+/* A failed re-arm sends no ONLINE message: the queue is empty. */
+static void hotplug_rearm_failed_no_online_msg(struct kunit *test)
+{
+	struct pfmk_global_stats before;
+	int cpu = pfmkt_hp_cpu(test);
+	union pfm_msg msg;
+	void *desc;
+
+	desc = hotplug_rearm_over_limit(test, cpu, &before);
 	KUNIT_EXPECT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
 			(ssize_t)-EAGAIN);
 }
@@ -1113,7 +1141,10 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_start_offline_again),
 	KUNIT_CASE(hotplug_start_offline_online),
 	KUNIT_CASE(hotplug_start_offline_online_counts),
-	KUNIT_CASE(hotplug_rearm_failed),
+	KUNIT_CASE(hotplug_rearm_failed_stays_offline),
+	KUNIT_CASE(hotplug_rearm_failed_counted),
+	KUNIT_CASE(hotplug_rearm_failed_no_event),
+	KUNIT_CASE(hotplug_rearm_failed_no_online_msg),
 	KUNIT_CASE(hotplug_rearm_failed_no_count),
 	KUNIT_CASE(hotplug_rearm_retried),
 	KUNIT_CASE(hotplug_rearm_retried_counts),

@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/hardirq.h>
@@ -56,6 +57,13 @@ static void tpmu_overflow(struct perf_event *event,
 		atomic_inc(&o->bad_period);
 	if (n > TPMU_NR_RECORD)
 		return;
+	/*
+	 * Not perf_event_read_value(): it takes a mutex, and this is hard
+	 * irq.  The test PMU keeps no count in hardware (its read does
+	 * nothing): the tick added its chunk to event->count, and to every
+	 * other started event's of this CPU (@o->peer's), before it called
+	 * this handler, so the raw count is the count at the overflow.
+	 */
 	o->count[n - 1] = local64_read(&event->count);
 	if (o->peer)
 		o->peer_count[n - 1] = local64_read(&o->peer->count);
@@ -116,8 +124,8 @@ static void tpmu_bad_attr_desc(const struct tpmu_bad_attr *c, char *desc)
 
 KUNIT_ARRAY_PARAM(tpmu_bad_attr, tpmu_bad_attrs, tpmu_bad_attr_desc);
 
-/* event_init rejects what the encoding does not allow. */
-static void tpmu_event_init_checks(struct kunit *test)
+/* event_init refuses what the encoding does not allow. */
+static void tpmu_event_init_refuses(struct kunit *test)
 {
 	const struct tpmu_bad_attr *c = test->param_value;
 	struct perf_event_attr attr;
@@ -275,15 +283,26 @@ static void tpmu_no_cpu_desc(const bool *past_last, char *desc)
 
 KUNIT_ARRAY_PARAM(tpmu_no_cpu, tpmu_no_cpus, tpmu_no_cpu_desc);
 
-/* Ticks on no CPU are ignored, and no such CPU has an active event. */
+/* The CPU of @test's row of tpmu_no_cpus[]. */
+static int tpmu_no_cpu(struct kunit *test)
+{
+	return *(const bool *)test->param_value ? (int)nr_cpu_ids : -1;
+}
+
+/* A tick on no CPU is ignored: an event started on a CPU does not count it. */
 static void tpmu_tick_no_cpu(struct kunit *test)
 {
-	int cpu = -1;
+	struct perf_event *event = tpmu_enabled(test, pfmkt_cpu());
 
-	if (*(const bool *)test->param_value)
-		cpu = nr_cpu_ids;
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+	pfmk_test_pmu_tick(tpmu_no_cpu(test), 1);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 0ULL);
+}
+
+/* No CPU counts as having an active event, though a real CPU has one. */
+static void tpmu_tick_no_cpu_inactive(struct kunit *test)
+{
+	tpmu_enabled(test, pfmkt_cpu());
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(tpmu_no_cpu(test)), 0U);
 }
 
 /*
@@ -454,7 +473,10 @@ static struct perf_event *tpmu_sampled_stopped(struct kunit *test, int cpu,
 	return event;
 }
 
-/* Stopped after 100 ticks, a sampling event does not overflow. */
+/*
+ * Stopped after 100 ticks, a sampling event overflows no more: its 30
+ * calls (300 counted, period 10) and none in the 100 ticks after.
+ */
 static void tpmu_sampling_stopped(struct kunit *test)
 {
 	struct tpmu_ovfl *o;
@@ -488,6 +510,10 @@ struct tpmu_big_step {
 static const struct tpmu_big_step tpmu_big_steps[] = {
 	{ 1, 5 }, { 2, 10 }, { 3, 5 },
 };
+
+/* The ticks of the cases that check every call (the calls recorded). */
+#define TPMU_BIG_TICKS	3
+static_assert(TPMU_BIG_TICKS <= TPMU_NR_RECORD);
 
 static void tpmu_big_step_desc(const struct tpmu_big_step *b, char *desc)
 {
@@ -527,38 +553,40 @@ static void tpmu_sampling_one_call_left(struct kunit *test)
 	struct tpmu_ovfl *o;
 
 	event = tpmu_big_stepped(test, pfmkt_cpu(), b->ticks, &o);
-	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), b->left);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_period_left(event), b->left);
 }
 
-/* STEP 25, period 10, 3 ticks: the count at each call. */
+/* STEP 25, period 10, TPMU_BIG_TICKS ticks: the count at each call. */
 static void tpmu_sampling_one_call_counts(struct kunit *test)
 {
 	struct tpmu_ovfl *o;
 	unsigned int k;
 
-	tpmu_big_stepped(test, pfmkt_cpu(), ARRAY_SIZE(tpmu_big_steps), &o);
-	for (k = 1; k <= ARRAY_SIZE(tpmu_big_steps); k++)
+	tpmu_big_stepped(test, pfmkt_cpu(), TPMU_BIG_TICKS, &o);
+	for (k = 1; k <= TPMU_BIG_TICKS; k++)
 		KUNIT_EXPECT_EQ_MSG(test, o->count[k - 1], 25ULL * k,
 				    "tick %u", k);
 }
 
-/* STEP 25, period 10, 3 ticks: counted 75. */
+/* STEP 25, period 10, TPMU_BIG_TICKS ticks: 25 a tick counted. */
 static void tpmu_sampling_one_call_value(struct kunit *test)
 {
 	struct perf_event *event;
 	struct tpmu_ovfl *o;
 
-	event = tpmu_big_stepped(test, pfmkt_cpu(), ARRAY_SIZE(tpmu_big_steps),
-				 &o);
-	KUNIT_EXPECT_EQ(test, tpmu_value(event), 75ULL);
+	event = tpmu_big_stepped(test, pfmkt_cpu(), TPMU_BIG_TICKS, &o);
+	KUNIT_EXPECT_EQ(test, tpmu_value(event), 25ULL * TPMU_BIG_TICKS);
 }
 
-/* STEP 25, period 10, 3 ticks: each call in its context, on its CPU. */
+/*
+ * STEP 25, period 10, TPMU_BIG_TICKS ticks: each call in its context, on
+ * its CPU.
+ */
 static void tpmu_sampling_one_call_clean(struct kunit *test)
 {
 	struct tpmu_ovfl *o;
 
-	tpmu_big_stepped(test, pfmkt_cpu(), ARRAY_SIZE(tpmu_big_steps), &o);
+	tpmu_big_stepped(test, pfmkt_cpu(), TPMU_BIG_TICKS, &o);
 	tpmu_expect_clean(test, o);
 }
 
@@ -799,7 +827,7 @@ static void tpmu_ticks_together_release(struct kunit *test)
 }
 
 static struct kunit_case pfmk_test_pmu_cases[] = {
-	KUNIT_CASE_PARAM(tpmu_event_init_checks, tpmu_bad_attr_gen_params),
+	KUNIT_CASE_PARAM(tpmu_event_init_refuses, tpmu_bad_attr_gen_params),
 	KUNIT_CASE(tpmu_counts_not_before_enabled_inactive),
 	KUNIT_CASE(tpmu_counts_not_before_enabled),
 	KUNIT_CASE(tpmu_counts_while_enabled_active),
@@ -810,6 +838,7 @@ static struct kunit_case pfmk_test_pmu_cases[] = {
 	KUNIT_CASE(tpmu_counts_wide),
 	KUNIT_CASE(tpmu_release_detaches),
 	KUNIT_CASE_PARAM(tpmu_tick_no_cpu, tpmu_no_cpu_gen_params),
+	KUNIT_CASE_PARAM(tpmu_tick_no_cpu_inactive, tpmu_no_cpu_gen_params),
 	KUNIT_CASE(tpmu_tick_other_cpu_active),
 	KUNIT_CASE(tpmu_tick_other_cpu_inactive),
 	KUNIT_CASE(tpmu_tick_other_cpu),

@@ -206,7 +206,8 @@ static void *sets_create_linked(struct kunit *test, bool loaded)
  * @n: how many of @ids the request holds.
  * @loaded: on a loaded context (sets_create_linked()).
  * @err: the errno.
- * @flag: the return flag of the first entry (0: not checked).
+ * @flag: the return flag of the first entry (0: not checked; the rows
+ *	with one are listed in sets_bad_del_flags[] too).
  */
 struct sets_bad_del {
 	const char	*what;
@@ -235,19 +236,65 @@ static void sets_bad_del_desc(const struct sets_bad_del *b, char *desc)
 
 KUNIT_ARRAY_PARAM(sets_bad_del, sets_bad_dels, sets_bad_del_desc);
 
-/* Refused deletions: the errno, the return flag, and every set stays. */
-static void sets_bad_deletes(struct kunit *test)
-{
-	const struct sets_bad_del *b = test->param_value;
-	void *desc = sets_create_linked(test, b->loaded);
-	struct pfarg_setinfo info[2];
+/* The rows of sets_bad_dels[] that name a return flag. */
+static const struct sets_bad_del *const sets_bad_del_flags[] = {
+	&sets_bad_dels[0], &sets_bad_dels[1], &sets_bad_dels[2],
+};
 
-	memset(info, 0, sizeof(info));
+static void sets_bad_del_flag_desc(const struct sets_bad_del *const *b,
+				   char *desc)
+{
+	sets_bad_del_desc(*b, desc);
+}
+
+KUNIT_ARRAY_PARAM(sets_bad_del_flag, sets_bad_del_flags,
+		  sets_bad_del_flag_desc);
+
+/*
+ * Set-up: sets_create_linked() in @desc, loaded as @b says, and the
+ * deletion of @b tried with @info.  Return: what pfmk_delete_evtsets()
+ * returned.
+ */
+static int sets_bad_delete(struct kunit *test, const struct sets_bad_del *b,
+			   void **desc, struct pfarg_setinfo *info)
+{
+	*desc = sets_create_linked(test, b->loaded);
+	memset(info, 0, 2 * sizeof(*info));
 	info[0].set_id = b->ids[0];
 	info[1].set_id = b->ids[1];
-	KUNIT_EXPECT_EQ(test, pfmk_delete_evtsets(desc, info, b->n), b->err);
-	if (b->flag)
-		KUNIT_EXPECT_TRUE(test, info[0].set_flags & b->flag);
+	return pfmk_delete_evtsets(*desc, info, b->n);
+}
+
+/* A refused deletion returns the row's errno. */
+static void sets_bad_deletes_errno(struct kunit *test)
+{
+	const struct sets_bad_del *b = test->param_value;
+	struct pfarg_setinfo info[2];
+	void *desc;
+
+	KUNIT_EXPECT_EQ(test, sets_bad_delete(test, b, &desc, info), b->err);
+}
+
+/* A refused deletion flags its first entry with the row's return flag. */
+static void sets_bad_deletes_flag(struct kunit *test)
+{
+	const struct sets_bad_del *const *bp = test->param_value;
+	const struct sets_bad_del *b = *bp;
+	struct pfarg_setinfo info[2];
+	void *desc;
+
+	KUNIT_ASSERT_EQ(test, sets_bad_delete(test, b, &desc, info), b->err);
+	KUNIT_EXPECT_TRUE(test, info[0].set_flags & b->flag);
+}
+
+/* A refused deletion deletes nothing: sets 1 and 2 stay (unloaded). */
+static void sets_bad_deletes_keeps_sets(struct kunit *test)
+{
+	const struct sets_bad_del *b = test->param_value;
+	struct pfarg_setinfo info[2];
+	void *desc;
+
+	KUNIT_ASSERT_EQ(test, sets_bad_delete(test, b, &desc, info), b->err);
 	if (b->loaded)
 		KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_TRUE(test, sets_exists(desc, 1));
@@ -368,7 +415,9 @@ static struct kunit_case pfmk_sets_args_cases[] = {
 	KUNIT_CASE(sets_limit),
 	KUNIT_CASE(sets_limit_redefine),
 	KUNIT_CASE(sets_timeout_rounded),
-	KUNIT_CASE_PARAM(sets_bad_deletes, sets_bad_del_gen_params),
+	KUNIT_CASE_PARAM(sets_bad_deletes_errno, sets_bad_del_gen_params),
+	KUNIT_CASE_PARAM(sets_bad_deletes_flag, sets_bad_del_flag_gen_params),
+	KUNIT_CASE_PARAM(sets_bad_deletes_keeps_sets, sets_bad_del_gen_params),
 	KUNIT_CASE(sets_create_loaded),
 	KUNIT_CASE(sets_delete_both),
 	KUNIT_CASE(sets_load_set_unknown),
@@ -516,32 +565,31 @@ static void sets_expl_next_order(struct kunit *test)
 
 /*
  * Two sets, set 0 switching after one notifying overflow of its PMD 0
- * (period 10), started on @cpu; 10 ticks, and the overflow message
- * (blocking read) in @msg.
+ * (period 10), started on @cpu; 10 ticks: the overflow message of set 0
+ * read (blocking), the context MASKED.
  */
-static void *sets_masked_at_switch(struct kunit *test, int cpu,
-				   union pfm_msg *msg)
+static void *sets_masked_at_switch(struct kunit *test, int cpu)
 {
 	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_OVFL_SWITCH, 0, 0);
+	union pfm_msg msg;
 
 	sets_write_sampling(test, desc, 0, 0, 10, 1, PFM_REGFL_OVFL_NOTIFY);
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 10);
-	KUNIT_ASSERT_EQ(test, pfmk_read(desc, msg, sizeof(*msg), 0),
-			(ssize_t)sizeof(*msg));
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 0),
+			(ssize_t)sizeof(msg));
+	KUNIT_ASSERT_EQ(test, msg.type, PFM_MSG_OVFL);
+	KUNIT_ASSERT_EQ(test, msg.pfm_ovfl_msg.msg_active_set, 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_MASKED | PFMK_STATE_STARTED);
 	return desc;
 }
 
 /* A switch due while MASKED waits for pfmk_restart(). */
 static void sets_masked_switch_waits(struct kunit *test)
 {
-	union pfm_msg msg;
-	void *desc = sets_masked_at_switch(test, pfmkt_cpu(), &msg);
+	void *desc = sets_masked_at_switch(test, pfmkt_cpu());
 
-	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
-	KUNIT_EXPECT_EQ(test, msg.pfm_ovfl_msg.msg_active_set, 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-			PFM_CTX_MASKED | PFMK_STATE_STARTED);
 	/* Give the switch work every chance to run: it must not switch. */
 	msleep(50);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 1).set_runs, 0);
@@ -551,11 +599,8 @@ static void sets_masked_switch_waits(struct kunit *test)
 /* sets_masked_at_switch() on @cpu, then restarted. */
 static void *sets_masked_restarted(struct kunit *test, int cpu)
 {
-	union pfm_msg msg;
-	void *desc = sets_masked_at_switch(test, cpu, &msg);
+	void *desc = sets_masked_at_switch(test, cpu);
 
-	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
-			PFM_CTX_MASKED | PFMK_STATE_STARTED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	return desc;
 }

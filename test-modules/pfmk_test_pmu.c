@@ -295,6 +295,22 @@ unsigned int pfmk_test_pmu_nr_active(int cpu)
 EXPORT_SYMBOL_GPL(pfmk_test_pmu_nr_active);
 
 /**
+ * pfmk_test_pmu_period_left() - what a sampling event has left of its period
+ * @event: a "pfmk_test" sampling event.
+ *
+ * The test PMU keeps its events' periods: a test asks it, not perf's
+ * hw state.
+ *
+ * Return: the event's hw.period_left (after an overflow, what the next
+ * period has left once the ticks past the last one carried over).
+ */
+s64 pfmk_test_pmu_period_left(struct perf_event *event)
+{
+	return local64_read(&event->hw.period_left);
+}
+EXPORT_SYMBOL_GPL(pfmk_test_pmu_period_left);
+
+/**
  * pfmk_test_pmu_type() - perf type of the test PMU
  *
  * Return: the dynamic perf_event_attr.type of the "pfmk_test" PMU.

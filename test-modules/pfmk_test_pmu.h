@@ -68,6 +68,8 @@
 
 void pfmk_test_pmu_tick(int cpu, u64 ticks);
 unsigned int pfmk_test_pmu_nr_active(int cpu);
+struct perf_event;
+s64 pfmk_test_pmu_period_left(struct perf_event *event);
 int pfmk_test_pmu_type(void);
 int pfmk_test_hw_cycles_expected(int cpu);
 
