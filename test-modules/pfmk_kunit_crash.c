@@ -426,43 +426,117 @@ static void crash_removed_no_record(struct kunit *test)
 			-ENXIO);
 }
 
+/*
+ * A freeze-set-up sampler, a die event that is not an oops, then 2
+ * periods: returns the context; *@ret: the die hook's return.
+ */
+static void *crt_die_other(struct kunit *test, void **buf, int *ret)
+{
+	struct crt *t = test->priv;
+	void *desc;
+
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE, buf);
+	*ret = pfmk_crash_test_notify(PFMK_CRASH_NONE);
+	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
+	return desc;
+}
+
 /* The die notifier freezes only for an oops, not for other die events. */
 static void crash_die_not_oops(struct kunit *test)
 {
-	struct crt *t = test->priv;
+	void *buf;
+	int ret;
+
+	crt_die_other(test, &buf, &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+}
+
+/* After a die event that is not an oops, the context samples on. */
+static void crash_die_not_oops_samples(struct kunit *test)
+{
+	void *buf;
+	int ret;
+
+	crt_die_other(test, &buf, &ret);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
+}
+
+/* A die event that is not an oops leaves the record's reason none. */
+static void crash_die_not_oops_reason(struct kunit *test)
+{
 	struct pfmk_crash_info info;
 	void *desc, *buf;
+	int ret;
 
-	desc = crt_sampler(test, PFMK_CRASH_FREEZE, &buf);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_NONE), 0);
-	pfmk_test_pmu_tick(t->cpu, 2 * CRT_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
+	desc = crt_die_other(test, &buf, &ret);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
 			0);
 	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_NONE);
 }
 
 /*
- * An oops then the panic it leads to: the oops froze the context, the
- * panic finds nothing left to freeze and keeps what the oops kept.
+ * An oops then the panic it leads to: a sampler set up to freeze and log,
+ * a period and a tick, an oops that freezes it, a period more, then the
+ * panic.  Returns the context; *@ret: the panic hook's return.
  */
-static void crash_oops_then_panic(struct kunit *test)
+static void *crt_oops_panic(struct kunit *test, void **buf, int *ret)
 {
 	struct crt *t = test->priv;
+	void *desc;
+
+	desc = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, buf);
+	pfmk_test_pmu_tick(t->cpu, CRT_P + 1);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
+	pfmk_test_pmu_tick(t->cpu, CRT_P);
+	*ret = pfmk_crash_test_notify(PFMK_CRASH_PANIC);
+	return desc;
+}
+
+/* The panic after an oops finds nothing left to freeze. */
+static void crash_oops_then_panic(struct kunit *test)
+{
+	void *buf;
+	int ret;
+
+	crt_oops_panic(test, &buf, &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+}
+
+/* The panic after an oops keeps the oops as the record's reason. */
+static void crash_oops_then_panic_reason(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	void *desc, *buf;
+	int ret;
+
+	desc = crt_oops_panic(test, &buf, &ret);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, NULL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_OOPS);
+}
+
+/* The panic after an oops keeps the PMDs as the oops froze them. */
+static void crash_oops_then_panic_pmds(struct kunit *test)
+{
 	struct pfmk_crash_info info;
 	struct pfarg_pmd pmd;
 	void *desc, *buf;
+	int ret;
 
-	desc = crt_sampler(test, PFMK_CRASH_FREEZE | PFMK_CRASH_LOG, &buf);
-	pfmk_test_pmu_tick(t->cpu, CRT_P + 1);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
-	pfmk_test_pmu_tick(t->cpu, CRT_P);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_PANIC), 0);
+	desc = crt_oops_panic(test, &buf, &ret);
 	pfmkt_pmd_req(&pmd, 0, 1, 0);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, &pmd, 1, NULL, 0),
 			0);
-	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_OOPS);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, (CRT_P + 1) * CRT_STEP1);
+}
+
+/* The panic after an oops keeps the samples as the oops froze them. */
+static void crash_oops_then_panic_samples(struct kunit *test)
+{
+	void *buf;
+	int ret;
+
+	crt_oops_panic(test, &buf, &ret);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 }
 
@@ -564,7 +638,12 @@ static struct kunit_case pfmk_crash_cases[] = {
 	KUNIT_CASE_PARAM(crash_other_untouched, crt_untouched_gen_params),
 	KUNIT_CASE_PARAM(crash_removed_no_record, crt_reason_gen_params),
 	KUNIT_CASE(crash_die_not_oops),
+	KUNIT_CASE(crash_die_not_oops_samples),
+	KUNIT_CASE(crash_die_not_oops_reason),
 	KUNIT_CASE(crash_oops_then_panic),
+	KUNIT_CASE(crash_oops_then_panic_reason),
+	KUNIT_CASE(crash_oops_then_panic_pmds),
+	KUNIT_CASE(crash_oops_then_panic_samples),
 	KUNIT_CASE_PARAM(crash_close_after_freeze, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_close_after_freeze_renotify,
 			 crt_reason_gen_params),

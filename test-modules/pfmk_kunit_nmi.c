@@ -162,11 +162,13 @@ static struct pfmk_smpl_fmt nmit_fmt = {
  * @base: the shared per-test state, whose contexts pfmkt_exit() closes.
  * @desc: the test's context.
  * @cpu: the CPU it counts on, which the test thread runs on.
+ * @fmt_registered: the suite's format is registered, by this test.
  */
 struct nmit_state {
 	struct pfmkt_priv	base;
 	void			*desc;
 	int			cpu;
+	bool			fmt_registered;
 };
 
 static_assert(offsetof(struct nmit_state, base) == 0);
@@ -182,6 +184,20 @@ static int nmit_init(struct kunit *test)
 	st = test->priv;
 	st->cpu = pfmkt_cpu();
 	return 0;
+}
+
+/*
+ * The test's contexts closed (pfmkt_exit()), then the suite's format
+ * unregistered if the test registered it: a case that failed before it
+ * unregistered it itself does not leave it registered.
+ */
+static void nmit_exit(struct kunit *test)
+{
+	struct nmit_state *st = test->priv;
+
+	pfmkt_exit(test);
+	if (st && st->fmt_registered)
+		pfmk_smpl_fmt_unregister(&nmit_fmt);
 }
 
 /*
@@ -235,7 +251,32 @@ static void *nmit_open(struct kunit *test, const char *event,
 	return buf;
 }
 
-/* Generic cycles and the PMU's own event by name (pfmk_encode()). */
+/**
+ * struct nmit_own_row - a run of the suite's format
+ * @event: generic cycles, or the PMU's own event by name (pfmk_encode()).
+ * @irqs_off: the loop runs with interrupts off.
+ */
+struct nmit_own_row {
+	const char	*event;
+	bool		irqs_off;
+};
+
+static const struct nmit_own_row nmit_own_rows[] = {
+	{ "cycles", false },
+	{ "cycles", true },
+	{ "armv8_pmuv3/cpu_cycles/", false },
+	{ "armv8_pmuv3/cpu_cycles/", true },
+};
+
+static void nmit_own_desc(const struct nmit_own_row *r, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s, interrupts %s", r->event,
+		 r->irqs_off ? "off" : "on");
+}
+
+KUNIT_ARRAY_PARAM(nmit_own, nmit_own_rows, nmit_own_desc);
+
+/* The two events alone, for the default format. */
 static const char * const nmit_events[] = {
 	"cycles", "armv8_pmuv3/cpu_cycles/",
 };
@@ -249,123 +290,237 @@ KUNIT_ARRAY_PARAM(nmit_event, nmit_events, nmit_event_desc);
 
 /* ---- the cases ----------------------------------------------------- */
 
+/**
+ * struct nmit_own - what a run of the suite's format saw
+ * @b: its buffer.
+ * @n: the overflows it recorded, at most NMIT_MAX of them in @b.
+ * @stats: the context's statistics once stopped.
+ */
+struct nmit_own {
+	struct nmit_buf		*b;
+	u64			n;
+	struct pfmk_ctx_stats	stats;
+};
+
 /*
  * The suite's format over NMIT_INSNS instructions of the loop, with
- * interrupts on (@irqs_off false) or off: every overflow ran the format's
- * handler in NMI, interrupts off, on the context's CPU, and, with
- * interrupts off around the loop, inside it: an overflow delivered as an
- * interrupt could not have come before the loop ended.
+ * interrupts on or off (the row's), then stopped: what it saw in @o.
  */
-static void nmit_run_own(struct kunit *test, const char *event, bool irqs_off)
+static void nmit_run_own(struct kunit *test, struct nmit_own *o)
 {
+	const struct nmit_own_row *row = test->param_value;
 	struct nmit_state *st = test->priv;
-	struct pfmk_ctx_stats stats;
-	struct nmit_buf *b;
-	u64 arg = 0, i, n, in_loop = 0;
+	u64 arg = 0;
 
 	KUNIT_ASSERT_EQ(test, pfmk_smpl_fmt_register(&nmit_fmt), 0);
+	st->fmt_registered = true;
 	nmit_pin(test);
-	b = nmit_open(test, event, nmit_fmt.uuid, &arg, sizeof(arg), 0);
-	if (irqs_off)
+	o->b = nmit_open(test, row->event, nmit_fmt.uuid, &arg, sizeof(arg),
+			 0);
+	if (row->irqs_off)
 		nmit_loop_irqs_off(NMIT_INSNS / 2);
 	else
 		nmit_loop(NMIT_INSNS / 2);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_stats(st->desc, &stats), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_stop(st->desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(st->desc, &o->stats), 0);
 	/* Pairs with the handler's release. */
-	n = smp_load_acquire(&b->count);
-	kunit_info(test, "%s: %llu overflows, loop with interrupts %s\n", event,
-		   n, irqs_off ? "off" : "on");
+	o->n = min_t(u64, smp_load_acquire(&o->b->count), NMIT_MAX);
+	kunit_info(test, "%s: %llu overflows, loop with interrupts %s\n",
+		   row->event, o->n, row->irqs_off ? "off" : "on");
 	kunit_info(test, "%llu by the core's count, %llu missed periods\n",
-		   stats.ovfl_count, stats.ovfl_missed);
-	KUNIT_EXPECT_EQ(test, stats.ovfl_missed, 0ULL);
-	for (i = 0; i < n && i < NMIT_MAX; i++) {
-		KUNIT_EXPECT_TRUE_MSG(test, b->rec[i].in_nmi,
-				      "overflow %llu not in NMI", i);
-		KUNIT_EXPECT_TRUE(test, b->rec[i].irqs_off);
-		KUNIT_EXPECT_EQ(test, (int)b->rec[i].cpu, st->cpu);
-		KUNIT_EXPECT_EQ(test, (int)b->rec[i].ovfl_cpu, st->cpu);
-		in_loop += nmit_ip_in_loop(b->rec[i].ip);
-	}
-	/*
-	 * One overflow per period of the loop's instructions at least (the
-	 * first may come before it), more when the CPU ran other code during
-	 * the loop (interrupt handlers, these NMIs themselves): it counts too.
-	 * With interrupts off, all of the loop's periods end inside it; with
-	 * interrupts on, NMIs may also land in the handlers of interrupts
-	 * taken meanwhile (a few in a hundred on the debug kernel).
-	 */
-	KUNIT_EXPECT_GE(test, n + 1, NMIT_WANT);
-	if (irqs_off)
-		KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
-	else
-		KUNIT_EXPECT_GE(test, in_loop * 10, n * 8);
-	pfmkt_close(test, st->desc);
-	pfmk_smpl_fmt_unregister(&nmit_fmt);
-}
-
-/* The overflow handler runs in NMI context, from the real driver. */
-static void nmi_overflow_handler(struct kunit *test)
-{
-	nmit_run_own(test, *(const char * const *)test->param_value, false);
-}
-
-/* Overflows arrive, as NMIs, inside a loop with interrupts off. */
-static void nmi_overflow_irqs_off(struct kunit *test)
-{
-	nmit_run_own(test, *(const char * const *)test->param_value, true);
+		   o->stats.ovfl_count, o->stats.ovfl_missed);
 }
 
 /*
- * The default format over the loop with interrupts off: a sample every
- * period of the loop's instructions (and some in the start and stop
- * paths around it), each of the loop's exactly one period of instructions
- * after the one before (the recorded instructions, less a period per
- * sample, never vary): no overflow waits for interrupts to be enabled,
- * none is missed.
+ * The overflow handler runs in NMI context, from the real driver:
+ * in_nmi(), interrupts off.
  */
-static void nmi_smpl_dfl_exact(struct kunit *test)
+static void nmi_overflow_handler(struct kunit *test)
+{
+	struct nmit_own o;
+	u64 i;
+
+	nmit_run_own(test, &o);
+	for (i = 0; i < o.n; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, o.b->rec[i].in_nmi,
+				      "overflow %llu not in NMI", i);
+		KUNIT_EXPECT_TRUE(test, o.b->rec[i].irqs_off);
+	}
+}
+
+/* Every overflow ran, and says it ran, on the context's CPU. */
+static void nmi_overflow_on_cpu(struct kunit *test)
+{
+	struct nmit_state *st = test->priv;
+	struct nmit_own o;
+	u64 i;
+
+	nmit_run_own(test, &o);
+	for (i = 0; i < o.n; i++) {
+		KUNIT_EXPECT_EQ(test, (int)o.b->rec[i].cpu, st->cpu);
+		KUNIT_EXPECT_EQ(test, (int)o.b->rec[i].ovfl_cpu, st->cpu);
+	}
+}
+
+/* No overflow from NMI misses a period. */
+static void nmi_overflow_none_missed(struct kunit *test)
+{
+	struct nmit_own o;
+
+	nmit_run_own(test, &o);
+	KUNIT_EXPECT_EQ(test, o.stats.ovfl_missed, 0ULL);
+}
+
+/*
+ * One overflow per period of the loop's instructions at least (the first
+ * may come before it), more when the CPU ran other code during the loop
+ * (interrupt handlers, these NMIs themselves): it counts too.
+ */
+static void nmi_overflow_count(struct kunit *test)
+{
+	struct nmit_own o;
+
+	nmit_run_own(test, &o);
+	KUNIT_EXPECT_GE(test, o.n + 1, NMIT_WANT);
+}
+
+/*
+ * The overflows land inside the loop: with interrupts off, all of the
+ * loop's periods end inside it (an overflow delivered as an interrupt
+ * could not have come before the loop ended); with interrupts on, NMIs
+ * may also land in the handlers of interrupts taken meanwhile (a few in
+ * a hundred on the debug kernel).
+ */
+static void nmi_overflow_in_loop(struct kunit *test)
+{
+	const struct nmit_own_row *row = test->param_value;
+	struct nmit_own o;
+	u64 i, in_loop = 0;
+
+	nmit_run_own(test, &o);
+	for (i = 0; i < o.n; i++)
+		in_loop += nmit_ip_in_loop(o.b->rec[i].ip);
+	if (row->irqs_off)
+		KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
+	else
+		KUNIT_EXPECT_GE(test, in_loop * 10, o.n * 8);
+}
+
+/**
+ * struct nmit_dfl_ent - a default-format entry of the exact run
+ * @e: the entry.
+ * @pmd1: PMD 1, instructions, recorded in it.
+ */
+struct nmit_dfl_ent {
+	struct pfm_dfl_smpl_entry	e;
+	u64				pmd1;
+};
+
+/**
+ * struct nmit_dfl - what the default format's exact run saw
+ * @hdr: its buffer's header.
+ * @ent: its entries.
+ * @n: how many, at most NMIT_MAX.
+ * @stats: the context's statistics once stopped.
+ */
+struct nmit_dfl {
+	struct pfm_dfl_smpl_hdr	*hdr;
+	struct nmit_dfl_ent	*ent;
+	u64			n;
+	struct pfmk_ctx_stats	stats;
+};
+
+/*
+ * The default format over the loop with interrupts off (one CPU online:
+ * QEMU counts every vCPU's instructions in each CPU's counter), then
+ * stopped: what it saw in @d.
+ */
+static void nmit_dfl_run(struct kunit *test, struct nmit_dfl *d)
 {
 	static const pfm_uuid_t dfl = PFM_DFL_SMPL_UUID;
 	const char *event = *(const char * const *)test->param_value;
 	struct nmit_state *st = test->priv;
 	struct pfm_dfl_smpl_arg arg;
-	struct pfm_dfl_smpl_hdr *hdr;
-	struct pfmk_ctx_stats stats;
-	struct {
-		struct pfm_dfl_smpl_entry	e;
-		u64				pmd1;
-	} *ent;
-	u64 i, n, base = 0, in_loop = 0;
-	bool first = true;
 
-	/* QEMU counts every vCPU's instructions in each CPU's counter. */
 	if (num_online_cpus() != 1)
 		kunit_skip(test, "exact distances need one CPU online");
 	memset(&arg, 0, sizeof(arg));
-	arg.buf_size = sizeof(*hdr) + NMIT_MAX * sizeof(*ent);
+	arg.buf_size = sizeof(*d->hdr) + NMIT_MAX * sizeof(*d->ent);
 	nmit_pin(test);
-	hdr = nmit_open(test, event, dfl, &arg, sizeof(arg), 0);
+	d->hdr = nmit_open(test, event, dfl, &arg, sizeof(arg), 0);
 	nmit_loop_irqs_off(NMIT_INSNS / 2);
-	KUNIT_EXPECT_EQ(test, pfmk_stop(st->desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_stats(st->desc, &stats), 0);
-	n = pfmkt_hdr_count(hdr);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
-	pfmkt_expect_stats_in(test, &stats, &(struct pfmk_ctx_stats){},
-			      PFMKT_ST(ovfl_missed) | PFMKT_ST(throttled));
-	ent = (void *)(hdr + 1);
-	for (i = 0; i < n && i < NMIT_MAX; i++) {
-		if (!nmit_ip_in_loop(ent[i].e.ip))
+	KUNIT_ASSERT_EQ(test, pfmk_stop(st->desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_get_stats(st->desc, &d->stats), 0);
+	d->n = min_t(u64, pfmkt_hdr_count(d->hdr), NMIT_MAX);
+	d->ent = (void *)(d->hdr + 1);
+}
+
+/*
+ * A sample every period of the loop's instructions, each of the loop's
+ * exactly one period of instructions after the one before (the recorded
+ * instructions, less a period per sample, never vary): no overflow waits
+ * for interrupts to be enabled.
+ */
+static void nmi_smpl_dfl_exact(struct kunit *test)
+{
+	struct nmit_dfl d;
+	u64 i, base = 0;
+	bool first = true;
+
+	nmit_dfl_run(test, &d);
+	for (i = 0; i < d.n; i++) {
+		if (!nmit_ip_in_loop(d.ent[i].e.ip))
 			continue;
-		in_loop++;
 		if (first)
-			base = ent[i].pmd1 - i * NMIT_PERIOD;
+			base = d.ent[i].pmd1 - i * NMIT_PERIOD;
 		first = false;
-		KUNIT_EXPECT_EQ_MSG(test, ent[i].pmd1 - i * NMIT_PERIOD, base,
+		KUNIT_EXPECT_EQ_MSG(test, d.ent[i].pmd1 - i * NMIT_PERIOD, base,
 				    "sample %llu late or early", i);
-		KUNIT_EXPECT_EQ(test, (int)ent[i].e.cpu, st->cpu);
 	}
+}
+
+/* The loop's samples (and some in the start and stop paths) all taken. */
+static void nmi_smpl_dfl_exact_in_loop(struct kunit *test)
+{
+	struct nmit_dfl d;
+	u64 i, in_loop = 0;
+
+	nmit_dfl_run(test, &d);
+	for (i = 0; i < d.n; i++)
+		in_loop += nmit_ip_in_loop(d.ent[i].e.ip);
 	KUNIT_EXPECT_GE(test, in_loop + 1, NMIT_WANT);
+}
+
+/* The loop's samples record the context's CPU. */
+static void nmi_smpl_dfl_exact_on_cpu(struct kunit *test)
+{
+	struct nmit_state *st = test->priv;
+	struct nmit_dfl d;
+	u64 i;
+
+	nmit_dfl_run(test, &d);
+	for (i = 0; i < d.n; i++)
+		if (nmit_ip_in_loop(d.ent[i].e.ip))
+			KUNIT_EXPECT_EQ(test, (int)d.ent[i].e.cpu, st->cpu);
+}
+
+/* The buffer, with room for every sample, lost no overflow. */
+static void nmi_smpl_dfl_exact_no_overflow_lost(struct kunit *test)
+{
+	struct nmit_dfl d;
+
+	nmit_dfl_run(test, &d);
+	KUNIT_EXPECT_EQ(test, d.hdr->hdr_overflows, 0ULL);
+}
+
+/* None is missed nor throttled. */
+static void nmi_smpl_dfl_exact_none_missed(struct kunit *test)
+{
+	struct nmit_dfl d;
+
+	nmit_dfl_run(test, &d);
+	pfmkt_expect_stats_in(test, &d.stats, &(struct pfmk_ctx_stats){},
+			      PFMKT_ST(ovfl_missed) | PFMKT_ST(throttled));
 }
 
 /*
@@ -398,19 +553,31 @@ static struct pfm_dfl_smpl_hdr *nmit_notified(struct kunit *test)
 	return hdr;
 }
 
-/*
- * Notification from NMI: the buffer full, the context masks, and the
- * completion and the overflow message arrive.
- */
+/* Notification from NMI: the context masks. */
 static void nmi_smpl_notify(struct kunit *test)
 {
+	struct nmit_state *st = test->priv;
+
+	nmit_notified(test);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(st->desc),
+			PFM_CTX_MASKED | PFMK_STATE_STARTED);
+}
+
+/* Notification from NMI: the buffer is full, with its 4 entries. */
+static void nmi_smpl_notify_entries(struct kunit *test)
+{
 	struct pfm_dfl_smpl_hdr *hdr = nmit_notified(test);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 4ULL);
+}
+
+/* Notification from NMI: the overflow message of PMD 0 arrives. */
+static void nmi_smpl_notify_msg(struct kunit *test)
+{
 	struct nmit_state *st = test->priv;
 	union pfm_msg msg;
 
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(st->desc),
-			PFM_CTX_MASKED | PFMK_STATE_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 4ULL);
+	nmit_notified(test);
 	KUNIT_ASSERT_EQ(test, pfmk_read(st->desc, &msg, sizeof(msg), 1),
 			(ssize_t)sizeof(msg));
 	KUNIT_EXPECT_EQ(test, msg.type, PFM_MSG_OVFL);
@@ -440,10 +607,20 @@ static void nmi_smpl_restart_samples(struct kunit *test)
 }
 
 static struct kunit_case pfmk_nmi_cases[] = {
-	KUNIT_CASE_PARAM(nmi_overflow_handler, nmit_event_gen_params),
-	KUNIT_CASE_PARAM(nmi_overflow_irqs_off, nmit_event_gen_params),
+	KUNIT_CASE_PARAM(nmi_overflow_handler, nmit_own_gen_params),
+	KUNIT_CASE_PARAM(nmi_overflow_on_cpu, nmit_own_gen_params),
+	KUNIT_CASE_PARAM(nmi_overflow_none_missed, nmit_own_gen_params),
+	KUNIT_CASE_PARAM(nmi_overflow_count, nmit_own_gen_params),
+	KUNIT_CASE_PARAM(nmi_overflow_in_loop, nmit_own_gen_params),
 	KUNIT_CASE_PARAM(nmi_smpl_dfl_exact, nmit_event_gen_params),
+	KUNIT_CASE_PARAM(nmi_smpl_dfl_exact_in_loop, nmit_event_gen_params),
+	KUNIT_CASE_PARAM(nmi_smpl_dfl_exact_on_cpu, nmit_event_gen_params),
+	KUNIT_CASE_PARAM(nmi_smpl_dfl_exact_no_overflow_lost,
+			 nmit_event_gen_params),
+	KUNIT_CASE_PARAM(nmi_smpl_dfl_exact_none_missed, nmit_event_gen_params),
 	KUNIT_CASE(nmi_smpl_notify),
+	KUNIT_CASE(nmi_smpl_notify_entries),
+	KUNIT_CASE(nmi_smpl_notify_msg),
 	KUNIT_CASE(nmi_smpl_restart_empties),
 	KUNIT_CASE(nmi_smpl_restart_samples),
 	{}
@@ -452,7 +629,7 @@ static struct kunit_case pfmk_nmi_cases[] = {
 static struct kunit_suite pfmk_nmi_suite = {
 	.name = "pfmk_nmi",
 	.init = nmit_init,
-	.exit = pfmkt_exit,
+	.exit = nmit_exit,
 	.test_cases = pfmk_nmi_cases,
 };
 

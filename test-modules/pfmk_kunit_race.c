@@ -236,8 +236,8 @@ static int race_msg_reader_fn(void *data)
 	return pfmk_test_kthread_park();
 }
 
-static struct task_struct *race_start_msg_reader(struct kunit *test,
-						 struct race_msg_reader *r)
+/* Start @r's thread; an ERR_PTR() if there is none, without failing. */
+static struct task_struct *race_try_start_msg_reader(struct race_msg_reader *r)
 {
 	struct task_struct *t;
 
@@ -245,8 +245,17 @@ static struct task_struct *race_start_msg_reader(struct kunit *test,
 	init_completion(&r->finished);
 	r->ret = 1;
 	t = kthread_run(race_msg_reader_fn, r, "pfmk_read");
+	if (!IS_ERR(t))
+		wait_for_completion(&r->started);
+	return t;
+}
+
+static struct task_struct *race_start_msg_reader(struct kunit *test,
+						 struct race_msg_reader *r)
+{
+	struct task_struct *t = race_try_start_msg_reader(r);
+
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	wait_for_completion(&r->started);
 	return t;
 }
 
@@ -382,42 +391,72 @@ static void race_close_wakes_reader(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-EBADF);
 }
 
+/**
+ * struct race_shared - two readers of two contexts that share a completion
+ * @ra: the reader of the context closed first.
+ * @rb: the reader of the other, which waits first.
+ */
+struct race_shared {
+	struct race_msg_reader	*ra;
+	struct race_msg_reader	*rb;
+};
+
 /*
  * The completion may be shared by several contexts (and other events of
- * the owner): closing one context must still wake its own readers.
+ * the owner): B's reader waits, then A's; A is closed and its reader
+ * joined, then B and its reader.  Both readers are joined when it
+ * returns, whatever failed.
  */
-static void race_close_shared_completion(struct kunit *test)
+static void race_shared_run(struct kunit *test, struct race_shared *s)
 {
-	struct race_msg_reader *ra, *rb;
 	struct task_struct *ta, *tb;
-	void *a, *b;
+	bool waiting;
 
-	ra = kunit_kzalloc(test, sizeof(*ra), GFP_KERNEL);
-	rb = kunit_kzalloc(test, sizeof(*rb), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ra);
-	KUNIT_ASSERT_NOT_NULL(test, rb);
-	a = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	b = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-
+	s->ra = race_msg_reader_new(test, pfmkt_create(test,
+						       PFMK_TEST_PMU_NAME));
+	s->rb = race_msg_reader_new(test, pfmkt_create(test,
+						       PFMK_TEST_PMU_NAME));
 	/* B's reader waits first, so a single complete() would wake it. */
-	rb->desc = b;
-	tb = race_start_msg_reader(test, rb);
+	tb = race_start_msg_reader(test, s->rb);
 	msleep(20);
-	ra->desc = a;
-	ta = race_start_msg_reader(test, ra);
+	ta = race_try_start_msg_reader(s->ra);
+	if (IS_ERR(ta)) {
+		/* B's reader is not left behind: B's close ends its wait. */
+		pfmkt_close(test, s->rb->desc);
+		race_join_msg_reader(test, tb, s->rb);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(ta));
+	}
 	msleep(20);
-	KUNIT_EXPECT_FALSE(test, completion_done(&ra->finished));
-	KUNIT_EXPECT_FALSE(test, completion_done(&rb->finished));
+	waiting = !completion_done(&s->ra->finished) &&
+		  !completion_done(&s->rb->finished);
+	pfmkt_close(test, s->ra->desc);
+	race_join_msg_reader(test, ta, s->ra);
+	pfmkt_close(test, s->rb->desc);
+	race_join_msg_reader(test, tb, s->rb);
+	KUNIT_ASSERT_TRUE_MSG(test, waiting,
+			      "a reader returned before its context's close");
+}
 
-	pfmkt_close(test, a);
-	race_join_msg_reader(test, ta, ra);
-	KUNIT_EXPECT_EQ(test, ra->ret, (ssize_t)-EBADF);
+/* Closing a context of a shared completion wakes its own reader. */
+static void race_close_shared_completion_wakes_own_reader(struct kunit *test)
+{
+	struct race_shared s;
 
-	/* B's reader may have been woken (0) or wait on until B closes. */
-	pfmkt_close(test, b);
-	race_join_msg_reader(test, tb, rb);
-	KUNIT_EXPECT_TRUE_MSG(test, rb->ret == 0 || rb->ret == -EBADF,
-			      "returned %zd", rb->ret);
+	race_shared_run(test, &s);
+	KUNIT_EXPECT_EQ(test, s.ra->ret, (ssize_t)-EBADF);
+}
+
+/*
+ * The other context's reader may have been woken by the first close (0)
+ * or waited on until its own context's close (-EBADF).
+ */
+static void race_close_shared_completion_other_reader_ok(struct kunit *test)
+{
+	struct race_shared s;
+
+	race_shared_run(test, &s);
+	KUNIT_EXPECT_TRUE_MSG(test, s.rb->ret == 0 || s.rb->ret == -EBADF,
+			      "returned %zd", s.rb->ret);
 }
 
 #define RACE_NR_NEW	1000
@@ -779,14 +818,14 @@ static struct race_wait *race_close_queued(struct kunit *test,
 {
 	struct race_wait *w;
 
+	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(g0), 0);
+	*desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	pfmkt_write_pmc(test, *desc, 0, PFMK_TEST_PMC(1));
 	/* Not kunit memory: a call that never returns keeps using it. */
 	w = pfmk_kzalloc_obj(*w, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	init_completion(&w->hold.entered);
 	init_completion(&w->hold.release);
-	KUNIT_EXPECT_EQ(test, pfmk_get_global_stats(g0), 0);
-	*desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	pfmkt_write_pmc(test, *desc, 0, PFMK_TEST_PMC(1));
 
 	w->got = race_queue_behind_load(test, w, *desc);
 	if (w->got == RACE_STUCK)
@@ -855,7 +894,8 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_read_signal),
 	KUNIT_CASE(race_read_signal_waiting),
 	KUNIT_CASE(race_close_wakes_reader),
-	KUNIT_CASE(race_close_shared_completion),
+	KUNIT_CASE(race_close_shared_completion_wakes_own_reader),
+	KUNIT_CASE(race_close_shared_completion_other_reader_ok),
 	KUNIT_CASE(race_handles_not_reused),
 	KUNIT_CASE(race_handles_open_unloaded),
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),

@@ -410,20 +410,38 @@ static void set_time_hotplug_away(struct kunit *test)
 }
 
 /*
- * The CPU comes back (the events are created again): the set is timed
- * again from the time it had.
+ * st_hp_offline(), its set's duration then in *@a, and the CPU brought
+ * back (the events are created again) from *@t0 on.
  */
+static void *st_hp_back(struct kunit *test, int cpu, u64 *a, u64 *t0)
+{
+	u64 slept;
+	void *desc = st_hp_offline(test, cpu, &slept);
+
+	*a = st_dur(test, desc, 0);
+	*t0 = ktime_get_ns();
+	pfmkt_online(test, cpu);
+	return desc;
+}
+
+/* The CPU comes back: the context is started on it again. */
 static void set_time_hotplug_online(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
-	u64 a, t0, t1, slept;
-	void *desc = st_hp_offline(test, cpu, &slept);
+	u64 a, t0;
+	void *desc = st_hp_back(test, cpu, &a, &t0);
 
-	a = st_dur(test, desc, 0);
-	t0 = ktime_get_ns();
-	pfmkt_online(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
+}
+
+/* The CPU comes back: the set is timed again from the time it had. */
+static void set_time_hotplug_online_timed(struct kunit *test)
+{
+	int cpu = pfmkt_hp_cpu(test);
+	u64 a, t0, t1, slept;
+	void *desc = st_hp_back(test, cpu, &a, &t0);
+
 	t1 = ktime_get_ns();
 	msleep(ST_RUN_MS);
 	slept = ktime_get_ns() - t1;
@@ -504,15 +522,16 @@ static int st_race_getinfo(void *arg)
 	return 0;
 }
 
-static struct task_struct *st_race_thread(struct kunit *test,
-					  int (*fn)(void *),
+/* A thread of @fn on @cpu, running; an ERR_PTR() if none, not failing. */
+static struct task_struct *st_race_thread(int (*fn)(void *),
 					  struct st_race *r, int cpu)
 {
 	struct task_struct *t;
 
 	init_completion(&r->started);
 	t = kthread_create(fn, r, "pfmk_st/%d", cpu);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	if (IS_ERR(t))
+		return t;
 	if (cpu >= 0)
 		kthread_bind(t, cpu);
 	wake_up_process(t);
@@ -542,74 +561,65 @@ static void *st_race_ctx(struct kunit *test, int cpu, struct st_race **gi)
 	return desc;
 }
 
-/*
- * After a race of @wall ns, stopped: getinfo always succeeded and never
- * saw a duration go back, each set's final one is at least the last it
- * saw, and together they stay within the wall time.
+/**
+ * struct st_race_run - what a race saw, for its cases
+ * @gi: the getinfo thread's record (its context in ->desc).
+ * @ss: the start and stop thread's record (start_stop race only).
+ * @ret: the first error of the reload loop (reload race only).
+ * @wall: the race's wall time, in ns, from before it to after.
  */
-static void st_race_check(struct kunit *test, struct st_race *gi, u64 wall)
-{
-	struct pfarg_setinfo s;
-	u64 total = 0;
-	u16 id;
-
-	kunit_info(test, "%lu getinfo calls\n", gi->calls);
-	KUNIT_EXPECT_GT(test, gi->calls, 0UL);
-	KUNIT_EXPECT_EQ_MSG(test, gi->bad.nr, 0UL,
-			    "getinfo returned %ld, set %d went back to %llu",
-			    gi->bad.ret, gi->bad.entry, gi->bad.value);
-	for (id = 0; id < 2; id++) {
-		s = pfmkt_set_info(test, gi->desc, id);
-		total += s.set_act_duration;
-		KUNIT_EXPECT_GE(test, s.set_act_duration, gi->last[id]);
-	}
-	KUNIT_EXPECT_GT(test, total, 0ULL);
-	KUNIT_EXPECT_LE(test, total, st_most(wall));
-}
+struct st_race_run {
+	struct st_race	*gi;
+	struct st_race	*ss;
+	long		ret;
+	u64		wall;
+};
 
 /*
  * getinfo racing with start, stop and switches on the same context, the
- * threads on different CPUs where there are two.
+ * threads on different CPUs where there are two; stopped after it.
  */
-static void set_time_race_start_stop(struct kunit *test)
+static void st_race_start_stop_run(struct kunit *test, struct st_race_run *run)
 {
 	int cpu = pfmkt_cpu();
 	struct task_struct *t1, *t2;
-	struct st_race *ss, *gi;
-	void *desc = st_race_ctx(test, cpu, &gi);
+	void *desc = st_race_ctx(test, cpu, &run->gi);
 	u64 t0 = ktime_get_ns();
 
-	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ss);
-	ss->desc = desc;
-	t1 = st_race_thread(test, st_race_start_stop, ss, cpu);
-	t2 = st_race_thread(test, st_race_getinfo, gi, pfmkt_other_cpu(cpu));
+	run->ss = kunit_kzalloc(test, sizeof(*run->ss), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, run->ss);
+	run->ss->desc = desc;
+	t1 = st_race_thread(st_race_start_stop, run->ss, cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t1));
+	t2 = st_race_thread(st_race_getinfo, run->gi, pfmkt_other_cpu(cpu));
+	if (IS_ERR(t2))
+		kthread_stop(t1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t2));
 	schedule_timeout_interruptible(ST_RACE_BUDGET);
 	kthread_stop(t1);
 	kthread_stop(t2);
-	kunit_info(test, "%lu start/stop calls\n", ss->calls);
-	KUNIT_EXPECT_GT(test, ss->calls, 0UL);
-	KUNIT_EXPECT_EQ_MSG(test, ss->bad.nr, 0UL, "start/stop returned %ld",
-			    ss->bad.ret);
-	st_race_check(test, gi, ktime_get_ns() - t0);
+	kunit_info(test, "%lu start/stop calls\n", run->ss->calls);
+	kunit_info(test, "%lu getinfo calls\n", run->gi->calls);
+	KUNIT_ASSERT_GT(test, run->ss->calls, 0UL);
+	KUNIT_ASSERT_GT(test, run->gi->calls, 0UL);
+	run->wall = ktime_get_ns() - t0;
 }
 
 /*
  * getinfo racing with unload and load (the sets' events released and
  * created again, their time sources chosen again) between runs.
  */
-static void set_time_race_reload(struct kunit *test)
+static void st_race_reload_run(struct kunit *test, struct st_race_run *run)
 {
 	int cpu = pfmkt_cpu();
 	unsigned long end = jiffies + ST_RACE_BUDGET;
 	struct task_struct *t;
-	struct st_race *gi;
-	void *desc = st_race_ctx(test, cpu, &gi);
+	void *desc = st_race_ctx(test, cpu, &run->gi);
 	u64 t0 = ktime_get_ns();
+	long ret = 0;
 
-	int ret = 0;
-
-	t = st_race_thread(test, st_race_getinfo, gi, pfmkt_other_cpu(cpu));
+	t = st_race_thread(st_race_getinfo, run->gi, pfmkt_other_cpu(cpu));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	while (time_before(jiffies, end) && !ret) {
 		ret = pfmk_start(desc, NULL);
 		usleep_range(100, 400);
@@ -619,8 +629,92 @@ static void set_time_race_reload(struct kunit *test)
 		ret = ret ?: pfmkt_load_cpu(desc, cpu);
 	}
 	kthread_stop(t);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	st_race_check(test, gi, ktime_get_ns() - t0);
+	run->ret = ret;
+	kunit_info(test, "%lu getinfo calls\n", run->gi->calls);
+	KUNIT_ASSERT_GT(test, run->gi->calls, 0UL);
+	run->wall = ktime_get_ns() - t0;
+}
+
+/* Start and stop never fail while getinfo races with them. */
+static void set_time_race_start_stop(struct kunit *test)
+{
+	struct st_race_run run = {};
+
+	st_race_start_stop_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.ss->bad.nr, 0UL, "start/stop returned %ld",
+			    run.ss->bad.ret);
+}
+
+/* Start, stop, unload and load never fail while getinfo races with them. */
+static void set_time_race_reload(struct kunit *test)
+{
+	struct st_race_run run = {};
+
+	st_race_reload_run(test, &run);
+	KUNIT_EXPECT_EQ(test, run.ret, 0L);
+}
+
+/**
+ * struct st_race_kind - a race of the verdict cases
+ * @name: the row's name.
+ * @run: runs it.
+ */
+struct st_race_kind {
+	const char	*name;
+	void		(*run)(struct kunit *test, struct st_race_run *run);
+};
+
+static const struct st_race_kind st_race_kinds[] = {
+	{ "start_stop", st_race_start_stop_run },
+	{ "reload", st_race_reload_run },
+};
+
+static void st_race_kind_desc(const struct st_race_kind *k, char *desc)
+{
+	strscpy(desc, k->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(st_race_kind, st_race_kinds, st_race_kind_desc);
+
+/*
+ * After the row's race, stopped: getinfo always succeeded and never saw
+ * a duration go back, and each set's final one is at least the last it
+ * saw.
+ */
+static void set_time_race_sane(struct kunit *test)
+{
+	const struct st_race_kind *k = test->param_value;
+	struct st_race_run run = {};
+	struct pfarg_setinfo s;
+	u16 id;
+
+	k->run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.gi->bad.nr, 0UL,
+			    "getinfo returned %ld, set %d went back to %llu",
+			    run.gi->bad.ret, run.gi->bad.entry,
+			    run.gi->bad.value);
+	for (id = 0; id < 2; id++) {
+		s = pfmkt_set_info(test, run.gi->desc, id);
+		KUNIT_EXPECT_GE(test, s.set_act_duration, run.gi->last[id]);
+	}
+}
+
+/*
+ * After the row's race, stopped: the sets' durations together are not 0
+ * and stay within the race's wall time.
+ */
+static void set_time_race_within_wall(struct kunit *test)
+{
+	const struct st_race_kind *k = test->param_value;
+	struct st_race_run run = {};
+	u64 total = 0;
+	u16 id;
+
+	k->run(test, &run);
+	for (id = 0; id < 2; id++)
+		total += pfmkt_set_info(test, run.gi->desc, id).set_act_duration;
+	KUNIT_EXPECT_GT(test, total, 0ULL);
+	KUNIT_EXPECT_LE(test, total, st_most(run.wall));
 }
 
 static struct kunit_case pfmk_set_time_cases[] = {
@@ -639,8 +733,11 @@ static struct kunit_case pfmk_set_time_cases[] = {
 	KUNIT_CASE(set_time_hotplug),
 	KUNIT_CASE(set_time_hotplug_away),
 	KUNIT_CASE(set_time_hotplug_online),
+	KUNIT_CASE(set_time_hotplug_online_timed),
 	KUNIT_CASE(set_time_race_start_stop),
 	KUNIT_CASE(set_time_race_reload),
+	KUNIT_CASE_PARAM(set_time_race_sane, st_race_kind_gen_params),
+	KUNIT_CASE_PARAM(set_time_race_within_wall, st_race_kind_gen_params),
 	{}
 };
 
