@@ -2,8 +2,8 @@
 /*
  * pfmk KUnit suite pfmk_smpl_notify: masking, overflow messages and
  * pfmk_restart() (Documentation/sampling.rst): a notifying PMD, a full
- * buffer, a full message queue, blocked readers, calls on a masked
- * context, close and unload while sampling.  Every case runs on the
+ * message queue, blocked readers, calls on a masked context, close and
+ * unload while sampling (a full buffer: pfmk_smpl_full).  Every case runs on the
  * deterministic test PMU (pfmk_test_pmu_tick()).
  *
  * Copyright (C) 2026 The pfmk authors
@@ -19,21 +19,10 @@
 #include <pfmk/smpl_dfl.h>
 
 #include "pfmk_kunit.h"
+#include "pfmk_kunit_smpl_notify.h"
 #include "pfmk_test_pmu.h"
 
-#define SMPL_TEST_MIN		(PFMKT_ENTRY + 8 * PFMK_TEST_NUM_PMCS)
-/* An entry with one sampled PMD. */
-#define NOTIFY_ENTRY1		(PFMKT_ENTRY + 8)
 #define NOTIFY_BUF		4096ULL
-/* Room for four entries of NOTIFY_ENTRY1, then less than the minimum. */
-#define NOTIFY_BUF4		(PFMKT_HDR + SMPL_TEST_MIN + 3 * NOTIFY_ENTRY1)
-
-/* The notifying PMD: period and long reset. */
-#define NOTIFY_P		4ULL
-#define NOTIFY_L		10ULL
-/* The buffer cases' PMD: period; PMD1 counts FULL_STEP1 per tick. */
-#define FULL_P			5ULL
-#define FULL_STEP1		3ULL
 /* The entries of 40 bytes (no sampled PMD) room_setup()'s buffer holds. */
 #define NOTIFY_ROOM		10U
 
@@ -136,9 +125,7 @@ static void smpl_notify_msg(struct kunit *test)
 	desc = notify_setup(test, cpu, 0, 0, NULL);
 	pfmk_test_pmu_tick(cpu, NOTIFY_P);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_wait_notify(test);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
-	pfmkt_expect_no_msg(test, desc);
+	notify_expect_one_msg(test, desc, cpu);
 }
 
 /*
@@ -190,7 +177,26 @@ static void smpl_notify_restart_twice(struct kunit *test)
 	pfmkt_expect_stats(test, desc, &want);
 }
 
-/* After a restart the next overflow comes after exactly L ticks. */
+/* notify_masked_read(), restarted, then L - 1 ticks. */
+static void *notify_long_almost(struct kunit *test, int cpu)
+{
+	void *desc = notify_masked_read(test, cpu);
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
+	return desc;
+}
+
+/* After a restart no overflow comes before L ticks: PMD0 is at -1. */
+static void smpl_notify_next_after_long_not_before(struct kunit *test)
+{
+	void *desc = notify_long_almost(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -1ULL);
+}
+
+/* The L-th tick after the restart overflows, masks and notifies. */
 static void smpl_notify_next_after_long(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 2,
@@ -199,16 +205,11 @@ static void smpl_notify_next_after_long(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = notify_masked_read(test, cpu);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -1ULL);
+	desc = notify_long_almost(test, cpu);
 	pfmk_test_pmu_tick(cpu, 1);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-	pfmkt_wait_notify(test);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	notify_expect_one_msg(test, desc, cpu);
 	pfmkt_expect_stats(test, desc, &want);
 }
 
@@ -295,268 +296,6 @@ static void smpl_notify_queue_full(struct kunit *test)
 }
 
 /*
- * A NOTIFY_BUF4 buffer: PMD0 samples every FULL_P ticks with OVFL_NOTIFY
- * (long reset -NOTIFY_L) and records PMD1, which counts FULL_STEP1 per
- * tick.  Four periods fill the buffer.
- */
-static void *full_setup(struct kunit *test, int cpu, void **buf)
-{
-	const struct pfmkt_pmd p = {
-		.value = -FULL_P,
-		.short_reset = -FULL_P,
-		.long_reset = -NOTIFY_L,
-		.flags = PFM_REGFL_OVFL_NOTIFY,
-		.smpl_pmds = BIT_ULL(1),
-	};
-	void *desc;
-
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, NOTIFY_BUF4, buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(FULL_STEP1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &p);
-	pfmkt_load_start(test, desc, cpu);
-	return desc;
-}
-
-/* full_setup() and four periods: full, masked, notified (message read). */
-static void *full_masked(struct kunit *test, int cpu, void **buf)
-{
-	void *desc = full_setup(test, cpu, buf);
-
-	pfmk_test_pmu_tick(cpu, 4 * FULL_P);
-	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_wait_notify(test);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
-	return desc;
-}
-
-/*
- * A buffer that is not yet full: 376 bytes hold four 48-byte entries;
- * the three before the last neither mask nor notify.
- */
-static void smpl_notify_buffer_not_full(struct kunit *test)
-{
-	struct pfmkt_priv *priv = test->priv;
-	struct pfm_dfl_smpl_hdr *hdr;
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = full_setup(test, cpu, &buf);
-	hdr = buf;
-	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
-	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
-}
-
-/*
- * A full buffer: after four 48-byte entries less than hdr_min_buf_space
- * (104) of the 376 bytes is left.  The entry that leaves too little room
- * masks the context and notifies.
- */
-static void smpl_notify_buffer_full(struct kunit *test)
-{
-	struct pfm_dfl_smpl_hdr *hdr;
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = full_setup(test, cpu, &buf);
-	hdr = buf;
-	pfmk_test_pmu_tick(cpu, 4 * FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 4 * NOTIFY_ENTRY1);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_wait_notify(test);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
-	pfmkt_expect_no_msg(test, desc);
-}
-
-/* Full and masked: the PMD saturates, nothing more is recorded. */
-static void smpl_notify_buffer_full_saturates(struct kunit *test)
-{
-	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
-					     .smpl_count = 4,
-					     .notify_count = 1 };
-	const struct pfm_dfl_smpl_entry *ent;
-	int cpu = pfmkt_cpu();
-	unsigned int i;
-	void *desc, *buf;
-
-	desc = full_masked(test, cpu, &buf);
-	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
-	KUNIT_EXPECT_EQ(test, ((struct pfm_dfl_smpl_hdr *)buf)->hdr_overflows,
-			1ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3 * FULL_P);
-	pfmkt_expect_stats(test, desc, &want);
-	for (i = 0; i < 4; i++) {
-		ent = pfmkt_entry(buf, i, 1);
-		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -FULL_P,
-				    "entry %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
-	}
-}
-
-/* pfmk_restart() empties a full buffer; hdr_overflows is kept. */
-static void smpl_notify_buffer_full_restart(struct kunit *test)
-{
-	struct pfm_dfl_smpl_hdr *hdr;
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = full_masked(test, cpu, &buf);
-	hdr = buf;
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, (u64)PFMKT_HDR);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
-}
-
-/* After the restart, recording resumes from the long reset. */
-static void smpl_notify_buffer_full_resumes(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = full_masked(test, cpu, &buf);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 1)->last_reset_val,
-			-NOTIFY_L);
-}
-
-/* Then the short reset again: the next entry a period later. */
-static void smpl_notify_buffer_full_resumes_short(struct kunit *test)
-{
-	const struct pfmk_ctx_stats want = { .ovfl_count = 6,
-					     .smpl_count = 6,
-					     .notify_count = 1,
-					     .restarts = 1 };
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = full_masked(test, cpu, &buf);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	pfmk_test_pmu_tick(cpu, NOTIFY_L);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-	pfmk_test_pmu_tick(cpu, FULL_P);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 1, 1)->last_reset_val, -FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	pfmkt_expect_stats(test, desc, &want);
-}
-
-/*
- * An overflow that finds no room before it writes (pfmk_dfl_full()).  A
- * full buffer masks the context, and only an unload unmasks it without
- * emptying the buffer: loaded again, an entry larger than the room left
- * is refused, counted in hdr_overflows, and masks and notifies again, as
- * perfmon2 2.2's default format does.  376 bytes hold four 48-byte
- * entries and leave 56; the PMD then samples three PMDs (64 bytes).
- */
-static void smpl_notify_full_before_entry(struct kunit *test)
-{
-	/* The counts of the first fill, before the unload, are kept. */
-	const struct pfmk_ctx_stats want = { .ovfl_count = 5,
-					     .smpl_count = 4,
-					     .notify_count = 2 };
-	const struct pfmkt_pmd p = {
-		.value = -FULL_P,
-		.short_reset = -FULL_P,
-		.long_reset = -FULL_P,
-		.flags = PFM_REGFL_OVFL_NOTIFY,
-		.smpl_pmds = BIT_ULL(1) | BIT_ULL(2) | BIT_ULL(3),
-	};
-	struct pfm_dfl_smpl_hdr *hdr;
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-	u16 i;
-
-	desc = full_masked(test, cpu, &buf);
-	hdr = buf;
-	KUNIT_ASSERT_EQ(test, hdr->hdr_overflows, 1ULL);
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	for (i = 2; i < 4; i++)
-		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &p);
-	pfmkt_load_start(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 4 * NOTIFY_ENTRY1);
-	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 2ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_wait_notify(test);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
-	pfmkt_expect_no_msg(test, desc);
-	pfmkt_expect_stats(test, desc, &want);
-}
-
-/*
- * A buffer that one entry fills and a PMD without PFM_REGFL_OVFL_NOTIFY,
- * sampling every NOTIFY_P ticks (long reset -NOTIFY_L); NOTIFY_P ticks
- * fill the buffer.
- */
-static void *full_silent_setup(struct kunit *test, int cpu, void **buf)
-{
-	const struct pfmkt_pmd p = {
-		.value = -NOTIFY_P,
-		.short_reset = -NOTIFY_P,
-		.long_reset = -NOTIFY_L,
-	};
-	void *desc;
-
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0,
-				PFMKT_HDR + SMPL_TEST_MIN, buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &p);
-	pfmkt_load_start(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, NOTIFY_P);
-	return desc;
-}
-
-/*
- * A full buffer and a PMD without PFM_REGFL_OVFL_NOTIFY: the default
- * format asks for NOTIFY | MASK, and as in perfmon2 2.2 the context masks
- * but the notification is not sent (it is subject to the PMD's flag).
- */
-static void smpl_notify_full_silent(struct kunit *test)
-{
-	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
-					     .smpl_count = 1 };
-	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = full_silent_setup(test, cpu, &buf);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-	msleep(20);
-	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
-	pfmkt_expect_no_msg(test, desc);
-	pfmkt_expect_stats(test, desc, &want);
-}
-
-/* Masked silently, restart empties the buffer and reloads the long reset. */
-static void smpl_notify_full_silent_restart(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = full_silent_setup(test, cpu, &buf);
-	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
-}
-
-/*
  * A 2006 sampling client: the default format, a buffer with room for
  * NOTIFY_ROOM entries of 40 bytes (no sampled PMD), a PMD with
  * PFM_REGFL_OVFL_NOTIFY (notify_setup()); @periods periods run.
@@ -602,8 +341,7 @@ static void smpl_notify_only_when_full(struct kunit *test)
 	desc = room_setup(test, cpu, NOTIFY_ROOM, &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_wait_notify(test);
-	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	notify_expect_one_msg(test, desc, cpu);
 	pfmkt_expect_stats(test, desc, &want);
 }
 
@@ -1139,21 +877,13 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_masked_runs_on),
 	KUNIT_CASE(smpl_notify_restart),
 	KUNIT_CASE(smpl_notify_restart_twice),
+	KUNIT_CASE(smpl_notify_next_after_long_not_before),
 	KUNIT_CASE(smpl_notify_next_after_long),
 	KUNIT_CASE(smpl_notify_restart_stopped),
 	KUNIT_CASE(smpl_notify_restart_unloaded),
 	KUNIT_CASE(smpl_notify_no_msg),
 	KUNIT_CASE(smpl_notify_no_msg_restart),
 	KUNIT_CASE(smpl_notify_queue_full),
-	KUNIT_CASE(smpl_notify_buffer_not_full),
-	KUNIT_CASE(smpl_notify_buffer_full),
-	KUNIT_CASE(smpl_notify_buffer_full_saturates),
-	KUNIT_CASE(smpl_notify_buffer_full_restart),
-	KUNIT_CASE(smpl_notify_buffer_full_resumes),
-	KUNIT_CASE(smpl_notify_buffer_full_resumes_short),
-	KUNIT_CASE(smpl_notify_full_before_entry),
-	KUNIT_CASE(smpl_notify_full_silent),
-	KUNIT_CASE(smpl_notify_full_silent_restart),
 	KUNIT_CASE(smpl_notify_only_when_full_not_yet),
 	KUNIT_CASE(smpl_notify_only_when_full),
 	KUNIT_CASE(smpl_notify_only_when_full_restart),

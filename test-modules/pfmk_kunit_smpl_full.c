@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfmk KUnit suite pfmk_smpl_full: a full default-format buffer
+ * (Documentation/sampling.rst): it masks the context and notifies if the
+ * PMD asks, an entry that does not fit is refused, pfmk_restart() empties
+ * the buffer.  Split from pfmk_smpl_notify, which had grown to 1,200
+ * lines.  Every case runs on the deterministic test PMU.
+ *
+ * Copyright (C) 2026 The pfmk authors
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <pfmk/pfmk.h>
+#include <pfmk/smpl_dfl.h>
+
+#include "pfmk_kunit.h"
+#include "pfmk_kunit_smpl_notify.h"
+#include "pfmk_test_pmu.h"
+
+/*
+ * A NOTIFY_BUF4 buffer: PMD0 samples every FULL_P ticks with OVFL_NOTIFY
+ * (long reset -NOTIFY_L) and records PMD1, which counts FULL_STEP1 per
+ * tick.  Four periods fill the buffer.
+ */
+static void *full_setup(struct kunit *test, int cpu, void **buf)
+{
+	const struct pfmkt_pmd p = {
+		.value = -FULL_P,
+		.short_reset = -FULL_P,
+		.long_reset = -NOTIFY_L,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+		.smpl_pmds = BIT_ULL(1),
+	};
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, NOTIFY_BUF4, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(FULL_STEP1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	return desc;
+}
+
+/* full_setup() and four periods: full, masked, notified (message read). */
+static void *full_masked(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = full_setup(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, 4 * FULL_P);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	pfmkt_wait_notify(test);
+	pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
+	return desc;
+}
+
+/*
+ * A buffer that is not yet full: 376 bytes hold four 48-byte entries;
+ * the three before the last neither mask nor notify.
+ */
+static void smpl_notify_buffer_not_full(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_setup(test, cpu, &buf);
+	hdr = buf;
+	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+}
+
+/*
+ * full_setup() and four periods: the entry that leaves less than
+ * hdr_min_buf_space (104) of the 376 bytes fills the buffer.
+ */
+static void *full_filled(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = full_setup(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, 4 * FULL_P);
+	return desc;
+}
+
+/* A full buffer holds four 48-byte entries. */
+static void smpl_notify_buffer_full(struct kunit *test)
+{
+	void *buf;
+
+	full_filled(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
+}
+
+/* hdr_cur_offs is past the four entries. */
+static void smpl_notify_buffer_full_offset(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_filled(test, pfmkt_cpu(), (void **)&hdr);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 4 * NOTIFY_ENTRY1);
+}
+
+/* The fill counts one buffer overflow. */
+static void smpl_notify_buffer_full_overflows(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_filled(test, pfmkt_cpu(), (void **)&hdr);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+}
+
+/* The entry that fills the buffer masks the context. */
+static void smpl_notify_buffer_full_masks(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = full_filled(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* ... and notifies, with one overflow message. */
+static void smpl_notify_buffer_full_notifies(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_filled(test, cpu, &buf);
+	notify_expect_one_msg(test, desc, cpu);
+}
+
+/* Full and masked: the PMD saturates, nothing more is recorded. */
+static void smpl_notify_buffer_full_saturates(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
+					     .smpl_count = 4,
+					     .notify_count = 1 };
+	const struct pfm_dfl_smpl_entry *ent;
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
+	KUNIT_EXPECT_EQ(test, ((struct pfm_dfl_smpl_hdr *)buf)->hdr_overflows,
+			1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3 * FULL_P);
+	pfmkt_expect_stats(test, desc, &want);
+	for (i = 0; i < 4; i++) {
+		ent = pfmkt_entry(buf, i, 1);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -FULL_P,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
+	}
+}
+
+/* pfmk_restart() empties a full buffer; hdr_overflows is kept. */
+static void smpl_notify_buffer_full_restart(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	hdr = buf;
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, (u64)PFMKT_HDR);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/* After the restart, recording resumes from the long reset. */
+static void smpl_notify_buffer_full_resumes(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 1)->last_reset_val,
+			-NOTIFY_L);
+}
+
+/* Then the short reset again: the next entry a period later. */
+static void smpl_notify_buffer_full_resumes_short(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 6,
+					     .smpl_count = 6,
+					     .notify_count = 1,
+					     .restarts = 1 };
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_masked(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	pfmk_test_pmu_tick(cpu, FULL_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 1, 1)->last_reset_val, -FULL_P);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/*
+ * An overflow that finds no room before it writes (pfmk_dfl_full()).  A
+ * full buffer masks the context, and only an unload unmasks it without
+ * emptying the buffer: loaded again, an entry larger than the room left
+ * is refused, counted in hdr_overflows, and masks and notifies again, as
+ * perfmon2 2.2's default format does.  376 bytes hold four 48-byte
+ * entries and leave 56; full_refused() makes the PMD sample three PMDs
+ * (64 bytes), loads again and runs a period.
+ */
+static void *full_refused(struct kunit *test, int cpu, void **buf)
+{
+	const struct pfmkt_pmd p = {
+		.value = -FULL_P,
+		.short_reset = -FULL_P,
+		.long_reset = -FULL_P,
+		.flags = PFM_REGFL_OVFL_NOTIFY,
+		.smpl_pmds = BIT_ULL(1) | BIT_ULL(2) | BIT_ULL(3),
+	};
+	struct pfm_dfl_smpl_hdr *hdr;
+	void *desc;
+	u16 i;
+
+	desc = full_masked(test, cpu, buf);
+	hdr = *buf;
+	KUNIT_ASSERT_EQ(test, hdr->hdr_overflows, 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	for (i = 2; i < 4; i++)
+		pfmkt_write_pmc(test, desc, i, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, FULL_P);
+	return desc;
+}
+
+/* The refused entry is not written: still four entries. */
+static void smpl_notify_full_before_entry(struct kunit *test)
+{
+	void *buf;
+
+	full_refused(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
+}
+
+/* ... and hdr_cur_offs has not moved. */
+static void smpl_notify_full_before_entry_offset(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_refused(test, pfmkt_cpu(), (void **)&hdr);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 4 * NOTIFY_ENTRY1);
+}
+
+/* The refusal is a second buffer overflow. */
+static void smpl_notify_full_before_entry_overflows(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_refused(test, pfmkt_cpu(), (void **)&hdr);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 2ULL);
+}
+
+/* The refusal masks the context again. */
+static void smpl_notify_full_before_entry_masks(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = full_refused(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* ... and notifies again, with one overflow message. */
+static void smpl_notify_full_before_entry_notifies(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_refused(test, cpu, &buf);
+	notify_expect_one_msg(test, desc, cpu);
+}
+
+/*
+ * An overflow, a notification, no sample more: the counts of the first
+ * fill, before the unload, are kept.
+ */
+static void smpl_notify_full_before_entry_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 5,
+					     .smpl_count = 4,
+					     .notify_count = 2 };
+	void *desc, *buf;
+
+	desc = full_refused(test, pfmkt_cpu(), &buf);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/*
+ * A buffer that one entry fills and a PMD without PFM_REGFL_OVFL_NOTIFY,
+ * sampling every NOTIFY_P ticks (long reset -NOTIFY_L); NOTIFY_P ticks
+ * fill the buffer.
+ */
+static void *full_silent_setup(struct kunit *test, int cpu, void **buf)
+{
+	const struct pfmkt_pmd p = {
+		.value = -NOTIFY_P,
+		.short_reset = -NOTIFY_P,
+		.long_reset = -NOTIFY_L,
+	};
+	void *desc;
+
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0,
+				PFMKT_HDR + SMPL_TEST_MIN, buf);
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_smpl_pmd(test, desc, 0, &p);
+	pfmkt_load_start(test, desc, cpu);
+	pfmk_test_pmu_tick(cpu, NOTIFY_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 1ULL);
+	return desc;
+}
+
+/*
+ * A full buffer and a PMD without PFM_REGFL_OVFL_NOTIFY: the default
+ * format asks for NOTIFY | MASK, and as in perfmon2 2.2 the context masks
+ * but the notification is not sent (it is subject to the PMD's flag).
+ */
+static void smpl_notify_full_silent_masks(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = full_silent_setup(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* ... not notified: no completion, no message. */
+static void smpl_notify_full_silent_no_notify(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc, *buf;
+
+	desc = full_silent_setup(test, pfmkt_cpu(), &buf);
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
+	pfmkt_expect_no_msg(test, desc);
+}
+
+/* One overflow, one sample, no notification counted. */
+static void smpl_notify_full_silent_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .smpl_count = 1 };
+	void *desc, *buf;
+
+	desc = full_silent_setup(test, pfmkt_cpu(), &buf);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Masked silently, restart empties the buffer and reloads the long reset. */
+static void smpl_notify_full_silent_restart(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc, *buf;
+
+	desc = full_silent_setup(test, cpu, &buf);
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+static struct kunit_case pfmk_smpl_full_cases[] = {
+	KUNIT_CASE(smpl_notify_buffer_not_full),
+	KUNIT_CASE(smpl_notify_buffer_full),
+	KUNIT_CASE(smpl_notify_buffer_full_offset),
+	KUNIT_CASE(smpl_notify_buffer_full_overflows),
+	KUNIT_CASE(smpl_notify_buffer_full_masks),
+	KUNIT_CASE(smpl_notify_buffer_full_notifies),
+	KUNIT_CASE(smpl_notify_buffer_full_saturates),
+	KUNIT_CASE(smpl_notify_buffer_full_restart),
+	KUNIT_CASE(smpl_notify_buffer_full_resumes),
+	KUNIT_CASE(smpl_notify_buffer_full_resumes_short),
+	KUNIT_CASE(smpl_notify_full_before_entry),
+	KUNIT_CASE(smpl_notify_full_before_entry_offset),
+	KUNIT_CASE(smpl_notify_full_before_entry_overflows),
+	KUNIT_CASE(smpl_notify_full_before_entry_masks),
+	KUNIT_CASE(smpl_notify_full_before_entry_notifies),
+	KUNIT_CASE(smpl_notify_full_before_entry_stats),
+	KUNIT_CASE(smpl_notify_full_silent_masks),
+	KUNIT_CASE(smpl_notify_full_silent_no_notify),
+	KUNIT_CASE(smpl_notify_full_silent_stats),
+	KUNIT_CASE(smpl_notify_full_silent_restart),
+	{}
+};
+
+static struct kunit_suite pfmk_smpl_full_suite = {
+	.name = "pfmk_smpl_full",
+	.init = pfmkt_init,
+	.exit = pfmkt_exit,
+	.test_cases = pfmk_smpl_full_cases,
+};
+
+kunit_test_suites(&pfmk_smpl_full_suite);
