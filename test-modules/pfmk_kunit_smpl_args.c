@@ -63,31 +63,60 @@ static void smpl_good_create_desc(const struct smpl_good_create *c, char *desc)
 KUNIT_ARRAY_PARAM(smpl_good_create, smpl_good_creates, smpl_good_create_desc);
 
 /*
- * A creation with the default format: the buffer, ctx_fd -1 (no file),
- * ctx_smpl_buf_size, the header initialized, the context unloaded.
+ * A creation with the default format from the row @c of
+ * smpl_good_creates, ctx_fd and ctx_smpl_buf_size set to be overwritten:
+ * the buffer in @buf, the request in @req, the buf_flags in @buf_flags.
+ */
+static void *smpl_args_created(struct kunit *test,
+			       const struct smpl_good_create *c,
+			       struct pfarg_ctx *req, u32 *buf_flags,
+			       void **buf)
+{
+	struct pfm_dfl_smpl_arg arg;
+	void *desc = NULL;
+
+	*buf_flags = 0xa5000000 | (u32)(c - smpl_good_creates);
+	*buf = NULL;
+	pfmkt_ctx_req(req, c->pmu, 0, true);
+	req->ctx_fd = 77;
+	req->ctx_smpl_buf_size = 99;
+	memset(&arg, 0, sizeof(arg));
+	arg.buf_size = c->size;
+	arg.buf_flags = *buf_flags;
+	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, req, &arg,
+						   sizeof(arg), &desc, buf),
+			0);
+	KUNIT_ASSERT_NOT_NULL(test, *buf);
+	return desc;
+}
+
+/*
+ * The request answered: ctx_fd -1 (no file), ctx_smpl_buf_size; the
+ * context unloaded.
  */
 static void smpl_args_create(struct kunit *test)
 {
 	const struct smpl_good_create *c = test->param_value;
-	const u32 buf_flags = 0xa5000000 | (u32)(c - smpl_good_creates);
-	struct pfm_dfl_smpl_arg arg;
-	struct pfm_dfl_smpl_hdr *hdr;
 	struct pfarg_ctx req;
-	void *desc = NULL, *buf = NULL;
+	u32 buf_flags;
+	void *desc, *buf;
 
-	pfmkt_ctx_req(&req, c->pmu, 0, true);
-	req.ctx_fd = 77;
-	req.ctx_smpl_buf_size = 99;
-	memset(&arg, 0, sizeof(arg));
-	arg.buf_size = c->size;
-	arg.buf_flags = buf_flags;
-	KUNIT_ASSERT_EQ(test, pfmkt_try_create_arg(test, &req, &arg,
-						   sizeof(arg), &desc, &buf),
-			0);
+	desc = smpl_args_created(test, c, &req, &buf_flags, &buf);
 	KUNIT_EXPECT_EQ(test, req.ctx_fd, -1);
 	KUNIT_EXPECT_EQ(test, req.ctx_smpl_buf_size, c->size);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
+}
+
+/* The buffer's header initialized, empty. */
+static void smpl_args_create_hdr(struct kunit *test)
+{
+	const struct smpl_good_create *c = test->param_value;
+	struct pfm_dfl_smpl_hdr *hdr;
+	struct pfarg_ctx req;
+	u32 buf_flags;
+	void *buf;
+
+	smpl_args_created(test, c, &req, &buf_flags, &buf);
 	hdr = buf;
 	KUNIT_EXPECT_EQ(test, hdr->hdr_version, PFM_DFL_SMPL_VERSION);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_buf_size, c->size);
@@ -298,6 +327,7 @@ static void smpl_args_stats_bad_desc(struct kunit *test)
 static struct kunit_case pfmk_smpl_args_cases[] = {
 	KUNIT_CASE(smpl_args_layout),
 	KUNIT_CASE_PARAM(smpl_args_create, smpl_good_create_gen_params),
+	KUNIT_CASE_PARAM(smpl_args_create_hdr, smpl_good_create_gen_params),
 	KUNIT_CASE(smpl_args_create_no_buf_out),
 	KUNIT_CASE(smpl_args_create_no_format),
 	KUNIT_CASE_PARAM(smpl_args_errors, smpl_bad_create_gen_params),

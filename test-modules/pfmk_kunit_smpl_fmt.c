@@ -176,9 +176,11 @@ static void *smpl_fmt_setup(struct kunit *test, int cpu, u32 ctrl,
 /*
  * What a format is handed: the PMD, the set, the CPU, the value the PMD
  * was last reset to, its reg_smpl_eventid and the values of its
- * reg_smpl_pmds at the overflow.
+ * reg_smpl_pmds at the overflow.  fmt_args_run(): PMD0 (step 1, value
+ * -5, short reset -6) samples PMD1 (step 3); 12 ticks, two records.
  */
-static void smpl_fmt_args(struct kunit *test)
+static void *fmt_args_run(struct kunit *test, int cpu,
+			  struct smpl_fmt_buf **b)
 {
 	const struct pfmkt_pmd p0 = {
 		.value = -5ULL,
@@ -187,24 +189,64 @@ static void smpl_fmt_args(struct kunit *test)
 		.smpl_pmds = BIT_ULL(1),
 		.eventid = 0xfeedfaceULL,
 	};
-	struct smpl_fmt_buf *b;
-	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = smpl_fmt_setup(test, cpu, PFM_OVFL_CTRL_RESET, &p0, &b);
+	desc = smpl_fmt_setup(test, cpu, PFM_OVFL_CTRL_RESET, &p0, b);
 	pfmk_test_pmu_tick(cpu, 12);
-	KUNIT_ASSERT_EQ(test, smpl_fmt_count(b), 2U);
+	KUNIT_ASSERT_EQ(test, smpl_fmt_count(*b), 2U);
+	return desc;
+}
+
+/* The overflowed PMD, the active set and the CPU. */
+static void smpl_fmt_args(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+	int cpu = pfmkt_cpu();
+
+	fmt_args_run(test, cpu, &b);
 	KUNIT_EXPECT_EQ(test, b->rec[0].ovfl_pmd, (u16)0);
 	KUNIT_EXPECT_EQ(test, b->rec[0].active_set, (u16)0);
 	KUNIT_EXPECT_EQ(test, b->rec[0].cpu, (u16)cpu);
+}
+
+/* The PMD's reg_smpl_eventid, at every overflow. */
+static void smpl_fmt_args_eventid(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+
+	fmt_args_run(test, pfmkt_cpu(), &b);
 	KUNIT_EXPECT_EQ(test, b->rec[0].eventid, 0xfeedfaceULL);
+	KUNIT_EXPECT_EQ(test, b->rec[1].eventid, 0xfeedfaceULL);
+}
+
+/* The values of reg_smpl_pmds (PMD1 alone) at each overflow. */
+static void smpl_fmt_args_smpl_pmds(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+
+	fmt_args_run(test, pfmkt_cpu(), &b);
 	KUNIT_EXPECT_EQ(test, b->rec[0].nr_smpl_pmds, 1U);
 	KUNIT_EXPECT_EQ(test, b->rec[0].vals[0], 3ULL * 5);
-	/* The first overflow: the value written; then the short reset. */
+	KUNIT_EXPECT_EQ(test, b->rec[1].vals[0], 3ULL * 11);
+}
+
+/* The first overflow: the value written; then the short reset. */
+static void smpl_fmt_args_last_reset_val(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+
+	fmt_args_run(test, pfmkt_cpu(), &b);
 	KUNIT_EXPECT_EQ(test, b->rec[0].last_reset_val, -5ULL);
 	KUNIT_EXPECT_EQ(test, b->rec[1].last_reset_val, -6ULL);
-	KUNIT_EXPECT_EQ(test, b->rec[1].eventid, 0xfeedfaceULL);
-	KUNIT_EXPECT_EQ(test, b->rec[1].vals[0], 3ULL * 11);
+}
+
+/* PFM_OVFL_CTRL_RESET: the PMD goes on from the short reset. */
+static void smpl_fmt_args_reset(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+	void *desc;
+
+	desc = fmt_args_run(test, pfmkt_cpu(), &b);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -6ULL + 1);
 }
 
@@ -366,6 +408,10 @@ static void smpl_fmt_ctrl_restart(struct kunit *test)
 static struct kunit_case pfmk_smpl_fmt_cases[] = {
 	KUNIT_CASE(smpl_fmt_buf_size),
 	KUNIT_CASE(smpl_fmt_args),
+	KUNIT_CASE(smpl_fmt_args_eventid),
+	KUNIT_CASE(smpl_fmt_args_smpl_pmds),
+	KUNIT_CASE(smpl_fmt_args_last_reset_val),
+	KUNIT_CASE(smpl_fmt_args_reset),
 	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers, smpl_fmt_unmasked_gen_params),
 	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers_masked,
 			 smpl_fmt_masked_gen_params),
