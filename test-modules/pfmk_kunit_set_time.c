@@ -435,13 +435,20 @@ static void set_time_hotplug_online(struct kunit *test)
 			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 }
 
-/* The CPU comes back: the set is timed again from the time it had. */
+/*
+ * The CPU comes back: the set is timed again from the time it had.  The
+ * re-arm is the hotplug work's, or the next call's on the context
+ * (pfmk_get_state() here), whichever comes first: the set counts from its
+ * return on, not from the online's.
+ */
 static void set_time_hotplug_online_timed(struct kunit *test)
 {
 	int cpu = pfmkt_hp_cpu(test);
 	u64 a, t0, t1, slept;
 	void *desc = st_hp_back(test, cpu, &a, &t0);
 
+	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc),
+			PFM_CTX_LOADED | PFMK_STATE_STARTED);
 	t1 = ktime_get_ns();
 	msleep(ST_RUN_MS);
 	slept = ktime_get_ns() - t1;
