@@ -501,10 +501,13 @@ static struct notifier_block pfmk_crash_panic_nb = {
  * context set up with PFMK_CRASH_FREEZE: for the KUnit suite
  * pfmk_crash, which simulates a crash without crashing.
  *
+ * Only in the harness's builds (core/test_hooks.h): any caller freezes
+ * every context of the machine.
+ *
  * Context: process context, not atomic.
  * Return: the number of contexts the hook froze.
  */
-#if IS_ENABLED(CONFIG_KUNIT)
+#ifdef PFMK_TEST_HOOKS
 int pfmk_crash_test_notify(unsigned int reason)
 {
 	unsigned long flags;

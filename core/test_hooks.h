@@ -6,8 +6,12 @@
  * Not an interface for clients: it is not installed with <pfmk/crash.h>,
  * it exists only on kernels with KUnit, and it is exported in a namespace
  * of its own (PFMK_TEST_NS), which only pfmk's test modules import.  A
- * client that could call the crash hook could freeze every context of
- * every owner.
+ * module that could call the crash hook could freeze every context of
+ * every owner, and a namespace is no protection (any module may import
+ * it): the crash hook is built only into the harness's pfmk
+ * (PFMK_TEST_HOOKS, set by Kbuild when the build asks for it with
+ * PFMK_TEST_HOOKS=1, as scripts/build-modules.sh does; never DKMS's or
+ * "make modules"'), with the KUnit module that calls it.
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -28,8 +32,10 @@
 #define PFMK_CRASH_TEST_NOT_OOPS	(DIE_OOPS + 1)
 
 #if IS_ENABLED(CONFIG_KUNIT)
-int pfmk_crash_test_notify(unsigned int reason);
 void pfmk_hotplug_test_flush(void);
+#endif
+#ifdef PFMK_TEST_HOOKS
+int pfmk_crash_test_notify(unsigned int reason);
 #endif
 
 #endif /* _PFMK_TEST_HOOKS_H */

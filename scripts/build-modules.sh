@@ -37,7 +37,9 @@ copy_module_sources "$dest"
 
 say "$id: building modules (W=1 -Werror${arch:+, $arch}) against $kdir"
 rc=0
-make -C "$kdir" M="$dest" "${cross[@]}" W=1 KCFLAGS=-Werror -j"$PFMK_JOBS" modules >"$log" 2>&1 || rc=$?
+# PFMK_TEST_HOOKS=1: the hooks pfmk's own KUnit suites call (Kbuild).
+make -C "$kdir" M="$dest" "${cross[@]}" W=1 KCFLAGS=-Werror PFMK_TEST_HOOKS=1 -j"$PFMK_JOBS" modules \
+	>"$log" 2>&1 || rc=$?
 # Warnings that do not fail the compiler still count (modpost, Kbuild).
 if grep -E -i '(^|[^a-z])warning:' "$log" >"$log.warnings"; then
 	say "$id: warnings in the module build:"
