@@ -101,7 +101,7 @@ t=$SECONDS
 sparse_log=$PFMK_LOGS/check-sparse.log
 sparse_rc=0
 rm -f "$sparse_log.skipped"
-make -C "$kdir" M="$work" C=2 -j"$PFMK_JOBS" modules >"$sparse_log" 2>&1 || sparse_rc=$?
+make -C "$kdir" M="$work" C=2 PFMK_TEST_HOOKS=1 -j"$PFMK_JOBS" modules >"$sparse_log" 2>&1 || sparse_rc=$?
 # Debian kernels lack CONFIG_KUNIT, so the KUnit modules are not built (nor
 # checked) above: when the debug kernel of the same series is in the cache,
 # run sparse against it as well.
@@ -109,7 +109,7 @@ dbg=$("$PFMK_ROOT/scripts/debug-kernel.sh" --key "$STOCK_SERIES")
 if [[ -f $dbg/.pfmk-complete ]]; then
 	make -C "$dbg/build" M="$work" clean >/dev/null 2>&1 || true
 	echo "==== sparse against the debug-$STOCK_SERIES kernel ($dbg/build)" >>"$sparse_log"
-	make -C "$dbg/build" M="$work" C=2 -j"$PFMK_JOBS" modules >>"$sparse_log" 2>&1 || sparse_rc=$?
+	make -C "$dbg/build" M="$work" C=2 PFMK_TEST_HOOKS=1 -j"$PFMK_JOBS" modules >>"$sparse_log" 2>&1 || sparse_rc=$?
 else
 	say "check: no cached debug-$STOCK_SERIES kernel: KUnit modules not sparse-checked (run make kernels)"
 fi
@@ -120,7 +120,7 @@ arm64_only=(pmu/pmu_x86_none.o test-modules/pfmk_pmu_exact.o test-modules/pfmk_k
 adbg=$("$PFMK_ROOT/scripts/debug-kernel.sh" --key --arch arm64 "$STOCK_SERIES")
 if [[ -f $adbg/.pfmk-complete ]]; then
 	echo "==== sparse against the debug-arm64-$STOCK_SERIES kernel ($adbg/build): ${arm64_only[*]}" >>"$sparse_log"
-	make -C "$adbg/build" M="$work" ARCH=arm64 CROSS_COMPILE="$PFMK_CROSS_COMPILE_ARM64" C=2 \
+	make -C "$adbg/build" M="$work" ARCH=arm64 CROSS_COMPILE="$PFMK_CROSS_COMPILE_ARM64" C=2 PFMK_TEST_HOOKS=1 \
 		-j"$PFMK_JOBS" "${arm64_only[@]}" >>"$sparse_log" 2>&1 || sparse_rc=$?
 else
 	say "check: no cached debug-arm64-$STOCK_SERIES kernel: arm64-only sources not sparse-checked (run make kernels)"
@@ -195,13 +195,15 @@ hn_log=$PFMK_LOGS/check-harness.log
 {
 	for ut in test_results test_manifest_sources test_pstore test_reports test_examples \
 		test_bench; do
-		PYTHONDONTWRITEBYTECODE=1 python3 "$PFMK_ROOT/scripts/$ut.py" >"$hn_log.$ut" 2>&1 ||
-			true
-		grep -E '^(FAIL|ERROR): ' "$hn_log.$ut" || true
-		tail -n 3 "$hn_log.$ut" | grep -q '^OK' ||
+		# The exit status is the verdict; the FAIL/ERROR lines say which.
+		if ! PYTHONDONTWRITEBYTECODE=1 python3 "$PFMK_ROOT/scripts/$ut.py" >"$hn_log.$ut" 2>&1; then
+			grep -E '^(FAIL|ERROR): ' "$hn_log.$ut" || true
 			echo "scripts/$ut.py did not pass, see $hn_log.$ut"
+		fi
 	done
-	python3 "$PFMK_ROOT/scripts/manifest_sources.py" || true
+	# Its findings on stdout; a crash (a traceback) is one more.
+	python3 "$PFMK_ROOT/scripts/manifest_sources.py" 2>&1 ||
+		echo "scripts/manifest_sources.py exited with status $?"
 } >"$hn_log.findings"
 cp "$hn_log.findings" "$hn_log"
 record harness "$hn_log.findings" $((SECONDS - t))
