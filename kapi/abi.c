@@ -83,6 +83,7 @@ static_assert(offsetof(struct pfm_dfl_smpl_hdr, hdr_min_buf_space) == 32);
 static_assert(offsetof(struct pfm_dfl_smpl_hdr, hdr_version) == 40);
 static_assert(offsetof(struct pfm_dfl_smpl_hdr, hdr_buf_flags) == 44);
 static_assert(sizeof(struct pfm_dfl_smpl_hdr) == 128);
+static_assert(PFM_DFL_SMPL_VERSION == 0x10000);
 static_assert(offsetof(struct pfm_dfl_smpl_entry, ovfl_pmd) == 4);
 static_assert(offsetof(struct pfm_dfl_smpl_entry, last_reset_val) == 8);
 static_assert(offsetof(struct pfm_dfl_smpl_entry, ip) == 16);
