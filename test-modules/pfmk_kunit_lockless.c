@@ -165,17 +165,8 @@ static struct ll_reader *ll_reader_alloc(struct kunit *test, void *desc,
 
 static struct task_struct *ll_reader_start(struct ll_reader *r)
 {
-	struct task_struct *t;
-
-	init_completion(&r->started);
-	t = kthread_create(ll_reader_fn, r, "pfmk_ll/%d", r->cpu);
-	if (IS_ERR(t))
-		return t;
-	if (r->cpu >= 0)
-		kthread_bind(t, r->cpu);
-	wake_up_process(t);
-	wait_for_completion(&r->started);
-	return t;
+	return pfmk_test_kthread_start(ll_reader_fn, r, r->cpu, &r->started,
+				       "pfmk_ll");
 }
 
 /* Start both readers, or none. */

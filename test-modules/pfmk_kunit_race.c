@@ -91,20 +91,14 @@ static int race_reader_fn(void *data)
 
 /* Start a reader, on another CPU than the caller's when there is one. */
 static struct task_struct *race_start_reader(struct kunit *test,
-					     struct race_reader *r,
-					     unsigned int i)
+					     struct race_reader *r)
 {
+	int cpu = pfmkt_other_cpu(raw_smp_processor_id());
 	struct task_struct *t;
-	int cpu;
 
-	init_completion(&r->started);
-	t = kthread_create(race_reader_fn, r, "pfmk_race/%u", i);
+	t = pfmk_test_kthread_start(race_reader_fn, r, cpu, &r->started,
+				    "pfmk_race");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	cpu = pfmkt_other_cpu(raw_smp_processor_id());
-	if (cpu >= 0)
-		kthread_bind(t, cpu);
-	wake_up_process(t);
-	wait_for_completion(&r->started);
 	return t;
 }
 
@@ -124,7 +118,7 @@ static void race_close_vs_read(struct kunit *test)
 		desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
 		memset(r, 0, sizeof(*r));
 		r->desc = desc;
-		t = race_start_reader(test, r, i);
+		t = race_start_reader(test, r);
 
 		/* Vary the moment of the close. */
 		if (i % 3 == 1)
@@ -168,7 +162,7 @@ static void *race_run_start_stop(struct kunit *test, struct race_reader **r)
 	desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
 	(*r)->desc = desc;
 	(*r)->monotonic = true;
-	t = race_start_reader(test, *r, 0);
+	t = race_start_reader(test, *r);
 	for (i = 0; i < RACE_ITERATIONS; i++) {
 		pfmk_test_pmu_tick(cpu, 1);
 		KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
@@ -239,15 +233,10 @@ static int race_msg_reader_fn(void *data)
 /* Start @r's thread; an ERR_PTR() if there is none, without failing. */
 static struct task_struct *race_try_start_msg_reader(struct race_msg_reader *r)
 {
-	struct task_struct *t;
-
-	init_completion(&r->started);
 	init_completion(&r->finished);
 	r->ret = 1;
-	t = kthread_run(race_msg_reader_fn, r, "pfmk_read");
-	if (!IS_ERR(t))
-		wait_for_completion(&r->started);
-	return t;
+	return pfmk_test_kthread_start(race_msg_reader_fn, r, -1, &r->started,
+				       "pfmk_read");
 }
 
 static struct task_struct *race_start_msg_reader(struct kunit *test,
@@ -614,7 +603,7 @@ static void race_run_table_growth(struct kunit *test, struct race_growth *g)
 	g->desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
 	g->r->desc = g->desc;
 	g->r->monotonic = true;
-	t = race_start_reader(test, g->r, 0);
+	t = race_start_reader(test, g->r);
 	g->ret = race_grow_table(test, open, cpu);
 	for (i = 0; i < RACE_NR_GROW && open[i]; i++) {
 		st = pfmk_get_state(open[i]);

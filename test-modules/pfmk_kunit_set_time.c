@@ -533,17 +533,7 @@ static int st_race_getinfo(void *arg)
 static struct task_struct *st_race_thread(int (*fn)(void *),
 					  struct st_race *r, int cpu)
 {
-	struct task_struct *t;
-
-	init_completion(&r->started);
-	t = kthread_create(fn, r, "pfmk_st/%d", cpu);
-	if (IS_ERR(t))
-		return t;
-	if (cpu >= 0)
-		kthread_bind(t, cpu);
-	wake_up_process(t);
-	wait_for_completion(&r->started);
-	return t;
+	return pfmk_test_kthread_start(fn, r, cpu, &r->started, "pfmk_st");
 }
 
 /*

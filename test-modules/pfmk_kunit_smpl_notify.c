@@ -407,11 +407,10 @@ static struct notify_reader *notify_reader_run(struct kunit *test)
 	r->cpu = pfmkt_cpu();
 	r->desc = notify_setup(test, r->cpu, 0, 0, NULL);
 	r->ret = 1;
-	init_completion(&r->started);
 	init_completion(&r->finished);
-	t = kthread_run(notify_reader_fn, r, "pfmk_smpl_read");
+	t = pfmk_test_kthread_start(notify_reader_fn, r, -1, &r->started,
+				    "pfmk_smpl_read");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	wait_for_completion(&r->started);
 	msleep(20);
 	r->blocked = !completion_done(&r->finished);
 

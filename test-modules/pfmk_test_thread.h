@@ -3,9 +3,9 @@
  * pfmk_test_thread.h - kthreads the test modules share
  *
  * For the KTAP modules, the KUnit suites (through pfmk_kunit.h) and
- * pfmk_bench: the end of a thread that waits for kthread_stop(), a
- * thread that keeps its CPU busy, and msr/tsc/ measured against ktime on
- * such a CPU.
+ * pfmk_bench: the start of a thread, waited for until it runs, the end
+ * of a thread that waits for kthread_stop(), a thread that keeps its CPU
+ * busy, and msr/tsc/ measured against ktime on such a CPU.
  *
  * pfmk_smoke (KTAP) and pfmk_dyn (KUnit) both check that msr/tsc/ counts
  * TSC ticks.  Both stay: the stock kernels have no KUnit, so pfmk_smoke's
@@ -48,6 +48,41 @@ static inline int pfmk_test_kthread_park(void)
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
+}
+
+/**
+ * pfmk_test_kthread_start() - start a kthread and wait until it runs
+ * @fn: the thread's function; it completes @started once it runs.
+ * @arg: @fn's argument.
+ * @cpu: the CPU to bind the thread to, or < 0 to leave it unbound.
+ * @started: initialised here, then completed by @fn.
+ * @name: the thread's name; "/@cpu" is added to it when bound.
+ *
+ * kthread_create(), kthread_bind() to @cpu, wake_up_process(), then wait
+ * for @started: on return @fn got to its complete().  The caller stops
+ * the thread with kthread_stop(); when this fails there is no thread.
+ *
+ * Context: process context; sleeps.
+ * Return: the thread, or kthread_create()'s ERR_PTR().
+ */
+static inline struct task_struct *
+pfmk_test_kthread_start(int (*fn)(void *), void *arg, int cpu,
+			struct completion *started, const char *name)
+{
+	struct task_struct *t;
+
+	init_completion(started);
+	if (cpu >= 0)
+		t = kthread_create(fn, arg, "%s/%d", name, cpu);
+	else
+		t = kthread_create(fn, arg, "%s", name);
+	if (IS_ERR(t))
+		return t;
+	if (cpu >= 0)
+		kthread_bind(t, cpu);
+	wake_up_process(t);
+	wait_for_completion(started);
+	return t;
 }
 
 /**
@@ -108,13 +143,10 @@ static inline int pfmk_test_msr_tsc(void *desc, int cpu,
 	u64 v0, v1;
 	int r0, r1;
 
-	init_completion(&started);
-	t = kthread_create(pfmk_test_spin_fn, &started, "pfmk_test_spin");
+	t = pfmk_test_kthread_start(pfmk_test_spin_fn, &started, cpu, &started,
+				    "pfmk_test_spin");
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-	wait_for_completion(&started);
 	t0[0] = ktime_get();
 	r0 = pfmk_test_read_pmds(desc, 0, 1, &v0);
 	t0[1] = ktime_get();
