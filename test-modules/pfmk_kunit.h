@@ -214,6 +214,22 @@ struct pfmkt_bad {
 };
 
 /**
+ * struct pfmkt_perf - a raw perf event a test creates (pfmkt_perf_create())
+ * @attr: its attributes.
+ * @cpu: its CPU, or -1 with @task: always set (0 is CPU 0).
+ * @task: its task, or NULL for a CPU event.
+ * @handler: its overflow handler, or NULL.
+ * @context: the handler's context.
+ */
+struct pfmkt_perf {
+	struct perf_event_attr	*attr;
+	int			cpu;
+	struct task_struct	*task;
+	perf_overflow_handler_t	handler;
+	void			*context;
+};
+
+/**
  * pfmkt_hdr_count() - hdr_count of a default-format buffer
  * @buf: the buffer.
  *
@@ -323,15 +339,9 @@ void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type, int cpu,
 		      u64 cycle);
 void pfmkt_bad(struct pfmkt_bad *bad, long ret, int entry, u64 value);
 struct perf_event *pfmkt_perf_try_create(struct kunit *test,
-					 struct perf_event_attr *attr, int cpu,
-					 struct task_struct *task,
-					 perf_overflow_handler_t handler,
-					 void *context);
+					 const struct pfmkt_perf *p);
 struct perf_event *pfmkt_perf_create(struct kunit *test,
-				     struct perf_event_attr *attr, int cpu,
-				     struct task_struct *task,
-				     perf_overflow_handler_t handler,
-				     void *context);
+				     const struct pfmkt_perf *p);
 void pfmkt_perf_release(struct kunit *test, struct perf_event *event);
 
 #endif /* _PFMK_KUNIT_H */

@@ -388,18 +388,29 @@ static void aux_stop_then_copy(struct kunit *test)
 }
 
 /*
+ * Set-up: auxt_stopped() of 40 records, then a copy bounded to 10 of
+ * them (asserted), into the test's copy buffer.  Return: whether the mode
+ * is a snapshot.
+ */
+static bool auxt_copied_part(struct kunit *test, struct pfmk_aux_info *info)
+{
+	const struct auxt_mode *m = test->param_value;
+
+	auxt_stopped(test, m->flags, 40);
+	KUNIT_ASSERT_EQ(test, auxt_copy(test, 10 * AUXT_REC, info), 10ULL);
+	return m->flags & PFMK_AUX_SNAPSHOT;
+}
+
+/*
  * A bounded copy of a stopped context of 40 records: 10 records, the
  * oldest of a stop-when-full stream, the newest of a snapshot.
  */
 static void aux_stop_copy_part(struct kunit *test)
 {
-	const struct auxt_mode *m = test->param_value;
-	bool snap = m->flags & PFMK_AUX_SNAPSHOT;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
+	bool snap = auxt_copied_part(test, &info);
 
-	auxt_stopped(test, m->flags, 40);
-	KUNIT_EXPECT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
 	auxt_expect_recs(test, t->out.buf, 10, snap ? 30 : 0);
 }
 
@@ -409,13 +420,10 @@ static void aux_stop_copy_part(struct kunit *test)
  */
 static void aux_stop_copy_again(struct kunit *test)
 {
-	const struct auxt_mode *m = test->param_value;
-	bool snap = m->flags & PFMK_AUX_SNAPSHOT;
 	struct auxt *t = test->priv;
 	struct pfmk_aux_info info;
+	bool snap = auxt_copied_part(test, &info);
 
-	auxt_stopped(test, m->flags, 40);
-	KUNIT_ASSERT_EQ(test, auxt_copy(test, 10 * AUXT_REC, &info), 10ULL);
 	KUNIT_EXPECT_EQ(test, auxt_copy(test, SIZE_MAX, &info),
 			snap ? 40ULL : 30ULL);
 	auxt_expect_recs(test, t->out.buf, snap ? 40 : 30, snap ? 0 : 10);

@@ -33,7 +33,11 @@ static void glue_bus_lookup(struct kunit *test)
 	struct perf_event *event;
 	struct device *dev;
 
-	event = pfmkt_perf_create(test, &attr, -1, current, NULL, NULL);
+	event = pfmkt_perf_create(test, &(struct pfmkt_perf){
+		.attr = &attr,
+		.cpu = -1,
+		.task = current,
+	});
 	KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev);
 	if (event->pmu->dev) {
 		KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev->bus);
@@ -128,7 +132,11 @@ static void glue_sw_context(struct kunit *test)
 	};
 	struct perf_event *event;
 
-	event = pfmkt_perf_create(test, &attr, -1, current, NULL, NULL);
+	event = pfmkt_perf_create(test, &(struct pfmkt_perf){
+		.attr = &attr,
+		.cpu = -1,
+		.task = current,
+	});
 	KUNIT_EXPECT_EQ(test, event->pmu->task_ctx_nr, perf_sw_context);
 }
 

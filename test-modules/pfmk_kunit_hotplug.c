@@ -27,6 +27,27 @@
 #include "pfmk_test_file.h"
 #include "pfmk_test_pmu.h"
 
+/*
+ * Take the next message and check it is of @type for @cpu, of @cycle:
+ * each field an expectation or an assertion, as @kind says.  A message
+ * must be there to check (asserted).  The KUnit macro that takes the
+ * kind as a value is the one KUNIT_EXPECT_EQ() and KUNIT_ASSERT_EQ()
+ * both expand to, the same on 6.1, 6.12 and 7.2.
+ */
+static void hotplug_check_msg(struct kunit *test, enum kunit_assert_type kind,
+			      void *desc, u32 type, int cpu, u64 cycle)
+{
+	union pfm_msg msg;
+
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	KUNIT_BINARY_INT_ASSERTION(test, kind, msg.type, ==, type, NULL);
+	KUNIT_BINARY_INT_ASSERTION(test, kind, msg.pfmk_cpu_msg.msg_cpu, ==,
+				   cpu, NULL);
+	KUNIT_BINARY_INT_ASSERTION(test, kind, msg.pfmk_cpu_msg.msg_cycle, ==,
+				   cycle, NULL);
+}
+
 /**
  * pfmkt_expect_msg() - take the next message, of @type for @cpu
  * @test: the test.
@@ -34,17 +55,13 @@
  * @type: PFMK_MSG_CPU_OFFLINE or PFMK_MSG_CPU_ONLINE.
  * @cpu: the CPU the message must name.
  * @cycle: the hotplug cycle it must carry.
+ *
+ * Its fields are expectations: a wrong one fails the case, which goes on.
  */
 void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type,
 		      int cpu, u64 cycle)
 {
-	union pfm_msg msg;
-
-	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
-			(ssize_t)sizeof(msg));
-	KUNIT_EXPECT_EQ(test, msg.type, type);
-	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cpu, cpu);
-	KUNIT_EXPECT_EQ(test, msg.pfmk_cpu_msg.msg_cycle, cycle);
+	hotplug_check_msg(test, KUNIT_EXPECTATION, desc, type, cpu, cycle);
 }
 
 /*
@@ -54,13 +71,7 @@ void pfmkt_expect_msg(struct kunit *test, void *desc, u32 type,
 static void hotplug_take_msg(struct kunit *test, void *desc, u32 type,
 			     int cpu, u64 cycle)
 {
-	union pfm_msg msg;
-
-	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
-			(ssize_t)sizeof(msg));
-	KUNIT_ASSERT_EQ(test, msg.type, type);
-	KUNIT_ASSERT_EQ(test, msg.pfmk_cpu_msg.msg_cpu, cpu);
-	KUNIT_ASSERT_EQ(test, msg.pfmk_cpu_msg.msg_cycle, cycle);
+	hotplug_check_msg(test, KUNIT_ASSERTION, desc, type, cpu, cycle);
 }
 
 /*

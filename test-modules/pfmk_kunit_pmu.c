@@ -73,10 +73,16 @@ static struct perf_event *tpmu_create(struct kunit *test,
 				      struct perf_event_attr *attr, int cpu,
 				      struct tpmu_ovfl *o)
 {
+	const struct pfmkt_perf p = {
+		.attr = attr,
+		.cpu = cpu,
+		.handler = o ? tpmu_overflow : NULL,
+		.context = o,
+	};
+
 	attr->type = pfmk_test_pmu_type();
 	attr->size = sizeof(*attr);
-	return pfmkt_perf_create(test, attr, cpu, NULL,
-				 o ? tpmu_overflow : NULL, o);
+	return pfmkt_perf_create(test, &p);
 }
 
 static u64 tpmu_value(struct perf_event *event)
@@ -142,8 +148,11 @@ static void tpmu_event_init_refuses(struct kunit *test)
 		attr.freq = 1;
 		attr.sample_freq = 100;
 	}
-	event = pfmkt_perf_try_create(test, &attr, c->task ? -1 : pfmkt_cpu(),
-				      c->task ? current : NULL, NULL, NULL);
+	event = pfmkt_perf_try_create(test, &(struct pfmkt_perf){
+		.attr = &attr,
+		.cpu = c->task ? -1 : pfmkt_cpu(),
+		.task = c->task ? current : NULL,
+	});
 	/* 0 if perf took it: a tracked event, released when the case ends. */
 	KUNIT_EXPECT_EQ(test, (long)PTR_ERR_OR_ZERO(event), c->err);
 }

@@ -1059,11 +1059,7 @@ static bool pfmkt_perf_match(struct kunit *test, struct kunit_resource *res,
 /**
  * pfmkt_perf_try_create() - perf_event_create_kernel_counter() for a test
  * @test: the test.
- * @attr: the event's attributes.
- * @cpu: its CPU, or -1 with @task.
- * @task: its task, or NULL for a CPU event.
- * @handler: its overflow handler, or NULL.
- * @context: the handler's context.
+ * @p: the event: its attributes, CPU or task, overflow handler.
  *
  * The event is a resource of the test, released when the test ends, or
  * aborts on a failed assertion, unless pfmkt_perf_release() released it
@@ -1073,18 +1069,15 @@ static bool pfmkt_perf_match(struct kunit *test, struct kunit_resource *res,
  * Return: the event, or the ERR_PTR() perf returned (nothing tracked).
  */
 struct perf_event *pfmkt_perf_try_create(struct kunit *test,
-					 struct perf_event_attr *attr, int cpu,
-					 struct task_struct *task,
-					 perf_overflow_handler_t handler,
-					 void *context)
+					 const struct pfmkt_perf *p)
 {
 	struct perf_event *event;
 	struct pfmkt_perf_res *r;
 
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	event = perf_event_create_kernel_counter(attr, cpu, task, handler,
-						 context);
+	event = perf_event_create_kernel_counter(p->attr, p->cpu, p->task,
+						 p->handler, p->context);
 	if (IS_ERR(event))
 		return event;
 	r->event = event;
@@ -1098,23 +1091,15 @@ struct perf_event *pfmkt_perf_try_create(struct kunit *test,
 /**
  * pfmkt_perf_create() - pfmkt_perf_try_create(), or abort the test
  * @test: the test.
- * @attr: the event's attributes.
- * @cpu: its CPU, or -1 with @task.
- * @task: its task, or NULL for a CPU event.
- * @handler: its overflow handler, or NULL.
- * @context: the handler's context.
+ * @p: the event.
  *
  * Return: the event, a resource of the test.
  */
 struct perf_event *pfmkt_perf_create(struct kunit *test,
-				     struct perf_event_attr *attr, int cpu,
-				     struct task_struct *task,
-				     perf_overflow_handler_t handler,
-				     void *context)
+				     const struct pfmkt_perf *p)
 {
-	struct perf_event *event;
+	struct perf_event *event = pfmkt_perf_try_create(test, p);
 
-	event = pfmkt_perf_try_create(test, attr, cpu, task, handler, context);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(event), "perf event: %ld",
 			       PTR_ERR(event));
 	return event;

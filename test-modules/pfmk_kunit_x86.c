@@ -82,8 +82,10 @@ static bool x86t_perf_has_core_pmu(struct kunit *test)
 	};
 	struct perf_event *event;
 
-	event = pfmkt_perf_try_create(test, &attr, pfmkt_cpu(), NULL, NULL,
-				      NULL);
+	event = pfmkt_perf_try_create(test, &(struct pfmkt_perf){
+		.attr = &attr,
+		.cpu = pfmkt_cpu(),
+	});
 	if (IS_ERR(event))
 		return false;
 	pfmkt_perf_release(test, event);
