@@ -35,6 +35,16 @@ names ({ "name", fn, ... }); a KTAP module whose table holds names only
 cases run everything its module_init() function reaches; that one run
 is held to the per-function limit only, not summed.
 
+Lines are not the only way to hide a body: a helper two cases share can
+hold the verdicts of several behaviours while each case is a one-line
+call of it.  So each KUnit case is also held to VERDICT_MAX verdicts
+(KUNIT_EXPECT_*() and KUNIT_FAIL(), as written in the source: a verdict
+in a loop is one) over its own function and every function of its
+source it reaches, shared or not (verdict_problems()); KUNIT_ASSERT_*()
+are its preconditions and do not count, nor do other sources'.  A row
+of a KUNIT_CASE_PARAM() table is a case: it counts the functions its row
+names too, and the case is held to its row that reaches the most.
+
 usage: scripts/manifest_sources.py [--write] [test-modules-dir]
 Prints one line per difference or size over its limit; exits 1 if there is
 any.  With --write it first rewrites the case lists of manifest.json from
@@ -60,6 +70,22 @@ IDENT_RE = re.compile(r"\b[A-Za-z_]\w*\b")
 
 CASE_MAX_LINES = 60
 FILE_MAX_LINES = 1200
+
+# The verdicts one case may reach (verdict_problems()).  Measured over the
+# tree at afbeb7a (633 KUnit cases: 0 to 9 verdicts, 546 of them 1 to 3),
+# and at c9bf61c, before the last cases that checked several behaviours
+# were split: those reached 10 to 25 (nmi_overflow_* through the shared
+# nmit_run_own(), smpl_args_create, smpl_fmt_args, api_*_descriptors),
+# while the most a case checking one result reaches is 9, the fields of
+# one read or one buffer (count_read_fields, smpl_exact_entries).
+VERDICT_MAX = 9
+VERDICT_RE = re.compile(r"\bKUNIT_(?:EXPECT_\w+|FAIL)\s*\(")
+
+# Cases allowed more than VERDICT_MAX verdicts until they are split:
+# {case function: why it is left}.  An entry that is no longer over the
+# limit, or no longer a case, is reported, so the list only shrinks.
+VERDICT_ALLOW = {
+}
 
 # The KTAP modules that are not KUnit: module -> (source, name table).  A
 # table is an array of names ("a", "b", ...) or of structures whose first
@@ -249,6 +275,133 @@ def summed_problems(src, c_text, roots):
     return problems
 
 
+def verdicts_in(code):
+    """The verdicts (VERDICT_RE) written in @code, its comments and
+    strings left out."""
+    return len(VERDICT_RE.findall(STRING_RE.sub('""', COMMENT_RE.sub("", code))))
+
+
+def _reach(funcs, objs, code, skip=()):
+    """The functions of @funcs that @code reaches, directly or through
+    the objects of @objs, those named in @skip left out."""
+    seen, todo, out = set(skip), [code], set()
+    while todo:
+        for name in sorted(names_in(todo.pop()) - seen):
+            if name in funcs:
+                todo.append(funcs[name][2])
+                out.add(name)
+            elif name in objs:
+                todo.append(objs[name])
+            else:
+                continue
+            seen.add(name)
+    return out
+
+
+def table_rows(init):
+    """The rows of the braced initializer @init ("... = { a, { b, c }, };"):
+    the text of each top-level element, comments and strings left out."""
+    text = STRING_RE.sub('""', COMMENT_RE.sub("", init))
+    text = text[text.find("{") + 1:]
+    rows, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                break
+        if ch == "," and depth == 0:
+            rows.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    rows.append(cur)
+    return [r for r in rows if r.strip()]
+
+
+def param_tables(c_text):
+    """{case function: its KUNIT_ARRAY_PARAM() table} of the
+    KUNIT_CASE_PARAM() cases of one C source whose generator is a
+    KUNIT_ARRAY_PARAM*(name, array, ...) of the source."""
+    text = COMMENT_RE.sub("", c_text)
+    arrays = dict(re.findall(r"\bKUNIT_ARRAY_PARAM(?:_DESC)?\s*\(\s*(\w+)\s*,\s*(\w+)", text))
+    out = {}
+    for fn, gen in re.findall(r"\bKUNIT_CASE_PARAM\w*\s*\(\s*(\w+)\s*,\s*(\w+)", text):
+        if gen.endswith("_gen_params") and gen[:-len("_gen_params")] in arrays:
+            out[fn] = arrays[gen[:-len("_gen_params")]]
+    return out
+
+
+def case_verdicts(c_text):
+    """{case function: (verdicts, row, {function: its verdicts})} of the
+    KUnit cases of one C source: the verdicts (verdicts_in()) of the case's
+    function and of every function of the source it reaches, shared or
+    not.  A case of a KUNIT_ARRAY_PARAM() table is counted once per row
+    (each row runs as a case of its own), with the functions that row
+    names; the row that reaches the most is kept (its index; None for a
+    case without a table, or whose rows name no function)."""
+    funcs, objs = definitions(c_text)
+    tables = param_tables(c_text)
+    out = {}
+    for case in sorted(kunit_case_roots(c_text)):
+        if case not in funcs:
+            continue
+        table = tables.get(case)
+        base = {case} | _reach(funcs, objs, funcs[case][2], {case, table})
+        rows = [None]
+        if table in objs:
+            rows = [_reach(funcs, objs, r, base | {table}) for r in table_rows(objs[table])]
+            if not any(rows):
+                rows = [None]
+        best = None
+        for i, extra in enumerate(rows):
+            fns = base | (extra or set())
+            per = {f: verdicts_in(funcs[f][2]) for f in sorted(fns)}
+            n = sum(per.values())
+            if best is None or n > best[0]:
+                best = (n, i if extra is not None else None, per)
+        out[case] = best
+    return out
+
+
+def verdict_problems(src, c_text, allow=None):
+    """The KUnit cases of one C source that reach more than VERDICT_MAX
+    verdicts (case_verdicts()), but for those of @allow (VERDICT_ALLOW
+    if None), and the entries of @allow this source defines that are no
+    longer over the limit."""
+    allow = VERDICT_ALLOW if allow is None else allow
+    problems = []
+    for case, (n, row, per) in sorted(case_verdicts(c_text).items()):
+        if n <= VERDICT_MAX:
+            if case in allow:
+                problems.append("%s: case %s reaches %d verdicts, no more than %d: "
+                                "take it out of VERDICT_ALLOW" % (src, case, n, VERDICT_MAX))
+            continue
+        if case in allow:
+            continue
+        where = ", ".join("%s %d" % (f, c) for f, c in
+                          sorted(per.items(), key=lambda x: (x[0] != case, x[0])) if c)
+        problems.append("%s: case %s%s reaches %d verdicts (KUNIT_EXPECT_*, KUNIT_FAIL: "
+                        "%s), more than %d: one behaviour per case"
+                        % (src, case, "" if row is None else ", row %d," % row, n,
+                           where, VERDICT_MAX))
+    return problems
+
+
+def verdict_allow_problems(testdir, allow=None):
+    """The entries of @allow (VERDICT_ALLOW if None) that are not a
+    KUnit case of any C source of @testdir."""
+    allow = VERDICT_ALLOW if allow is None else allow
+    cases = set()
+    for n in sorted(os.listdir(testdir)):
+        if n.endswith(".c") and not n.endswith(".mod.c"):
+            with open(os.path.join(testdir, n)) as f:
+                cases |= set(kunit_case_roots(f.read()))
+    return ["VERDICT_ALLOW: %s is no KUnit case of %s: take it out" % (c, testdir)
+            for c in sorted(set(allow) - cases)]
+
+
 def ktap_case_lengths(c_text, table):
     """{function: (its lines, the case it is run by)} of every function of
     one KTAP module's source that a case of table @table runs."""
@@ -406,8 +559,9 @@ def close_problems(name, c_text):
 
 def size_problems(name, c_text):
     """The functions the KUnit cases of one source run over
-    CASE_MAX_LINES, the file over FILE_MAX_LINES, and the cases that end
-    with a pfmkt_close() (close_problems())."""
+    CASE_MAX_LINES, the file over FILE_MAX_LINES, the cases that end
+    with a pfmkt_close() (close_problems()) and those that reach more
+    than VERDICT_MAX verdicts (verdict_problems())."""
     problems = close_problems(name, c_text)
     nlines = c_text.count("\n")
     if nlines > FILE_MAX_LINES:
@@ -415,20 +569,22 @@ def size_problems(name, c_text):
                         % (name, nlines, FILE_MAX_LINES))
     roots = kunit_case_roots(c_text)
     return (problems + reach_problems(name, reach_lengths(c_text, roots))
-            + summed_problems(name, c_text, roots))
+            + summed_problems(name, c_text, roots) + verdict_problems(name, c_text))
 
 
 def sizes(testdir, tables=None):
     """size_problems() of every *.c and *.h file of @testdir (case lengths
-    concern the KUnit sources, the only ones with KUNIT_CASE()), and
-    ktap_size_problems() of its KTAP modules."""
+    concern the KUnit sources, the only ones with KUNIT_CASE()),
+    ktap_size_problems() of its KTAP modules, and the VERDICT_ALLOW
+    entries that are no case (verdict_allow_problems())."""
     problems = []
     paths = sorted(os.path.join(testdir, n) for n in os.listdir(testdir)
                    if n.endswith((".c", ".h")) and not n.endswith(".mod.c"))
     for path in paths:
         with open(path) as f:
             problems += size_problems(os.path.basename(path), f.read())
-    return problems + ktap_size_problems(testdir, tables)
+    return (problems + ktap_size_problems(testdir, tables)
+            + verdict_allow_problems(testdir))
 
 
 def compare(manifest, sources):

@@ -3,9 +3,10 @@
 """Tests of scripts/manifest_sources.py: the manifest check and the size rules.
 
 manifest.json is checked against the KUnit suites and KTAP tables the
-sources define, and every case is held to 60 lines with the same-file
-helpers only it reaches.  These run the parsers and the rules on sources
-made to disagree, and on the tree itself.
+sources define, every case is held to 60 lines with the same-file
+helpers only it reaches, and to 9 verdicts with every same-file helper it
+reaches.  These run the parsers and the rules on sources made to
+disagree, and on the tree itself.
 
 usage: python3 scripts/test_manifest_sources.py   (run by scripts/check.sh)
 """
@@ -313,6 +314,135 @@ static struct kunit_suite fx_suite = {
         self.assertEqual(sorted(ktap), sorted(manifest_sources.KTAP_TABLES))
         self.assertGreater(sum(len(c) for s in ktap.values() for c in s.values()), 50)
         self.assertEqual(manifest_sources.compare(man, dict(src, **ktap)), [])
+
+
+class ManifestVerdicts(unittest.TestCase):
+    """Each KUnit case held to VERDICT_MAX verdicts, shared helpers included."""
+
+    CASES = ("static struct kunit_case fx_cases[] = {\n"
+             "\tKUNIT_CASE(fx_a),\n\tKUNIT_CASE(fx_b),\n\t{}\n};\n")
+
+    @staticmethod
+    def func(name, verdicts, calls=(), macro="KUNIT_EXPECT_EQ(test, x(), 0)"):
+        return ("static void %s(struct kunit *test)\n{\n" % name
+                + "".join("\t%s(test);\n" % c for c in calls)
+                + ("\t%s;\n" % macro) * verdicts + "}\n\n")
+
+    def test_shared_helper_verdicts_rejected(self):
+        # Two one-line cases and the ten verdicts of the helper they share
+        # (nmit_run_own() before 2b9a210): a body, not set-up.
+        src = (self.func("fx_run", 10) + self.func("fx_a", 0, ["fx_run"])
+               + self.func("fx_b", 0, ["fx_run"]) + self.CASES)
+        self.assertEqual(manifest_sources.size_problems("fx.c", src), [
+            "fx.c: case %s reaches 10 verdicts (KUNIT_EXPECT_*, KUNIT_FAIL: fx_run 10), "
+            "more than 9: one behaviour per case" % c for c in ("fx_a", "fx_b")])
+        nine = src.replace("\tKUNIT_EXPECT_EQ(test, x(), 0);\n", "", 1)
+        self.assertEqual(manifest_sources.size_problems("fx.c", nine), [])
+
+    def test_own_and_helpers_summed(self):
+        # The case's own verdicts, a shared helper's and a single-use
+        # helper's (through a helper of a helper) add up.
+        src = (self.func("fx_deep", 3) + self.func("fx_mine", 1, ["fx_deep"])
+               + self.func("fx_run", 3) + self.func("fx_a", 3, ["fx_run", "fx_mine"])
+               + self.func("fx_b", 0, ["fx_run"]) + self.CASES)
+        self.assertEqual(manifest_sources.verdict_problems("fx.c", src, {}), [
+            "fx.c: case fx_a reaches 10 verdicts (KUNIT_EXPECT_*, KUNIT_FAIL: fx_a 3, "
+            "fx_deep 3, fx_mine 1, fx_run 3), more than 9: one behaviour per case"])
+
+    def test_fail_counted_asserts_not(self):
+        src = (self.func("fx_run", 9, macro="KUNIT_ASSERT_EQ(test, x(), 0)")
+               + self.func("fx_a", 9, ["fx_run"]) + self.func("fx_b", 0) + self.CASES)
+        self.assertEqual(manifest_sources.verdict_problems("fx.c", src, {}), [])
+        failed = src.replace("\tfx_run(test);\n",
+                             "\tfx_run(test);\n\tif (bad)\n\t\tKUNIT_FAIL(test, \"bad\");\n")
+        self.assertEqual(len(manifest_sources.verdict_problems("fx.c", failed, {})), 1)
+
+    def test_one_result_fields_pass(self):
+        # Nine fields of one result compared (count_read_fields): one
+        # fact; a comment or a string naming a verdict is none.
+        src = (self.func("fx_a", 9) + self.func("fx_b", 0) + self.CASES)
+        self.assertEqual(manifest_sources.verdict_problems("fx.c", src, {}), [])
+        noted = src.replace("{\n", "{\n\t/* KUNIT_EXPECT_EQ(test, 1, 1); */\n"
+                            "\tpr_info(\"KUNIT_FAIL(\");\n", 1)
+        self.assertEqual(manifest_sources.verdict_problems("fx.c", noted, {}), [])
+
+    TABLE = ("struct fx_row {\n\tconst char *name;\n\tvoid (*run)(struct kunit *test);\n};\n\n"
+             "static const struct fx_row fx_rows[] = {\n"
+             "\t{ \"one\", fx_one },\n\t{ \"two\", fx_two },\n};\n\n"
+             "KUNIT_ARRAY_PARAM(fx_row, fx_rows, NULL);\n\n"
+             "static void fx_a(struct kunit *test)\n{\n"
+             "\tconst struct fx_row *r = test->param_value;\n\n"
+             "\tKUNIT_EXPECT_EQ(test, r->run(test), 0);\n}\n\n"
+             + "static struct kunit_case fx_cases[] = {\n"
+             "\tKUNIT_CASE_PARAM(fx_a, fx_row_gen_params),\n\t{}\n};\n")
+
+    def test_table_rows_counted_each(self):
+        # A row is one case: it reaches the function its row names, not
+        # the other rows' (1 + 6 and 1 + 8 here, not 15).
+        src = self.func("fx_one", 6) + self.func("fx_two", 8) + self.TABLE
+        self.assertEqual(manifest_sources.case_verdicts(src)["fx_a"][:2], (9, 1))
+        self.assertEqual(manifest_sources.verdict_problems("fx.c", src, {}), [])
+        src = self.func("fx_one", 6) + self.func("fx_two", 9) + self.TABLE
+        self.assertEqual(manifest_sources.verdict_problems("fx.c", src, {}), [
+            "fx.c: case fx_a, row 1, reaches 10 verdicts (KUNIT_EXPECT_*, KUNIT_FAIL: "
+            "fx_a 1, fx_two 9), more than 9: one behaviour per case"])
+
+    def test_table_named_by_the_case_counted_per_row(self):
+        # A case that names its table (a row's index) still runs one row.
+        src = (self.func("fx_one", 6) + self.func("fx_two", 8)
+               + self.TABLE.replace("\tKUNIT_EXPECT_EQ(test, r->run(test), 0);\n",
+                                    "\tKUNIT_EXPECT_EQ(test, r->run(test), r - fx_rows);\n"))
+        self.assertEqual(manifest_sources.case_verdicts(src)["fx_a"][:2], (9, 1))
+
+    def test_allow_list(self):
+        src = (self.func("fx_run", 10) + self.func("fx_a", 0, ["fx_run"])
+               + self.func("fx_b", 0) + self.CASES)
+        self.assertEqual(manifest_sources.verdict_problems(
+            "fx.c", src, {"fx_a": "left for the lead"}), [])
+        # An entry no longer over the limit is taken out.
+        self.assertEqual(manifest_sources.verdict_problems(
+            "fx.c", src, {"fx_a": "x", "fx_b": "x"}),
+            ["fx.c: case fx_b reaches 0 verdicts, no more than 9: "
+             "take it out of VERDICT_ALLOW"])
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "fx.c"), "w") as f:
+            f.write(src)
+        self.assertEqual(manifest_sources.verdict_allow_problems(
+            d, {"fx_a": "x", "fx_gone": "x"}),
+            ["VERDICT_ALLOW: fx_gone is no KUnit case of %s: take it out" % d])
+
+    def test_other_source_not_counted(self):
+        # pfmk_kunit_util.c's verdicts (pfmkt_expect_stats(), ...) are
+        # set-up every case shares, outside its source.
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "fx.c"), "w") as f:
+            f.write(self.func("fx_a", 9, ["fxt_expect"]) + self.func("fx_b", 0) + self.CASES)
+        with open(os.path.join(d, "fx_util.c"), "w") as f:
+            f.write(self.func("fxt_expect", 30))
+        self.assertEqual(manifest_sources.sizes(d, {}), [])
+
+    def test_tree_allow_list_current(self):
+        testdir = os.path.join(HERE, "..", "test-modules")
+        self.assertEqual(manifest_sources.verdict_allow_problems(testdir), [])
+
+    def test_tree_shared_helper_seen(self):
+        # The tree's shared nmit_run_own(), given ten verdicts in a copy,
+        # makes every case that starts from it an offender.
+        testdir = os.path.join(HERE, "..", "test-modules")
+        with open(os.path.join(testdir, "pfmk_kunit_nmi.c")) as f:
+            src = f.read()
+        head = "static void nmit_run_own(struct kunit *test, struct nmit_own *o)\n{\n"
+        self.assertIn(head, src)
+        base = manifest_sources.size_problems("nmi.c", src)
+        got = manifest_sources.size_problems(
+            "nmi.c", src.replace(head, head + "\tKUNIT_EXPECT_EQ(test, 1, 1);\n" * 10))
+        new = [p for p in got if p not in base]
+        self.assertGreaterEqual(len(new), 2)
+        for p in new:
+            self.assertRegex(p, r"^nmi\.c: case nmi_\w+(, row \d+,)? reaches \d+ verdicts "
+                             r"\(KUNIT_EXPECT_\*, KUNIT_FAIL: .*nmit_run_own 10.*\), more than 9")
 
 
 class ManifestKtap(unittest.TestCase):
