@@ -278,50 +278,123 @@ static void aux_not_aux_pmu_unloaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(t->desc), PFM_CTX_UNLOADED);
 }
 
-/* Stop-when-full: many small copies, the stream wraps the ring 4 times. */
-static void aux_full_stream(struct kunit *test)
+/**
+ * struct auxt_stream_run - what the copies of auxt_full_stream_run() saw
+ * @seq: the records copied in all.
+ * @short_at: the first copy that did not return every new record;
+ *	U64_MAX if none.
+ * @from_at: the first copy that did not start where the last one ended;
+ *	U64_MAX if none.
+ * @flags_at: the first copy with flags or records truncated; U64_MAX if
+ *	none.
+ * @bad: the stream position of the first record copied damaged or out of
+ *	order; U64_MAX if none.
+ */
+struct auxt_stream_run {
+	u64	seq;
+	u64	short_at;
+	u64	from_at;
+	u64	flags_at;
+	u64	bad;
+};
+
+/* Note @i in @what, unless an earlier one is there. */
+static void auxt_stream_note(u64 *what, u64 i)
 {
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	u64 seq = 0, n, i;
-
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
-
-	for (i = 0; i < 40; i++) {
-		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
-		n = auxt_copy(test, SIZE_MAX, &info);
-		KUNIT_EXPECT_EQ(test, n, 37 + i);
-		KUNIT_EXPECT_EQ(test, info.from, seq * AUXT_REC);
-		KUNIT_EXPECT_EQ(test, info.flags, 0U);
-		KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
-		auxt_expect_recs(test, t->out.buf, n, seq);
-		seq += n;
-	}
-	KUNIT_EXPECT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+	if (*what == U64_MAX)
+		*what = i;
 }
 
 /*
- * aux_full_stream()'s stream, its records copied as they come, as set-up:
- * the ring of 4 pages wrapped 4 times, then 10 records more written.
- * Return: the records copied before those 10.
+ * Set-up: stop-when-full, a ring of 4 pages, 40 copies of 37, 38, ...
+ * records each as they are written: the stream wraps the ring 4 times.
+ */
+static void auxt_full_stream_run(struct kunit *test,
+				 struct auxt_stream_run *run)
+{
+	struct auxt *t = test->priv;
+	const struct pfmk_test_aux_rec *r = (const void *)t->out.buf;
+	struct pfmk_aux_info info;
+	u64 n, i, j;
+
+	*run = (struct auxt_stream_run){ .short_at = U64_MAX,
+					 .from_at = U64_MAX,
+					 .flags_at = U64_MAX, .bad = U64_MAX };
+	auxt_need_patch(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
+	for (i = 0; i < 40; i++) {
+		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
+		n = auxt_copy(test, SIZE_MAX, &info);
+		if (n != 37 + i)
+			auxt_stream_note(&run->short_at, i);
+		if (info.from != run->seq * AUXT_REC)
+			auxt_stream_note(&run->from_at, i);
+		if (info.flags || info.truncated)
+			auxt_stream_note(&run->flags_at, i);
+		for (j = 0; j < n; j++)
+			if (!pfmk_test_aux_rec_ok(&r[j], run->seq + j))
+				auxt_stream_note(&run->bad, run->seq + j);
+		run->seq += n;
+	}
+	KUNIT_ASSERT_GT(test, run->seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+}
+
+/* Stop-when-full: each copy returns every record written since the last. */
+static void aux_full_stream_all_new(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.short_at, U64_MAX,
+			    "copy %llu returned fewer or more records",
+			    run.short_at);
+}
+
+/* Stop-when-full: every record copied intact, in stream order. */
+static void aux_full_stream_in_order(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.bad, U64_MAX,
+			    "record %llu damaged or out of order", run.bad);
+}
+
+/* Stop-when-full: each copy starts where the last one ended. */
+static void aux_full_stream_continues(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.from_at, U64_MAX,
+			    "copy %llu did not start at the last one's end",
+			    run.from_at);
+}
+
+/* Stop-when-full, copied as it comes: no copy flagged or truncated. */
+static void aux_full_stream_no_flags(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.flags_at, U64_MAX,
+			    "copy %llu flagged or truncated", run.flags_at);
+}
+
+/*
+ * auxt_full_stream_run()'s stream, each copy taking every new record, as
+ * set-up: the ring of 4 pages wrapped 4 times, then 10 records more
+ * written.  Return: the records copied before those 10.
  */
 static u64 auxt_full_wrapped(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	u64 seq = 0, i;
+	struct auxt_stream_run run;
 
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
-	for (i = 0; i < 40; i++) {
-		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
-		KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 37 + i);
-		seq += 37 + i;
-	}
-	KUNIT_ASSERT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+	auxt_full_stream_run(test, &run);
+	KUNIT_ASSERT_EQ(test, run.short_at, U64_MAX);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
-	return seq;
+	return run.seq;
 }
 
 /* Stop-when-full, the ring wrapped: a bounded copy takes the oldest first. */
@@ -818,7 +891,10 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE_PARAM(aux_args, auxt_arg_gen_params),
 	KUNIT_CASE(aux_not_aux_pmu),
 	KUNIT_CASE(aux_not_aux_pmu_unloaded),
-	KUNIT_CASE(aux_full_stream),
+	KUNIT_CASE(aux_full_stream_all_new),
+	KUNIT_CASE(aux_full_stream_in_order),
+	KUNIT_CASE(aux_full_stream_continues),
+	KUNIT_CASE(aux_full_stream_no_flags),
 	KUNIT_CASE(aux_full_bounded_copy),
 	KUNIT_CASE(aux_full_bounded_copy_rest),
 	KUNIT_CASE(aux_full_timer_copies_in_order),
