@@ -837,53 +837,111 @@ static void aux_snippets_hdr(struct kunit *test)
 			sizeof(struct pfmk_dfl_aux_snippet) + AUXT_SNIP);
 }
 
-/* Snippets in default-format samples end at the stream position. */
-static void aux_snippets_entries(struct kunit *test)
+/* The period of auxt_snippets_run()'s PMD 0, and the samples it takes. */
+#define AUXT_SNIP_PERIOD	50ULL
+#define AUXT_SNIP_ENTRIES	4ULL
+
+/*
+ * Set-up: auxt_snippets_create(), PMD 0 overflowing every
+ * AUXT_SNIP_PERIOD records with a snapshot AUX buffer of a page, 202
+ * records written in 23 uneven batches (overflows after 50, 100, 150 and
+ * 200), stopped: AUXT_SNIP_ENTRIES samples.  Return: the buffer.
+ */
+static void *auxt_snippets_run(struct kunit *test)
 {
-	const u64 period = 50, snip = AUXT_SNIP;
 	struct auxt *t = test->priv;
 	struct pfarg_pmd pmd = {
 		.reg_num = 0,
-		.reg_value = -period,
-		.reg_short_reset = -period,
-		.reg_long_reset = -period,
+		.reg_value = -AUXT_SNIP_PERIOD,
+		.reg_short_reset = -AUXT_SNIP_PERIOD,
+		.reg_long_reset = -AUXT_SNIP_PERIOD,
 	};
-	struct pfm_dfl_smpl_hdr *hdr;
-	struct pfm_dfl_smpl_entry *ent;
-	struct pfmk_dfl_aux_snippet *sn;
-	void *buf;
-	u64 i, count;
+	void *buf = auxt_snippets_create(test);
+	u64 i;
 
-	buf = auxt_snippets_create(test);
-	hdr = buf;
 	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE,
 					     PFMK_AUX_SNAPSHOT), 0);
 	pfmkt_load_start(test, t->desc, t->cpu);
-	/* 230 records in uneven batches: overflows after 50, 100, 150, 200. */
 	for (i = 0; i < 23; i++)
 		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 3 + i % 15),
 				0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), AUXT_SNIP_ENTRIES);
+	return buf;
+}
 
-	count = pfmkt_hdr_count(buf);
-	KUNIT_ASSERT_EQ(test, count, 4ULL);
-	ent = buf + sizeof(*hdr);
-	for (i = 0; i < count; i++) {
-		u64 end = (i + 1) * period;
+/*
+ * Entry @i of auxt_snippets_run()'s buffer @buf: each an entry without
+ * PMD values, its snippet header and AUXT_SNIP bytes.
+ */
+static struct pfm_dfl_smpl_entry *auxt_snippet_entry(void *buf, u64 i)
+{
+	return buf + sizeof(struct pfm_dfl_smpl_hdr) +
+	       i * (sizeof(struct pfm_dfl_smpl_entry) +
+		    sizeof(struct pfmk_dfl_aux_snippet) + AUXT_SNIP);
+}
 
-		sn = (void *)(ent + 1);
-		KUNIT_EXPECT_EQ(test, ent->ovfl_pmd, 0);
-		KUNIT_EXPECT_EQ(test, sn->head, end * AUXT_REC);
-		KUNIT_EXPECT_EQ(test, (u64)sn->len, snip);
-		KUNIT_EXPECT_EQ(test, sn->flags, end * AUXT_REC > PAGE_SIZE ?
-				(u32)PFMK_AUX_WRAPPED : 0U);
-		auxt_expect_recs(test, sn + 1, snip / AUXT_REC,
-				 end - snip / AUXT_REC);
-		ent = (void *)(sn + 1) + snip;
+/* The snippet of entry @i of auxt_snippets_run()'s buffer @buf. */
+static struct pfmk_dfl_aux_snippet *auxt_snippet(void *buf, u64 i)
+{
+	return (void *)(auxt_snippet_entry(buf, i) + 1);
+}
+
+/* Each snippet ends at the stream position of its overflow, AUXT_SNIP long. */
+static void aux_snippets_head_len(struct kunit *test)
+{
+	void *buf = auxt_snippets_run(test);
+	u64 i;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++) {
+		KUNIT_EXPECT_EQ(test, auxt_snippet(buf, i)->head,
+				(i + 1) * AUXT_SNIP_PERIOD * AUXT_REC);
+		KUNIT_EXPECT_EQ(test, (u64)auxt_snippet(buf, i)->len,
+				AUXT_SNIP);
 	}
-	KUNIT_EXPECT_EQ(test, (u64)((void *)ent - buf), hdr->hdr_cur_offs);
+}
+
+/* A snippet is flagged WRAPPED once the stream passed the buffer's size. */
+static void aux_snippets_wrapped(struct kunit *test)
+{
+	void *buf = auxt_snippets_run(test);
+	u64 i, end;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++) {
+		end = (i + 1) * AUXT_SNIP_PERIOD * AUXT_REC;
+		KUNIT_EXPECT_EQ(test, auxt_snippet(buf, i)->flags,
+				end > PAGE_SIZE ? (u32)PFMK_AUX_WRAPPED : 0U);
+	}
+}
+
+/* A snippet holds the last records before its overflow, intact. */
+static void aux_snippets_records(struct kunit *test)
+{
+	const u64 n = AUXT_SNIP / AUXT_REC;
+	void *buf = auxt_snippets_run(test);
+	u64 i;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++)
+		auxt_expect_recs(test, auxt_snippet(buf, i) + 1, n,
+				 (i + 1) * AUXT_SNIP_PERIOD - n);
+}
+
+/*
+ * The entries are PMD 0's, each followed by its snippet, and the
+ * header's current offset ends after the last.
+ */
+static void aux_snippets_layout(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr = auxt_snippets_run(test);
+	void *end;
+	u64 i;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++)
+		KUNIT_EXPECT_EQ(test, auxt_snippet_entry(hdr, i)->ovfl_pmd, 0);
+	end = auxt_snippet_entry(hdr, AUXT_SNIP_ENTRIES);
+	KUNIT_EXPECT_EQ(test, (u64)(end - (void *)hdr), hdr->hdr_cur_offs);
 }
 
 static struct kunit_case pfmk_aux_cases[] = {
@@ -909,7 +967,10 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_snapshot_offset_mid_lap),
 	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets_hdr),
-	KUNIT_CASE(aux_snippets_entries),
+	KUNIT_CASE(aux_snippets_head_len),
+	KUNIT_CASE(aux_snippets_wrapped),
+	KUNIT_CASE(aux_snippets_records),
+	KUNIT_CASE(aux_snippets_layout),
 	{}
 };
 
