@@ -460,7 +460,7 @@ printf '%s\n' "${init_steps[@]}" >"$root/plan.steps"
 	gone=""
 	series=${id##*-}
 	if [[ $(printf '%s\n' "$series" 6.15 | sort -V | head -1) != 6.15 ]]; then
-		gone=', "pfmk_dyn_gone": ["gone_while_loaded", "gone_while_loaded_stop_unload", "gone_while_loaded_reload_refused"]'
+		gone=', "pfmk_dyn_gone": ["gone_while_loaded", "gone_while_loaded_stop", "gone_while_loaded_unload", "gone_while_loaded_unload_keeps", "gone_while_loaded_reload_refused"]'
 	fi
 	# make bench's AUX guest (the aux plan, aux_patch=1) runs one module,
 	# all of whose cases run there but the one for unpatched kernels.

@@ -278,50 +278,123 @@ static void aux_not_aux_pmu_unloaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(t->desc), PFM_CTX_UNLOADED);
 }
 
-/* Stop-when-full: many small copies, the stream wraps the ring 4 times. */
-static void aux_full_stream(struct kunit *test)
+/**
+ * struct auxt_stream_run - what the copies of auxt_full_stream_run() saw
+ * @seq: the records copied in all.
+ * @short_at: the first copy that did not return every new record;
+ *	U64_MAX if none.
+ * @from_at: the first copy that did not start where the last one ended;
+ *	U64_MAX if none.
+ * @flags_at: the first copy with flags or records truncated; U64_MAX if
+ *	none.
+ * @bad: the stream position of the first record copied damaged or out of
+ *	order; U64_MAX if none.
+ */
+struct auxt_stream_run {
+	u64	seq;
+	u64	short_at;
+	u64	from_at;
+	u64	flags_at;
+	u64	bad;
+};
+
+/* Note @i in @what, unless an earlier one is there. */
+static void auxt_stream_note(u64 *what, u64 i)
 {
-	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	u64 seq = 0, n, i;
-
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
-
-	for (i = 0; i < 40; i++) {
-		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
-		n = auxt_copy(test, SIZE_MAX, &info);
-		KUNIT_EXPECT_EQ(test, n, 37 + i);
-		KUNIT_EXPECT_EQ(test, info.from, seq * AUXT_REC);
-		KUNIT_EXPECT_EQ(test, info.flags, 0U);
-		KUNIT_EXPECT_EQ(test, info.truncated, 0ULL);
-		auxt_expect_recs(test, t->out.buf, n, seq);
-		seq += n;
-	}
-	KUNIT_EXPECT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+	if (*what == U64_MAX)
+		*what = i;
 }
 
 /*
- * aux_full_stream()'s stream, its records copied as they come, as set-up:
- * the ring of 4 pages wrapped 4 times, then 10 records more written.
- * Return: the records copied before those 10.
+ * Set-up: stop-when-full, a ring of 4 pages, 40 copies of 37, 38, ...
+ * records each as they are written: the stream wraps the ring 4 times.
+ */
+static void auxt_full_stream_run(struct kunit *test,
+				 struct auxt_stream_run *run)
+{
+	struct auxt *t = test->priv;
+	const struct pfmk_test_aux_rec *r = (const void *)t->out.buf;
+	struct pfmk_aux_info info;
+	u64 n, i, j;
+
+	*run = (struct auxt_stream_run){ .short_at = U64_MAX,
+					 .from_at = U64_MAX,
+					 .flags_at = U64_MAX, .bad = U64_MAX };
+	auxt_need_patch(test);
+	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
+	for (i = 0; i < 40; i++) {
+		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
+		n = auxt_copy(test, SIZE_MAX, &info);
+		if (n != 37 + i)
+			auxt_stream_note(&run->short_at, i);
+		if (info.from != run->seq * AUXT_REC)
+			auxt_stream_note(&run->from_at, i);
+		if (info.flags || info.truncated)
+			auxt_stream_note(&run->flags_at, i);
+		for (j = 0; j < n; j++)
+			if (!pfmk_test_aux_rec_ok(&r[j], run->seq + j))
+				auxt_stream_note(&run->bad, run->seq + j);
+		run->seq += n;
+	}
+	KUNIT_ASSERT_GT(test, run->seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+}
+
+/* Stop-when-full: each copy returns every record written since the last. */
+static void aux_full_stream_all_new(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.short_at, U64_MAX,
+			    "copy %llu returned fewer or more records",
+			    run.short_at);
+}
+
+/* Stop-when-full: every record copied intact, in stream order. */
+static void aux_full_stream_in_order(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.bad, U64_MAX,
+			    "record %llu damaged or out of order", run.bad);
+}
+
+/* Stop-when-full: each copy starts where the last one ended. */
+static void aux_full_stream_continues(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.from_at, U64_MAX,
+			    "copy %llu did not start at the last one's end",
+			    run.from_at);
+}
+
+/* Stop-when-full, copied as it comes: no copy flagged or truncated. */
+static void aux_full_stream_no_flags(struct kunit *test)
+{
+	struct auxt_stream_run run;
+
+	auxt_full_stream_run(test, &run);
+	KUNIT_EXPECT_EQ_MSG(test, run.flags_at, U64_MAX,
+			    "copy %llu flagged or truncated", run.flags_at);
+}
+
+/*
+ * auxt_full_stream_run()'s stream, each copy taking every new record, as
+ * set-up: the ring of 4 pages wrapped 4 times, then 10 records more
+ * written.  Return: the records copied before those 10.
  */
 static u64 auxt_full_wrapped(struct kunit *test)
 {
 	struct auxt *t = test->priv;
-	struct pfmk_aux_info info;
-	u64 seq = 0, i;
+	struct auxt_stream_run run;
 
-	auxt_need_patch(test);
-	auxt_start(test, PFMK_TEST_AUX_PMC(1, 0), 4 * PAGE_SIZE, 0);
-	for (i = 0; i < 40; i++) {
-		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 37 + i), 0);
-		KUNIT_ASSERT_EQ(test, auxt_copy(test, SIZE_MAX, &info), 37 + i);
-		seq += 37 + i;
-	}
-	KUNIT_ASSERT_GT(test, seq * AUXT_REC, 4 * 4 * PAGE_SIZE);
+	auxt_full_stream_run(test, &run);
+	KUNIT_ASSERT_EQ(test, run.short_at, U64_MAX);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 10), 0);
-	return seq;
+	return run.seq;
 }
 
 /* Stop-when-full, the ring wrapped: a bounded copy takes the oldest first. */
@@ -764,53 +837,111 @@ static void aux_snippets_hdr(struct kunit *test)
 			sizeof(struct pfmk_dfl_aux_snippet) + AUXT_SNIP);
 }
 
-/* Snippets in default-format samples end at the stream position. */
-static void aux_snippets_entries(struct kunit *test)
+/* The period of auxt_snippets_run()'s PMD 0, and the samples it takes. */
+#define AUXT_SNIP_PERIOD	50ULL
+#define AUXT_SNIP_ENTRIES	4ULL
+
+/*
+ * Set-up: auxt_snippets_create(), PMD 0 overflowing every
+ * AUXT_SNIP_PERIOD records with a snapshot AUX buffer of a page, 202
+ * records written in 23 uneven batches (overflows after 50, 100, 150 and
+ * 200), stopped: AUXT_SNIP_ENTRIES samples.  Return: the buffer.
+ */
+static void *auxt_snippets_run(struct kunit *test)
 {
-	const u64 period = 50, snip = AUXT_SNIP;
 	struct auxt *t = test->priv;
 	struct pfarg_pmd pmd = {
 		.reg_num = 0,
-		.reg_value = -period,
-		.reg_short_reset = -period,
-		.reg_long_reset = -period,
+		.reg_value = -AUXT_SNIP_PERIOD,
+		.reg_short_reset = -AUXT_SNIP_PERIOD,
+		.reg_long_reset = -AUXT_SNIP_PERIOD,
 	};
-	struct pfm_dfl_smpl_hdr *hdr;
-	struct pfm_dfl_smpl_entry *ent;
-	struct pfmk_dfl_aux_snippet *sn;
-	void *buf;
-	u64 i, count;
+	void *buf = auxt_snippets_create(test);
+	u64 i;
 
-	buf = auxt_snippets_create(test);
-	hdr = buf;
 	pfmkt_write_pmc(test, t->desc, 0, PFMK_TEST_AUX_PMC(1, 0));
 	KUNIT_ASSERT_EQ(test, pfmk_write_pmds(t->desc, &pmd, 1), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(t->desc, 0, PAGE_SIZE,
 					     PFMK_AUX_SNAPSHOT), 0);
 	pfmkt_load_start(test, t->desc, t->cpu);
-	/* 230 records in uneven batches: overflows after 50, 100, 150, 200. */
 	for (i = 0; i < 23; i++)
 		KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, 3 + i % 15),
 				0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(t->desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), AUXT_SNIP_ENTRIES);
+	return buf;
+}
 
-	count = pfmkt_hdr_count(buf);
-	KUNIT_ASSERT_EQ(test, count, 4ULL);
-	ent = buf + sizeof(*hdr);
-	for (i = 0; i < count; i++) {
-		u64 end = (i + 1) * period;
+/*
+ * Entry @i of auxt_snippets_run()'s buffer @buf: each an entry without
+ * PMD values, its snippet header and AUXT_SNIP bytes.
+ */
+static struct pfm_dfl_smpl_entry *auxt_snippet_entry(void *buf, u64 i)
+{
+	return buf + sizeof(struct pfm_dfl_smpl_hdr) +
+	       i * (sizeof(struct pfm_dfl_smpl_entry) +
+		    sizeof(struct pfmk_dfl_aux_snippet) + AUXT_SNIP);
+}
 
-		sn = (void *)(ent + 1);
-		KUNIT_EXPECT_EQ(test, ent->ovfl_pmd, 0);
-		KUNIT_EXPECT_EQ(test, sn->head, end * AUXT_REC);
-		KUNIT_EXPECT_EQ(test, (u64)sn->len, snip);
-		KUNIT_EXPECT_EQ(test, sn->flags, end * AUXT_REC > PAGE_SIZE ?
-				(u32)PFMK_AUX_WRAPPED : 0U);
-		auxt_expect_recs(test, sn + 1, snip / AUXT_REC,
-				 end - snip / AUXT_REC);
-		ent = (void *)(sn + 1) + snip;
+/* The snippet of entry @i of auxt_snippets_run()'s buffer @buf. */
+static struct pfmk_dfl_aux_snippet *auxt_snippet(void *buf, u64 i)
+{
+	return (void *)(auxt_snippet_entry(buf, i) + 1);
+}
+
+/* Each snippet ends at the stream position of its overflow, AUXT_SNIP long. */
+static void aux_snippets_head_len(struct kunit *test)
+{
+	void *buf = auxt_snippets_run(test);
+	u64 i;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++) {
+		KUNIT_EXPECT_EQ(test, auxt_snippet(buf, i)->head,
+				(i + 1) * AUXT_SNIP_PERIOD * AUXT_REC);
+		KUNIT_EXPECT_EQ(test, (u64)auxt_snippet(buf, i)->len,
+				AUXT_SNIP);
 	}
-	KUNIT_EXPECT_EQ(test, (u64)((void *)ent - buf), hdr->hdr_cur_offs);
+}
+
+/* A snippet is flagged WRAPPED once the stream passed the buffer's size. */
+static void aux_snippets_wrapped(struct kunit *test)
+{
+	void *buf = auxt_snippets_run(test);
+	u64 i, end;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++) {
+		end = (i + 1) * AUXT_SNIP_PERIOD * AUXT_REC;
+		KUNIT_EXPECT_EQ(test, auxt_snippet(buf, i)->flags,
+				end > PAGE_SIZE ? (u32)PFMK_AUX_WRAPPED : 0U);
+	}
+}
+
+/* A snippet holds the last records before its overflow, intact. */
+static void aux_snippets_records(struct kunit *test)
+{
+	const u64 n = AUXT_SNIP / AUXT_REC;
+	void *buf = auxt_snippets_run(test);
+	u64 i;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++)
+		auxt_expect_recs(test, auxt_snippet(buf, i) + 1, n,
+				 (i + 1) * AUXT_SNIP_PERIOD - n);
+}
+
+/*
+ * The entries are PMD 0's, each followed by its snippet, and the
+ * header's current offset ends after the last.
+ */
+static void aux_snippets_layout(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr = auxt_snippets_run(test);
+	void *end;
+	u64 i;
+
+	for (i = 0; i < AUXT_SNIP_ENTRIES; i++)
+		KUNIT_EXPECT_EQ(test, auxt_snippet_entry(hdr, i)->ovfl_pmd, 0);
+	end = auxt_snippet_entry(hdr, AUXT_SNIP_ENTRIES);
+	KUNIT_EXPECT_EQ(test, (u64)(end - (void *)hdr), hdr->hdr_cur_offs);
 }
 
 static struct kunit_case pfmk_aux_cases[] = {
@@ -818,7 +949,10 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE_PARAM(aux_args, auxt_arg_gen_params),
 	KUNIT_CASE(aux_not_aux_pmu),
 	KUNIT_CASE(aux_not_aux_pmu_unloaded),
-	KUNIT_CASE(aux_full_stream),
+	KUNIT_CASE(aux_full_stream_all_new),
+	KUNIT_CASE(aux_full_stream_in_order),
+	KUNIT_CASE(aux_full_stream_continues),
+	KUNIT_CASE(aux_full_stream_no_flags),
 	KUNIT_CASE(aux_full_bounded_copy),
 	KUNIT_CASE(aux_full_bounded_copy_rest),
 	KUNIT_CASE(aux_full_timer_copies_in_order),
@@ -833,7 +967,10 @@ static struct kunit_case pfmk_aux_cases[] = {
 	KUNIT_CASE(aux_snapshot_offset_mid_lap),
 	KUNIT_CASE(aux_copy_runs),
 	KUNIT_CASE(aux_snippets_hdr),
-	KUNIT_CASE(aux_snippets_entries),
+	KUNIT_CASE(aux_snippets_head_len),
+	KUNIT_CASE(aux_snippets_wrapped),
+	KUNIT_CASE(aux_snippets_records),
+	KUNIT_CASE(aux_snippets_layout),
 	{}
 };
 

@@ -18,11 +18,8 @@
 #include "pfmk_kunit.h"
 #include "pfmk_kunit_dyn.h"
 
-/*
- * A software event's PMU has a device on a bus where its name finds it,
- * with the struct pmu as driver data: the lookup of pmu/perf_pmu.c.
- */
-static void glue_bus_lookup(struct kunit *test)
+/* A disabled software event of this task (the dummy one). */
+static struct perf_event *glue_sw_event(struct kunit *test)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -30,29 +27,45 @@ static void glue_bus_lookup(struct kunit *test)
 		.size = sizeof(attr),
 		.disabled = 1,
 	};
-	struct perf_event *event;
-	struct device *dev;
 
-	event = pfmkt_perf_create(test, &(struct pfmkt_perf){
+	return pfmkt_perf_create(test, &(struct pfmkt_perf){
 		.attr = &attr,
 		.cpu = -1,
 		.task = current,
 	});
-	KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev);
-	if (event->pmu->dev) {
-		KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev->bus);
-		KUNIT_EXPECT_PTR_EQ(test, dev_get_drvdata(event->pmu->dev),
-				    (void *)event->pmu);
-		dev = bus_find_device_by_name(event->pmu->dev->bus, NULL,
-					      FMT_PMU_NAME);
-		KUNIT_EXPECT_NOT_NULL(test, dev);
-		if (dev) {
-			KUNIT_EXPECT_PTR_EQ(test, dev_get_drvdata(dev),
-					    (void *)&fmt_pmu);
-			KUNIT_EXPECT_PTR_EQ(test, fmt_pmu.dev, dev);
-			put_device(dev);
-		}
-	}
+}
+
+/*
+ * A software event's PMU has a device on a bus, with the struct pmu as
+ * driver data: what pmu/perf_pmu.c finds.
+ */
+static void glue_event_dev(struct kunit *test)
+{
+	struct perf_event *event = glue_sw_event(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, event->pmu->dev);
+	KUNIT_EXPECT_NOT_NULL(test, event->pmu->dev->bus);
+	KUNIT_EXPECT_PTR_EQ(test, dev_get_drvdata(event->pmu->dev),
+			    (void *)event->pmu);
+}
+
+/*
+ * On that bus a PMU's name finds its device, with the struct pmu as
+ * driver data: the lookup of pmu/perf_pmu.c.
+ */
+static void glue_lookup_by_name(struct kunit *test)
+{
+	struct perf_event *event = glue_sw_event(test);
+	struct device *dev;
+
+	KUNIT_ASSERT_NOT_NULL(test, event->pmu->dev);
+	KUNIT_ASSERT_NOT_NULL(test, event->pmu->dev->bus);
+	dev = bus_find_device_by_name(event->pmu->dev->bus, NULL,
+				      FMT_PMU_NAME);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_EXPECT_PTR_EQ(test, dev_get_drvdata(dev), (void *)&fmt_pmu);
+	KUNIT_EXPECT_PTR_EQ(test, fmt_pmu.dev, dev);
+	put_device(dev);
 }
 
 /* A format attribute is a device attribute whose show() gives its text. */
@@ -141,7 +154,8 @@ static void glue_sw_context(struct kunit *test)
 }
 
 static struct kunit_case glue_cases[] = {
-	KUNIT_CASE(glue_bus_lookup),
+	KUNIT_CASE(glue_event_dev),
+	KUNIT_CASE(glue_lookup_by_name),
 	KUNIT_CASE(glue_format_show),
 	KUNIT_CASE(glue_pins_module),
 	KUNIT_CASE(glue_module_unpinned_after_close),

@@ -371,16 +371,35 @@ static void gone_newcomer_old_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, old, 0), 0ULL);
 }
 
-/* A new context by the name creates its events on the newcomer and counts. */
+/*
+ * A new context by the name, after gone_newcomer(), loaded.
+ * @g2: output: the newcomer.
+ */
+static void *gone_newcomer_loaded(struct kunit *test, struct gone_pmu **g2)
+{
+	void *old, *new;
+
+	*g2 = gone_newcomer(test, &old);
+	new = gone_context(test);
+	pfmkt_load(test, new, pfmkt_cpu());
+	return new;
+}
+
+/* A new context by the name creates its events on the newcomer. */
+static void gone_newcomer_creates(struct kunit *test)
+{
+	struct gone_pmu *g2;
+
+	gone_newcomer_loaded(test, &g2);
+	KUNIT_EXPECT_GT(test, atomic_read(&g2->inits), 0);
+}
+
+/* A new context by the name counts on the newcomer. */
 static void gone_newcomer_counts(struct kunit *test)
 {
 	struct gone_pmu *g2;
-	void *old, *new;
+	void *new = gone_newcomer_loaded(test, &g2);
 
-	g2 = gone_newcomer(test, &old);
-	new = gone_context(test);
-	pfmkt_load(test, new, pfmkt_cpu());
-	KUNIT_EXPECT_GT(test, atomic_read(&g2->inits), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_start(new, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(new), 0);
 	KUNIT_EXPECT_GT(test, pfmkt_read_pmd(test, new, 0), 0ULL);
@@ -454,25 +473,54 @@ static void gone_while_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v1);
 }
 
-/* Gone while loaded and started: the context stops and unloads as before. */
-static void gone_while_loaded_stop_unload(struct kunit *test)
+/* Gone while loaded and started: the context stops as before. */
+static void gone_while_loaded_stop(struct kunit *test)
 {
 	u64 v0, v1;
 	void *desc = gone_loaded_ctx(test, &v0, &v1);
 
 	KUNIT_EXPECT_EQ(test, pfmk_stop(desc), 0);
+}
+
+/* Gone while loaded and started, then stopped: it unloads as before. */
+static void gone_while_loaded_unload(struct kunit *test)
+{
+	u64 v0, v1;
+	void *desc = gone_loaded_ctx(test, &v0, &v1);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_unload_context(desc), 0);
+}
+
+/*
+ * gone_loaded_ctx(), then stopped and unloaded.
+ * @v1: output: its count right after the PMU went.
+ */
+static void *gone_while_loaded_unloaded(struct kunit *test, u64 *v1)
+{
+	u64 v0;
+	void *desc = gone_loaded_ctx(test, &v0, v1);
+
+	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* Gone while loaded, stopped and unloaded: the count stays where it was. */
+static void gone_while_loaded_unload_keeps(struct kunit *test)
+{
+	u64 v1;
+	void *desc = gone_while_loaded_unloaded(test, &v1);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), v1);
 }
 
 /* Gone while loaded, stopped and unloaded: a new load gets -EOPNOTSUPP. */
 static void gone_while_loaded_reload_refused(struct kunit *test)
 {
-	u64 v0, v1;
-	void *desc = gone_loaded_ctx(test, &v0, &v1);
+	u64 v1;
+	void *desc = gone_while_loaded_unloaded(test, &v1);
 
-	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_load_cpu(desc, pfmkt_cpu()), -EOPNOTSUPP);
 }
 
@@ -485,11 +533,14 @@ static struct kunit_case gone_cases[] = {
 	KUNIT_CASE(gone_after_unload),
 	KUNIT_CASE(gone_after_unload_load_refused),
 	KUNIT_CASE(gone_newcomer_old_refused),
+	KUNIT_CASE(gone_newcomer_creates),
 	KUNIT_CASE(gone_newcomer_counts),
 	KUNIT_CASE(gone_newcomer_own_description),
 	KUNIT_CASE(gone_newcomer_descriptions_released),
 	KUNIT_CASE(gone_while_loaded),
-	KUNIT_CASE(gone_while_loaded_stop_unload),
+	KUNIT_CASE(gone_while_loaded_stop),
+	KUNIT_CASE(gone_while_loaded_unload),
+	KUNIT_CASE(gone_while_loaded_unload_keeps),
 	KUNIT_CASE(gone_while_loaded_reload_refused),
 	{}
 };

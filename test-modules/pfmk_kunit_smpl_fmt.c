@@ -284,6 +284,16 @@ static const struct smpl_fmt_answer smpl_fmt_masked[] = {
 	{ PFM_OVFL_CTRL_MASK | PFM_OVFL_CTRL_RESET, 0, 2, true, false },
 };
 
+/* Every answer: both tables above. */
+static const struct smpl_fmt_answer *const smpl_fmt_answers[] = {
+	&smpl_fmt_unmasked[0], &smpl_fmt_unmasked[1], &smpl_fmt_unmasked[2],
+	&smpl_fmt_unmasked[3], &smpl_fmt_unmasked[4],
+	&smpl_fmt_masked[0], &smpl_fmt_masked[1], &smpl_fmt_masked[2],
+};
+
+static_assert(ARRAY_SIZE(smpl_fmt_answers) ==
+	      ARRAY_SIZE(smpl_fmt_unmasked) + ARRAY_SIZE(smpl_fmt_masked));
+
 static void smpl_fmt_answer_desc(const struct smpl_fmt_answer *a, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "ctrl %#x%s", a->ctrl,
@@ -292,6 +302,20 @@ static void smpl_fmt_answer_desc(const struct smpl_fmt_answer *a, char *desc)
 
 KUNIT_ARRAY_PARAM(smpl_fmt_unmasked, smpl_fmt_unmasked, smpl_fmt_answer_desc);
 KUNIT_ARRAY_PARAM(smpl_fmt_masked, smpl_fmt_masked, smpl_fmt_answer_desc);
+
+static void smpl_fmt_answers_desc(const struct smpl_fmt_answer *const *a,
+				  char *desc)
+{
+	smpl_fmt_answer_desc(*a, desc);
+}
+
+KUNIT_ARRAY_PARAM(smpl_fmt_answers, smpl_fmt_answers, smpl_fmt_answers_desc);
+
+/* The answer of a smpl_fmt_answers case. */
+static const struct smpl_fmt_answer *smpl_fmt_answer(struct kunit *test)
+{
+	return *(const struct smpl_fmt_answer *const *)test->param_value;
+}
 
 /*
  * The test format answering @a->ctrl for PMD0 (period 4, long reset 10,
@@ -319,24 +343,58 @@ static void *smpl_fmt_answered(struct kunit *test, int cpu,
  * pfm_overflow_handler()): RESET reloads the short reset, neither RESET
  * nor MASK lets the PMD count on from its wrap, MASK masks and leaves it
  * for pfmk_restart(), and NOTIFY notifies only a PMD with
- * PFM_REGFL_OVFL_NOTIFY.
+ * PFM_REGFL_OVFL_NOTIFY.  Each answer: the format is called once.
  */
-static void smpl_fmt_expect_answer(struct kunit *test)
+static void smpl_fmt_answer_once(struct kunit *test)
 {
-	const struct smpl_fmt_answer *a = test->param_value;
+	struct smpl_fmt_buf *b;
+
+	smpl_fmt_answered(test, pfmkt_cpu(), smpl_fmt_answer(test), &b);
+	KUNIT_EXPECT_EQ(test, smpl_fmt_count(b), 1U);
+}
+
+/* Each answer: PMD0 reloaded or counting on from its wrap. */
+static void smpl_fmt_answer_pmd0(struct kunit *test)
+{
+	const struct smpl_fmt_answer *a = smpl_fmt_answer(test);
+	struct smpl_fmt_buf *b;
+	void *desc = smpl_fmt_answered(test, pfmkt_cpu(), a, &b);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), a->pmd0);
+}
+
+/* Each answer: the context masked by MASK only. */
+static void smpl_fmt_answer_state(struct kunit *test)
+{
+	const struct smpl_fmt_answer *a = smpl_fmt_answer(test);
+	struct smpl_fmt_buf *b;
+	void *desc = smpl_fmt_answered(test, pfmkt_cpu(), a, &b);
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
+			a->masked ? PFMKT_MASKED : PFMKT_STARTED);
+}
+
+/* Each answer: one overflow, one sample, a notification if it sends one. */
+static void smpl_fmt_answer_stats(struct kunit *test)
+{
+	const struct smpl_fmt_answer *a = smpl_fmt_answer(test);
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
 					     .smpl_count = 1,
 					     .notify_count = a->msg };
 	struct smpl_fmt_buf *b;
-	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = smpl_fmt_answered(test, pfmkt_cpu(), a, &b);
 
-	desc = smpl_fmt_answered(test, cpu, a, &b);
-	KUNIT_EXPECT_EQ(test, smpl_fmt_count(b), 1U);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), a->pmd0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-			a->masked ? PFMKT_MASKED : PFMKT_STARTED);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Each answer: a message for NOTIFY on a notifying PMD, else none. */
+static void smpl_fmt_answer_msg(struct kunit *test)
+{
+	const struct smpl_fmt_answer *a = smpl_fmt_answer(test);
+	struct smpl_fmt_buf *b;
+	int cpu = pfmkt_cpu();
+	void *desc = smpl_fmt_answered(test, cpu, a, &b);
+
 	if (a->msg) {
 		/* The message comes through the context's irq_work. */
 		pfmkt_wait_notify(test);
@@ -344,18 +402,6 @@ static void smpl_fmt_expect_answer(struct kunit *test)
 	} else {
 		pfmkt_expect_no_msg(test, desc);
 	}
-}
-
-/* An answer without MASK, as smpl_fmt_expect_answer() says. */
-static void smpl_fmt_ctrl_answers(struct kunit *test)
-{
-	smpl_fmt_expect_answer(test);
-}
-
-/* An answer with MASK, as smpl_fmt_expect_answer() says. */
-static void smpl_fmt_ctrl_answers_masked(struct kunit *test)
-{
-	smpl_fmt_expect_answer(test);
 }
 
 /*
@@ -390,18 +436,50 @@ static void smpl_fmt_ctrl_restart_unmasked(struct kunit *test)
 }
 
 /*
- * pfmk_restart() after MASK: it unmasks with the long reset and calls
- * the format's ->restart().
+ * smpl_fmt_settled() after an answer with MASK, then pfmk_restart(): it
+ * unmasks with the long reset and calls the format's ->restart().
  */
-static void smpl_fmt_ctrl_restart(struct kunit *test)
+static void *smpl_fmt_restarted(struct kunit *test, struct smpl_fmt_buf **buf)
 {
-	struct smpl_fmt_buf *b;
-	void *desc = smpl_fmt_settled(test, test->param_value, &b);
+	void *desc = smpl_fmt_settled(test, test->param_value, buf);
 
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	return desc;
+}
+
+/* pfmk_restart() after MASK: PMD0 from its long reset. */
+static void smpl_fmt_ctrl_restart_pmd_reset(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+	void *desc = smpl_fmt_restarted(test, &b);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+}
+
+/* pfmk_restart() after MASK: the format's ->restart() called once. */
+static void smpl_fmt_ctrl_restart_hook(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+
+	smpl_fmt_restarted(test, &b);
 	KUNIT_EXPECT_EQ(test, b->restarts, 1U);
+}
+
+/* pfmk_restart() after MASK: the format's ->restart() empties its buffer. */
+static void smpl_fmt_ctrl_restart_buf_reset(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+
+	smpl_fmt_restarted(test, &b);
 	KUNIT_EXPECT_EQ(test, b->count, 0U);
+}
+
+/* pfmk_restart() after MASK: the context started again. */
+static void smpl_fmt_ctrl_restart_state(struct kunit *test)
+{
+	struct smpl_fmt_buf *b;
+	void *desc = smpl_fmt_restarted(test, &b);
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
 }
 
@@ -412,12 +490,21 @@ static struct kunit_case pfmk_smpl_fmt_cases[] = {
 	KUNIT_CASE(smpl_fmt_args_smpl_pmds),
 	KUNIT_CASE(smpl_fmt_args_last_reset_val),
 	KUNIT_CASE(smpl_fmt_args_reset),
-	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers, smpl_fmt_unmasked_gen_params),
-	KUNIT_CASE_PARAM(smpl_fmt_ctrl_answers_masked,
-			 smpl_fmt_masked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_answer_once, smpl_fmt_answers_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_answer_pmd0, smpl_fmt_answers_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_answer_state, smpl_fmt_answers_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_answer_stats, smpl_fmt_answers_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_answer_msg, smpl_fmt_answers_gen_params),
 	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart_unmasked,
 			 smpl_fmt_unmasked_gen_params),
-	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart, smpl_fmt_masked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart_pmd_reset,
+			 smpl_fmt_masked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart_hook,
+			 smpl_fmt_masked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart_buf_reset,
+			 smpl_fmt_masked_gen_params),
+	KUNIT_CASE_PARAM(smpl_fmt_ctrl_restart_state,
+			 smpl_fmt_masked_gen_params),
 	{}
 };
 

@@ -571,8 +571,11 @@ static void state_reload_continues(struct kunit *test)
 			(1ULL << 40) + 200);
 }
 
-/* Unloaded after the reload: the events go, the counts stay. */
-static void state_reload_unload_releases(struct kunit *test)
+/*
+ * state_reload_unloaded(), then loaded and started again on the first
+ * online CPU, 25 ticks counted there, and unloaded.
+ */
+static void *state_reload_reunloaded(struct kunit *test)
 {
 	void *desc = state_reload_unloaded(test);
 	int other = cpumask_first(cpu_online_mask);
@@ -581,7 +584,23 @@ static void state_reload_unload_releases(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(other), 1U);
 	pfmk_test_pmu_tick(other, 25);
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(other), 0U);
+	return desc;
+}
+
+/* Unloaded after the reload: the events go. */
+static void state_reload_unload_releases(struct kunit *test)
+{
+	state_reload_reunloaded(test);
+	KUNIT_EXPECT_EQ(test,
+			pfmk_test_pmu_nr_active(cpumask_first(cpu_online_mask)),
+			0U);
+}
+
+/* Unloaded after the reload: the counts stay. */
+static void state_reload_unload_keeps_value(struct kunit *test)
+{
+	void *desc = state_reload_reunloaded(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 200);
 }
@@ -721,6 +740,7 @@ static struct kunit_case pfmk_state_cases[] = {
 	KUNIT_CASE(state_reload_keeps_value),
 	KUNIT_CASE(state_reload_continues),
 	KUNIT_CASE(state_reload_unload_releases),
+	KUNIT_CASE(state_reload_unload_keeps_value),
 	KUNIT_CASE(state_set_runs_loaded),
 	KUNIT_CASE(state_set_runs_duration),
 	KUNIT_CASE(state_set_duration_grows),

@@ -139,13 +139,17 @@ static void *x86t_no_pmu_ctx(struct kunit *test)
 }
 
 /*
- * Images refused without a core PMU: libpfm's cycles and instructions,
- * the fixed counters' control, and cycles turned into an event.
+ * Images write_pmcs refuses without a core PMU: libpfm's cycles and
+ * instructions, and the fixed counters' control.
  */
 static const struct x86t_bad_image x86t_no_pmu_images[] = {
 	{ "cycles on PMC0", NULL, false, 0, X86T_CYCLES, -EINVAL },
 	{ "instructions on PMC1", NULL, false, 1, X86T_INSTR, -EINVAL },
 	{ "fixed PMC16", NULL, false, PFMK_X86_FIXED_PMC, 0x333, -EINVAL },
+};
+
+/* Images that cannot become an event without a core PMU: cycles. */
+static const struct x86t_bad_image x86t_no_pmu_attrs[] = {
 	{ "cycles to_attr", NULL, true, 0, X86T_CYCLES, -EINVAL },
 };
 
@@ -156,23 +160,29 @@ static void x86t_bad_image_desc(const struct x86t_bad_image *b, char *desc)
 
 KUNIT_ARRAY_PARAM(x86t_no_pmu_image, x86t_no_pmu_images,
 		  x86t_bad_image_desc);
+KUNIT_ARRAY_PARAM(x86t_no_pmu_attr, x86t_no_pmu_attrs, x86t_bad_image_desc);
 
-/* No x86 core PMU: an image is refused, never accepted to count zero. */
-static void x86_no_pmu_refuses_images(struct kunit *test)
+/* No x86 core PMU: write_pmcs refuses an image, never takes it to count 0. */
+static void x86_no_pmu_refuses_write(struct kunit *test)
 {
 	const struct x86t_bad_image *b = test->param_value;
 	void *desc = x86t_no_pmu_ctx(test);
-	struct perf_event_attr attr = { };
 	pfm_flags_t flags;
 
-	if (b->to_attr) {
-		KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(b->reg, b->img,
-							     &attr), b->err);
-		return;
-	}
 	KUNIT_EXPECT_EQ(test, x86t_write(desc, b->reg, b->img, &flags),
 			b->err);
 	KUNIT_EXPECT_TRUE(test, flags & PFM_REG_RETFL_EINVAL);
+}
+
+/* No x86 core PMU: an image becomes no event that would count 0. */
+static void x86_no_pmu_refuses_to_attr(struct kunit *test)
+{
+	const struct x86t_bad_image *b = test->param_value;
+	struct perf_event_attr attr = { };
+
+	x86t_no_pmu_ctx(test);
+	KUNIT_EXPECT_EQ(test, pfmk_x86_image_to_attr(b->reg, b->img, &attr),
+			b->err);
 }
 
 /**
@@ -660,8 +670,10 @@ static void x86_named_loads_defaults_state(struct kunit *test)
 }
 
 static struct kunit_case pfmk_x86_cases[] = {
-	KUNIT_CASE_PARAM(x86_no_pmu_refuses_images,
+	KUNIT_CASE_PARAM(x86_no_pmu_refuses_write,
 			 x86t_no_pmu_image_gen_params),
+	KUNIT_CASE_PARAM(x86_no_pmu_refuses_to_attr,
+			 x86t_no_pmu_attr_gen_params),
 	KUNIT_CASE_PARAM(x86_no_pmu_generic_values,
 			 x86t_no_pmu_value_gen_params),
 	KUNIT_CASE(x86_no_pmu_no_named),
