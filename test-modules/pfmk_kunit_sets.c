@@ -372,15 +372,37 @@ static void sets_start_set_unknown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sets_start_set(desc, 5), -EINVAL);
 }
 
-/* start_set chooses the set a later start runs; each set ran once. */
-static void sets_start_set_chosen(struct kunit *test)
+/* sets_ran_set_2() started again with start_set 0, then 3 ticks. */
+static void *sets_started_set_0(struct kunit *test)
 {
 	void *desc = sets_ran_set_2(test);
 
 	KUNIT_ASSERT_EQ(test, sets_start_set(desc, 0), 0);
 	pfmk_test_pmu_tick(pfmkt_cpu(), 3);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
+	return desc;
+}
+
+/* start_set chooses the set a later start runs: set 0 counts the ticks. */
+static void sets_start_set_counts_chosen(struct kunit *test)
+{
+	void *desc = sets_started_set_0(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), 3);
+}
+
+/* The set start_set did not choose counts nothing more: set 2 keeps 7. */
+static void sets_start_set_others_frozen(struct kunit *test)
+{
+	void *desc = sets_started_set_0(test);
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 2, 0), 7);
+}
+
+/* Each set ran once: set 2 in the first start, set 0 in the second. */
+static void sets_start_set_runs(struct kunit *test)
+{
+	void *desc = sets_started_set_0(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 0).set_runs, 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_set_info(test, desc, 2).set_runs, 1);
 }
@@ -400,7 +422,9 @@ static struct kunit_case pfmk_sets_args_cases[] = {
 	KUNIT_CASE(sets_load_set_unknown),
 	KUNIT_CASE(sets_load_set_chosen),
 	KUNIT_CASE(sets_start_set_unknown),
-	KUNIT_CASE(sets_start_set_chosen),
+	KUNIT_CASE(sets_start_set_counts_chosen),
+	KUNIT_CASE(sets_start_set_others_frozen),
+	KUNIT_CASE(sets_start_set_runs),
 	{}
 };
 
