@@ -68,15 +68,22 @@ static void *sets_ovfl_switch_run(struct kunit *test)
 
 /*
  * Switching on overflow: the counting PMD of each set counts exactly the
- * ticks its set was active for; the sampling PMDs are reset.
+ * ticks its set was active for.
  */
-static void sets_ovfl_switch_exact(struct kunit *test)
+static void sets_ovfl_switch_counts(struct kunit *test)
 {
 	void *desc = sets_ovfl_switch_run(test);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 20 * SETS_CYCLES);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 1),
 			2 * 5 * SETS_CYCLES);
+}
+
+/* Switching on overflow: each set's sampling PMD is reset to -period. */
+static void sets_ovfl_switch_reset(struct kunit *test)
+{
+	void *desc = sets_ovfl_switch_run(test);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -20ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), -5ULL);
 }
@@ -219,66 +226,161 @@ static void sets_masked_restart_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 0), 4);
 }
 
-/*
- * Two sets switching every 100 us, each with a PMD that notifies at every
- * tick of the test PMU (no format: each overflow masks) and a counting
- * PMD.  Between an overflow message and pfmk_restart() the set that
- * overflowed stays the active one: a tick while masked lands in its
- * counter, and no set starts a new run.  A switch that races with the
- * masking overflow must be called off, not done on a masked context.
+#define SETS_MASKED_ROUNDS	200
+
+/**
+ * struct sets_masked_break - the first round a fact broke in, while masked
+ * @round: that round, or -1 if the fact held in every round.
+ * @set: the set that overflowed in that round.
+ * @got: what the round saw.
+ * @want: what it should have seen.
  */
-static void sets_masked_no_switch_race(struct kunit *test)
+struct sets_masked_break {
+	int	round;
+	u16	set;
+	u64	got;
+	u64	want;
+};
+
+/**
+ * struct sets_masked_tally - what the rounds of sets_masked_rounds() saw
+ * @active: the counting PMD of the set that overflowed counted the tick.
+ * @other: the other set's counting PMD did not move.
+ * @runs: no set started a run (the runs of both sets, summed).
+ * @state: the context stayed MASKED (and started).
+ */
+struct sets_masked_tally {
+	struct sets_masked_break active, other, runs, state;
+};
+
+/* If @got is not @want and @b holds no round yet, note round @round. */
+static void sets_masked_note(struct sets_masked_break *b, unsigned int round,
+			     u16 set, u64 got, u64 want)
+{
+	if (got == want || b->round >= 0)
+		return;
+	b->round = round;
+	b->set = set;
+	b->got = got;
+	b->want = want;
+}
+
+/*
+ * One round of sets_masked_rounds(): tick until an overflow masks the
+ * context, read its message, tick once more while masked, note in @t what
+ * broke, and restart.
+ */
+static void sets_masked_round(struct kunit *test, void *desc, int cpu,
+			      unsigned int round, struct sets_masked_tally *t)
 {
 	struct pfmkt_priv *priv = test->priv;
-	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_TIME_SWITCH,
-				     PFM_SETFL_TIME_SWITCH, 100);
 	struct pfarg_setinfo before[2], after[2];
-	int cpu = pfmkt_cpu();
-	unsigned int round, got = 0;
 	union pfm_msg msg;
 	u64 c0, c1;
 	u16 id;
 
+	/* A tick in a switch's gap overflows nothing: tick again. */
+	while (!completion_done(&priv->done))
+		pfmk_test_pmu_tick(cpu, 1);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&priv->done, HZ),
+			0UL);
+	KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
+			(ssize_t)sizeof(msg));
+	id = msg.pfm_ovfl_msg.msg_active_set;
+	KUNIT_ASSERT_LT(test, id, 2);
+	before[0] = pfmkt_set_info(test, desc, 0);
+	before[1] = pfmkt_set_info(test, desc, 1);
+	c0 = pfmkt_read_set_pmd(test, desc, id, 1);
+	c1 = pfmkt_read_set_pmd(test, desc, !id, 1);
+	/* Several timeouts go by while masked. */
+	usleep_range(400, 500);
+	pfmk_test_pmu_tick(cpu, 1);
+	after[0] = pfmkt_set_info(test, desc, 0);
+	after[1] = pfmkt_set_info(test, desc, 1);
+	sets_masked_note(&t->active, round, id,
+			 pfmkt_read_set_pmd(test, desc, id, 1), c0 + 1);
+	sets_masked_note(&t->other, round, id,
+			 pfmkt_read_set_pmd(test, desc, !id, 1), c1);
+	sets_masked_note(&t->runs, round, id,
+			 after[0].set_runs + after[1].set_runs,
+			 before[0].set_runs + before[1].set_runs);
+	sets_masked_note(&t->state, round, id, pfmk_get_state(desc),
+			 PFM_CTX_MASKED | PFMK_STATE_STARTED);
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+}
+
+/*
+ * Two sets switching every 100 us, each with a PMD that notifies at every
+ * tick of the test PMU (no format: each overflow masks) and a counting
+ * PMD, run for SETS_MASKED_ROUNDS rounds of sets_masked_round(); @t:
+ * the first round each fact broke in.  Between an overflow message and
+ * pfmk_restart() the set that overflowed stays the active one: a tick
+ * while masked lands in its counter, and no set starts a new run.  A
+ * switch that races with the masking overflow must be called off, not
+ * done on a masked context.
+ */
+static void sets_masked_rounds(struct kunit *test, struct sets_masked_tally *t)
+{
+	void *desc = pfmkt_create_two_sets(test, PFM_SETFL_TIME_SWITCH,
+				     PFM_SETFL_TIME_SWITCH, 100);
+	int cpu = pfmkt_cpu();
+	unsigned int round;
+	u16 id;
+
+	memset(t, 0, sizeof(*t));
+	t->active.round = -1;
+	t->other.round = -1;
+	t->runs.round = -1;
+	t->state.round = -1;
 	for (id = 0; id < 2; id++) {
 		pfmkt_write_set_pmc(test, desc, id, 1, PFMK_TEST_PMC(1));
 		sets_write_sampling(test, desc, id, 0, 1, 0,
 				    PFM_REGFL_OVFL_NOTIFY);
 	}
 	pfmkt_load_start(test, desc, cpu);
+	for (round = 0; round < SETS_MASKED_ROUNDS; round++)
+		sets_masked_round(test, desc, cpu, round, t);
+}
 
-	for (round = 0; round < 200; round++) {
-		/* A tick in a switch's gap overflows nothing: tick again. */
-		while (!completion_done(&priv->done))
-			pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&priv->done,
-								  HZ), 0UL);
-		KUNIT_ASSERT_EQ(test, pfmk_read(desc, &msg, sizeof(msg), 1),
-				(ssize_t)sizeof(msg));
-		id = msg.pfm_ovfl_msg.msg_active_set;
-		KUNIT_ASSERT_LT(test, id, 2);
-		before[0] = pfmkt_set_info(test, desc, 0);
-		before[1] = pfmkt_set_info(test, desc, 1);
-		c0 = pfmkt_read_set_pmd(test, desc, id, 1);
-		c1 = pfmkt_read_set_pmd(test, desc, !id, 1);
-		/* Several timeouts go by while masked. */
-		usleep_range(400, 500);
-		pfmk_test_pmu_tick(cpu, 1);
-		after[0] = pfmkt_set_info(test, desc, 0);
-		after[1] = pfmkt_set_info(test, desc, 1);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_set_pmd(test, desc, id, 1),
-				    c0 + 1, "round %u: set %u stopped", round,
-				    id);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_set_pmd(test, desc, !id, 1),
-				    c1, "round %u: set %u counted", round, !id);
-		KUNIT_EXPECT_EQ_MSG(test, after[0].set_runs + after[1].set_runs,
-				    before[0].set_runs + before[1].set_runs,
-				    "round %u: a set switch while masked", round);
-		KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
-				PFM_CTX_MASKED | PFMK_STATE_STARTED);
-		KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-		got++;
-	}
-	KUNIT_EXPECT_EQ(test, got, 200U);
+/* @b held in every round: what broke, @what, and in which round if not. */
+static void sets_masked_expect(struct kunit *test,
+			       const struct sets_masked_break *b,
+			       const char *what)
+{
+	KUNIT_EXPECT_EQ_MSG(test, b->got, b->want,
+			    "round %d (set %u overflowed): %s", b->round,
+			    b->set, what);
+}
+
+/* While masked, no set switch happens, though timeouts expire. */
+static void sets_masked_no_time_switch(struct kunit *test)
+{
+	struct sets_masked_tally t;
+
+	sets_masked_rounds(test, &t);
+	sets_masked_expect(test, &t.runs, "a set switch while masked");
+}
+
+/*
+ * While masked, the set that overflowed stays active: a tick lands in its
+ * counter and in no other set's.
+ */
+static void sets_masked_sets_frozen(struct kunit *test)
+{
+	struct sets_masked_tally t;
+
+	sets_masked_rounds(test, &t);
+	sets_masked_expect(test, &t.active, "the set that overflowed stopped");
+	sets_masked_expect(test, &t.other, "the other set counted");
+}
+
+/* Until pfmk_restart(), the context stays MASKED, whatever the timeouts. */
+static void sets_masked_state_kept(struct kunit *test)
+{
+	struct sets_masked_tally t;
+
+	sets_masked_rounds(test, &t);
+	sets_masked_expect(test, &t.state, "not MASKED");
 }
 
 /*
@@ -500,13 +602,20 @@ static void sets_smpl_entries(struct kunit *test)
 	sets_expect_entry(test, buf, 2, 1, 2, 4, 3 * 8);
 }
 
-/* Each set counts only its ticks; its sampling PMD is reset. */
-static void sets_smpl_set_counts(struct kunit *test)
+/* Each set's recorded PMD counts only its set's ticks. */
+static void sets_smpl_counts(struct kunit *test)
 {
 	void *buf, *desc = sets_smpl_run(test, &buf);
 
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 1), 10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 3), 3 * 8ULL);
+}
+
+/* Each set's sampling PMD is reset to -period. */
+static void sets_smpl_reset(struct kunit *test)
+{
+	void *buf, *desc = sets_smpl_run(test, &buf);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 0, 0), -10ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_set_pmd(test, desc, 1, 2), -4ULL);
 }
@@ -554,16 +663,16 @@ static void sets_smpl_entries_plain(struct kunit *test)
 }
 
 /*
- * PFM_SETFL_OVFL_SWITCH given to a set after its sampling PMD was written
- * (default format, no reg_smpl_pmds: a plain sample but for the flag):
- * the overflow completes the switch count and the set switches.
+ * PFM_SETFL_OVFL_SWITCH given to set 0 after its sampling PMD (period 10,
+ * switch count 1) was written (default format, no reg_smpl_pmds: a plain
+ * sample but for the flag), started, and 10 ticks: one overflow.
  */
-static void sets_switch_described_after_write(struct kunit *test)
+static void *sets_described_after_write(struct kunit *test, void **buf)
 {
 	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *desc;
 
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, &buf);
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, 4096, buf);
 	KUNIT_ASSERT_EQ(test, pfmkt_mkset(desc, 1, 0, 0, 0), 0);
 	pfmkt_write_set_pmc(test, desc, 0, 0, PFMK_TEST_PMC(1));
 	pfmkt_write_set_pmc(test, desc, 1, 0, PFMK_TEST_PMC(1));
@@ -574,30 +683,52 @@ static void sets_switch_described_after_write(struct kunit *test)
 	pfmkt_load_start(test, desc, cpu);
 
 	pfmk_test_pmu_tick(cpu, 10);
+	return desc;
+}
+
+/* The overflow completes the switch count and the set switches. */
+static void sets_switch_described_after_write(struct kunit *test)
+{
+	void *buf, *desc = sets_described_after_write(test, &buf);
+
 	KUNIT_EXPECT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
+			      "no switch to set 1");
+}
+
+/* The overflow that switched took one sample. */
+static void sets_switch_after_write_sampled(struct kunit *test)
+{
+	void *buf, *desc = sets_described_after_write(test, &buf);
+
+	KUNIT_ASSERT_TRUE_MSG(test, pfmkt_wait_set_runs(desc, 1, 1),
 			      "no switch to set 1");
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 }
 
 static struct kunit_case pfmk_sets_switch_cases[] = {
-	KUNIT_CASE_SLOW(sets_ovfl_switch_exact),
+	KUNIT_CASE_SLOW(sets_ovfl_switch_counts),
+	KUNIT_CASE_SLOW(sets_ovfl_switch_reset),
 	KUNIT_CASE_SLOW(sets_ovfl_switch_stats),
 	KUNIT_CASE_SLOW(sets_ovfl_switch_setinfo),
 	KUNIT_CASE(sets_expl_next_order),
 	KUNIT_CASE(sets_masked_switch_waits),
 	KUNIT_CASE(sets_masked_switch_on_restart),
 	KUNIT_CASE(sets_masked_restart_counts),
-	KUNIT_CASE_SLOW(sets_masked_no_switch_race),
+	KUNIT_CASE_SLOW(sets_masked_no_time_switch),
+	KUNIT_CASE_SLOW(sets_masked_sets_frozen),
+	KUNIT_CASE_SLOW(sets_masked_state_kept),
 	KUNIT_CASE(sets_stop_drops_switch),
 	KUNIT_CASE(sets_switch_cnt_counted_down),
 	KUNIT_CASE(sets_redescribe_reloads_switch_cnt),
 	KUNIT_CASE(sets_redescribe_switch_cnt_kept),
 	KUNIT_CASE(sets_stop_cancels_timeout),
 	KUNIT_CASE(sets_smpl_entries),
-	KUNIT_CASE(sets_smpl_set_counts),
+	KUNIT_CASE(sets_smpl_counts),
+	KUNIT_CASE(sets_smpl_reset),
 	KUNIT_CASE(sets_smpl_entries_plain),
 	KUNIT_CASE(sets_switch_described_after_write),
+	KUNIT_CASE(sets_switch_after_write_sampled),
 	{}
 };
 
