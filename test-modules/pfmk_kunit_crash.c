@@ -709,7 +709,7 @@ static void crash_aux_kept_head(struct kunit *test)
 			CRT_AUX_BEFORE * PFMK_TEST_AUX_REC);
 }
 
-/* ... and its flags say the kept bytes wrapped in the buffer. */
+/* ... and its flags say the stream had wrapped: older bytes are gone. */
 static void crash_aux_kept_flags(struct kunit *test)
 {
 	struct pfmk_crash_info info;
