@@ -8,7 +8,7 @@
  * context set up with PFMK_CRASH_FREEZE at that moment is frozen, so each
  * case closes what it opened.  The sampling contexts run on the
  * deterministic test PMU (pfmk_test_pmu.ko), whose ticks make every
- * sample and count exact; the AUX case on the synthetic AUX PMU
+ * sample and count exact; the AUX cases on the synthetic AUX PMU
  * (pfmk_test_aux_pmu.ko), which the debug kernels' patch lets a kernel
  * context own.  Its own module: it freezes every set-up context of the
  * machine.
@@ -274,22 +274,50 @@ static void *crt_frozen(struct kunit *test, unsigned int reason, u64 before,
 #define CRT_K		7ULL
 
 /*
+ * crt_frozen() for the row's reason, CRT_K periods before the crash and 5
+ * after; *@copy: the buffer as it was at the crash, which holds CRT_K
+ * entries.
+ */
+static void *crt_samples_frozen(struct kunit *test, void **buf, void **copy)
+{
+	const unsigned int *reason = test->param_value;
+	void *desc;
+
+	*copy = kunit_kmalloc(test, CRT_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *copy);
+	desc = crt_frozen(test, *reason, CRT_K * CRT_P, 5 * CRT_P, buf, *copy);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*copy), CRT_K);
+	return desc;
+}
+
+/*
  * A crash stops sampling: after it, the buffer stays byte for byte as it
- * was though the PMU goes on overflowing, and the freeze kept the count.
+ * was though the PMU goes on overflowing.
  */
 static void crash_samples_kept(struct kunit *test)
 {
-	const unsigned int *reason = test->param_value;
+	void *buf, *copy;
+
+	crt_samples_frozen(test, &buf, &copy);
+	KUNIT_EXPECT_EQ(test, memcmp(copy, buf, CRT_BUF), 0);
+}
+
+/* ... its header still counts the samples of the crash. */
+static void crash_samples_kept_count(struct kunit *test)
+{
+	void *buf, *copy;
+
+	crt_samples_frozen(test, &buf, &copy);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), CRT_K);
+}
+
+/* ... and the freeze kept the context's counts of the crash. */
+static void crash_samples_kept_stats(struct kunit *test)
+{
 	struct pfmk_ctx_stats st;
 	void *desc, *buf, *copy;
 
-	copy = kunit_kmalloc(test, CRT_BUF, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, copy);
-	desc = crt_frozen(test, *reason, CRT_K * CRT_P, 5 * CRT_P, &buf, copy);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(copy), CRT_K);
-
-	KUNIT_EXPECT_EQ(test, memcmp(copy, buf, CRT_BUF), 0);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), CRT_K);
+	desc = crt_samples_frozen(test, &buf, &copy);
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	pfmkt_expect_stats_in(test, &st,
 			      &(struct pfmk_ctx_stats){ .ovfl_count = CRT_K,
@@ -316,27 +344,55 @@ static void crash_info_record(struct kunit *test)
 }
 
 /*
- * The freeze keeps the PMD values of that moment, exactly, while the
- * events count on (the live values grow); a frozen context says so.
+ * crt_frozen() for the row's reason, 3 samples and 2 ticks into the next
+ * period before the crash, 11 ticks after it; @info and @pmd: the record
+ * and PMD 0 and 1 as pfmk_crash_read() returns them.
  */
-static void crash_pmds_at_freeze(struct kunit *test)
+static void *crt_pmds_frozen(struct kunit *test, struct pfmk_crash_info *info,
+			     struct pfarg_pmd pmd[2])
 {
 	const unsigned int *reason = test->param_value;
-	struct pfmk_crash_info info;
-	struct pfarg_pmd pmd[2];
 	void *desc, *buf;
 
-	/* 3 samples, then 2 ticks into the next period. */
 	desc = crt_frozen(test, *reason, 3 * CRT_P + 2, 11, &buf, NULL);
 	pfmkt_pmd_req(&pmd[0], 0, 0, 0);
 	pfmkt_pmd_req(&pmd[1], 0, 1, 0);
-	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, pmd, 2, NULL, 0),
-			0);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, info, pmd, 2, NULL, 0), 0);
+	return desc;
+}
+
+/* The freeze keeps the PMD values of that moment, exactly, and their set. */
+static void crash_pmds_at_freeze(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd[2];
+
+	crt_pmds_frozen(test, &info, pmd);
 	KUNIT_EXPECT_EQ(test, pmd[0].reg_value, -CRT_P + 2);
 	KUNIT_EXPECT_EQ(test, pmd[1].reg_value, (3 * CRT_P + 2) * CRT_STEP1);
 	KUNIT_EXPECT_EQ(test, info.set, 0);
+}
+
+/* ... while the events count on: the live value of PMD 1 grows. */
+static void crash_pmds_at_freeze_live(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = crt_pmds_frozen(test, &info, pmd);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
 			(3 * CRT_P + 2 + 11) * CRT_STEP1);
+}
+
+/* ... and a frozen context says so in its state. */
+static void crash_pmds_at_freeze_state(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd[2];
+	void *desc;
+
+	desc = crt_pmds_frozen(test, &info, pmd);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc),
 			PFM_CTX_LOADED | PFMK_STATE_STARTED | PFMK_STATE_FROZEN);
 }
@@ -581,49 +637,87 @@ static void crash_close_after_freeze_renotify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(*reason), 0);
 }
 
+/* The AUX cases: the snapshot buffer, what a freeze keeps of it, records. */
+#define CRT_AUX_SIZE	16384
+#define CRT_AUX_KEEP	4096
+#define CRT_AUX_BEFORE	1000ULL
+#define CRT_AUX_AFTER	700ULL
+
 /*
- * The newest AUX bytes at the freeze are kept, ending at the stream
- * position of the freeze, though the PMU writes on into the buffer.
+ * A context on the synthetic AUX PMU, set up to freeze and keep
+ * CRT_AUX_KEEP bytes of its snapshot buffer, CRT_AUX_BEFORE records
+ * written, an oops that freezes it, CRT_AUX_AFTER records more; @info and
+ * *@kept: the record and the AUX bytes pfmk_crash_read() returns.
  */
-static void crash_aux_kept(struct kunit *test)
+static void crt_aux_frozen(struct kunit *test, struct pfmk_crash_info *info,
+			   u8 **kept)
 {
-	const size_t keep = 4096, size = 16384;
-	const u64 before = 1000, after = 700;
 	struct crt *t = test->priv;
-	const struct pfmk_test_aux_rec *r;
-	struct pfmk_crash_info info;
-	unsigned int i, n;
 	void *desc;
-	u8 *kept;
 
 	/* The harness loads this suite only on kernels with the AUX patch. */
 	KUNIT_ASSERT_TRUE(test, pfmk_aux_supported());
-	kept = kunit_kzalloc(test, keep, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, kept);
+	*kept = kunit_kzalloc(test, CRT_AUX_KEEP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *kept);
 	desc = pfmkt_create(test, PFMK_TEST_AUX_NAME);
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_AUX_PMC(1, 0));
-	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, size, PFMK_AUX_SNAPSHOT),
-			0);
-	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, keep),
-			0);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_setup(desc, 0, CRT_AUX_SIZE,
+					     PFMK_AUX_SNAPSHOT), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE,
+					       CRT_AUX_KEEP), 0);
 	pfmkt_load_start(test, desc, t->cpu);
 
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, before), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
-	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, after), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, CRT_AUX_BEFORE), 0);
+	/* The notifier froze the one context set up. */
+	KUNIT_ASSERT_EQ(test, pfmk_crash_test_notify(PFMK_CRASH_OOPS), 1);
+	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(t->cpu, CRT_AUX_AFTER), 0);
 
-	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, NULL, 0, kept, keep),
-			0);
-	KUNIT_EXPECT_EQ(test, info.aux_head, before * PFMK_TEST_AUX_REC);
-	KUNIT_ASSERT_EQ(test, info.aux_len, (u32)keep);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, info, NULL, 0, *kept,
+					      CRT_AUX_KEEP), 0);
+	KUNIT_ASSERT_EQ(test, info->aux_len, (u32)CRT_AUX_KEEP);
+}
+
+/*
+ * The newest AUX bytes at the freeze are kept, ending at the stream
+ * position of the freeze, though the PMU writes on into the buffer: the
+ * last CRT_AUX_KEEP / 32 records before it, in order, intact.
+ */
+static void crash_aux_kept(struct kunit *test)
+{
+	const struct pfmk_test_aux_rec *r;
+	struct pfmk_crash_info info;
+	unsigned int i, n;
+	u8 *kept;
+
+	crt_aux_frozen(test, &info, &kept);
+	r = (const void *)kept;
+	n = CRT_AUX_KEEP / PFMK_TEST_AUX_REC;
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test,
+				  pfmk_test_aux_rec_ok(&r[i],
+						       CRT_AUX_BEFORE - n + i));
+}
+
+/* ... the record's AUX head is the stream position of the freeze. */
+static void crash_aux_kept_head(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	u8 *kept;
+
+	crt_aux_frozen(test, &info, &kept);
+	KUNIT_EXPECT_EQ(test, info.aux_head,
+			CRT_AUX_BEFORE * PFMK_TEST_AUX_REC);
+}
+
+/* ... and its flags say the stream had wrapped: older bytes are gone. */
+static void crash_aux_kept_flags(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	u8 *kept;
+
+	crt_aux_frozen(test, &info, &kept);
 	KUNIT_EXPECT_EQ(test, info.flags,
 			PFMK_CRASH_AUX_WRAPPED | crt_remote(&info));
-	/* The last keep / 32 records before the freeze, in order, intact. */
-	r = (const void *)kept;
-	n = keep / PFMK_TEST_AUX_REC;
-	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_TRUE(test, pfmk_test_aux_rec_ok(&r[i],
-							     before - n + i));
 }
 
 static struct kunit_case pfmk_crash_cases[] = {
@@ -632,8 +726,12 @@ static struct kunit_case pfmk_crash_cases[] = {
 	KUNIT_CASE_PARAM(crash_info_args, crt_read_gen_params),
 	KUNIT_CASE(crash_info_not_frozen),
 	KUNIT_CASE_PARAM(crash_samples_kept, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_samples_kept_count, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_samples_kept_stats, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_info_record, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_pmds_at_freeze, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_pmds_at_freeze_live, crt_reason_gen_params),
+	KUNIT_CASE_PARAM(crash_pmds_at_freeze_state, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_setup_busy_frozen, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_other_untouched, crt_untouched_gen_params),
 	KUNIT_CASE_PARAM(crash_removed_no_record, crt_reason_gen_params),
@@ -648,6 +746,8 @@ static struct kunit_case pfmk_crash_cases[] = {
 	KUNIT_CASE_PARAM(crash_close_after_freeze_renotify,
 			 crt_reason_gen_params),
 	KUNIT_CASE(crash_aux_kept),
+	KUNIT_CASE(crash_aux_kept_head),
+	KUNIT_CASE(crash_aux_kept_flags),
 	{}
 };
 

@@ -55,22 +55,43 @@ static void *full_masked(struct kunit *test, int cpu, void **buf)
 }
 
 /*
- * A buffer that is not yet full: 376 bytes hold four 48-byte entries;
- * the three before the last neither mask nor notify.
+ * full_setup() and three periods: a buffer that is not yet full.  376
+ * bytes hold four 48-byte entries; the three before the last are written.
  */
-static void smpl_notify_buffer_not_full(struct kunit *test)
+static void *full_not_full(struct kunit *test, int cpu, void **buf)
 {
-	struct pfmkt_priv *priv = test->priv;
-	struct pfm_dfl_smpl_hdr *hdr;
-	int cpu = pfmkt_cpu();
+	void *desc = full_setup(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 3ULL);
+	return desc;
+}
+
+/* The entries before the last do not mask the context. */
+static void smpl_notify_buffer_not_full_state(struct kunit *test)
+{
 	void *desc, *buf;
 
-	desc = full_setup(test, cpu, &buf);
-	hdr = buf;
-	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+	desc = full_not_full(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/* ... nor count a buffer overflow. */
+static void smpl_notify_buffer_not_full_overflows(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_not_full(test, pfmkt_cpu(), (void **)&hdr);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+}
+
+/* ... nor notify. */
+static void smpl_notify_buffer_not_full_silent(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *buf;
+
+	full_not_full(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 }
 
@@ -132,24 +153,55 @@ static void smpl_notify_buffer_full_notifies(struct kunit *test)
 	notify_expect_one_msg(test, desc, cpu);
 }
 
-/* Full and masked: the PMD saturates, nothing more is recorded. */
-static void smpl_notify_buffer_full_saturates(struct kunit *test)
+/* full_masked() and three periods more, which record nothing. */
+static void *full_saturated(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = full_masked(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
+	return desc;
+}
+
+/* Full and masked: the header still counts four entries, one overflow. */
+static void smpl_notify_buffer_full_saturates_hdr(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_saturated(test, pfmkt_cpu(), (void **)&hdr);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 4ULL);
+	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+}
+
+/* ... PMD0 saturates: not reset, it reads the three periods since. */
+static void smpl_notify_buffer_full_saturates_pmd0(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = full_saturated(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3 * FULL_P);
+}
+
+/* ... the statistics: the four overflows of the fill, one notification. */
+static void smpl_notify_buffer_full_saturates_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
 					     .smpl_count = 4,
 					     .notify_count = 1 };
+	void *desc, *buf;
+
+	desc = full_saturated(test, pfmkt_cpu(), &buf);
+	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* ... the four entries are those of the fill, not overwritten. */
+static void smpl_notify_buffer_full_saturates_entries(struct kunit *test)
+{
 	const struct pfm_dfl_smpl_entry *ent;
 	int cpu = pfmkt_cpu();
 	unsigned int i;
-	void *desc, *buf;
+	void *buf;
 
-	desc = full_masked(test, cpu, &buf);
-	pfmk_test_pmu_tick(cpu, 3 * FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 4ULL);
-	KUNIT_EXPECT_EQ(test, ((struct pfm_dfl_smpl_hdr *)buf)->hdr_overflows,
-			1ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 3 * FULL_P);
-	pfmkt_expect_stats(test, desc, &want);
+	full_saturated(test, cpu, &buf);
 	for (i = 0; i < 4; i++) {
 		ent = pfmkt_entry(buf, i, 1);
 		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -FULL_P,
@@ -158,20 +210,49 @@ static void smpl_notify_buffer_full_saturates(struct kunit *test)
 	}
 }
 
-/* pfmk_restart() empties a full buffer; hdr_overflows is kept. */
-static void smpl_notify_buffer_full_restart(struct kunit *test)
+/* full_masked(), then pfmk_restart(). */
+static void *full_restarted(struct kunit *test, int cpu, void **buf)
 {
-	struct pfm_dfl_smpl_hdr *hdr;
-	int cpu = pfmkt_cpu();
+	void *desc = full_masked(test, cpu, buf);
+
+	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	return desc;
+}
+
+/* pfmk_restart() of a full buffer unmasks the context. */
+static void smpl_notify_buffer_full_restart_state(struct kunit *test)
+{
 	void *desc, *buf;
 
-	desc = full_masked(test, cpu, &buf);
-	hdr = buf;
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	desc = full_restarted(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
+}
+
+/* ... empties the buffer: no entry, hdr_cur_offs back at the first. */
+static void smpl_notify_buffer_full_restart_emptied(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_restarted(test, pfmkt_cpu(), (void **)&hdr);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(hdr), 0ULL);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, (u64)PFMKT_HDR);
+}
+
+/* ... keeps hdr_overflows. */
+static void smpl_notify_buffer_full_restart_overflows(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+
+	full_restarted(test, pfmkt_cpu(), (void **)&hdr);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 1ULL);
+}
+
+/* ... and reloads PMD0 with its long reset. */
+static void smpl_notify_buffer_full_restart_pmd_reset(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = full_restarted(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
 }
 
@@ -179,10 +260,9 @@ static void smpl_notify_buffer_full_restart(struct kunit *test)
 static void smpl_notify_buffer_full_resumes(struct kunit *test)
 {
 	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *buf;
 
-	desc = full_masked(test, cpu, &buf);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	full_restarted(test, cpu, &buf);
 	pfmk_test_pmu_tick(cpu, NOTIFY_L - 1);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
 	pfmk_test_pmu_tick(cpu, 1);
@@ -201,8 +281,7 @@ static void smpl_notify_buffer_full_resumes_short(struct kunit *test)
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = full_masked(test, cpu, &buf);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	desc = full_restarted(test, cpu, &buf);
 	pfmk_test_pmu_tick(cpu, NOTIFY_L);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 	pfmk_test_pmu_tick(cpu, FULL_P);
@@ -381,14 +460,22 @@ static void smpl_notify_full_silent_restart(struct kunit *test)
 }
 
 static struct kunit_case pfmk_smpl_full_cases[] = {
-	KUNIT_CASE(smpl_notify_buffer_not_full),
+	KUNIT_CASE(smpl_notify_buffer_not_full_state),
+	KUNIT_CASE(smpl_notify_buffer_not_full_overflows),
+	KUNIT_CASE(smpl_notify_buffer_not_full_silent),
 	KUNIT_CASE(smpl_notify_buffer_full),
 	KUNIT_CASE(smpl_notify_buffer_full_offset),
 	KUNIT_CASE(smpl_notify_buffer_full_overflows),
 	KUNIT_CASE(smpl_notify_buffer_full_masks),
 	KUNIT_CASE(smpl_notify_buffer_full_notifies),
-	KUNIT_CASE(smpl_notify_buffer_full_saturates),
-	KUNIT_CASE(smpl_notify_buffer_full_restart),
+	KUNIT_CASE(smpl_notify_buffer_full_saturates_hdr),
+	KUNIT_CASE(smpl_notify_buffer_full_saturates_pmd0),
+	KUNIT_CASE(smpl_notify_buffer_full_saturates_stats),
+	KUNIT_CASE(smpl_notify_buffer_full_saturates_entries),
+	KUNIT_CASE(smpl_notify_buffer_full_restart_state),
+	KUNIT_CASE(smpl_notify_buffer_full_restart_emptied),
+	KUNIT_CASE(smpl_notify_buffer_full_restart_overflows),
+	KUNIT_CASE(smpl_notify_buffer_full_restart_pmd_reset),
 	KUNIT_CASE(smpl_notify_buffer_full_resumes),
 	KUNIT_CASE(smpl_notify_buffer_full_resumes_short),
 	KUNIT_CASE(smpl_notify_full_before_entry),

@@ -246,57 +246,134 @@ static void throttle_counted(struct kunit *test)
 	/* At most one of every THRT_PER_TICK overflows. */
 	KUNIT_EXPECT_LE(test, t->st.throttled * THRT_PER_TICK,
 			t->st.ovfl_count);
-	KUNIT_EXPECT_EQ(test, t->st.ovfl_nested, 0ULL);
 }
 
-/* Each throttled overflow's entry is marked, and the header counts them. */
-static void throttle_entry_marked(struct kunit *test)
+/*
+ * However fast the event overflows, no handler finds another's overflow
+ * state taken: none is dropped as nested.
+ */
+static void throttle_not_nested(struct kunit *test)
 {
 	const struct thrt_event *ev = test->param_value;
 	struct thrt *t = test->priv;
-	struct pfm_dfl_smpl_hdr *hdr;
-	u64 i, n, marked = 0;
 
-	n = thrt_dfl_run(test, ev);
-	hdr = t->buf;
+	thrt_dfl_run(test, ev);
+	KUNIT_EXPECT_EQ(test, t->st.ovfl_nested, 0ULL);
+}
+
+/*
+ * thrt_dfl_run() for the row's event: returns the entries it recorded, at
+ * least THRT_PER_TICK for each throttle waited for (with a cap of two,
+ * each tick's first overflow is not throttled, its second is).
+ */
+static u64 thrt_entries(struct kunit *test)
+{
+	u64 n = thrt_dfl_run(test, test->param_value);
+
+	KUNIT_ASSERT_GE(test, n, (u64)(THRT_WANT * THRT_PER_TICK));
+	return n;
+}
+
+/* Whether entry @i of the test's buffer is marked throttled. */
+static bool thrt_marked(struct kunit *test, u64 i)
+{
+	const struct thrt_event *ev = test->param_value;
+	struct thrt *t = test->priv;
+
+	return pfmkt_entry(t->buf, i, ev->smpl_self)->reserved &
+	       PFMK_DFL_ENT_THROTTLED;
+}
+
+/* The entries marked throttled among the @n of the test's buffer. */
+static u64 thrt_marks(struct kunit *test, u64 n)
+{
+	u64 i, marked = 0;
+
+	for (i = 0; i < n; i++)
+		marked += thrt_marked(test, i);
+	return marked;
+}
+
+/* Each throttled overflow's entry is marked, and only those. */
+static void throttle_entry_marked(struct kunit *test)
+{
+	struct thrt *t = test->priv;
+	u64 marked;
+
+	marked = thrt_marks(test, thrt_entries(test));
+	KUNIT_EXPECT_GE(test, marked, (u64)THRT_WANT);
+	KUNIT_EXPECT_EQ(test, marked, t->st.throttled);
+}
+
+/* The throttle mark is the only flag an entry carries. */
+static void throttle_entry_flags_only(struct kunit *test)
+{
+	const struct thrt_event *ev = test->param_value;
+	struct thrt *t = test->priv;
+	u64 i, n;
+
+	n = thrt_entries(test);
 	for (i = 0; i < n; i++) {
 		u16 flags = pfmkt_entry(t->buf, i, ev->smpl_self)->reserved;
 
 		KUNIT_EXPECT_EQ_MSG(test, flags & ~PFMK_DFL_ENT_THROTTLED, 0,
 				    "entry %llu", i);
-		marked += !!(flags & PFMK_DFL_ENT_THROTTLED);
 	}
-	KUNIT_EXPECT_GE(test, marked, (u64)THRT_WANT);
-	KUNIT_EXPECT_EQ(test, marked, t->st.throttled);
+}
+
+/* The header counts the marked entries. */
+static void throttle_entry_marked_hdr(struct kunit *test)
+{
+	struct thrt *t = test->priv;
+	struct pfm_dfl_smpl_hdr *hdr;
+	u64 marked;
+
+	marked = thrt_marks(test, thrt_entries(test));
+	hdr = t->buf;
 	KUNIT_EXPECT_EQ(test, hdr->hdr_reserved[PFMK_DFL_HDR_THROTTLED], marked);
 }
 
 /*
  * When perf starts the event again, sampling goes on as before: with a
  * cap of two, each tick's first overflow is not throttled, so no two
- * marked entries follow each other, and every entry has the short reset;
- * the context is not masked.
+ * marked entries follow each other.
  */
 static void throttle_recovers(struct kunit *test)
 {
-	const struct thrt_event *ev = test->param_value;
-	struct thrt *t = test->priv;
-	bool prev = true;
+	bool marked, prev = true;
 	u64 i, n;
 
-	n = thrt_dfl_run(test, ev);
-	KUNIT_EXPECT_GE(test, n, (u64)(THRT_WANT * THRT_PER_TICK));
+	n = thrt_entries(test);
 	for (i = 0; i < n; i++) {
-		const struct pfm_dfl_smpl_entry *ent =
-			pfmkt_entry(t->buf, i, ev->smpl_self);
-		bool marked = ent->reserved & PFMK_DFL_ENT_THROTTLED;
-
+		marked = thrt_marked(test, i);
 		KUNIT_EXPECT_FALSE_MSG(test, prev && marked,
 				       "entry %llu: marked after a mark", i);
-		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -ev->period,
-				    "entry %llu", i);
 		prev = marked;
 	}
+}
+
+/* ... every entry, throttled or not, has the short reset. */
+static void throttle_recovers_reset(struct kunit *test)
+{
+	const struct thrt_event *ev = test->param_value;
+	const struct pfm_dfl_smpl_entry *ent;
+	struct thrt *t = test->priv;
+	u64 i, n;
+
+	n = thrt_entries(test);
+	for (i = 0; i < n; i++) {
+		ent = pfmkt_entry(t->buf, i, ev->smpl_self);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -ev->period,
+				    "entry %llu", i);
+	}
+}
+
+/* ... and the context is not masked. */
+static void throttle_recovers_state(struct kunit *test)
+{
+	struct thrt *t = test->priv;
+
+	thrt_entries(test);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(t->desc), PFM_CTX_LOADED);
 }
 
@@ -369,8 +446,13 @@ static void thrt_suite_exit(struct kunit_suite *suite)
 
 static struct kunit_case pfmk_throttle_cases[] = {
 	KUNIT_CASE_PARAM(throttle_counted, thrt_event_gen_params),
+	KUNIT_CASE_PARAM(throttle_not_nested, thrt_event_gen_params),
 	KUNIT_CASE_PARAM(throttle_entry_marked, thrt_event_gen_params),
+	KUNIT_CASE_PARAM(throttle_entry_flags_only, thrt_event_gen_params),
+	KUNIT_CASE_PARAM(throttle_entry_marked_hdr, thrt_event_gen_params),
 	KUNIT_CASE_PARAM(throttle_recovers, thrt_event_gen_params),
+	KUNIT_CASE_PARAM(throttle_recovers_reset, thrt_event_gen_params),
+	KUNIT_CASE_PARAM(throttle_recovers_state, thrt_event_gen_params),
 	KUNIT_CASE_PARAM(throttle_fmt_arg, thrt_event_gen_params),
 	{}
 };
