@@ -129,23 +129,50 @@ static void smpl_notify_msg(struct kunit *test)
 }
 
 /*
- * Masked: the PMD is not reset (its short reset is dropped, the long
- * reset waits for restart) and runs on from its wrap with no further
- * overflow; nothing is notified.
+ * notify_masked_read(), then 2 * NOTIFY_P + 1 ticks: masked, the PMD is
+ * not reset (its short reset is dropped, the long reset waits for
+ * restart) and runs on from its wrap.
  */
-static void smpl_notify_masked_runs_on(struct kunit *test)
+static void *notify_masked_ran_on(struct kunit *test, int cpu)
+{
+	void *desc = notify_masked_read(test, cpu);
+
+	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
+	return desc;
+}
+
+/* Ticks while masked do not unmask the context. */
+static void smpl_notify_masked_runs_on_state(struct kunit *test)
+{
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* Masked, the PMD is not reset: it counts on from its wrap. */
+static void smpl_notify_masked_runs_on_counts(struct kunit *test)
+{
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P + 1);
+}
+
+/* Running on past its wrap while masked is no further overflow. */
+static void smpl_notify_masked_runs_on_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
 					     .notify_count = 1 };
-	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
 
-	desc = notify_masked_read(test, cpu);
-	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P + 1);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Nothing is notified while masked: no message, no completion. */
+static void smpl_notify_masked_runs_on_silent(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
+
 	pfmkt_expect_no_msg(test, desc);
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 }
@@ -873,7 +900,10 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_restart_before_period),
 	KUNIT_CASE(smpl_notify_none_before_period),
 	KUNIT_CASE(smpl_notify_msg),
-	KUNIT_CASE(smpl_notify_masked_runs_on),
+	KUNIT_CASE(smpl_notify_masked_runs_on_state),
+	KUNIT_CASE(smpl_notify_masked_runs_on_counts),
+	KUNIT_CASE(smpl_notify_masked_runs_on_stats),
+	KUNIT_CASE(smpl_notify_masked_runs_on_silent),
 	KUNIT_CASE(smpl_notify_restart),
 	KUNIT_CASE(smpl_notify_restart_twice),
 	KUNIT_CASE(smpl_notify_next_after_long_not_before),
