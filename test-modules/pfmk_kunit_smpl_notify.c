@@ -296,14 +296,12 @@ static void smpl_notify_no_msg_restart(struct kunit *test)
 	pfmkt_expect_no_msg(test, desc);
 }
 
-/* Nine notifications unread: eight messages queued, one dropped. */
-static void smpl_notify_queue_full(struct kunit *test)
+/*
+ * Nine notifications, each restarted, their messages unread: the queue
+ * holds eight.
+ */
+static void *notify_queue_filled(struct kunit *test, int cpu)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 9,
-					     .notify_count = 9,
-					     .msgs_dropped = 1,
-					     .restarts = 9 };
-	int cpu = pfmkt_cpu();
 	unsigned int i;
 	void *desc;
 
@@ -316,7 +314,29 @@ static void smpl_notify_queue_full(struct kunit *test)
 		if (i < 8)
 			pfmk_test_pmu_tick(cpu, NOTIFY_L);
 	}
+	return desc;
+}
+
+/* Nine notifications, the ninth message dropped (msgs_dropped). */
+static void smpl_notify_queue_full_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 9,
+					     .notify_count = 9,
+					     .msgs_dropped = 1,
+					     .restarts = 9 };
+	void *desc = notify_queue_filled(test, pfmkt_cpu());
+
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* The eight messages queued are kept, in order, and no other. */
+static void smpl_notify_queue_full_msgs_kept(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc;
+
+	desc = notify_queue_filled(test, cpu);
 	for (i = 0; i < 8; i++)
 		pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
 	pfmkt_expect_no_msg(test, desc);
@@ -339,21 +359,42 @@ static void *room_setup(struct kunit *test, int cpu, unsigned int periods,
 }
 
 /*
- * As on perfmon2 2.2, every overflow is recorded and reset; until the
- * buffer is full nothing is notified.
+ * room_setup() one period short of filling the buffer: as on perfmon2
+ * 2.2, every overflow is recorded (asserted here).
  */
-static void smpl_notify_only_when_full_not_yet(struct kunit *test)
+static void *room_not_full(struct kunit *test, int cpu)
 {
-	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
 	desc = room_setup(test, cpu, NOTIFY_ROOM - 1, &buf);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM - 1);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM - 1);
+	return desc;
+}
+
+/* Until the buffer is full nothing is notified: no completion, no message. */
+static void smpl_notify_only_when_full_not_yet(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = room_not_full(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 	pfmkt_expect_no_msg(test, desc);
+}
+
+/* Until the buffer is full the context is not masked. */
+static void smpl_notify_only_when_full_not_yet_state(struct kunit *test)
+{
+	void *desc = room_not_full(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/* Each overflow recorded before the buffer is full resets the PMD. */
+static void smpl_notify_only_when_full_not_yet_reset(struct kunit *test)
+{
+	void *desc = room_not_full(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
 }
 
 /* The entry that fills the buffer masks and notifies, once. */
@@ -912,8 +953,11 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_restart_unloaded),
 	KUNIT_CASE(smpl_notify_no_msg),
 	KUNIT_CASE(smpl_notify_no_msg_restart),
-	KUNIT_CASE(smpl_notify_queue_full),
+	KUNIT_CASE(smpl_notify_queue_full_stats),
+	KUNIT_CASE(smpl_notify_queue_full_msgs_kept),
 	KUNIT_CASE(smpl_notify_only_when_full_not_yet),
+	KUNIT_CASE(smpl_notify_only_when_full_not_yet_state),
+	KUNIT_CASE(smpl_notify_only_when_full_not_yet_reset),
 	KUNIT_CASE(smpl_notify_only_when_full),
 	KUNIT_CASE(smpl_notify_only_when_full_restart),
 	KUNIT_CASE(smpl_notify_blocked_reader_blocks),
