@@ -626,19 +626,40 @@ static void *notify_unloaded(struct kunit *test, int cpu, void **buf)
 	return desc;
 }
 
-/*
- * Unload while sampling: the events are released, the values folded,
- * the buffer kept.
- */
-static void smpl_notify_unload(struct kunit *test)
+/* Unload while sampling: the context is unloaded. */
+static void smpl_notify_unload_state(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = notify_unloaded(test, cpu, &buf);
+	desc = notify_unloaded(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* Unload while sampling releases the events. */
+static void smpl_notify_unload_releases(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *buf;
+
+	notify_unloaded(test, cpu, &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Unload while sampling keeps the buffer's samples. */
+static void smpl_notify_unload_keeps_samples(struct kunit *test)
+{
+	void *buf;
+
+	notify_unloaded(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P);
+}
+
+/* Unload while sampling folds the PMDs' values, which it keeps. */
+static void smpl_notify_unload_keeps_pmds(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_unloaded(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			-FULL_P + 23 % FULL_P);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), FULL_STEP1 * 23);
@@ -674,33 +695,53 @@ static void smpl_notify_unload_reload(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -FULL_P);
 }
 
-/* Unloading a masked context unmasks it and keeps its values. */
-static void smpl_notify_unload_masked(struct kunit *test)
+/* notify_masked() (running), then unloaded. */
+static void *notify_masked_unloaded(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_cpu();
 	void *desc = notify_masked(test, cpu, false);
 
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* Unloading a masked context unmasks it: unloaded. */
+static void smpl_notify_unload_masked_state(struct kunit *test)
+{
+	void *desc = notify_masked_unloaded(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* Unloading a masked context releases its events. */
+static void smpl_notify_unload_masked_releases(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+
+	notify_masked_unloaded(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Unloading a masked context keeps its values. */
+static void smpl_notify_unload_masked_keeps_pmds(struct kunit *test)
+{
+	void *desc = notify_masked_unloaded(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P);
 }
 
 /* Unloaded while masked, it has nothing to restart: -ENOTCONN. */
 static void smpl_notify_unload_masked_restart(struct kunit *test)
 {
-	void *desc = notify_masked(test, pfmkt_cpu(), false);
+	void *desc = notify_masked_unloaded(test, pfmkt_cpu());
 
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
 }
 
-/* notify_masked() (running), unloaded, then loaded again on @cpu. */
+/* notify_masked_unloaded(), then loaded again on @cpu. */
 static void *notify_masked_reloaded(struct kunit *test, int cpu)
 {
-	void *desc = notify_masked(test, cpu, false);
+	void *desc = notify_masked_unloaded(test, cpu);
 
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmkt_load(test, desc, cpu);
 	return desc;
 }
@@ -968,10 +1009,15 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_blocked_reader_restart),
 	KUNIT_CASE(smpl_notify_close_masked_state),
 	KUNIT_CASE(smpl_notify_close_masked),
-	KUNIT_CASE(smpl_notify_unload),
+	KUNIT_CASE(smpl_notify_unload_state),
+	KUNIT_CASE(smpl_notify_unload_releases),
+	KUNIT_CASE(smpl_notify_unload_keeps_samples),
+	KUNIT_CASE(smpl_notify_unload_keeps_pmds),
 	KUNIT_CASE(smpl_notify_unload_frozen),
 	KUNIT_CASE(smpl_notify_unload_reload),
-	KUNIT_CASE(smpl_notify_unload_masked),
+	KUNIT_CASE(smpl_notify_unload_masked_state),
+	KUNIT_CASE(smpl_notify_unload_masked_releases),
+	KUNIT_CASE(smpl_notify_unload_masked_keeps_pmds),
 	KUNIT_CASE(smpl_notify_unload_masked_restart),
 	KUNIT_CASE(smpl_notify_unload_masked_reload),
 	KUNIT_CASE(smpl_notify_unload_masked_started),
