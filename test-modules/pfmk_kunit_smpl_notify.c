@@ -873,33 +873,54 @@ static void smpl_notify_masked_start(struct kunit *test)
 }
 
 /*
- * Started while masked: the notifying PMD saturates, nothing more is
- * notified, other PMDs count.
+ * notify_masked(), stopped, started again (still masked), then
+ * 2 * NOTIFY_P ticks.
  */
-static void smpl_notify_masked_start_saturates(struct kunit *test)
+static void *notify_masked_started(struct kunit *test, int cpu)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
-					     .notify_count = 1 };
-	int cpu = pfmkt_cpu();
 	void *desc = notify_masked(test, cpu, true);
 
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P);
+	return desc;
+}
+
+/* Started while masked, the context stays masked as it runs. */
+static void smpl_notify_masked_start_saturates_state(struct kunit *test)
+{
+	void *desc = notify_masked_started(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/*
+ * Started while masked: the notifying PMD runs on from its wrap, not
+ * reset, and the other PMD counts.
+ */
+static void smpl_notify_masked_start_saturates_pmds(struct kunit *test)
+{
+	void *desc = notify_masked_started(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 3 * NOTIFY_P);
+}
+
+/* Started while masked: no further overflow, nothing more notified. */
+static void smpl_notify_masked_start_saturates_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1 };
+	void *desc = notify_masked_started(test, pfmkt_cpu());
+
 	pfmkt_expect_stats(test, desc, &want);
 }
 
 /* Started while masked, then restarted: unmasked, with the long reset. */
 static void smpl_notify_masked_start_restart(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc = notify_masked(test, cpu, true);
+	void *desc = notify_masked_started(test, pfmkt_cpu());
 
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
@@ -959,22 +980,45 @@ static void smpl_notify_no_msg_full_restart(struct kunit *test)
 }
 
 /*
- * After the restart recording resumes from the long reset; the entry
- * that fills the buffer again masks, and no message is queued.
+ * notify_no_msg_full(), restarted, then NOTIFY_L ticks: recording resumed
+ * and its first entry filled the buffer again.
  */
-static void smpl_notify_no_msg_full_resumes(struct kunit *test)
+static void *notify_no_msg_refilled(struct kunit *test, int cpu, void **buf)
 {
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *desc = notify_no_msg_full(test, cpu, buf);
 
-	desc = notify_no_msg_full(test, cpu, &buf);
 	pfmkt_wait_notify(test);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	pfmk_test_pmu_tick(cpu, NOTIFY_L);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 1ULL);
+	return desc;
+}
+
+/* After the restart recording resumes from the long reset. */
+static void smpl_notify_no_msg_full_resumes(struct kunit *test)
+{
+	void *buf;
+
+	notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val,
 			-NOTIFY_L);
+}
+
+/* The entry that fills the buffer again masks the context again. */
+static void smpl_notify_no_msg_full_remasks(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* Full again, still no message is queued. */
+static void smpl_notify_no_msg_full_again_no_msg(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
 	pfmkt_expect_no_msg(test, desc);
 }
 
@@ -1028,11 +1072,15 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_masked_write_pmds_restart),
 	KUNIT_CASE(smpl_notify_masked_write_pmds_period),
 	KUNIT_CASE(smpl_notify_masked_start),
-	KUNIT_CASE(smpl_notify_masked_start_saturates),
+	KUNIT_CASE(smpl_notify_masked_start_saturates_state),
+	KUNIT_CASE(smpl_notify_masked_start_saturates_pmds),
+	KUNIT_CASE(smpl_notify_masked_start_saturates_stats),
 	KUNIT_CASE(smpl_notify_masked_start_restart),
 	KUNIT_CASE(smpl_notify_no_msg_full_buffer),
 	KUNIT_CASE(smpl_notify_no_msg_full_restart),
 	KUNIT_CASE(smpl_notify_no_msg_full_resumes),
+	KUNIT_CASE(smpl_notify_no_msg_full_remasks),
+	KUNIT_CASE(smpl_notify_no_msg_full_again_no_msg),
 	{}
 };
 
