@@ -102,19 +102,44 @@ static struct task_struct *race_start_reader(struct kunit *test,
 	return t;
 }
 
-/* Close racing with read_pmds/get_state: 0 or -EBADF, nothing else. */
-static void race_close_vs_read(struct kunit *test)
+/**
+ * struct race_close_run - what race_run_close_vs_read() saw
+ * @nr_ok: successful reads, over all iterations.
+ * @nr_ebadf: reads that saw -EBADF, over all iterations.
+ * @bad: the reader's contract breaks in @bad_iter, the last iteration.
+ * @bad_iter: the iteration whose reader saw the contract broken.
+ * @nr_leaked: iterations that left an event active after the close.
+ * @leak_iter: the first of them.
+ * @leak_active: how many events it left active.
+ */
+struct race_close_run {
+	unsigned long		nr_ok;
+	unsigned long		nr_ebadf;
+	struct pfmkt_bad	bad;
+	unsigned int		bad_iter;
+	unsigned int		nr_leaked;
+	unsigned int		leak_iter;
+	unsigned int		leak_active;
+};
+
+/*
+ * RACE_ITERATIONS times, a started context closed while a reader reads
+ * it from another CPU, at a varying moment; the reader is stopped before
+ * the next.  Stops at the first iteration whose reader saw the contract
+ * broken.  Nothing aborts the run while a reader runs: it uses @c.
+ */
+static void race_run_close_vs_read(struct kunit *test,
+				   struct race_close_run *c)
 {
-	unsigned long nr_ok = 0, nr_ebadf = 0;
 	int cpu = pfmkt_cpu();
 	struct race_reader *r;
 	struct task_struct *t;
-	unsigned int i;
+	unsigned int i, active;
 	void *desc;
 
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	for (i = 0; i < RACE_ITERATIONS; i++) {
+	for (i = 0; i < RACE_ITERATIONS && !c->bad.nr; i++) {
 		desc = pfmkt_create_started(test, cpu, 1, RACE_VALUE);
 		memset(r, 0, sizeof(*r));
 		r->desc = desc;
@@ -130,18 +155,44 @@ static void race_close_vs_read(struct kunit *test)
 			usleep_range(10, 50);
 		kthread_stop(t);
 
-		nr_ok += r->nr_ok;
-		nr_ebadf += r->nr_ebadf;
-		KUNIT_EXPECT_EQ_MSG(test, r->bad.nr, 0UL,
-				    "iteration %u: returned %ld, value %llu",
-				    i, r->bad.ret, r->bad.value);
-		KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
-		if (r->bad.nr)
-			break;
+		c->nr_ok += r->nr_ok;
+		c->nr_ebadf += r->nr_ebadf;
+		c->bad = r->bad;
+		c->bad_iter = i;
+		active = pfmk_test_pmu_nr_active(cpu);
+		if (active && !c->nr_leaked++) {
+			c->leak_iter = i;
+			c->leak_active = active;
+		}
 	}
-	kunit_info(test, "%lu reads succeeded, %lu saw -EBADF\n", nr_ok,
-		   nr_ebadf);
-	KUNIT_EXPECT_GT(test, nr_ok + nr_ebadf, 0UL);
+}
+
+/* Close racing with read_pmds/get_state: 0 or -EBADF, nothing else. */
+static void race_close_vs_read(struct kunit *test)
+{
+	struct race_close_run c = {};
+
+	race_run_close_vs_read(test, &c);
+	kunit_info(test, "%lu reads succeeded, %lu saw -EBADF\n", c.nr_ok,
+		   c.nr_ebadf);
+	KUNIT_EXPECT_EQ_MSG(test, c.bad.nr, 0UL,
+			    "iteration %u: returned %ld, value %llu",
+			    c.bad_iter, c.bad.ret, c.bad.value);
+	KUNIT_EXPECT_GT(test, c.nr_ok + c.nr_ebadf, 0UL);
+}
+
+/*
+ * A close racing with a reader releases the context's events, once the
+ * reader is gone, in every iteration.
+ */
+static void race_close_releases_events(struct kunit *test)
+{
+	struct race_close_run c = {};
+
+	race_run_close_vs_read(test, &c);
+	KUNIT_EXPECT_EQ_MSG(test, c.nr_leaked, 0U,
+			    "iteration %u left %u events active", c.leak_iter,
+			    c.leak_active);
 }
 
 /*
@@ -481,16 +532,36 @@ static unsigned int race_churn(struct kunit *test, void **open, void **old,
 	return valid;
 }
 
-/* A closed descriptor stays invalid while many contexts come and go. */
+/* A closed descriptor is not handed out again while many come and go. */
 static void race_handles_not_reused(struct kunit *test)
 {
 	void *open[RACE_NR_OPEN];
-	unsigned int reused, valid;
+	unsigned int reused;
 	void *old;
 
-	valid = race_churn(test, open, &old, &reused);
+	race_churn(test, open, &old, &reused);
 	KUNIT_EXPECT_EQ_MSG(test, reused, 0, "closed descriptor handed out");
-	KUNIT_EXPECT_EQ_MSG(test, valid, 0, "closed descriptor valid again");
+}
+
+/* A closed descriptor does not become valid again while many come and go. */
+static void race_handles_not_valid_again(struct kunit *test)
+{
+	void *open[RACE_NR_OPEN];
+	unsigned int reused;
+	void *old;
+
+	KUNIT_EXPECT_EQ_MSG(test, race_churn(test, open, &old, &reused), 0,
+			    "closed descriptor valid again");
+}
+
+/* After that churn, calls on the closed descriptor are refused: -EBADF. */
+static void race_handles_closed_refused(struct kunit *test)
+{
+	void *open[RACE_NR_OPEN];
+	unsigned int reused;
+	void *old;
+
+	race_churn(test, open, &old, &reused);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(old), -EBADF);
 	KUNIT_EXPECT_EQ(test, pfmk_read_pmds(old, NULL, 0), -EBADF);
 	KUNIT_EXPECT_EQ(test, pfmk_close(old), -EBADF);
@@ -875,6 +946,7 @@ static void race_waiting_call_drops_ref(struct kunit *test)
 
 static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE_SLOW(race_close_vs_read),
+	KUNIT_CASE_SLOW(race_close_releases_events),
 	KUNIT_CASE(race_start_stop_vs_read),
 	KUNIT_CASE(race_start_stop_counts),
 	KUNIT_CASE(race_read_completion),
@@ -886,6 +958,8 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_close_shared_completion_wakes_own_reader),
 	KUNIT_CASE(race_close_shared_completion_other_reader_ok),
 	KUNIT_CASE(race_handles_not_reused),
+	KUNIT_CASE(race_handles_not_valid_again),
+	KUNIT_CASE(race_handles_closed_refused),
 	KUNIT_CASE(race_handles_open_unloaded),
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),
 	KUNIT_CASE_SLOW(race_table_growth_old_resolve),

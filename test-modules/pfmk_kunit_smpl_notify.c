@@ -129,23 +129,50 @@ static void smpl_notify_msg(struct kunit *test)
 }
 
 /*
- * Masked: the PMD is not reset (its short reset is dropped, the long
- * reset waits for restart) and runs on from its wrap with no further
- * overflow; nothing is notified.
+ * notify_masked_read(), then 2 * NOTIFY_P + 1 ticks: masked, the PMD is
+ * not reset (its short reset is dropped, the long reset waits for
+ * restart) and runs on from its wrap.
  */
-static void smpl_notify_masked_runs_on(struct kunit *test)
+static void *notify_masked_ran_on(struct kunit *test, int cpu)
+{
+	void *desc = notify_masked_read(test, cpu);
+
+	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
+	return desc;
+}
+
+/* Ticks while masked do not unmask the context. */
+static void smpl_notify_masked_runs_on_state(struct kunit *test)
+{
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* Masked, the PMD is not reset: it counts on from its wrap. */
+static void smpl_notify_masked_runs_on_counts(struct kunit *test)
+{
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P + 1);
+}
+
+/* Running on past its wrap while masked is no further overflow. */
+static void smpl_notify_masked_runs_on_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
 					     .notify_count = 1 };
-	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
 
-	desc = notify_masked_read(test, cpu);
-	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P + 1);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P + 1);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Nothing is notified while masked: no message, no completion. */
+static void smpl_notify_masked_runs_on_silent(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = notify_masked_ran_on(test, pfmkt_cpu());
+
 	pfmkt_expect_no_msg(test, desc);
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 }
@@ -269,14 +296,12 @@ static void smpl_notify_no_msg_restart(struct kunit *test)
 	pfmkt_expect_no_msg(test, desc);
 }
 
-/* Nine notifications unread: eight messages queued, one dropped. */
-static void smpl_notify_queue_full(struct kunit *test)
+/*
+ * Nine notifications, each restarted, their messages unread: the queue
+ * holds eight.
+ */
+static void *notify_queue_filled(struct kunit *test, int cpu)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 9,
-					     .notify_count = 9,
-					     .msgs_dropped = 1,
-					     .restarts = 9 };
-	int cpu = pfmkt_cpu();
 	unsigned int i;
 	void *desc;
 
@@ -289,7 +314,29 @@ static void smpl_notify_queue_full(struct kunit *test)
 		if (i < 8)
 			pfmk_test_pmu_tick(cpu, NOTIFY_L);
 	}
+	return desc;
+}
+
+/* Nine notifications, the ninth message dropped (msgs_dropped). */
+static void smpl_notify_queue_full_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 9,
+					     .notify_count = 9,
+					     .msgs_dropped = 1,
+					     .restarts = 9 };
+	void *desc = notify_queue_filled(test, pfmkt_cpu());
+
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* The eight messages queued are kept, in order, and no other. */
+static void smpl_notify_queue_full_msgs_kept(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	unsigned int i;
+	void *desc;
+
+	desc = notify_queue_filled(test, cpu);
 	for (i = 0; i < 8; i++)
 		pfmkt_expect_ovfl_msg(test, desc, 0, cpu);
 	pfmkt_expect_no_msg(test, desc);
@@ -312,21 +359,42 @@ static void *room_setup(struct kunit *test, int cpu, unsigned int periods,
 }
 
 /*
- * As on perfmon2 2.2, every overflow is recorded and reset; until the
- * buffer is full nothing is notified.
+ * room_setup() one period short of filling the buffer: as on perfmon2
+ * 2.2, every overflow is recorded (asserted here).
  */
-static void smpl_notify_only_when_full_not_yet(struct kunit *test)
+static void *room_not_full(struct kunit *test, int cpu)
 {
-	struct pfmkt_priv *priv = test->priv;
-	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
 	desc = room_setup(test, cpu, NOTIFY_ROOM - 1, &buf);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM - 1);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM - 1);
+	return desc;
+}
+
+/* Until the buffer is full nothing is notified: no completion, no message. */
+static void smpl_notify_only_when_full_not_yet(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = room_not_full(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_FALSE(test, completion_done(&priv->done));
 	pfmkt_expect_no_msg(test, desc);
+}
+
+/* Until the buffer is full the context is not masked. */
+static void smpl_notify_only_when_full_not_yet_state(struct kunit *test)
+{
+	void *desc = room_not_full(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/* Each overflow recorded before the buffer is full resets the PMD. */
+static void smpl_notify_only_when_full_not_yet_reset(struct kunit *test)
+{
+	void *desc = room_not_full(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
 }
 
 /* The entry that fills the buffer masks and notifies, once. */
@@ -558,19 +626,40 @@ static void *notify_unloaded(struct kunit *test, int cpu, void **buf)
 	return desc;
 }
 
-/*
- * Unload while sampling: the events are released, the values folded,
- * the buffer kept.
- */
-static void smpl_notify_unload(struct kunit *test)
+/* Unload while sampling: the context is unloaded. */
+static void smpl_notify_unload_state(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = notify_unloaded(test, cpu, &buf);
+	desc = notify_unloaded(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* Unload while sampling releases the events. */
+static void smpl_notify_unload_releases(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *buf;
+
+	notify_unloaded(test, cpu, &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Unload while sampling keeps the buffer's samples. */
+static void smpl_notify_unload_keeps_samples(struct kunit *test)
+{
+	void *buf;
+
+	notify_unloaded(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P);
+}
+
+/* Unload while sampling folds the PMDs' values, which it keeps. */
+static void smpl_notify_unload_keeps_pmds(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_unloaded(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			-FULL_P + 23 % FULL_P);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), FULL_STEP1 * 23);
@@ -606,33 +695,53 @@ static void smpl_notify_unload_reload(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -FULL_P);
 }
 
-/* Unloading a masked context unmasks it and keeps its values. */
-static void smpl_notify_unload_masked(struct kunit *test)
+/* notify_masked() (running), then unloaded. */
+static void *notify_masked_unloaded(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_cpu();
 	void *desc = notify_masked(test, cpu, false);
 
 	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
+	return desc;
+}
+
+/* Unloading a masked context unmasks it: unloaded. */
+static void smpl_notify_unload_masked_state(struct kunit *test)
+{
+	void *desc = notify_masked_unloaded(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
+}
+
+/* Unloading a masked context releases its events. */
+static void smpl_notify_unload_masked_releases(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+
+	notify_masked_unloaded(test, cpu);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 0U);
+}
+
+/* Unloading a masked context keeps its values. */
+static void smpl_notify_unload_masked_keeps_pmds(struct kunit *test)
+{
+	void *desc = notify_masked_unloaded(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), NOTIFY_P);
 }
 
 /* Unloaded while masked, it has nothing to restart: -ENOTCONN. */
 static void smpl_notify_unload_masked_restart(struct kunit *test)
 {
-	void *desc = notify_masked(test, pfmkt_cpu(), false);
+	void *desc = notify_masked_unloaded(test, pfmkt_cpu());
 
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_restart(desc), -ENOTCONN);
 }
 
-/* notify_masked() (running), unloaded, then loaded again on @cpu. */
+/* notify_masked_unloaded(), then loaded again on @cpu. */
 static void *notify_masked_reloaded(struct kunit *test, int cpu)
 {
-	void *desc = notify_masked(test, cpu, false);
+	void *desc = notify_masked_unloaded(test, cpu);
 
-	KUNIT_ASSERT_EQ(test, pfmk_unload_context(desc), 0);
 	pfmkt_load(test, desc, cpu);
 	return desc;
 }
@@ -764,33 +873,54 @@ static void smpl_notify_masked_start(struct kunit *test)
 }
 
 /*
- * Started while masked: the notifying PMD saturates, nothing more is
- * notified, other PMDs count.
+ * notify_masked(), stopped, started again (still masked), then
+ * 2 * NOTIFY_P ticks.
  */
-static void smpl_notify_masked_start_saturates(struct kunit *test)
+static void *notify_masked_started(struct kunit *test, int cpu)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
-					     .notify_count = 1 };
-	int cpu = pfmkt_cpu();
 	void *desc = notify_masked(test, cpu, true);
 
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P);
+	return desc;
+}
+
+/* Started while masked, the context stays masked as it runs. */
+static void smpl_notify_masked_start_saturates_state(struct kunit *test)
+{
+	void *desc = notify_masked_started(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/*
+ * Started while masked: the notifying PMD runs on from its wrap, not
+ * reset, and the other PMD counts.
+ */
+static void smpl_notify_masked_start_saturates_pmds(struct kunit *test)
+{
+	void *desc = notify_masked_started(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 2 * NOTIFY_P);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 3 * NOTIFY_P);
+}
+
+/* Started while masked: no further overflow, nothing more notified. */
+static void smpl_notify_masked_start_saturates_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1 };
+	void *desc = notify_masked_started(test, pfmkt_cpu());
+
 	pfmkt_expect_stats(test, desc, &want);
 }
 
 /* Started while masked, then restarted: unmasked, with the long reset. */
 static void smpl_notify_masked_start_restart(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc = notify_masked(test, cpu, true);
+	void *desc = notify_masked_started(test, pfmkt_cpu());
 
-	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	pfmk_test_pmu_tick(cpu, 2 * NOTIFY_P);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
@@ -850,22 +980,45 @@ static void smpl_notify_no_msg_full_restart(struct kunit *test)
 }
 
 /*
- * After the restart recording resumes from the long reset; the entry
- * that fills the buffer again masks, and no message is queued.
+ * notify_no_msg_full(), restarted, then NOTIFY_L ticks: recording resumed
+ * and its first entry filled the buffer again.
  */
-static void smpl_notify_no_msg_full_resumes(struct kunit *test)
+static void *notify_no_msg_refilled(struct kunit *test, int cpu, void **buf)
 {
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *desc = notify_no_msg_full(test, cpu, buf);
 
-	desc = notify_no_msg_full(test, cpu, &buf);
 	pfmkt_wait_notify(test);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	pfmk_test_pmu_tick(cpu, NOTIFY_L);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 1ULL);
+	return desc;
+}
+
+/* After the restart recording resumes from the long reset. */
+static void smpl_notify_no_msg_full_resumes(struct kunit *test)
+{
+	void *buf;
+
+	notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val,
 			-NOTIFY_L);
+}
+
+/* The entry that fills the buffer again masks the context again. */
+static void smpl_notify_no_msg_full_remasks(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* Full again, still no message is queued. */
+static void smpl_notify_no_msg_full_again_no_msg(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
 	pfmkt_expect_no_msg(test, desc);
 }
 
@@ -873,7 +1026,10 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_restart_before_period),
 	KUNIT_CASE(smpl_notify_none_before_period),
 	KUNIT_CASE(smpl_notify_msg),
-	KUNIT_CASE(smpl_notify_masked_runs_on),
+	KUNIT_CASE(smpl_notify_masked_runs_on_state),
+	KUNIT_CASE(smpl_notify_masked_runs_on_counts),
+	KUNIT_CASE(smpl_notify_masked_runs_on_stats),
+	KUNIT_CASE(smpl_notify_masked_runs_on_silent),
 	KUNIT_CASE(smpl_notify_restart),
 	KUNIT_CASE(smpl_notify_restart_twice),
 	KUNIT_CASE(smpl_notify_next_after_long_not_before),
@@ -882,8 +1038,11 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_restart_unloaded),
 	KUNIT_CASE(smpl_notify_no_msg),
 	KUNIT_CASE(smpl_notify_no_msg_restart),
-	KUNIT_CASE(smpl_notify_queue_full),
+	KUNIT_CASE(smpl_notify_queue_full_stats),
+	KUNIT_CASE(smpl_notify_queue_full_msgs_kept),
 	KUNIT_CASE(smpl_notify_only_when_full_not_yet),
+	KUNIT_CASE(smpl_notify_only_when_full_not_yet_state),
+	KUNIT_CASE(smpl_notify_only_when_full_not_yet_reset),
 	KUNIT_CASE(smpl_notify_only_when_full),
 	KUNIT_CASE(smpl_notify_only_when_full_restart),
 	KUNIT_CASE(smpl_notify_blocked_reader_blocks),
@@ -894,10 +1053,15 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_blocked_reader_restart),
 	KUNIT_CASE(smpl_notify_close_masked_state),
 	KUNIT_CASE(smpl_notify_close_masked),
-	KUNIT_CASE(smpl_notify_unload),
+	KUNIT_CASE(smpl_notify_unload_state),
+	KUNIT_CASE(smpl_notify_unload_releases),
+	KUNIT_CASE(smpl_notify_unload_keeps_samples),
+	KUNIT_CASE(smpl_notify_unload_keeps_pmds),
 	KUNIT_CASE(smpl_notify_unload_frozen),
 	KUNIT_CASE(smpl_notify_unload_reload),
-	KUNIT_CASE(smpl_notify_unload_masked),
+	KUNIT_CASE(smpl_notify_unload_masked_state),
+	KUNIT_CASE(smpl_notify_unload_masked_releases),
+	KUNIT_CASE(smpl_notify_unload_masked_keeps_pmds),
 	KUNIT_CASE(smpl_notify_unload_masked_restart),
 	KUNIT_CASE(smpl_notify_unload_masked_reload),
 	KUNIT_CASE(smpl_notify_unload_masked_started),
@@ -908,11 +1072,15 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_masked_write_pmds_restart),
 	KUNIT_CASE(smpl_notify_masked_write_pmds_period),
 	KUNIT_CASE(smpl_notify_masked_start),
-	KUNIT_CASE(smpl_notify_masked_start_saturates),
+	KUNIT_CASE(smpl_notify_masked_start_saturates_state),
+	KUNIT_CASE(smpl_notify_masked_start_saturates_pmds),
+	KUNIT_CASE(smpl_notify_masked_start_saturates_stats),
 	KUNIT_CASE(smpl_notify_masked_start_restart),
 	KUNIT_CASE(smpl_notify_no_msg_full_buffer),
 	KUNIT_CASE(smpl_notify_no_msg_full_restart),
 	KUNIT_CASE(smpl_notify_no_msg_full_resumes),
+	KUNIT_CASE(smpl_notify_no_msg_full_remasks),
+	KUNIT_CASE(smpl_notify_no_msg_full_again_no_msg),
 	{}
 };
 
