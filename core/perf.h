@@ -18,8 +18,8 @@
  * type, module, name and sysfs groups, and whether perf schedules them
  * as software) is the other half of pfmk's perf glue, pmu/perf_pmu.c,
  * with its own type asserts and the cases of pfmk_dyn_glue
- * (glue_bus_lookup, glue_format_show, glue_pins_module,
- * glue_sw_context): no other file of pfmk's module names a field of
+ * (glue_event_dev, glue_lookup_by_name, glue_format_show,
+ * glue_pins_module, glue_sw_context): no other file of pfmk's module names a field of
  * perf's structures.  Test modules that play a PMU driver (the test PMU,
  * the emulator, the AUX test PMU) or a raw perf user (pfmk_bench's
  * baselines, which pass their own overflow handler context), and the

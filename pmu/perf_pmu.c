@@ -63,7 +63,8 @@
  * The fields of perf's structures this file reads, each with the type it
  * relies on: a kernel that changes one breaks the build here.  Their
  * meaning is checked by the pfmk_dyn_glue suite (task_ctx_nr:
- * glue_sw_context; the device and its driver data: glue_bus_lookup;
+ * glue_sw_context; the device and its driver data: glue_event_dev and
+ * glue_lookup_by_name;
  * ->module: glue_pins_module) and by the dynamic descriptions' cases
  * (->type, ->name; ->attr_groups and ->attr_update: the formats and
  * events they describe).
