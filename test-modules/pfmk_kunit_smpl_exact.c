@@ -9,7 +9,8 @@
  * handler once per tick that ends a period and carries the excess modulo
  * the period; pfmk's short reset carries it too (the PMD keeps what it
  * counted past zero, modulo the new period, and whole periods in it are
- * ovfl_missed), so overflows stay on the grid of the period.
+ * ovfl_missed), so overflows stay on the grid of the period.  Random
+ * periods are pfmk_smpl_random's (pfmk_kunit_smpl_random.c).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -17,7 +18,6 @@
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
-#include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -37,9 +37,6 @@
 #define EXACT_BUF	4096ULL
 /* An entry with one sampled PMD. */
 #define EXACT_ENTRY	(PFMKT_ENTRY + 8)
-
-/* Park-Miller modulus, 2^31 - 1. */
-#define SMPL_PM_MOD	0x7fffffffU
 
 /*
  * PMC0 step 1 samples every EXACT_P ticks and records PMD1, which counts
@@ -628,153 +625,6 @@ static void smpl_exact_reset_pmds_restart_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_L2 + 3);
 }
 
-/* The reference Park-Miller generator of Documentation/sampling.rst. */
-static u32 smpl_pm_next(u32 *state)
-{
-	u32 s, rem;
-
-	s = *state % SMPL_PM_MOD;
-	if (!s)
-		s = 1;
-	div_u64_rem((u64)16807 * s, SMPL_PM_MOD, &rem);
-	*state = rem;
-	return rem;
-}
-
-static u64 smpl_pm_draw(u32 *state, u64 mask)
-{
-	u64 x = smpl_pm_next(state);
-
-	if (mask >> 31)
-		x |= (u64)smpl_pm_next(state) << 31;
-	return x & mask;
-}
-
-#define RANDOM_P	20ULL
-#define RANDOM_N	10U
-
-/**
- * struct exact_random - a seed and a mask of PFM_REGFL_RANDOM
- * @seed: reg_random_seed.
- * @mask: reg_random_mask.
- */
-struct exact_random {
-	u32	seed;
-	u64	mask;
-};
-
-static const struct exact_random exact_randoms[] = {
-	{ 12345, 0xf },
-	{ 1, 0x1f },
-	/* 2^31 - 1 % (2^31 - 1) is 0, which the generator turns into 1. */
-	{ SMPL_PM_MOD, 0x1f },
-	{ 0, 0x7 },
-	{ 0xdeadbeef, 0x3c },
-};
-
-static void exact_random_desc(const struct exact_random *r, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "seed %u mask %#llx", r->seed,
-		 r->mask);
-}
-
-KUNIT_ARRAY_PARAM(exact_random, exact_randoms, exact_random_desc);
-
-/* A context whose PMD0 (step 1) samples with PFM_REGFL_RANDOM. */
-static void *exact_random_setup(struct kunit *test, int cpu, u32 seed,
-				u64 mask, void **buf)
-{
-	const struct pfmkt_pmd p = {
-		.value = -RANDOM_P,
-		.short_reset = -RANDOM_P,
-		.long_reset = -RANDOM_P,
-		.flags = PFM_REGFL_RANDOM,
-		.mask = mask,
-		.seed = seed,
-	};
-	void *desc;
-
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &p);
-	pfmkt_load_start(test, desc, cpu);
-	return desc;
-}
-
-/* Overflow i comes gap_i ticks after overflow i - 1, reset by draw i. */
-static void exact_random_ticks(struct kunit *test, void *desc, void *buf,
-			       int cpu, const u64 *add)
-{
-	u64 gap = RANDOM_P;
-	unsigned int i;
-
-	for (i = 0; i < RANDOM_N; i++) {
-		pfmk_test_pmu_tick(cpu, gap - 1);
-		KUNIT_ASSERT_EQ_MSG(test, pfmkt_hdr_count(buf), (u64)i,
-				    "overflow %u came early", i);
-		pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_ASSERT_EQ_MSG(test, pfmkt_hdr_count(buf), (u64)i + 1,
-				    "no overflow %u after %llu ticks", i, gap);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
-				    -RANDOM_P - add[i], "reset %u", i);
-		gap = RANDOM_P + add[i];
-	}
-}
-
-/* PFM_REGFL_RANDOM: reproducible periods within the mask. */
-static void smpl_exact_random(struct kunit *test)
-{
-	const struct exact_random *r = test->param_value;
-	const struct pfm_dfl_smpl_entry *ent;
-	u64 add[RANDOM_N], expected;
-	int cpu = pfmkt_cpu();
-	u32 state = r->seed;
-	bool varies = false;
-	unsigned int i;
-	void *desc, *buf;
-
-	for (i = 0; i < RANDOM_N; i++) {
-		add[i] = smpl_pm_draw(&state, r->mask);
-		if (i && add[i] != add[0])
-			varies = true;
-	}
-	KUNIT_ASSERT_TRUE(test, varies);
-
-	desc = exact_random_setup(test, cpu, r->seed, r->mask, &buf);
-	exact_random_ticks(test, desc, buf, cpu, add);
-	for (i = 0; i < RANDOM_N; i++) {
-		expected = i ? -RANDOM_P - add[i - 1] : -RANDOM_P;
-		ent = pfmkt_entry(buf, i, 0);
-		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, expected,
-				    "entry %u", i);
-		KUNIT_EXPECT_GE(test, -ent->last_reset_val, RANDOM_P);
-		KUNIT_EXPECT_LE(test, -ent->last_reset_val, RANDOM_P + r->mask);
-	}
-}
-
-/* A random mask wider than 31 bits draws twice per reset. */
-static void smpl_exact_random_wide(struct kunit *test)
-{
-	const u64 mask = (3ULL << 32) | 0x7;
-	struct pfarg_pmd pmd;
-	int cpu = pfmkt_cpu();
-	u32 state = 4242;
-	void *desc, *buf;
-	u64 add;
-
-	/* Seed 4242 draws bits above 31: a single draw would not. */
-	add = smpl_pm_draw(&state, mask);
-	KUNIT_ASSERT_EQ(test, add, 0x300000006ULL);
-	desc = exact_random_setup(test, cpu, 4242, mask, &buf);
-	pfmk_test_pmu_tick(cpu, RANDOM_P + 3);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-
-	memset(&pmd, 0, sizeof(pmd));
-	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_last_reset_val, -RANDOM_P - add);
-	KUNIT_EXPECT_EQ(test, pmd.reg_value, -RANDOM_P - add + 3);
-}
-
 /* PMD0 samples every 10 ticks; 7 ticks, then stopped. */
 static void *exact_stopped_at_7(struct kunit *test, int cpu, void **buf)
 {
@@ -1037,8 +887,6 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_masked_ovfl_resets_others),
 	KUNIT_CASE(smpl_exact_reset_pmds_restart),
 	KUNIT_CASE(smpl_exact_reset_pmds_restart_counts),
-	KUNIT_CASE_PARAM(smpl_exact_random, exact_random_gen_params),
-	KUNIT_CASE(smpl_exact_random_wide),
 	KUNIT_CASE(smpl_exact_write_loaded_value),
 	KUNIT_CASE(smpl_exact_write_loaded),
 	KUNIT_CASE(smpl_exact_write_loaded_reset),
