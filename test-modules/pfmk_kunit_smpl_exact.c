@@ -961,11 +961,13 @@ static void smpl_exact_same_tick_started(struct kunit *test)
  * struct exact_ticker - a kernel thread that ticks its own CPU once
  * @cpu: the CPU it is bound to.
  * @ticks: ticks to give.
+ * @started: completed once it runs, before the tick.
  * @done: completed after the tick.
  */
 struct exact_ticker {
 	int			cpu;
 	u64			ticks;
+	struct completion	started;
 	struct completion	done;
 };
 
@@ -973,6 +975,7 @@ static int exact_ticker_fn(void *data)
 {
 	struct exact_ticker *t = data;
 
+	complete(&t->started);
 	pfmk_test_pmu_tick(t->cpu, t->ticks);
 	complete(&t->done);
 	return pfmk_test_kthread_park();
@@ -1006,12 +1009,11 @@ static void smpl_exact_entry_task(struct kunit *test)
 	pfmkt_write_sampler(test, desc, 0, EXACT_P, 0, 0);
 	pfmkt_load_start(test, desc, t.cpu);
 
-	k = kthread_create(exact_ticker_fn, &t, "pfmk_smpl_tick");
+	k = pfmk_test_kthread_start(exact_ticker_fn, &t, t.cpu, &t.started,
+				    "pfmk_smpl_tick");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
-	kthread_bind(k, t.cpu);
 	pid = task_pid_nr(k);
 	tgid = task_tgid_nr(k);
-	wake_up_process(k);
 	ticked = wait_for_completion_timeout(&t.done, 10 * HZ);
 	kthread_stop(k);
 	KUNIT_ASSERT_NE(test, ticked, 0UL);
