@@ -89,8 +89,9 @@ static struct st_span st_run(struct kunit *test, void *desc)
 }
 
 /*
- * Set 0's duration grows by the time it ran, then stands while the
- * context is stopped, loaded or not: @desc is loaded and stopped.
+ * Set 0's duration grows by the time it ran over st_run(), no less and
+ * no more: @desc is loaded and stopped.  set_time_stopped_frozen()
+ * checks that it then stands.
  */
 static void st_expect_run(struct kunit *test, void *desc)
 {
@@ -100,9 +101,6 @@ static void st_expect_run(struct kunit *test, void *desc)
 	b = st_dur(test, desc, 0);
 	KUNIT_EXPECT_GE(test, b, a + st_least(span.inner));
 	KUNIT_EXPECT_LE(test, b - a, st_most(span.outer));
-	msleep(ST_RUN_MS);
-	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), b,
-			    "grew while stopped");
 }
 
 /* A context with PMC 0 on the test PMU, loaded on the test CPU. */
@@ -143,7 +141,7 @@ static void set_time_from_zero(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), 0ULL);
 }
 
-/* It grows over its first run, and stands once stopped. */
+/* It grows over its first run. */
 static void set_time_first_run(struct kunit *test)
 {
 	void *desc = st_loaded(test);
@@ -151,11 +149,18 @@ static void set_time_first_run(struct kunit *test)
 	st_expect_run(test, desc);
 }
 
+/* st_ran_once(), its duration left out. */
+static void *st_ran_once_only(struct kunit *test)
+{
+	u64 d;
+
+	return st_ran_once(test, &d);
+}
+
 /* Started again after a stop, it grows from where it stood. */
 static void set_time_stop_start(struct kunit *test)
 {
-	u64 d;
-	void *desc = st_ran_once(test, &d);
+	void *desc = st_ran_once_only(test);
 
 	st_expect_run(test, desc);
 }
@@ -179,14 +184,22 @@ static void set_time_kept_reloaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st_dur(test, desc, 0), d);
 }
 
-/* Loaded again, the duration grows from there. */
-static void set_time_grows_reloaded(struct kunit *test)
+/* st_ran_unloaded(), then loaded again with the duration it had. */
+static void *st_reloaded(struct kunit *test)
 {
 	u64 d;
 	void *desc = st_ran_unloaded(test, &d);
 
 	pfmkt_load(test, desc, pfmkt_cpu());
 	KUNIT_ASSERT_EQ(test, st_dur(test, desc, 0), d);
+	return desc;
+}
+
+/* Loaded again, the duration grows from there. */
+static void set_time_grows_reloaded(struct kunit *test)
+{
+	void *desc = st_reloaded(test);
+
 	st_expect_run(test, desc);
 }
 
@@ -207,12 +220,39 @@ static void set_time_no_event(struct kunit *test)
 	st_expect_run(test, desc);
 }
 
-/* A set without events, run a second time: timed the same way again. */
-static void set_time_no_event_again(struct kunit *test)
+/* st_loaded_no_event(), run once and stopped. */
+static void *st_no_event_ran(struct kunit *test)
 {
 	void *desc = st_loaded_no_event(test);
 
 	st_run(test, desc);
+	return desc;
+}
+
+/* A set without events, run a second time: timed the same way again. */
+static void set_time_no_event_again(struct kunit *test)
+{
+	void *desc = st_no_event_ran(test);
+
+	st_expect_run(test, desc);
+}
+
+/* A context with PMC 0 and PMC 1 on the test PMU, loaded. */
+static void *st_loaded_two(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+
+	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
+	pfmkt_write_pmc(test, desc, 1, PFMK_TEST_PMC(1));
+	pfmkt_load(test, desc, pfmkt_cpu());
+	return desc;
+}
+
+/* A set with two events: timed by one of them, the same way. */
+static void set_time_two_events(struct kunit *test)
+{
+	void *desc = st_loaded_two(test);
+
 	st_expect_run(test, desc);
 }
 
@@ -314,9 +354,10 @@ static void st_rewrite_desc(const struct st_rewrite *r, char *desc)
 KUNIT_ARRAY_PARAM(st_rewrite, st_rewrites, st_rewrite_desc);
 
 /*
- * A context with a row's PMCs, loaded, run once (set 0's duration grew
- * and stands), then the row's PMCs rewritten while loaded and stopped;
- * *@d gets set 0's duration from before the rewrite.
+ * A context with a row's PMCs, loaded, run once (set 0's duration grew:
+ * set_time_first_run(), set_time_two_events() and set_time_no_event()
+ * check by how much), then the row's PMCs rewritten while loaded and
+ * stopped; *@d gets set 0's duration from before the rewrite.
  */
 static void *st_rewritten(struct kunit *test, const struct st_rewrite *r,
 			  u64 *d)
@@ -328,8 +369,9 @@ static void *st_rewritten(struct kunit *test, const struct st_rewrite *r,
 		if (r->before[i])
 			pfmkt_write_pmc(test, desc, i, r->before[i]);
 	pfmkt_load(test, desc, pfmkt_cpu());
-	st_expect_run(test, desc);
+	st_run(test, desc);
 	*d = st_dur(test, desc, 0);
+	KUNIT_ASSERT_GT(test, *d, 0ULL);
 	for (i = 0; i < r->nr_after; i++)
 		pfmkt_write_pmc(test, desc, i, r->after[i]);
 	return desc;
@@ -355,6 +397,63 @@ static void set_time_pmc_rewrite_grows(struct kunit *test)
 	void *desc = st_rewritten(test, test->param_value, &d);
 
 	st_expect_run(test, desc);
+}
+
+/**
+ * struct st_ready - a set-up after which set 0 is loaded, stopped and run
+ * @name: the row's name.
+ * @ready: the set-up, when @r is NULL.
+ * @r: else the PMC rewrite of st_rewritten().
+ */
+struct st_ready {
+	const char			*name;
+	void				*(*ready)(struct kunit *test);
+	const struct st_rewrite		*r;
+};
+
+/* The set-ups of the cases that run set 0 with st_expect_run(). */
+static const struct st_ready st_readies[] = {
+	{ "first_run", st_loaded },
+	{ "stop_start", st_ran_once_only },
+	{ "reloaded", st_reloaded },
+	{ "no_event", st_loaded_no_event },
+	{ "no_event_again", st_no_event_ran },
+	{ "two_events", st_loaded_two },
+	{ "rewrite_event_replaced", NULL, &st_rewrites[0] },
+	{ "rewrite_clock_pmd_off", NULL, &st_rewrites[1] },
+	{ "rewrite_last_event_off", NULL, &st_rewrites[2] },
+	{ "rewrite_first_event_on", NULL, &st_rewrites[3] },
+	{ "rewrite_both_replaced", NULL, &st_rewrites[4] },
+};
+
+static_assert(ARRAY_SIZE(st_rewrites) == 5);
+
+static void st_ready_desc(const struct st_ready *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(st_ready, st_readies, st_ready_desc);
+
+/*
+ * After a run from each of those set-ups, the duration stands while the
+ * context is stopped, loaded or not.
+ */
+static void set_time_stopped_frozen(struct kunit *test)
+{
+	const struct st_ready *row = test->param_value;
+	void *desc;
+	u64 b, d;
+
+	if (row->r)
+		desc = st_rewritten(test, row->r, &d);
+	else
+		desc = row->ready(test);
+	st_run(test, desc);
+	b = st_dur(test, desc, 0);
+	msleep(ST_RUN_MS);
+	KUNIT_EXPECT_EQ_MSG(test, st_dur(test, desc, 0), b,
+			    "grew while stopped");
 }
 
 /*
@@ -723,10 +822,12 @@ static struct kunit_case pfmk_set_time_cases[] = {
 	KUNIT_CASE(set_time_grows_reloaded),
 	KUNIT_CASE(set_time_no_event),
 	KUNIT_CASE(set_time_no_event_again),
+	KUNIT_CASE(set_time_two_events),
 	KUNIT_CASE(set_time_switch),
 	KUNIT_CASE(set_time_switch_stopped),
 	KUNIT_CASE_PARAM(set_time_pmc_rewrite, st_rewrite_gen_params),
 	KUNIT_CASE_PARAM(set_time_pmc_rewrite_grows, st_rewrite_gen_params),
+	KUNIT_CASE_PARAM(set_time_stopped_frozen, st_ready_gen_params),
 	KUNIT_CASE(set_time_hotplug),
 	KUNIT_CASE(set_time_hotplug_away),
 	KUNIT_CASE(set_time_hotplug_online),

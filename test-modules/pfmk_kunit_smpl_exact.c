@@ -9,7 +9,8 @@
  * handler once per tick that ends a period and carries the excess modulo
  * the period; pfmk's short reset carries it too (the PMD keeps what it
  * counted past zero, modulo the new period, and whole periods in it are
- * ovfl_missed), so overflows stay on the grid of the period.
+ * ovfl_missed), so overflows stay on the grid of the period.  Random
+ * periods are pfmk_smpl_random's (pfmk_kunit_smpl_random.c).
  *
  * Copyright (C) 2026 The pfmk authors
  */
@@ -17,7 +18,6 @@
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
-#include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -37,9 +37,6 @@
 #define EXACT_BUF	4096ULL
 /* An entry with one sampled PMD. */
 #define EXACT_ENTRY	(PFMKT_ENTRY + 8)
-
-/* Park-Miller modulus, 2^31 - 1. */
-#define SMPL_PM_MOD	0x7fffffffU
 
 /*
  * PMC0 step 1 samples every EXACT_P ticks and records PMD1, which counts
@@ -93,21 +90,38 @@ static void smpl_exact_none_before_period(struct kunit *test)
 			(u64)PFMKT_HDR);
 }
 
-/* One entry per period, each with its PMD, CPU, set and sampled value. */
-static void smpl_exact_entries(struct kunit *test)
+/* exact_run(), its EXACT_N entries there; *@cpu its CPU. */
+static void *exact_entries_run(struct kunit *test, int *cpu)
 {
-	const struct pfm_dfl_smpl_entry *ent;
-	struct pfm_dfl_smpl_hdr *hdr;
-	int cpu = pfmkt_cpu();
-	unsigned int i;
 	void *buf;
 
-	exact_run(test, cpu, &buf);
-	hdr = buf;
+	*cpu = pfmkt_cpu();
+	exact_run(test, *cpu, &buf);
 	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), (u64)EXACT_N);
+	return buf;
+}
+
+/* The header: an entry per period written, no overflow of the buffer. */
+static void smpl_exact_entries_hdr(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	int cpu;
+
+	hdr = exact_entries_run(test, &cpu);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs,
 			PFMKT_HDR + EXACT_ENTRY * EXACT_N);
 	KUNIT_EXPECT_EQ(test, hdr->hdr_overflows, 0ULL);
+}
+
+/* Each entry names its PMD, its reset, its CPU and its set. */
+static void smpl_exact_entries_fields(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	unsigned int i;
+	void *buf;
+	int cpu;
+
+	buf = exact_entries_run(test, &cpu);
 	for (i = 0; i < EXACT_N; i++) {
 		ent = pfmkt_entry(buf, i, 1);
 		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, (u16)0, "entry %u", i);
@@ -116,12 +130,32 @@ static void smpl_exact_entries(struct kunit *test)
 				    "entry %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, ent->cpu, (u16)cpu, "entry %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, ent->set, (u16)0, "entry %u", i);
-		/* Overflow i at tick P * (i + 1), which PMD1 has had. */
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_entry_vals(ent)[0],
+	}
+}
+
+/* Each entry records PMD1 as it was at its overflow. */
+static void smpl_exact_entries_peer_values(struct kunit *test)
+{
+	unsigned int i;
+	void *buf;
+	int cpu;
+
+	buf = exact_entries_run(test, &cpu);
+	/* Overflow i at tick P * (i + 1), which PMD1 has had. */
+	for (i = 0; i < EXACT_N; i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pfmkt_entry_vals(pfmkt_entry(buf, i, 1))[0],
 				    EXACT_STEP1 * EXACT_P * (i + 1),
 				    "PMD1 in entry %u", i);
-	}
-	/* Nothing beyond the last entry. */
+}
+
+/* Nothing is written beyond the last entry. */
+static void smpl_exact_entries_end(struct kunit *test)
+{
+	void *buf;
+	int cpu;
+
+	buf = exact_entries_run(test, &cpu);
 	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, EXACT_N, 1)->tstamp, 0ULL);
 }
 
@@ -148,16 +182,28 @@ static void smpl_exact_entry_tstamp(struct kunit *test)
 	}
 }
 
-/* After the overflows: the sampling PMD is short-reset, the other counts. */
-static void smpl_exact_pmds_after(struct kunit *test)
+/* The overflows, with no notification asked, leave the context started. */
+static void smpl_exact_after_started(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
+	void *buf, *desc = exact_run(test, pfmkt_cpu(), &buf);
 
-	desc = exact_run(test, cpu, &buf);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/* After the overflows, the sampling PMD runs on from its short reset. */
+static void smpl_exact_after_short_reset(struct kunit *test)
+{
+	void *buf, *desc = exact_run(test, pfmkt_cpu(), &buf);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			-EXACT_P + EXACT_K % EXACT_P);
+}
+
+/* The sampled PMD beside it only counts: every tick, no reset. */
+static void smpl_exact_after_peer_counts(struct kunit *test)
+{
+	void *buf, *desc = exact_run(test, pfmkt_cpu(), &buf);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1),
 			EXACT_STEP1 * EXACT_K);
 }
@@ -263,38 +309,90 @@ static void smpl_exact_scribble_offset(struct kunit *test)
 }
 
 /*
- * The overflowing PMD in its own reg_smpl_pmds, between two others: the
- * values come lowest PMD first, and the overflowing PMD's is 0.
+ * PMD3 (step 1) samples every EXACT_P ticks with itself in its
+ * reg_smpl_pmds, between PMD2 (written 777) and PMD5 (written 2^40),
+ * which have no event; 3 * EXACT_P + 1 ticks given: three entries.
  */
-static void smpl_exact_self(struct kunit *test)
+static void *exact_self_run(struct kunit *test, void **buf)
 {
-	const struct pfm_dfl_smpl_entry *ent;
-	struct pfm_dfl_smpl_hdr *hdr;
 	int cpu = pfmkt_cpu();
-	unsigned int i;
-	void *desc, *buf;
+	void *desc;
 
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, &buf);
-	hdr = buf;
+	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
 	pfmkt_write_pmc(test, desc, 3, PFMK_TEST_PMC(1));
 	pfmkt_write_pmd(test, desc, 2, 777);
 	pfmkt_write_pmd(test, desc, 5, 1ULL << 40);
-	/* PMD 2 and 5 have no event: their written value is recorded. */
 	pfmkt_write_sampler(test, desc, 3, EXACT_P, 0,
 			    BIT_ULL(5) | BIT_ULL(3) | BIT_ULL(2));
 	pfmkt_load_start(test, desc, cpu);
 	pfmk_test_pmu_tick(cpu, 3 * EXACT_P + 1);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 3ULL);
+	return desc;
+}
 
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 3ULL);
+/* An entry carries the three values of reg_smpl_pmds. */
+static void smpl_exact_self_entry_size(struct kunit *test)
+{
+	struct pfm_dfl_smpl_hdr *hdr;
+	void *buf;
+
+	exact_self_run(test, &buf);
+	hdr = buf;
 	KUNIT_EXPECT_EQ(test, hdr->hdr_cur_offs, PFMKT_HDR + 3 * (40ULL + 24));
+}
+
+/* Each entry names the overflowing PMD and its reset. */
+static void smpl_exact_self_entries(struct kunit *test)
+{
+	const struct pfm_dfl_smpl_entry *ent;
+	unsigned int i;
+	void *buf;
+
+	exact_self_run(test, &buf);
 	for (i = 0; i < 3; i++) {
 		ent = pfmkt_entry(buf, i, 3);
-		KUNIT_EXPECT_EQ(test, ent->ovfl_pmd, (u16)3);
-		KUNIT_EXPECT_EQ(test, ent->last_reset_val, -EXACT_P);
-		KUNIT_EXPECT_EQ(test, pfmkt_entry_vals(ent)[0], 777ULL);
-		KUNIT_EXPECT_EQ(test, pfmkt_entry_vals(ent)[1], 0ULL);
-		KUNIT_EXPECT_EQ(test, pfmkt_entry_vals(ent)[2], 1ULL << 40);
+		KUNIT_EXPECT_EQ_MSG(test, ent->ovfl_pmd, (u16)3, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, -EXACT_P,
+				    "entry %u", i);
 	}
+}
+
+/*
+ * PMDs without an event record their written values, lowest PMD first:
+ * PMD2 before, PMD5 after the overflowing PMD3.
+ */
+static void smpl_exact_self_unused_recorded(struct kunit *test)
+{
+	const u64 *val;
+	unsigned int i;
+	void *buf;
+
+	exact_self_run(test, &buf);
+	for (i = 0; i < 3; i++) {
+		val = pfmkt_entry_vals(pfmkt_entry(buf, i, 3));
+		KUNIT_EXPECT_EQ_MSG(test, val[0], 777ULL, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, val[2], 1ULL << 40, "entry %u", i);
+	}
+}
+
+/* The overflowing PMD records itself as 0, in its place among them. */
+static void smpl_exact_self_self_recorded(struct kunit *test)
+{
+	unsigned int i;
+	void *buf;
+
+	exact_self_run(test, &buf);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pfmkt_entry_vals(pfmkt_entry(buf, i, 3))[1],
+				    0ULL, "entry %u", i);
+}
+
+/* After the run, the overflowing PMD has had one tick of its period. */
+static void smpl_exact_self_pmd_after(struct kunit *test)
+{
+	void *buf, *desc = exact_self_run(test, &buf);
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), -EXACT_P + 1);
 }
 
@@ -440,28 +538,57 @@ static void *exact_reset_setup(struct kunit *test, int cpu, void **buf)
 	return desc;
 }
 
+/* exact_reset_setup(), then @k ticks given one at a time. */
+static void *exact_reset_ticked(struct kunit *test, int cpu, unsigned int k,
+				void **buf)
+{
+	void *desc = exact_reset_setup(test, cpu, buf);
+
+	while (k--)
+		pfmk_test_pmu_tick(cpu, 1);
+	return desc;
+}
+
+/* The tick counts smpl_exact_reset_pmds_values() reads after. */
+static const unsigned int exact_reset_ks[] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+};
+
+static_assert(ARRAY_SIZE(exact_reset_ks) == 3 * EXACT_P + 2);
+
+static void exact_reset_k_desc(const unsigned int *k, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u ticks", *k);
+}
+
+KUNIT_ARRAY_PARAM(exact_reset_k, exact_reset_ks, exact_reset_k_desc);
+
 /*
  * reg_reset_pmds: the reset PMDs have had the overflow's tick when it
- * resets them: after k >= P ticks they hold their reset value + k % P.
+ * resets them: after k >= P ticks they hold their reset value + k % P,
+ * before, their written value + k.
  */
-static void smpl_exact_reset_pmds(struct kunit *test)
+static void smpl_exact_reset_pmds_values(struct kunit *test)
 {
+	const unsigned int k = *(const unsigned int *)test->param_value;
 	int cpu = pfmkt_cpu();
-	unsigned int k;
 	void *desc, *buf;
 
-	desc = exact_reset_setup(test, cpu, &buf);
-	for (k = 1; k <= 3 * EXACT_P + 2; k++) {
-		pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
-				    k < EXACT_P ? RESET_V0 + k :
-				    RESET_R0 + k % EXACT_P,
-				    "PMD0 after %u ticks", k);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 2),
-				    k < EXACT_P ? RESET_V2 + k :
-				    RESET_R2 + k % EXACT_P,
-				    "PMD2 after %u ticks", k);
-	}
+	desc = exact_reset_ticked(test, cpu, k, &buf);
+	KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
+			    k < EXACT_P ? RESET_V0 + k : RESET_R0 + k % EXACT_P,
+			    "PMD0 after %u ticks", k);
+	KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 2),
+			    k < EXACT_P ? RESET_V2 + k : RESET_R2 + k % EXACT_P,
+			    "PMD2 after %u ticks", k);
+}
+
+/* The overflowing PMD that resets them runs on from its own reset. */
+static void smpl_exact_reset_pmds_self(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = exact_reset_ticked(test, pfmkt_cpu(), 3 * EXACT_P + 2, &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -EXACT_P + 2);
 }
 
@@ -544,37 +671,69 @@ static void *exact_reset_mask_setup(struct kunit *test, int cpu)
 	return exact_mask_setup(test, cpu, BIT_ULL(2), BIT_ULL(2), 2);
 }
 
+/* PMD0's overflow, without a format, masks the context. */
+static void smpl_exact_reset_pmds_mask_masks(struct kunit *test)
+{
+	void *desc = exact_reset_mask_setup(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
 /*
  * An overflow that masks leaves its PMD and its reg_reset_pmds unreset
  * until pfmk_restart(): PMD0 runs on from its wrap, PMD2 counts on.
  */
 static void smpl_exact_reset_pmds_mask(struct kunit *test)
 {
-	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = exact_reset_mask_setup(test, pfmkt_cpu());
 
-	desc = exact_reset_mask_setup(test, cpu);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_V2 + 7);
 }
 
-/*
- * PMD1 overflows while masked: it reloads its own short reset, but PMD2,
- * waiting for its long reset, is left alone.
- */
-static void smpl_exact_reset_pmds_masked_ovfl(struct kunit *test)
+/* exact_reset_mask_setup(), then 4 ticks: PMD1 overflows while masked. */
+static void *exact_reset_masked_ovfl(struct kunit *test, int cpu)
+{
+	void *desc = exact_reset_mask_setup(test, cpu);
+
+	pfmk_test_pmu_tick(cpu, 4);
+	return desc;
+}
+
+/* The overflow while masked is counted as such. */
+static void smpl_exact_reset_pmds_masked_ovfl_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 2,
 					     .ovfl_masked = 1 };
-	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = exact_reset_masked_ovfl(test, pfmkt_cpu());
 
-	desc = exact_reset_mask_setup(test, cpu);
-	pfmk_test_pmu_tick(cpu, 4);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* The masking PMD0 still runs on from its wrap. */
+static void smpl_exact_reset_pmds_masked_ovfl_unreset(struct kunit *test)
+{
+	void *desc = exact_reset_masked_ovfl(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 4ULL);
+}
+
+/* PMD1, overflowing while masked, reloads its own short reset. */
+static void smpl_exact_reset_pmds_masked_ovfl_reloads(struct kunit *test)
+{
+	void *desc = exact_reset_masked_ovfl(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL);
+}
+
+/*
+ * But PMD2 of PMD1's reg_reset_pmds, waiting for the masking PMD0's
+ * long reset, is left alone: it counts on.
+ */
+static void smpl_exact_reset_pmds_masked_ovfl(struct kunit *test)
+{
+	void *desc = exact_reset_masked_ovfl(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_V2 + 11);
 }
 
@@ -597,12 +756,11 @@ static void smpl_exact_masked_ovfl_resets_others(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 3), MASK_R2 + 3);
 }
 
-/* exact_reset_mask_setup(), 4 more ticks, then pfmk_restart(). */
+/* exact_reset_masked_ovfl(), then pfmk_restart(). */
 static void *exact_reset_restarted(struct kunit *test, int cpu)
 {
-	void *desc = exact_reset_mask_setup(test, cpu);
+	void *desc = exact_reset_masked_ovfl(test, cpu);
 
-	pfmk_test_pmu_tick(cpu, 4);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
 	return desc;
 }
@@ -626,153 +784,6 @@ static void smpl_exact_reset_pmds_restart_counts(struct kunit *test)
 
 	pfmk_test_pmu_tick(cpu, 3);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_L2 + 3);
-}
-
-/* The reference Park-Miller generator of Documentation/sampling.rst. */
-static u32 smpl_pm_next(u32 *state)
-{
-	u32 s, rem;
-
-	s = *state % SMPL_PM_MOD;
-	if (!s)
-		s = 1;
-	div_u64_rem((u64)16807 * s, SMPL_PM_MOD, &rem);
-	*state = rem;
-	return rem;
-}
-
-static u64 smpl_pm_draw(u32 *state, u64 mask)
-{
-	u64 x = smpl_pm_next(state);
-
-	if (mask >> 31)
-		x |= (u64)smpl_pm_next(state) << 31;
-	return x & mask;
-}
-
-#define RANDOM_P	20ULL
-#define RANDOM_N	10U
-
-/**
- * struct exact_random - a seed and a mask of PFM_REGFL_RANDOM
- * @seed: reg_random_seed.
- * @mask: reg_random_mask.
- */
-struct exact_random {
-	u32	seed;
-	u64	mask;
-};
-
-static const struct exact_random exact_randoms[] = {
-	{ 12345, 0xf },
-	{ 1, 0x1f },
-	/* 2^31 - 1 % (2^31 - 1) is 0, which the generator turns into 1. */
-	{ SMPL_PM_MOD, 0x1f },
-	{ 0, 0x7 },
-	{ 0xdeadbeef, 0x3c },
-};
-
-static void exact_random_desc(const struct exact_random *r, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "seed %u mask %#llx", r->seed,
-		 r->mask);
-}
-
-KUNIT_ARRAY_PARAM(exact_random, exact_randoms, exact_random_desc);
-
-/* A context whose PMD0 (step 1) samples with PFM_REGFL_RANDOM. */
-static void *exact_random_setup(struct kunit *test, int cpu, u32 seed,
-				u64 mask, void **buf)
-{
-	const struct pfmkt_pmd p = {
-		.value = -RANDOM_P,
-		.short_reset = -RANDOM_P,
-		.long_reset = -RANDOM_P,
-		.flags = PFM_REGFL_RANDOM,
-		.mask = mask,
-		.seed = seed,
-	};
-	void *desc;
-
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, 0, EXACT_BUF, buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &p);
-	pfmkt_load_start(test, desc, cpu);
-	return desc;
-}
-
-/* Overflow i comes gap_i ticks after overflow i - 1, reset by draw i. */
-static void exact_random_ticks(struct kunit *test, void *desc, void *buf,
-			       int cpu, const u64 *add)
-{
-	u64 gap = RANDOM_P;
-	unsigned int i;
-
-	for (i = 0; i < RANDOM_N; i++) {
-		pfmk_test_pmu_tick(cpu, gap - 1);
-		KUNIT_ASSERT_EQ_MSG(test, pfmkt_hdr_count(buf), (u64)i,
-				    "overflow %u came early", i);
-		pfmk_test_pmu_tick(cpu, 1);
-		KUNIT_ASSERT_EQ_MSG(test, pfmkt_hdr_count(buf), (u64)i + 1,
-				    "no overflow %u after %llu ticks", i, gap);
-		KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, 0),
-				    -RANDOM_P - add[i], "reset %u", i);
-		gap = RANDOM_P + add[i];
-	}
-}
-
-/* PFM_REGFL_RANDOM: reproducible periods within the mask. */
-static void smpl_exact_random(struct kunit *test)
-{
-	const struct exact_random *r = test->param_value;
-	const struct pfm_dfl_smpl_entry *ent;
-	u64 add[RANDOM_N], expected;
-	int cpu = pfmkt_cpu();
-	u32 state = r->seed;
-	bool varies = false;
-	unsigned int i;
-	void *desc, *buf;
-
-	for (i = 0; i < RANDOM_N; i++) {
-		add[i] = smpl_pm_draw(&state, r->mask);
-		if (i && add[i] != add[0])
-			varies = true;
-	}
-	KUNIT_ASSERT_TRUE(test, varies);
-
-	desc = exact_random_setup(test, cpu, r->seed, r->mask, &buf);
-	exact_random_ticks(test, desc, buf, cpu, add);
-	for (i = 0; i < RANDOM_N; i++) {
-		expected = i ? -RANDOM_P - add[i - 1] : -RANDOM_P;
-		ent = pfmkt_entry(buf, i, 0);
-		KUNIT_EXPECT_EQ_MSG(test, ent->last_reset_val, expected,
-				    "entry %u", i);
-		KUNIT_EXPECT_GE(test, -ent->last_reset_val, RANDOM_P);
-		KUNIT_EXPECT_LE(test, -ent->last_reset_val, RANDOM_P + r->mask);
-	}
-}
-
-/* A random mask wider than 31 bits draws twice per reset. */
-static void smpl_exact_random_wide(struct kunit *test)
-{
-	const u64 mask = (3ULL << 32) | 0x7;
-	struct pfarg_pmd pmd;
-	int cpu = pfmkt_cpu();
-	u32 state = 4242;
-	void *desc, *buf;
-	u64 add;
-
-	/* Seed 4242 draws bits above 31: a single draw would not. */
-	add = smpl_pm_draw(&state, mask);
-	KUNIT_ASSERT_EQ(test, add, 0x300000006ULL);
-	desc = exact_random_setup(test, cpu, 4242, mask, &buf);
-	pfmk_test_pmu_tick(cpu, RANDOM_P + 3);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-
-	memset(&pmd, 0, sizeof(pmd));
-	KUNIT_ASSERT_EQ(test, pfmk_read_pmds(desc, &pmd, 1), 0);
-	KUNIT_EXPECT_EQ(test, pmd.reg_last_reset_val, -RANDOM_P - add);
-	KUNIT_EXPECT_EQ(test, pmd.reg_value, -RANDOM_P - add + 3);
 }
 
 /* PMD0 samples every 10 ticks; 7 ticks, then stopped. */
@@ -950,11 +961,13 @@ static void smpl_exact_same_tick_started(struct kunit *test)
  * struct exact_ticker - a kernel thread that ticks its own CPU once
  * @cpu: the CPU it is bound to.
  * @ticks: ticks to give.
+ * @started: completed once it runs, before the tick.
  * @done: completed after the tick.
  */
 struct exact_ticker {
 	int			cpu;
 	u64			ticks;
+	struct completion	started;
 	struct completion	done;
 };
 
@@ -962,6 +975,7 @@ static int exact_ticker_fn(void *data)
 {
 	struct exact_ticker *t = data;
 
+	complete(&t->started);
 	pfmk_test_pmu_tick(t->cpu, t->ticks);
 	complete(&t->done);
 	return pfmk_test_kthread_park();
@@ -995,12 +1009,11 @@ static void smpl_exact_entry_task(struct kunit *test)
 	pfmkt_write_sampler(test, desc, 0, EXACT_P, 0, 0);
 	pfmkt_load_start(test, desc, t.cpu);
 
-	k = kthread_create(exact_ticker_fn, &t, "pfmk_smpl_tick");
+	k = pfmk_test_kthread_start(exact_ticker_fn, &t, t.cpu, &t.started,
+				    "pfmk_smpl_tick");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
-	kthread_bind(k, t.cpu);
 	pid = task_pid_nr(k);
 	tgid = task_tgid_nr(k);
-	wake_up_process(k);
 	ticked = wait_for_completion_timeout(&t.done, 10 * HZ);
 	kthread_stop(k);
 	KUNIT_ASSERT_NE(test, ticked, 0UL);
@@ -1016,13 +1029,22 @@ static void smpl_exact_entry_task(struct kunit *test)
 
 static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_none_before_period),
-	KUNIT_CASE(smpl_exact_entries),
+	KUNIT_CASE(smpl_exact_entries_hdr),
+	KUNIT_CASE(smpl_exact_entries_fields),
+	KUNIT_CASE(smpl_exact_entries_peer_values),
+	KUNIT_CASE(smpl_exact_entries_end),
 	KUNIT_CASE(smpl_exact_entry_tstamp),
-	KUNIT_CASE(smpl_exact_pmds_after),
+	KUNIT_CASE(smpl_exact_after_started),
+	KUNIT_CASE(smpl_exact_after_short_reset),
+	KUNIT_CASE(smpl_exact_after_peer_counts),
 	KUNIT_CASE(smpl_exact_stats),
 	KUNIT_CASE(smpl_exact_stop_freezes),
 	KUNIT_CASE(smpl_exact_restart_continues),
-	KUNIT_CASE(smpl_exact_self),
+	KUNIT_CASE(smpl_exact_self_entry_size),
+	KUNIT_CASE(smpl_exact_self_entries),
+	KUNIT_CASE(smpl_exact_self_unused_recorded),
+	KUNIT_CASE(smpl_exact_self_self_recorded),
+	KUNIT_CASE(smpl_exact_self_pmd_after),
 	KUNIT_CASE(smpl_exact_no_format_not_before),
 	KUNIT_CASE(smpl_exact_no_format),
 	KUNIT_CASE(smpl_exact_no_format_unreset),
@@ -1030,15 +1052,19 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_no_format_silent),
 	KUNIT_CASE(smpl_exact_no_format_restart),
 	KUNIT_CASE(smpl_exact_no_format_masks_again),
-	KUNIT_CASE(smpl_exact_reset_pmds),
+	KUNIT_CASE_PARAM(smpl_exact_reset_pmds_values,
+			 exact_reset_k_gen_params),
+	KUNIT_CASE(smpl_exact_reset_pmds_self),
 	KUNIT_CASE(smpl_exact_reset_pmds_recorded),
+	KUNIT_CASE(smpl_exact_reset_pmds_mask_masks),
 	KUNIT_CASE(smpl_exact_reset_pmds_mask),
+	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl_stats),
+	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl_unreset),
+	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl_reloads),
 	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl),
 	KUNIT_CASE(smpl_exact_masked_ovfl_resets_others),
 	KUNIT_CASE(smpl_exact_reset_pmds_restart),
 	KUNIT_CASE(smpl_exact_reset_pmds_restart_counts),
-	KUNIT_CASE_PARAM(smpl_exact_random, exact_random_gen_params),
-	KUNIT_CASE(smpl_exact_random_wide),
 	KUNIT_CASE(smpl_exact_write_loaded_value),
 	KUNIT_CASE(smpl_exact_write_loaded),
 	KUNIT_CASE(smpl_exact_write_loaded_reset),
