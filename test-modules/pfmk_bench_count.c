@@ -206,18 +206,20 @@ int bench_create_close(struct bench *b, unsigned int k)
 /*
  * The steps of create..close, one by one, for where the difference goes
  * (module parameter steps=1; Documentation/performance.rst): per
- * operation, the medians over the rounds of raw create, raw release,
- * pfmk create, write_pmcs, load and close, less the cost of a clock
- * read, which the line gives as well.  In instruction-count mode these
- * are instructions.
+ * operation, as the row measures it (the median operation of a round,
+ * then the median over the rounds), raw create, raw release, pfmk
+ * create, write_pmcs, load and close, less the cost of a clock read,
+ * which the line gives as well.  In instruction-count mode these are
+ * instructions.
  */
 enum {
 	STEP_RAW_CREATE, STEP_RAW_RELEASE, STEP_CREATE, STEP_WRITE_PMCS,
 	STEP_LOAD, STEP_CLOSE, STEP_CLOCK, STEPS
 };
 
+/* One round: each step's median operation, times @cnt, into @sum. */
 static int bench_steps_round(struct bench *b, unsigned int k, unsigned int cnt,
-			     u64 *sum)
+			     u64 *ops, u64 *sum)
 {
 	struct pfarg_ctx req = { .ctx_flags = PFM_FL_SYSTEM_WIDE };
 	struct pfarg_load load = { .load_pid = opt_cpu };
@@ -250,8 +252,11 @@ static int bench_steps_round(struct bench *b, unsigned int k, unsigned int cnt,
 		t[6] = ktime_get_ns();
 		t[7] = ktime_get_ns();
 		for (s = 0; s < STEPS; s++)
-			sum[s] += t[s + 1] - t[s];
+			ops[s * cnt + n] = t[s + 1] - t[s];
 	}
+	for (s = 0; !ret && s < STEPS; s++)
+		sum[s] = bench_median(&ops[s * cnt], cnt, &ops[STEPS * cnt]) *
+			 cnt;
 	return ret;
 }
 
@@ -262,15 +267,20 @@ int bench_create_steps(struct bench *b, unsigned int k)
 		"close", "clock",
 	};
 	unsigned int i, s, cnt = max(opt_iters / 10, 1U);
-	u64 *v, sum[STEPS], med[STEPS];
+	u64 *v, *ops, sum[STEPS], med[STEPS];
 	int ret = 0;
 
 	v = kcalloc(STEPS * BENCH_MAX_ROUNDS, sizeof(*v), GFP_KERNEL);
-	if (!v)
+	/* Per operation and step, then a sort buffer. */
+	ops = kcalloc((STEPS + 1) * cnt, sizeof(*ops), GFP_KERNEL);
+	if (!v || !ops) {
+		kfree(v);
+		kfree(ops);
 		return -ENOMEM;
+	}
 	for (i = 0; !ret && i < opt_warmup + opt_rounds; i++) {
 		memset(sum, 0, sizeof(sum));
-		ret = bench_steps_round(b, k, cnt, sum);
+		ret = bench_steps_round(b, k, cnt, ops, sum);
 		if (i < opt_warmup)
 			continue;
 		for (s = 0; s < STEPS; s++)
@@ -289,6 +299,7 @@ int bench_create_steps(struct bench *b, unsigned int k)
 		pr_info("step name=create_close arg=%u step=clock ns=%llu\n", k,
 			med[STEP_CLOCK]);
 	}
+	kfree(ops);
 	kfree(v);
 	return ret;
 }
