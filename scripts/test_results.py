@@ -14,6 +14,7 @@ whole steps:
   pass.log        a green debug-6.1 run: KUnit suites (6.1's layout),
                   parameterized cases, an expected skip, an example, the
                   bench, kmemleak's boot leaks;
+  pass-arm64.log  a green debug-arm64-6.12 run: 6.12's KUnit layout;
   pass-stock.log  a green Debian 6.1 run: pfmk's own KTAP modules;
   fail.log        a Debian 6.1 run of pfmk_smoke with one check inverted
                   (bad_descriptor expects get_state() to succeed);
@@ -103,15 +104,30 @@ class Passing(unittest.TestCase):
         self.assertEqual(counts(rows["pfmk_reuse"]), (8, 0, 0, 0))
         self.assertEqual(counts(rows["pfmk_throttle"]), (8, 0, 0, 0))
 
-    def test_debug_counts_agree_with_kunit_totals(self):
+    def agree_with_kunit_totals(self, name):
         # KUnit's "# Totals: pass:P fail:F skip:S" line of each suite.
-        with open(os.path.join(FIX, "pass.log")) as f:
+        with open(os.path.join(FIX, name + ".log")) as f:
             tot = [tuple(int(x) for x in m.groups()) for m in
                    re.finditer(r"# Totals: pass:(\d+) fail:(\d+) skip:(\d+)", f.read())]
-        rows = parse("pass")
+        rows = parse(name)
         got = [(rows[s]["passed"], rows[s]["failed"], rows[s]["skipped"]) for s in
                ("pfmk_aux", "pfmk_aux_life", "pfmk_glue", "pfmk_reuse", "pfmk_throttle")]
         self.assertEqual(got, tot)
+
+    def test_debug_counts_agree_with_kunit_totals(self):
+        self.agree_with_kunit_totals("pass")
+
+    def test_arm64_counts_agree_with_kunit_totals(self):
+        # 6.12's layout: each module's suites under a top-level document.
+        self.agree_with_kunit_totals("pass-arm64")
+
+    def test_arm64_every_row_green(self):
+        rows = parse("pass-arm64")
+        for r in rows.values():
+            self.assertEqual((r["failed"], r["missing"]), (0, 0), r)
+        # encode_msr_tsc, the plan's skip on arm64.
+        self.assertEqual(counts(rows["pfmk_smoke"]), (22, 0, 1, 0))
+        self.assertEqual(counts(rows["insmod/rmmod"]), (11, 0, 0, 0))
 
     def test_debug_other_steps(self):
         rows = parse("pass")
