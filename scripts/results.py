@@ -23,6 +23,15 @@ import os
 import re
 import sys
 
+# The output checks of the steps judged on what they printed (kinds
+# "example" and "bench", _step_rows()).  Imported, not passed in by the
+# caller: what a step printed is part of its verdict, and every caller of
+# parse() (main()'s "parse", which scripts/test.sh runs, and "cases"; the
+# harness's tests) wants the one verdict make test gives, so a parameter
+# would only let a caller get another.  Both are leaves (they import the
+# standard library only): split out of this file to be tested on their
+# own (scripts/test_examples.py, scripts/test_bench.py) and, bench_format,
+# to be shared with bench.py; not to be swapped.
 import bench_format
 from examples_check import example_problems
 
