@@ -765,15 +765,52 @@ static void *exact_reset_restarted(struct kunit *test, int cpu)
 	return desc;
 }
 
-/* pfmk_restart() gives the masking PMD and its reset PMDs their long reset. */
-static void smpl_exact_reset_pmds_restart(struct kunit *test)
+/* pfmk_restart() unmasks the context. */
+static void smpl_exact_reset_pmds_restart_state(struct kunit *test)
 {
 	void *desc = exact_reset_restarted(test, pfmkt_cpu());
 
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -70ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), -11ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), MASK_L2);
+}
+
+/**
+ * struct exact_restart_pmd - a PMD after exact_reset_restarted()
+ * @pmd: the PMD.
+ * @want: its value.
+ * @role: its role, and the rule that gives it @want.
+ */
+struct exact_restart_pmd {
+	u16		pmd;
+	u64		want;
+	const char	*role;
+};
+
+static const struct exact_restart_pmd exact_restart_pmds[] = {
+	{ 0, -70ULL, "masking PMD0: its long reset" },
+	{ 1, -11ULL, "PMD1, overflowed while masked: its short reset, kept" },
+	{ 2, MASK_L2, "PMD2 of PMD0's reg_reset_pmds: its long reset" },
+};
+
+static void exact_restart_pmd_desc(const struct exact_restart_pmd *r,
+				   char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", r->role);
+}
+
+KUNIT_ARRAY_PARAM(exact_restart_pmd, exact_restart_pmds,
+		  exact_restart_pmd_desc);
+
+/*
+ * pfmk_restart() gives the masking PMD and its reset PMDs their long
+ * reset, and leaves the PMD that reset itself while masked alone.
+ */
+static void smpl_exact_reset_pmds_restart(struct kunit *test)
+{
+	const struct exact_restart_pmd *r = test->param_value;
+	void *desc = exact_reset_restarted(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ_MSG(test, pfmkt_read_pmd(test, desc, r->pmd), r->want,
+			    "PMD%u", r->pmd);
 }
 
 /* After that restart, PMD2 counts on from its long reset. */
@@ -1063,7 +1100,9 @@ static struct kunit_case pfmk_smpl_exact_cases[] = {
 	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl_reloads),
 	KUNIT_CASE(smpl_exact_reset_pmds_masked_ovfl),
 	KUNIT_CASE(smpl_exact_masked_ovfl_resets_others),
-	KUNIT_CASE(smpl_exact_reset_pmds_restart),
+	KUNIT_CASE(smpl_exact_reset_pmds_restart_state),
+	KUNIT_CASE_PARAM(smpl_exact_reset_pmds_restart,
+			 exact_restart_pmd_gen_params),
 	KUNIT_CASE(smpl_exact_reset_pmds_restart_counts),
 	KUNIT_CASE(smpl_exact_write_loaded_value),
 	KUNIT_CASE(smpl_exact_write_loaded),
