@@ -271,23 +271,49 @@ static void smpl_notify_buffer_full_resumes(struct kunit *test)
 			-NOTIFY_L);
 }
 
+/*
+ * full_restarted(), then NOTIFY_L ticks (one entry, from the long reset)
+ * and FULL_P more (a second entry).
+ */
+static void *full_resumed_short(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = full_restarted(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, NOTIFY_L);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 1ULL);
+	pfmk_test_pmu_tick(cpu, FULL_P);
+	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 2ULL);
+	return desc;
+}
+
 /* Then the short reset again: the next entry a period later. */
 static void smpl_notify_buffer_full_resumes_short(struct kunit *test)
+{
+	void *buf;
+
+	full_resumed_short(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 1, 1)->last_reset_val, -FULL_P);
+}
+
+/* Resumed, the context runs unmasked. */
+static void smpl_notify_buffer_full_resumes_short_state(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = full_resumed_short(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+}
+
+/* Six overflows, each recorded, and only the first full buffer notified. */
+static void smpl_notify_buffer_full_resumes_short_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 6,
 					     .smpl_count = 6,
 					     .notify_count = 1,
 					     .restarts = 1 };
-	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = full_restarted(test, cpu, &buf);
-	pfmk_test_pmu_tick(cpu, NOTIFY_L);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-	pfmk_test_pmu_tick(cpu, FULL_P);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(buf), 2ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 1, 1)->last_reset_val, -FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
+	desc = full_resumed_short(test, pfmkt_cpu(), &buf);
 	pfmkt_expect_stats(test, desc, &want);
 }
 
@@ -478,6 +504,8 @@ static struct kunit_case pfmk_smpl_full_cases[] = {
 	KUNIT_CASE(smpl_notify_buffer_full_restart_pmd_reset),
 	KUNIT_CASE(smpl_notify_buffer_full_resumes),
 	KUNIT_CASE(smpl_notify_buffer_full_resumes_short),
+	KUNIT_CASE(smpl_notify_buffer_full_resumes_short_state),
+	KUNIT_CASE(smpl_notify_buffer_full_resumes_short_stats),
 	KUNIT_CASE(smpl_notify_full_before_entry),
 	KUNIT_CASE(smpl_notify_full_before_entry_offset),
 	KUNIT_CASE(smpl_notify_full_before_entry_overflows),
