@@ -927,101 +927,6 @@ static void smpl_notify_masked_start_restart(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
 }
 
-/*
- * PFM_FL_OVFL_NO_MSG and a buffer that one entry fills; FULL_P ticks
- * fill it.
- */
-static void *notify_no_msg_full(struct kunit *test, int cpu, void **buf)
-{
-	void *desc;
-
-	desc = pfmkt_create_dfl(test, PFMK_TEST_PMU_NAME, PFM_FL_OVFL_NO_MSG,
-				PFMKT_HDR + SMPL_TEST_MIN, buf);
-	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(1));
-	pfmkt_write_smpl_pmd(test, desc, 0, &(struct pfmkt_pmd){
-		.value = -FULL_P,
-		.short_reset = -FULL_P,
-		.long_reset = -NOTIFY_L,
-		.flags = PFM_REGFL_OVFL_NOTIFY,
-	});
-	pfmkt_load_start(test, desc, cpu);
-	pfmk_test_pmu_tick(cpu, FULL_P);
-	return desc;
-}
-
-/* The full buffer masks and completes, but no message is queued. */
-static void smpl_notify_no_msg_full_buffer(struct kunit *test)
-{
-	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
-					     .smpl_count = 1,
-					     .notify_count = 1 };
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = notify_no_msg_full(test, cpu, &buf);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	pfmkt_wait_notify(test);
-	pfmkt_expect_no_msg(test, desc);
-	pfmkt_expect_stats(test, desc, &want);
-}
-
-/* Restart unmasks and empties it. */
-static void smpl_notify_no_msg_full_restart(struct kunit *test)
-{
-	int cpu = pfmkt_cpu();
-	void *desc, *buf;
-
-	desc = notify_no_msg_full(test, cpu, &buf);
-	pfmkt_wait_notify(test);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_STARTED);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 0ULL);
-}
-
-/*
- * notify_no_msg_full(), restarted, then NOTIFY_L ticks: recording resumed
- * and its first entry filled the buffer again.
- */
-static void *notify_no_msg_refilled(struct kunit *test, int cpu, void **buf)
-{
-	void *desc = notify_no_msg_full(test, cpu, buf);
-
-	pfmkt_wait_notify(test);
-	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
-	pfmk_test_pmu_tick(cpu, NOTIFY_L);
-	KUNIT_ASSERT_EQ(test, pfmkt_hdr_count(*buf), 1ULL);
-	return desc;
-}
-
-/* After the restart recording resumes from the long reset. */
-static void smpl_notify_no_msg_full_resumes(struct kunit *test)
-{
-	void *buf;
-
-	notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
-	KUNIT_EXPECT_EQ(test, pfmkt_entry(buf, 0, 0)->last_reset_val,
-			-NOTIFY_L);
-}
-
-/* The entry that fills the buffer again masks the context again. */
-static void smpl_notify_no_msg_full_remasks(struct kunit *test)
-{
-	void *desc, *buf;
-
-	desc = notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-}
-
-/* Full again, still no message is queued. */
-static void smpl_notify_no_msg_full_again_no_msg(struct kunit *test)
-{
-	void *desc, *buf;
-
-	desc = notify_no_msg_refilled(test, pfmkt_cpu(), &buf);
-	pfmkt_expect_no_msg(test, desc);
-}
-
 static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_restart_before_period),
 	KUNIT_CASE(smpl_notify_none_before_period),
@@ -1076,11 +981,6 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_masked_start_saturates_pmds),
 	KUNIT_CASE(smpl_notify_masked_start_saturates_stats),
 	KUNIT_CASE(smpl_notify_masked_start_restart),
-	KUNIT_CASE(smpl_notify_no_msg_full_buffer),
-	KUNIT_CASE(smpl_notify_no_msg_full_restart),
-	KUNIT_CASE(smpl_notify_no_msg_full_resumes),
-	KUNIT_CASE(smpl_notify_no_msg_full_remasks),
-	KUNIT_CASE(smpl_notify_no_msg_full_again_no_msg),
 	{}
 };
 
