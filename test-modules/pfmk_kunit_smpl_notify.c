@@ -223,20 +223,42 @@ static void smpl_notify_next_after_long_not_before(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -1ULL);
 }
 
+/* notify_long_almost(), then the L-th tick: the second overflow. */
+static void *notify_long_overflowed(struct kunit *test, int cpu)
+{
+	void *desc = notify_long_almost(test, cpu);
+
+	pfmk_test_pmu_tick(cpu, 1);
+	return desc;
+}
+
 /* The L-th tick after the restart overflows, masks and notifies. */
-static void smpl_notify_next_after_long(struct kunit *test)
+static void smpl_notify_next_after_long_masks_and_notifies(struct kunit *test)
+{
+	int cpu = pfmkt_cpu();
+	void *desc = notify_long_overflowed(test, cpu);
+
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	notify_expect_one_msg(test, desc, cpu);
+}
+
+/* The overflow that masks leaves PMD0 at its wrap, 0, not reset. */
+static void smpl_notify_next_after_long_pmd_not_reset(struct kunit *test)
+{
+	void *desc = notify_long_overflowed(test, pfmkt_cpu());
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
+}
+
+/* Two overflows, two notifications, one restart. */
+static void smpl_notify_next_after_long_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 2,
 					     .notify_count = 2,
 					     .restarts = 1 };
-	int cpu = pfmkt_cpu();
-	void *desc;
+	void *desc = notify_long_overflowed(test, pfmkt_cpu());
 
-	desc = notify_long_almost(test, cpu);
-	pfmk_test_pmu_tick(cpu, 1);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 0ULL);
-	notify_expect_one_msg(test, desc, cpu);
+	pfmkt_wait_notify(test);
 	pfmkt_expect_stats(test, desc, &want);
 }
 
@@ -277,13 +299,9 @@ static void smpl_notify_no_msg(struct kunit *test)
 	pfmkt_expect_no_msg(test, desc);
 }
 
-/* PFM_FL_OVFL_NO_MSG: restart reloads the long reset, still no message. */
-static void smpl_notify_no_msg_restart(struct kunit *test)
+/* PFM_FL_OVFL_NO_MSG: masked by NOTIFY_P ticks, notified, restarted. */
+static void *notify_no_msg_restarted(struct kunit *test, int cpu)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
-					     .notify_count = 1,
-					     .restarts = 1 };
-	int cpu = pfmkt_cpu();
 	void *desc;
 
 	desc = notify_setup(test, cpu, PFM_FL_OVFL_NO_MSG, 0, NULL);
@@ -291,8 +309,33 @@ static void smpl_notify_no_msg_restart(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	pfmkt_wait_notify(test);
 	KUNIT_ASSERT_EQ(test, pfmk_restart(desc), 0);
+	return desc;
+}
+
+/* PFM_FL_OVFL_NO_MSG: restart reloads the long reset. */
+static void smpl_notify_no_msg_restart(struct kunit *test)
+{
+	void *desc = notify_no_msg_restarted(test, pfmkt_cpu());
+
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_L);
+}
+
+/* PFM_FL_OVFL_NO_MSG: one overflow, one notification, one restart. */
+static void smpl_notify_no_msg_restart_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = 1,
+					     .notify_count = 1,
+					     .restarts = 1 };
+	void *desc = notify_no_msg_restarted(test, pfmkt_cpu());
+
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* PFM_FL_OVFL_NO_MSG: restarted, still no message. */
+static void smpl_notify_no_msg_restart_no_msg(struct kunit *test)
+{
+	void *desc = notify_no_msg_restarted(test, pfmkt_cpu());
+
 	pfmkt_expect_no_msg(test, desc);
 }
 
@@ -397,19 +440,36 @@ static void smpl_notify_only_when_full_not_yet_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -NOTIFY_P);
 }
 
+/* The last period fills the buffer: every overflow is recorded. */
+static void smpl_notify_only_when_full_count(struct kunit *test)
+{
+	void *buf;
+
+	room_setup(test, pfmkt_cpu(), NOTIFY_ROOM, &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM);
+}
+
 /* The entry that fills the buffer masks and notifies, once. */
 static void smpl_notify_only_when_full(struct kunit *test)
 {
-	const struct pfmk_ctx_stats want = { .ovfl_count = NOTIFY_ROOM,
-					     .smpl_count = NOTIFY_ROOM,
-					     .notify_count = 1 };
 	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
 	desc = room_setup(test, cpu, NOTIFY_ROOM, &buf);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), (u64)NOTIFY_ROOM);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
 	notify_expect_one_msg(test, desc, cpu);
+}
+
+/* Each overflow recorded, one notification: the last. */
+static void smpl_notify_only_when_full_stats(struct kunit *test)
+{
+	const struct pfmk_ctx_stats want = { .ovfl_count = NOTIFY_ROOM,
+					     .smpl_count = NOTIFY_ROOM,
+					     .notify_count = 1 };
+	void *desc, *buf;
+
+	desc = room_setup(test, pfmkt_cpu(), NOTIFY_ROOM, &buf);
+	pfmkt_wait_notify(test);
 	pfmkt_expect_stats(test, desc, &want);
 }
 
@@ -573,19 +633,34 @@ static void *close_masked_setup(struct kunit *test, int cpu, void **buf)
 	return desc;
 }
 
-/* Before the close: masked by the fourth overflow, each one counted. */
+/* Before the close: masked by the fourth overflow. */
 static void smpl_notify_close_masked_state(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = close_masked_setup(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+}
+
+/* Before the close: each of the four overflows counted. */
+static void smpl_notify_close_masked_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 4,
 					     .smpl_count = 4,
 					     .notify_count = 4,
 					     .restarts = 3 };
-	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = close_masked_setup(test, cpu, &buf);
-	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFMKT_MASKED);
+	desc = close_masked_setup(test, pfmkt_cpu(), &buf);
 	pfmkt_expect_stats(test, desc, &want);
+}
+
+/* Before the close: the fourth overflow's entry fills the buffer. */
+static void smpl_notify_close_masked_count(struct kunit *test)
+{
+	void *buf;
+
+	close_masked_setup(test, pfmkt_cpu(), &buf);
 	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 1ULL);
 }
 
@@ -665,20 +740,51 @@ static void smpl_notify_unload_keeps_pmds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), FULL_STEP1 * 23);
 }
 
-/* Unloaded, it neither counts, samples nor overflows on its CPU's ticks. */
+/* notify_unloaded(), then 23 more ticks on its CPU. */
+static void *notify_unloaded_ticked(struct kunit *test, int cpu, void **buf)
+{
+	void *desc = notify_unloaded(test, cpu, buf);
+
+	pfmk_test_pmu_tick(cpu, 23);
+	return desc;
+}
+
+/* Unloaded, it samples nothing on its CPU's ticks. */
 static void smpl_notify_unload_frozen(struct kunit *test)
+{
+	void *buf;
+
+	notify_unloaded_ticked(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P);
+}
+
+/* Unloaded, the sampling PMD keeps its phase in the period. */
+static void smpl_notify_unload_frozen_phase(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_unloaded_ticked(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
+			-FULL_P + 23 % FULL_P);
+}
+
+/* Unloaded, the counting PMD does not count. */
+static void smpl_notify_unload_frozen_count(struct kunit *test)
+{
+	void *desc, *buf;
+
+	desc = notify_unloaded_ticked(test, pfmkt_cpu(), &buf);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), FULL_STEP1 * 23);
+}
+
+/* Unloaded, it does not overflow: only the 23 / FULL_P loaded ones count. */
+static void smpl_notify_unload_frozen_stats(struct kunit *test)
 {
 	const struct pfmk_ctx_stats want = { .ovfl_count = 23 / FULL_P,
 					     .smpl_count = 23 / FULL_P };
-	int cpu = pfmkt_cpu();
 	void *desc, *buf;
 
-	desc = notify_unloaded(test, cpu, &buf);
-	pfmk_test_pmu_tick(cpu, 23);
-	KUNIT_EXPECT_EQ(test, pfmkt_hdr_count(buf), 23ULL / FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
-			-FULL_P + 23 % FULL_P);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), FULL_STEP1 * 23);
+	desc = notify_unloaded_ticked(test, pfmkt_cpu(), &buf);
 	pfmkt_expect_stats(test, desc, &want);
 }
 
@@ -938,17 +1044,23 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_restart),
 	KUNIT_CASE(smpl_notify_restart_twice),
 	KUNIT_CASE(smpl_notify_next_after_long_not_before),
-	KUNIT_CASE(smpl_notify_next_after_long),
+	KUNIT_CASE(smpl_notify_next_after_long_masks_and_notifies),
+	KUNIT_CASE(smpl_notify_next_after_long_pmd_not_reset),
+	KUNIT_CASE(smpl_notify_next_after_long_stats),
 	KUNIT_CASE(smpl_notify_restart_stopped),
 	KUNIT_CASE(smpl_notify_restart_unloaded),
 	KUNIT_CASE(smpl_notify_no_msg),
 	KUNIT_CASE(smpl_notify_no_msg_restart),
+	KUNIT_CASE(smpl_notify_no_msg_restart_stats),
+	KUNIT_CASE(smpl_notify_no_msg_restart_no_msg),
 	KUNIT_CASE(smpl_notify_queue_full_stats),
 	KUNIT_CASE(smpl_notify_queue_full_msgs_kept),
 	KUNIT_CASE(smpl_notify_only_when_full_not_yet),
 	KUNIT_CASE(smpl_notify_only_when_full_not_yet_state),
 	KUNIT_CASE(smpl_notify_only_when_full_not_yet_reset),
+	KUNIT_CASE(smpl_notify_only_when_full_count),
 	KUNIT_CASE(smpl_notify_only_when_full),
+	KUNIT_CASE(smpl_notify_only_when_full_stats),
 	KUNIT_CASE(smpl_notify_only_when_full_restart),
 	KUNIT_CASE(smpl_notify_blocked_reader_blocks),
 	KUNIT_CASE(smpl_notify_blocked_reader),
@@ -957,12 +1069,17 @@ static struct kunit_case pfmk_smpl_notify_cases[] = {
 	KUNIT_CASE(smpl_notify_blocked_reader_took),
 	KUNIT_CASE(smpl_notify_blocked_reader_restart),
 	KUNIT_CASE(smpl_notify_close_masked_state),
+	KUNIT_CASE(smpl_notify_close_masked_stats),
+	KUNIT_CASE(smpl_notify_close_masked_count),
 	KUNIT_CASE(smpl_notify_close_masked),
 	KUNIT_CASE(smpl_notify_unload_state),
 	KUNIT_CASE(smpl_notify_unload_releases),
 	KUNIT_CASE(smpl_notify_unload_keeps_samples),
 	KUNIT_CASE(smpl_notify_unload_keeps_pmds),
 	KUNIT_CASE(smpl_notify_unload_frozen),
+	KUNIT_CASE(smpl_notify_unload_frozen_phase),
+	KUNIT_CASE(smpl_notify_unload_frozen_count),
+	KUNIT_CASE(smpl_notify_unload_frozen_stats),
 	KUNIT_CASE(smpl_notify_unload_reload),
 	KUNIT_CASE(smpl_notify_unload_masked_state),
 	KUNIT_CASE(smpl_notify_unload_masked_releases),
