@@ -230,23 +230,55 @@ static void crash_info_args(struct kunit *test)
 				c->reg_flags);
 }
 
-/* A set-up context that is not frozen reads as such: no reason, zeros. */
-static void crash_info_not_frozen(struct kunit *test)
+/*
+ * A context set up to freeze but not frozen, read: *@info and *@pmd (PMD
+ * 1, its value 77 before the read) as pfmk_crash_read() filled them.
+ */
+static void *crt_read_unfrozen(struct kunit *test,
+			       struct pfmk_crash_info *info,
+			       struct pfarg_pmd *pmd)
 {
-	struct pfmk_crash_info info;
-	struct pfarg_pmd pmd;
 	u8 aux[8];
 	void *desc;
 
 	desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
 	KUNIT_ASSERT_EQ(test, pfmk_crash_setup(desc, PFMK_CRASH_FREEZE, 0), 0);
-	pfmkt_pmd_req(&pmd, 0, 1, 77);
-	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, &info, &pmd, 1, aux,
+	pfmkt_pmd_req(pmd, 0, 1, 77);
+	KUNIT_ASSERT_EQ(test, pfmk_crash_read(desc, info, pmd, 1, aux,
 					      sizeof(aux)), 0);
+	return desc;
+}
+
+/* A set-up context that is not frozen reads as such: no reason, no CPU. */
+static void crash_info_not_frozen(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd;
+
+	crt_read_unfrozen(test, &info, &pmd);
 	KUNIT_EXPECT_EQ(test, info.reason, (u32)PFMK_CRASH_NONE);
 	KUNIT_EXPECT_EQ(test, info.ctx_cpu, -1);
 	KUNIT_EXPECT_EQ(test, info.npmds, (u16)PFMK_TEST_NUM_PMCS);
+}
+
+/* Its PMDs read as zeros: nothing was frozen. */
+static void crash_info_not_frozen_pmd(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd;
+
+	crt_read_unfrozen(test, &info, &pmd);
 	KUNIT_EXPECT_EQ(test, pmd.reg_value, 0ULL);
+}
+
+/* Reading a context that is not frozen does not freeze it. */
+static void crash_info_read_does_not_freeze(struct kunit *test)
+{
+	struct pfmk_crash_info info;
+	struct pfarg_pmd pmd;
+	void *desc;
+
+	desc = crt_read_unfrozen(test, &info, &pmd);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc) & PFMK_STATE_FROZEN, 0);
 }
 
@@ -725,6 +757,8 @@ static struct kunit_case pfmk_crash_cases[] = {
 	KUNIT_CASE_PARAM(crash_setup_bad_desc, crt_setup_gen_params),
 	KUNIT_CASE_PARAM(crash_info_args, crt_read_gen_params),
 	KUNIT_CASE(crash_info_not_frozen),
+	KUNIT_CASE(crash_info_not_frozen_pmd),
+	KUNIT_CASE(crash_info_read_does_not_freeze),
 	KUNIT_CASE_PARAM(crash_samples_kept, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_samples_kept_count, crt_reason_gen_params),
 	KUNIT_CASE_PARAM(crash_samples_kept_stats, crt_reason_gen_params),

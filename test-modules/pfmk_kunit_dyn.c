@@ -281,24 +281,47 @@ static void dyn_moved_event_home(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmk_load_context(desc, &load), 0);
 }
 
-/* pfmk_test by name: exact counts through its format attribute. */
+/**
+ * struct dynt_exact - a pfmk_test event by name and its exact count
+ * @name: the row.
+ * @ev: the event string.
+ * @count: PMD 0 after 5 ticks started, then 5 stopped.
+ */
+struct dynt_exact {
+	const char	*name;
+	const char	*ev;
+	u64		count;
+};
+
+static const struct dynt_exact dynt_exacts[] = {
+	{ "step_3", "pfmk_test/step=3/", 15 },
+	{ "step_0xffff", "pfmk_test/step=0xffff/", 5 * 0xffffULL },
+	{ "config_7", "pfmk_test/config=7/", 35 },
+};
+
+static void dynt_exact_desc(const struct dynt_exact *e, char *desc)
+{
+	strscpy(desc, e->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(dynt_exact, dynt_exacts, dynt_exact_desc);
+
+/*
+ * pfmk_test by name: exact counts through its format attribute (step=,
+ * or the whole config word), counted while started only.
+ */
 static void dyn_pfmk_test_exact(struct kunit *test)
 {
-	static const char * const ev[] = {
-		"pfmk_test/step=3/", "pfmk_test/step=0xffff/",
-		"pfmk_test/config=7/",
-	};
+	const struct dynt_exact *e = test->param_value;
 	int cpu = pfmkt_cpu();
 	void *desc;
 
-	desc = pfmkt_create_events(test, ev, 3, cpu);
+	desc = pfmkt_create_events(test, &e->ev, 1, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
 	pfmk_test_pmu_tick(cpu, 5);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
 	pfmk_test_pmu_tick(cpu, 5);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 15ULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 1), 5 * 0xffffULL);
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 2), 35ULL);
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), e->count);
 }
 
 /*
@@ -478,11 +501,14 @@ static void dyn_aux_named_pmu(struct kunit *test)
 			   PFMK_DYN_PREFIX PFMK_TEST_AUX_NAME);
 }
 
-/* A context of that description copies its AUX records out intact. */
-static void dyn_aux_named_pmu_copy(struct kunit *test)
+/*
+ * A context of that description, with an AUX area, loaded and started on
+ * the test CPU; 40 records written, stopped, and the area copied out
+ * through dynt_aux_fn() into *@c, the copy's info in *@info.
+ */
+static void *dynt_aux_copied(struct kunit *test, struct dynt_aux_copy *c,
+			     struct pfmk_aux_info *info)
 {
-	struct dynt_aux_copy c = { };
-	struct pfmk_aux_info info;
 	struct pfarg_pmc *pmcs;
 	struct pfarg_ctx req;
 	int cpu = pfmkt_cpu();
@@ -497,12 +523,32 @@ static void dyn_aux_named_pmu_copy(struct kunit *test)
 	pfmkt_load_start(test, desc, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_test_aux_write(cpu, 40), 0);
 	KUNIT_ASSERT_EQ(test, pfmk_stop(desc), 0);
-	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(desc, SIZE_MAX, dynt_aux_fn, &c,
-					    &info), 0);
+	KUNIT_ASSERT_EQ(test, pfmk_aux_copy(desc, SIZE_MAX, dynt_aux_fn, c,
+					    info), 0);
+	return desc;
+}
+
+/* Such a context copies its AUX records out intact: all 40, in order. */
+static void dyn_aux_named_pmu_copy(struct kunit *test)
+{
+	struct dynt_aux_copy c = { };
+	struct pfmk_aux_info info;
+
+	dynt_aux_copied(test, &c, &info);
 	KUNIT_EXPECT_EQ(test, info.head, 40ULL * PFMK_TEST_AUX_REC);
 	KUNIT_EXPECT_EQ(test, info.to - info.from, 40ULL * PFMK_TEST_AUX_REC);
 	KUNIT_EXPECT_EQ(test, c.nrec, 40ULL);
 	KUNIT_EXPECT_EQ(test, c.bad, 0ULL);
+}
+
+/* Its PMD counts the records the AUX event wrote. */
+static void dyn_aux_named_pmu_count(struct kunit *test)
+{
+	struct dynt_aux_copy c = { };
+	struct pfmk_aux_info info;
+	void *desc;
+
+	desc = dynt_aux_copied(test, &c, &info);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 40ULL);
 }
 
@@ -517,12 +563,13 @@ static struct kunit_case dyn_cases[] = {
 	KUNIT_CASE(dyn_ctrl_word_loaded),
 	KUNIT_CASE(dyn_moved_event_refused),
 	KUNIT_CASE(dyn_moved_event_home),
-	KUNIT_CASE(dyn_pfmk_test_exact),
+	KUNIT_CASE_PARAM(dyn_pfmk_test_exact, dynt_exact_gen_params),
 	KUNIT_CASE_SLOW(dyn_msr_tsc),
 	KUNIT_CASE_SLOW(dyn_tp_sched_switch),
 	KUNIT_CASE(dyn_software_by_name),
 	KUNIT_CASE(dyn_aux_named_pmu),
 	KUNIT_CASE(dyn_aux_named_pmu_copy),
+	KUNIT_CASE(dyn_aux_named_pmu_count),
 	{}
 };
 

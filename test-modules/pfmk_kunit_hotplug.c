@@ -287,28 +287,44 @@ static void hotplug_sampling_phase_offline(struct kunit *test)
 }
 
 /*
- * A sampling PMD keeps its phase across a cycle: the period in flight
- * resumes when the CPU is back.
+ * hotplug_sampling() on @cpu, then a cycle (the context back from
+ * OFFLINE), then 35 ticks: 5 finish the period in flight, then 3 whole
+ * periods.
  */
-static void hotplug_sampling_phase(struct kunit *test)
+static void *hotplug_sampling_cycled(struct kunit *test, int cpu)
 {
-	int cpu = pfmkt_hp_cpu(test);
 	void *desc = hotplug_sampling(test, cpu);
-	struct pfmk_ctx_stats st;
 	int i;
 
 	pfmkt_offline(test, cpu);
 	pfmkt_online(test, cpu);
 	KUNIT_ASSERT_EQ(test, pfmk_get_state(desc) & PFMK_STATE_OFFLINE, 0);
-
-	/* 5 ticks finish the period in flight, then 3 whole periods. */
 	for (i = 0; i < 35; i++)
 		pfmk_test_pmu_tick(cpu, 1);
+	return desc;
+}
+
+/*
+ * A sampling PMD keeps its phase across a cycle: the period in flight
+ * resumes when the CPU is back, and the next ones follow from it.
+ */
+static void hotplug_sampling_phase(struct kunit *test)
+{
+	void *desc = hotplug_sampling_cycled(test, pfmkt_hp_cpu(test));
+
+	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
+}
+
+/* Across that cycle no overflow is lost: 3 before, 4 after, none missed. */
+static void hotplug_sampling_phase_stats(struct kunit *test)
+{
+	void *desc = hotplug_sampling_cycled(test, pfmkt_hp_cpu(test));
+	struct pfmk_ctx_stats st;
+
 	KUNIT_ASSERT_EQ(test, pfmk_get_stats(desc, &st), 0);
 	pfmkt_expect_stats_in(test, &st,
 			      &(struct pfmk_ctx_stats){ .ovfl_count = 7 },
 			      PFMKT_ST(ovfl_count) | PFMKT_ST(ovfl_missed));
-	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), -10ULL);
 }
 
 /* Sum of runs and active time of sets 0 and 1. */
@@ -1126,6 +1142,7 @@ static struct kunit_case pfmk_hotplug_cases[] = {
 	KUNIT_CASE(hotplug_msg_second_cycle),
 	KUNIT_CASE(hotplug_sampling_phase_offline),
 	KUNIT_CASE(hotplug_sampling_phase),
+	KUNIT_CASE(hotplug_sampling_phase_stats),
 	KUNIT_CASE(hotplug_sets_suspended),
 	KUNIT_CASE(hotplug_sets_resumed),
 	KUNIT_CASE(hotplug_sets_msg_offline),

@@ -363,8 +363,58 @@ static void race_read_completion_consumed(struct kunit *test)
 			(ssize_t)-EAGAIN);
 }
 
-/* The completion completed while pfmk_read() waits: it returns 0. */
-static void race_read_completion_waiting(struct kunit *test)
+/*
+ * Poll, with a bound, until @r's reader sleeps interruptibly without
+ * having returned: the only such sleep between its start and its return
+ * is pfmk_read()'s wait on the completion (its park comes after
+ * ->finished).  The state is read before ->finished, so a parked reader
+ * is not taken for a waiting one.
+ */
+static bool race_reader_waits(struct task_struct *t,
+			      struct race_msg_reader *r)
+{
+	unsigned long end = jiffies + RACE_TIMEOUT;
+
+	for (;;) {
+		if ((READ_ONCE(t->__state) & TASK_INTERRUPTIBLE) &&
+		    !completion_done(&r->finished))
+			return true;
+		if (completion_done(&r->finished) || time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+}
+
+/*
+ * Start a reader of @desc (@allow_kill: it takes SIGKILL) and ASSERT that
+ * it waits in pfmk_read(); if it does not, it is woken and joined first.
+ */
+static struct task_struct *race_waiting_reader(struct kunit *test,
+					       void *desc, bool allow_kill,
+					       struct race_msg_reader **rp)
+{
+	struct pfmkt_priv *priv = test->priv;
+	struct race_msg_reader *r = race_msg_reader_new(test, desc);
+	struct task_struct *t;
+	bool waits;
+
+	r->allow_kill = allow_kill;
+	t = race_start_msg_reader(test, r);
+	waits = race_reader_waits(t, r);
+	if (!waits) {
+		complete_all(&priv->done);
+		race_join_msg_reader(test, t, r);
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, waits, "pfmk_read() did not wait");
+	*rp = r;
+	return t;
+}
+
+/*
+ * With no message and nothing completed, pfmk_read() waits: its reader
+ * gets to the wait, and 20 ms later still has not returned.
+ */
+static void race_read_blocks(struct kunit *test)
 {
 	struct pfmkt_priv *priv = test->priv;
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
@@ -372,8 +422,22 @@ static void race_read_completion_waiting(struct kunit *test)
 	struct task_struct *t;
 
 	t = race_start_msg_reader(test, r);
+	KUNIT_EXPECT_TRUE(test, race_reader_waits(t, r));
 	msleep(20);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+	complete(&priv->done);
+	race_join_msg_reader(test, t, r);
+}
+
+/* The completion completed while pfmk_read() waits: it returns 0. */
+static void race_read_completion_waiting(struct kunit *test)
+{
+	struct pfmkt_priv *priv = test->priv;
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct race_msg_reader *r;
+	struct task_struct *t;
+
+	t = race_waiting_reader(test, desc, false, &r);
 	complete(&priv->done);
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)0);
@@ -393,23 +457,30 @@ static void race_read_signal(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
 }
 
-/*
- * A signal while pfmk_read() waits ends the wait with -ERESTARTSYS; the
- * context stays as it was.
- */
+/* A signal while pfmk_read() waits ends the wait with -ERESTARTSYS. */
 static void race_read_signal_waiting(struct kunit *test)
 {
 	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
-	struct race_msg_reader *r = race_msg_reader_new(test, desc);
+	struct race_msg_reader *r;
 	struct task_struct *t;
 
-	r->allow_kill = true;
-	t = race_start_msg_reader(test, r);
-	msleep(20);
-	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+	t = race_waiting_reader(test, desc, true, &r);
 	send_sig(SIGKILL, t, 1);
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
+}
+
+/* The context stays as it was after that signal: unloaded. */
+static void race_read_signal_keeps_state(struct kunit *test)
+{
+	void *desc = pfmkt_create(test, PFMK_TEST_PMU_NAME);
+	struct race_msg_reader *r;
+	struct task_struct *t;
+
+	t = race_waiting_reader(test, desc, true, &r);
+	send_sig(SIGKILL, t, 1);
+	race_join_msg_reader(test, t, r);
+	KUNIT_ASSERT_EQ(test, r->ret, (ssize_t)-ERESTARTSYS);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), PFM_CTX_UNLOADED);
 }
 
@@ -420,12 +491,7 @@ static void race_close_wakes_reader(struct kunit *test)
 	struct race_msg_reader *r;
 	struct task_struct *t;
 
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	r->desc = desc;
-	t = race_start_msg_reader(test, r);
-	msleep(20);
-	KUNIT_EXPECT_FALSE(test, completion_done(&r->finished));
+	t = race_waiting_reader(test, desc, false, &r);
 	pfmkt_close(test, desc);
 	race_join_msg_reader(test, t, r);
 	KUNIT_EXPECT_EQ(test, r->ret, (ssize_t)-EBADF);
@@ -900,45 +966,100 @@ static struct race_wait *race_close_queued(struct kunit *test,
 }
 
 /*
- * A call that finds the context's mutex busy sleeps on it.  When a close
- * queued before it gets the mutex first, the call returns -EBADF once it
- * gets it; the load before both and the close succeed.
+ * race_close_queued() run to the end: the calls all queued, and their
+ * returns in @ret.  Aborts the case if they did not (the set-up failed).
  */
-static void race_close_vs_waiting_call(struct kunit *test)
+static void race_close_queued_rets(struct kunit *test,
+				   struct pfmk_global_stats *g0,
+				   long *ret, void **desc)
+{
+	struct race_wait *w;
+	int got, i;
+
+	w = race_close_queued(test, g0, desc);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	got = w->got;
+	for (i = 0; i < RACE_NR_CALLS; i++)
+		ret[i] = w->call[i].ret;
+	kfree(w);
+	KUNIT_ASSERT_EQ(test, got, RACE_QUEUED);
+}
+
+/*
+ * A call that finds the context's mutex busy sleeps on it.  A close
+ * queued behind a load, then a call queued behind both
+ * (race_close_queued_rets()): the load that held the mutex returns 0.
+ */
+static void race_close_vs_waiting_call_load_runs(struct kunit *test)
 {
 	struct pfmk_global_stats g0;
-	struct race_wait *w;
+	long ret[RACE_NR_CALLS];
 	void *desc;
 
-	w = race_close_queued(test, &g0, &desc);
-	if (!w)
-		return;
-	if (w->got == RACE_QUEUED) {
-		KUNIT_EXPECT_EQ(test, w->call[RACE_LOAD].ret, 0L);
-		KUNIT_EXPECT_EQ(test, w->call[RACE_CLOSE].ret, 0L);
-		KUNIT_EXPECT_EQ(test, w->call[RACE_STATE].ret, (long)-EBADF);
-	}
-	kfree(w);
+	race_close_queued_rets(test, &g0, ret, &desc);
+	KUNIT_EXPECT_EQ(test, ret[RACE_LOAD], 0L);
+}
+
+/* The close queued behind the load gets the mutex first and returns 0. */
+static void race_close_vs_waiting_call_close_runs(struct kunit *test)
+{
+	struct pfmk_global_stats g0;
+	long ret[RACE_NR_CALLS];
+	void *desc;
+
+	race_close_queued_rets(test, &g0, ret, &desc);
+	KUNIT_EXPECT_EQ(test, ret[RACE_CLOSE], 0L);
+}
+
+/* The call queued behind the close returns -EBADF once it gets the mutex. */
+static void race_close_vs_waiting_call_ebadf(struct kunit *test)
+{
+	struct pfmk_global_stats g0;
+	long ret[RACE_NR_CALLS];
+	void *desc;
+
+	race_close_queued_rets(test, &g0, ret, &desc);
+	KUNIT_EXPECT_EQ(test, ret[RACE_STATE], (long)-EBADF);
+}
+
+/* After all that, the descriptor is closed: a later call gets -EBADF. */
+static void race_close_vs_waiting_call_closed_after(struct kunit *test)
+{
+	struct pfmk_global_stats g0;
+	long ret[RACE_NR_CALLS];
+	void *desc;
+
+	race_close_queued_rets(test, &g0, ret, &desc);
 	KUNIT_EXPECT_EQ(test, pfmk_get_state(desc), -EBADF);
 }
 
 /*
  * The call waiting on the mutex holds a reference of its own, as every
  * call holds one (pfmk_desc_lock()).  Turned away by the close queued
- * before it, it drops the reference: no context stays alive, no event
- * stays active, nothing leaks.
+ * before it, it drops the reference: no event of the test PMU stays
+ * active.
  */
-static void race_waiting_call_drops_ref(struct kunit *test)
+static void race_waiting_call_drops_ref_events(struct kunit *test)
 {
-	struct pfmk_global_stats g0, g;
-	struct race_wait *w;
+	struct pfmk_global_stats g0;
+	long ret[RACE_NR_CALLS];
 	void *desc;
 
-	w = race_close_queued(test, &g0, &desc);
-	if (!w)
-		return;
-	kfree(w);
+	race_close_queued_rets(test, &g0, ret, &desc);
 	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 0U);
+}
+
+/*
+ * And no context stays open or alive: the pfmk-wide counters are back
+ * where they were before the context.
+ */
+static void race_waiting_call_drops_ref_ctx(struct kunit *test)
+{
+	struct pfmk_global_stats g0, g;
+	long ret[RACE_NR_CALLS];
+	void *desc;
+
+	race_close_queued_rets(test, &g0, ret, &desc);
 	KUNIT_ASSERT_EQ(test, pfmk_get_global_stats(&g), 0);
 	KUNIT_EXPECT_EQ(test, g.ctx_open, g0.ctx_open);
 	KUNIT_EXPECT_LE(test, g.ctx_alive, g0.ctx_alive);
@@ -951,9 +1072,11 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE(race_start_stop_counts),
 	KUNIT_CASE(race_read_completion),
 	KUNIT_CASE(race_read_completion_consumed),
+	KUNIT_CASE(race_read_blocks),
 	KUNIT_CASE(race_read_completion_waiting),
 	KUNIT_CASE(race_read_signal),
 	KUNIT_CASE(race_read_signal_waiting),
+	KUNIT_CASE(race_read_signal_keeps_state),
 	KUNIT_CASE(race_close_wakes_reader),
 	KUNIT_CASE(race_close_shared_completion_wakes_own_reader),
 	KUNIT_CASE(race_close_shared_completion_other_reader_ok),
@@ -964,8 +1087,12 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),
 	KUNIT_CASE_SLOW(race_table_growth_old_resolve),
 	KUNIT_CASE_SLOW(race_table_slots_reused),
-	KUNIT_CASE(race_close_vs_waiting_call),
-	KUNIT_CASE(race_waiting_call_drops_ref),
+	KUNIT_CASE(race_close_vs_waiting_call_load_runs),
+	KUNIT_CASE(race_close_vs_waiting_call_close_runs),
+	KUNIT_CASE(race_close_vs_waiting_call_ebadf),
+	KUNIT_CASE(race_close_vs_waiting_call_closed_after),
+	KUNIT_CASE(race_waiting_call_drops_ref_events),
+	KUNIT_CASE(race_waiting_call_drops_ref_ctx),
 	{}
 };
 

@@ -107,19 +107,52 @@ static void sets_ovfl_switch_stats(struct kunit *test)
 		   st.switch_lat_max);
 }
 
-/* Switching on overflow: each set's runs, overflowed PMDs, next set. */
+/**
+ * struct sets_ovfl_info - what sets_ovfl_switch_run() leaves in a set's info
+ * @name: the row.
+ * @set: the set.
+ * @runs: its runs (set 0 runs once more: first, and after the last switch).
+ * @next: the set it switches to.
+ */
+struct sets_ovfl_info {
+	const char	*name;
+	u16		set;
+	u64		runs;
+	u16		next;
+};
+
+static const struct sets_ovfl_info sets_ovfl_infos[] = {
+	{ "set_0", 0, SETS_CYCLES + 1, 1 },
+	{ "set_1", 1, SETS_CYCLES, 0 },
+};
+
+static void sets_ovfl_info_desc(const struct sets_ovfl_info *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sets_ovfl_info, sets_ovfl_infos, sets_ovfl_info_desc);
+
+/* Switching on overflow: each set's runs and next set, a row per set. */
 static void sets_ovfl_switch_setinfo(struct kunit *test)
+{
+	const struct sets_ovfl_info *r = test->param_value;
+	void *desc = sets_ovfl_switch_run(test);
+	struct pfarg_setinfo info;
+
+	info = pfmkt_set_info(test, desc, r->set);
+	KUNIT_EXPECT_EQ(test, info.set_runs, r->runs);
+	KUNIT_EXPECT_EQ(test, info.set_id_next, r->next);
+}
+
+/* Switching on overflow: set 0's info names the PMD that overflowed. */
+static void sets_ovfl_switch_setinfo_ovfl(struct kunit *test)
 {
 	void *desc = sets_ovfl_switch_run(test);
 	struct pfarg_setinfo info;
 
 	info = pfmkt_set_info(test, desc, 0);
-	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES + 1);
 	KUNIT_EXPECT_EQ(test, info.set_ovfl_pmds[0], 1);
-	KUNIT_EXPECT_EQ(test, info.set_id_next, 1);
-	info = pfmkt_set_info(test, desc, 1);
-	KUNIT_EXPECT_EQ(test, info.set_runs, SETS_CYCLES);
-	KUNIT_EXPECT_EQ(test, info.set_id_next, 0);
 }
 
 /*
@@ -710,7 +743,8 @@ static struct kunit_case pfmk_sets_switch_cases[] = {
 	KUNIT_CASE_SLOW(sets_ovfl_switch_counts),
 	KUNIT_CASE_SLOW(sets_ovfl_switch_reset),
 	KUNIT_CASE_SLOW(sets_ovfl_switch_stats),
-	KUNIT_CASE_SLOW(sets_ovfl_switch_setinfo),
+	KUNIT_CASE_PARAM(sets_ovfl_switch_setinfo, sets_ovfl_info_gen_params),
+	KUNIT_CASE_SLOW(sets_ovfl_switch_setinfo_ovfl),
 	KUNIT_CASE(sets_expl_next_order),
 	KUNIT_CASE(sets_masked_switch_waits),
 	KUNIT_CASE(sets_masked_switch_on_restart),

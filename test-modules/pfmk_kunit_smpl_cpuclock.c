@@ -243,7 +243,7 @@ static void smpl_cpuclock_10khz_msgs(struct kunit *test)
 
 /*
  * The same run: the statistics are consistent with the entries read, the
- * buffers drained and the messages, and every CPU sampled.
+ * buffers drained and the messages.
  */
 static void smpl_cpuclock_10khz_stats(struct kunit *test)
 {
@@ -266,9 +266,40 @@ static void smpl_cpuclock_10khz_stats(struct kunit *test)
 				      PFMKT_ST(notify_count) |
 				      PFMKT_ST(restarts) |
 				      PFMKT_ST(msgs_dropped));
-		KUNIT_EXPECT_EQ(test, st.ovfl_count,
-				st.smpl_count + st.ovfl_masked);
-		KUNIT_EXPECT_GT(test, st.smpl_count, 0ULL);
+	}
+}
+
+/*
+ * The same run: every overflow was either sampled or came while the
+ * context was masked, on each CPU.
+ */
+static void smpl_cpuclock_10khz_ovfl_sum(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	struct clock_ctx *ctx;
+	unsigned int nr, i;
+
+	ctx = clock_sample_all(test, &nr);
+	for (i = 0; i < nr; i++) {
+		pfmkt_stats(test, ctx[i].desc, &st);
+		KUNIT_EXPECT_EQ_MSG(test, st.ovfl_count,
+				    st.smpl_count + st.ovfl_masked, "CPU %d",
+				    ctx[i].cpu);
+	}
+}
+
+/* The same run: every CPU sampled. */
+static void smpl_cpuclock_10khz_sampled(struct kunit *test)
+{
+	struct pfmk_ctx_stats st;
+	struct clock_ctx *ctx;
+	unsigned int nr, i;
+
+	ctx = clock_sample_all(test, &nr);
+	for (i = 0; i < nr; i++) {
+		pfmkt_stats(test, ctx[i].desc, &st);
+		KUNIT_EXPECT_GT_MSG(test, st.smpl_count, 0ULL, "CPU %d",
+				    ctx[i].cpu);
 	}
 }
 
@@ -528,6 +559,8 @@ static struct kunit_case pfmk_smpl_cpuclock_cases[] = {
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_entries),
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_msgs),
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_stats),
+	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_ovfl_sum),
+	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_sampled),
 	KUNIT_CASE_SLOW(smpl_cpuclock_10khz_rate),
 	KUNIT_CASE(smpl_cpuclock_spin_masked),
 	KUNIT_CASE(smpl_cpuclock_msg_ovfl),

@@ -465,15 +465,30 @@ static void state_write_pmcs_loaded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 10ULL);
 }
 
-/* write_pmcs on a loaded, stopped context re-creates the events. */
-static void state_write_pmcs_loaded_step(struct kunit *test)
+/* state_pmcs_stopped(), then PMC 0 at STEP 100 written, started. */
+static void *state_pmcs_restepped(struct kunit *test)
 {
 	void *desc = state_pmcs_stopped(test);
-	int cpu = pfmkt_cpu();
 
 	pfmkt_write_pmc(test, desc, 0, PFMK_TEST_PMC(100));
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
+	return desc;
+}
+
+/* write_pmcs on a loaded, stopped context re-creates the events. */
+static void state_write_pmcs_loaded_recreates(struct kunit *test)
+{
+	state_pmcs_restepped(test);
+	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(pfmkt_cpu()), 1U);
+}
+
+/* The re-created event counts at the new STEP, on from the kept value. */
+static void state_write_pmcs_loaded_step(struct kunit *test)
+{
+	void *desc = state_pmcs_restepped(test);
+	int cpu = pfmkt_cpu();
+
+	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(cpu), 1U);
 	pfmk_test_pmu_tick(cpu, 2);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0), 210ULL);
 }
@@ -556,16 +571,33 @@ static void state_reload_keeps_value(struct kunit *test)
 			(1ULL << 40) + 100);
 }
 
-/* Started after the reload, the PMD counts on from the folded value. */
-static void state_reload_continues(struct kunit *test)
+/* state_reload_loaded(), the folded value checked, then started. */
+static void *state_reload_started(struct kunit *test)
 {
 	void *desc = state_reload_loaded(test);
-	int other = cpumask_first(cpu_online_mask);
 
 	KUNIT_ASSERT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 100);
 	KUNIT_ASSERT_EQ(test, pfmk_start(desc, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pfmk_test_pmu_nr_active(other), 1U);
+	return desc;
+}
+
+/* Started after the reload, the event is on the CPU of the new load. */
+static void state_reload_moves_event(struct kunit *test)
+{
+	state_reload_started(test);
+	KUNIT_EXPECT_EQ(test,
+			pfmk_test_pmu_nr_active(cpumask_first(cpu_online_mask)),
+			1U);
+}
+
+/* Started after the reload, the PMD counts on from the folded value. */
+static void state_reload_continues(struct kunit *test)
+{
+	void *desc = state_reload_started(test);
+	int other = cpumask_first(cpu_online_mask);
+
+	KUNIT_ASSERT_EQ(test, pfmk_test_pmu_nr_active(other), 1U);
 	pfmk_test_pmu_tick(other, 25);
 	KUNIT_EXPECT_EQ(test, pfmkt_read_pmd(test, desc, 0),
 			(1ULL << 40) + 200);
@@ -733,11 +765,13 @@ static struct kunit_case pfmk_state_cases[] = {
 	KUNIT_CASE(state_write_pmds_loaded),
 	KUNIT_CASE(state_write_pmds_loaded_counts),
 	KUNIT_CASE(state_write_pmcs_loaded),
+	KUNIT_CASE(state_write_pmcs_loaded_recreates),
 	KUNIT_CASE(state_write_pmcs_loaded_step),
 	KUNIT_CASE(state_write_pmcs_loaded_disable),
 	KUNIT_CASE(state_write_pmcs_loaded_enable),
 	KUNIT_CASE(state_unload_folds),
 	KUNIT_CASE(state_reload_keeps_value),
+	KUNIT_CASE(state_reload_moves_event),
 	KUNIT_CASE(state_reload_continues),
 	KUNIT_CASE(state_reload_unload_releases),
 	KUNIT_CASE(state_reload_unload_keeps_value),
