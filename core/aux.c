@@ -328,6 +328,7 @@ static int pfmk_aux_create(struct pfmk_ctx *ctx, unsigned int pmd,
 		return -ENOMEM;
 	}
 	pfmk_aux_describe(aux, pmd, size, flags);
+	aux->buf.lock = &ctx->mutex;
 	/* The crash path reads it without ctx->mutex: pfmk_aux_crash_copy(). */
 	rcu_assign_pointer(ctx->aux, aux);
 	return 0;

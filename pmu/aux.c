@@ -22,13 +22,11 @@
 
 #include "internal.h"
 
-/*
- * @buf->event for the calls the caller serializes (the core holds
- * ctx->mutex, which this layer does not know, so it cannot assert it).
- */
+/* @buf->event for the calls the caller serializes with @buf->lock. */
 static struct perf_event *pfmk_aux_buf_owner(const struct pfmk_aux_buf *buf)
 {
-	return rcu_dereference_protected(buf->event, true);
+	return rcu_dereference_protected(buf->event,
+					 lockdep_is_held(buf->lock));
 }
 
 /* Data pages of the kernel-owned buffer: room for the PERF_RECORD_AUX. */
@@ -82,7 +80,7 @@ int pfmk_aux_buf_attach(const struct pfmk_aux_buf *buf,
  * the previous owner's buffer, if any.  The events must be disabled: no
  * overflow handler reads @buf meanwhile.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep; @buf->lock held.
  */
 void pfmk_aux_buf_switch(struct pfmk_aux_buf *buf, struct perf_event *event)
 {
@@ -178,7 +176,7 @@ static unsigned long pfmk_aux_call(void *data, const void *src,
  * PMU and, while @running, the event is enabled again in case the PMU
  * stopped it on a full buffer.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep; @buf->lock held.
  * Return: 0; -EFAULT if @fn stopped the copy; an error of the kernel's
  * AUX calls.
  */

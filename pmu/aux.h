@@ -33,12 +33,16 @@ struct perf_event;
  *	pfmk_aux_buf_snippet() in the overflow and crash paths (perf frees
  *	an event a grace period after its release).  Others test it with
  *	rcu_access_pointer().
+ * @lock: the mutex the caller serializes pfmk_aux_buf_switch() and
+ *	pfmk_aux_buf_copy() with (the core's context mutex), set before
+ *	either is called: lockdep checks @event's updates and reads against it.
  * @size: buffer size in bytes, a power of two.
  * @flags: PFMK_AUX_SNAPSHOT or 0.
  * @truncated: truncated transactions seen by the previous copy.
  */
 struct pfmk_aux_buf {
 	struct perf_event __rcu	*event;
+	struct mutex		*lock;	/* serializes switch and copy */
 	size_t			size;
 	unsigned int		flags;
 	u64			truncated;
