@@ -985,41 +985,47 @@ static void race_close_queued_rets(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, got, RACE_QUEUED);
 }
 
+/**
+ * struct race_queued_ret - what one call of race_close_queued_rets() returns
+ * @name: the row's name.
+ * @call: RACE_LOAD, RACE_CLOSE or RACE_STATE.
+ * @ret: its return.
+ */
+struct race_queued_ret {
+	const char	*name;
+	unsigned int	call;
+	long		ret;
+};
+
 /*
  * A call that finds the context's mutex busy sleeps on it.  A close
  * queued behind a load, then a call queued behind both
- * (race_close_queued_rets()): the load that held the mutex returns 0.
+ * (race_close_queued_rets()): the load that held the mutex returns 0, the
+ * close that gets it next returns 0, and the call queued behind the close
+ * gets -EBADF once it has the mutex.
  */
-static void race_close_vs_waiting_call_load_runs(struct kunit *test)
-{
-	struct pfmk_global_stats g0;
-	long ret[RACE_NR_CALLS];
-	void *desc;
+static const struct race_queued_ret race_queued_rets[] = {
+	{ "load_runs",	RACE_LOAD,	0 },
+	{ "close_runs",	RACE_CLOSE,	0 },
+	{ "ebadf",	RACE_STATE,	-EBADF },
+};
 
-	race_close_queued_rets(test, &g0, ret, &desc);
-	KUNIT_EXPECT_EQ(test, ret[RACE_LOAD], 0L);
+static void race_queued_ret_desc(const struct race_queued_ret *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* The close queued behind the load gets the mutex first and returns 0. */
-static void race_close_vs_waiting_call_close_runs(struct kunit *test)
+KUNIT_ARRAY_PARAM(race_queued_ret, race_queued_rets, race_queued_ret_desc);
+
+static void race_close_vs_waiting_call_rets(struct kunit *test)
 {
+	const struct race_queued_ret *r = test->param_value;
 	struct pfmk_global_stats g0;
 	long ret[RACE_NR_CALLS];
 	void *desc;
 
 	race_close_queued_rets(test, &g0, ret, &desc);
-	KUNIT_EXPECT_EQ(test, ret[RACE_CLOSE], 0L);
-}
-
-/* The call queued behind the close returns -EBADF once it gets the mutex. */
-static void race_close_vs_waiting_call_ebadf(struct kunit *test)
-{
-	struct pfmk_global_stats g0;
-	long ret[RACE_NR_CALLS];
-	void *desc;
-
-	race_close_queued_rets(test, &g0, ret, &desc);
-	KUNIT_EXPECT_EQ(test, ret[RACE_STATE], (long)-EBADF);
+	KUNIT_EXPECT_EQ(test, ret[r->call], r->ret);
 }
 
 /* After all that, the descriptor is closed: a later call gets -EBADF. */
@@ -1087,9 +1093,8 @@ static struct kunit_case pfmk_race_cases[] = {
 	KUNIT_CASE_SLOW(race_read_vs_table_growth),
 	KUNIT_CASE_SLOW(race_table_growth_old_resolve),
 	KUNIT_CASE_SLOW(race_table_slots_reused),
-	KUNIT_CASE(race_close_vs_waiting_call_load_runs),
-	KUNIT_CASE(race_close_vs_waiting_call_close_runs),
-	KUNIT_CASE(race_close_vs_waiting_call_ebadf),
+	KUNIT_CASE_PARAM(race_close_vs_waiting_call_rets,
+			 race_queued_ret_gen_params),
 	KUNIT_CASE(race_close_vs_waiting_call_closed_after),
 	KUNIT_CASE(race_waiting_call_drops_ref_events),
 	KUNIT_CASE(race_waiting_call_drops_ref_ctx),
