@@ -113,8 +113,10 @@ dkms_list_check() {
 	want=$(arch=aarch64 kernel_source_dir=$2 dkms_tree=/nonexistent bash -c \
 		'. "$1/dkms.conf" && printf "%s\n" "${BUILT_MODULE_NAME[@]}"' _ "$PFMK_MODSRC" |
 		LC_ALL=C sort | tr '\n' ' ')
-	got=$(find "$PFMK_BUILD/modules/$1" -name '*.ko' -printf '%f\n' | sed 's/\.ko$//' |
-		LC_ALL=C sort | tr '\n' ' ')
+	# pfmk_crash_kunit exists only in the harness's builds (Kbuild,
+	# PFMK_TEST_HOOKS=1): DKMS never builds it, and dkms.conf leaves it out.
+	got=$(find "$PFMK_BUILD/modules/$1" -name '*.ko' ! -name pfmk_crash_kunit.ko -printf '%f\n' |
+		sed 's/\.ko$//' | LC_ALL=C sort | tr '\n' ' ')
 	if [[ $want == "$got" ]]; then
 		result_row "$1-0dkms" "$1" "dkms.conf module list (aarch64)" 1 0 0 0
 	else
